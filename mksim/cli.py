@@ -1,0 +1,160 @@
+"""The ``mksim`` command line (typer).
+
+Every command that reads content accepts ``--content PATH`` (a folder with edited copies of
+catalogue files, or a small override file).  Bad input of any kind ends with one line
+``error: ...`` naming what is wrong and where, exit status 2 and no traceback.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from . import effects as fx
+from .content import KINDS, ContentError, load_content
+
+app = typer.Typer(
+    help="mksim: play thousands of simulated Mage Knight games and report on heroes, tactics "
+         "and rule variants.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+content_app = typer.Typer(
+    help="Look at and check the game content: cards, units, enemies, tiles, scenarios ...",
+    no_args_is_help=True,
+)
+app.add_typer(content_app, name="content")
+
+CONTENT_OPTION = typer.Option(
+    None, "--content", metavar="PATH",
+    help="Use edited content: a folder holding changed copies of catalogue files "
+         "(e.g. a copy of mksim/data), or a TOML override file such as "
+         "'[enemies.prowlers] armor = 4'.",
+)
+COUNTS_OPTION = typer.Option(
+    True, "--count-check/--no-count-check",
+    help="Check the numbers of cards, tokens and tiles against the rulebooks' component "
+         "lists. Turn off for home-made content with extra or fewer components.",
+)
+
+
+def fail(message: str) -> None:
+    """Report bad input: one line on stderr, exit status 2."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code=2)
+
+
+def _load(content: Optional[Path], count_check: bool = True):
+    try:
+        return load_content(content, check_counts=count_check)
+    except ContentError as err:
+        fail(str(err))
+
+
+def _kind_name(kind: str) -> str:
+    k = kind.strip().lower().replace("-", "_")
+    aliases = {v.table: v.name for v in KINDS.values()}
+    aliases.update({"aa": "advanced_actions", "cards": "cards", "wounds": "wound"})
+    return aliases.get(k, k)
+
+
+@content_app.command("list")
+def content_list(
+    kind: Optional[str] = typer.Argument(
+        None, help="What to list: heroes, basic-actions, advanced-actions, spells, artifacts, "
+                   "units, enemies, tactics, skills, tiles, sites, ruins, city-garrisons, cities, "
+                   "levels, reputation, map-shapes, scenarios. Leave out to see how many of each."),
+    content: Optional[Path] = CONTENT_OPTION,
+    count_check: bool = COUNTS_OPTION,
+) -> None:
+    """List the content of one kind, or count every kind."""
+    c = _load(content, count_check)
+    if kind is None:
+        for name, k in KINDS.items():
+            typer.echo(f"{name.replace('_', '-'):18} {len(c[name]):4}  ({k.file})")
+        return
+    name = _kind_name(kind)
+    if name not in KINDS:
+        fail(f"unknown kind {kind!r}; choose one of {', '.join(n.replace('_', '-') for n in KINDS)}")
+    k = KINDS[name]
+    for e in c[name]:
+        key = k.key(e)
+        label = e.get("name", "")
+        extra = []
+        for fld in ("colour", "tier", "level", "time", "hero", "kind", "expansion"):
+            if fld in e and fld != "level" or (fld == "level" and name == "units"):
+                extra.append(f"{e[fld]}")
+        typer.echo(f"{str(key):28} {label:32} {' '.join(extra)}".rstrip())
+
+
+def _show_value(v) -> str:
+    if isinstance(v, list):
+        if v and isinstance(v[0], dict):
+            return "; ".join(", ".join(f"{a}={b}" for a, b in d.items()) for d in v)
+        return ", ".join(str(x) for x in v) if v else "-"
+    return str(v)
+
+
+@content_app.command("show")
+def content_show(
+    name: str = typer.Argument(..., help="An id or name, e.g. rage, 'Fire Bolt', prowlers, solo_conquest."),
+    content: Optional[Path] = CONTENT_OPTION,
+    count_check: bool = COUNTS_OPTION,
+) -> None:
+    """Show everything the catalogue says about one card, unit, enemy, tile, scenario ..."""
+    c = _load(content, count_check)
+    matches = c.find(name.replace("-", "_")) or c.find(name)
+    if not matches:
+        fail(f"nothing called {name!r} in the content; try 'mksim content list KIND'")
+    for i, (kind, e) in enumerate(matches):
+        if i:
+            typer.echo("")
+        typer.echo(f"[{KINDS[kind].table} in {KINDS[kind].file}]")
+        for fld, v in e.items():
+            typer.echo(f"  {fld:20} {_show_value(v)}")
+
+
+@content_app.command("validate")
+def content_validate(
+    content: Optional[Path] = CONTENT_OPTION,
+    count_check: bool = COUNTS_OPTION,
+) -> None:
+    """Check all content files (types, words, effects, references, component counts)
+    and compile them; print a count of each kind."""
+    c = _load(content, count_check)
+    try:
+        tables = c.compile()
+    except ContentError as err:
+        fail(str(err))
+    if content is not None:
+        changed = sorted({o for o in c.origin.values() if not o.startswith("mksim/data/")})
+        typer.echo(f"user content: {', '.join(changed) if changed else 'none'}")
+    typer.echo(f"compiled: {len(tables.effects)} effect rows, {len(tables.handlers)} named handlers, "
+               f"{tables.nbytes()} bytes of tables")
+    typer.echo(c.summary())
+
+
+@content_app.command("vocabulary")
+def content_vocabulary() -> None:
+    """List the effect vocabulary used to write card, unit and skill effects."""
+    for op in fx.OPS:
+        params = ", ".join(p.name if p.required else f"{p.name}={p.default}" for p in op.params)
+        if op.variadic:
+            params = "effect, effect, ..."
+        typer.echo(f"{op.name}({params})")
+        typer.echo(f"    {op.doc}")
+    typer.echo("")
+    for name, values in fx.ENUMS.items():
+        typer.echo(f"{name}: {' '.join(values)}")
+
+
+def main() -> None:
+    """Console entry point."""
+    try:
+        app()
+    except ContentError as err:  # any content problem not caught by a command
+        typer.echo(f"error: {err}", err=True)
+        sys.exit(2)

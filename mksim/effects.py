@@ -1,0 +1,421 @@
+"""The effect vocabulary: how card, unit, skill and tactic effects are written as data.
+
+Effects are written as small call expressions in the content files, for example::
+
+    basic   = "choice(attack(2), block(2))"          # Rage
+    powered = "attack(3, element=fire, kind=ranged)"  # a Ranged Fire Attack 3
+    basic   = "by_time(day=move(1), night=move(2))"   # Arythea's Dark Paths
+
+An expression is an *operation* name followed by arguments in parentheses.  Arguments are
+whole numbers, words from a fixed list (colours, elements, terrains ...), or further
+expressions.  Every operation has a signature below; the loader checks each expression
+against it, so a typo in a content file is reported with the file, entry and field.
+
+Card rules that are too particular to be worth a general operation are written as a
+*named handler*: ``handler(concentration, bonus=2)``.  The engine implements every handler
+by name and raises an error naming the card when a handler it does not know is played;
+the numbers that a designer may want to change stay in the data as keyword arguments.
+
+The compiled form is a flat ``int32`` table (one row per node, see :func:`compile_effects`)
+that the Cython core walks without touching Python objects.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# ---------------------------------------------------------------------------------------
+# Word lists (enumerations).  The order of each tuple is the integer code used by the core
+# (ext/_types.pxd mirrors these orders; tests/test_effects.py checks that they agree).
+# ---------------------------------------------------------------------------------------
+
+#: Mana colours, rule 5.1.1.  Basic colours first so that ``code < 4`` means basic.
+MANA_COLOURS = ("red", "blue", "white", "green", "gold", "black")
+BASIC_COLOURS = MANA_COLOURS[:4]
+#: Colour choices an effect may offer: a fixed colour, or a choice made when it resolves.
+COLOUR_CHOICES = MANA_COLOURS + ("any", "any_basic")
+#: Card colours (rule 5.4.6); artifacts and wounds have none.
+CARD_COLOURS = BASIC_COLOURS + ("colourless",)
+#: Attack and block elements, rule 11.9.1.
+ELEMENTS = ("physical", "fire", "ice", "coldfire")
+#: Attack delivery, rule 11.9.1.
+ATTACK_KINDS = ("melee", "ranged", "siege")
+#: Terrains, rule 9.2.
+TERRAINS = ("plains", "hills", "forest", "wasteland", "desert", "swamp", "lake", "mountain")
+TERRAIN_CHOICES = TERRAINS + ("all",)
+#: Which enemies an enemy-targeting effect reaches.
+TARGETS = ("one", "all")
+#: Times of day, rule 2.1.
+TIMES = ("day", "night")
+
+ENUMS: dict[str, tuple[str, ...]] = {
+    "colour": COLOUR_CHOICES,
+    "element": ELEMENTS,
+    "kind": ATTACK_KINDS,
+    "terrain": TERRAIN_CHOICES,
+    "target": TARGETS,
+}
+
+# Argument types of a signature.
+INT, EFFECT, WORD = "int", "effect", "word"
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of an operation."""
+
+    name: str
+    type: str  # INT, EFFECT, or the name of an entry of ENUMS
+    default: object = None  # None means required
+
+    @property
+    def required(self) -> bool:
+        return self.default is None
+
+
+@dataclass(frozen=True)
+class Op:
+    """An operation of the vocabulary."""
+
+    name: str
+    params: tuple[Param, ...] = ()
+    variadic: bool = False  # takes 2 or more effect arguments (choice, all)
+    doc: str = ""
+
+
+def _op(name, *params, variadic=False, doc=""):
+    return Op(name, tuple(params), variadic, doc)
+
+
+#: The vocabulary.  Codes are positions in this tuple (0 is reserved for "no effect").
+OPS: tuple[Op, ...] = (
+    _op("nothing", doc="No effect (e.g. a Wound, rule 6.1.6)."),
+    # --- combinators -------------------------------------------------------------------
+    _op("choice", variadic=True, doc="The player chooses exactly one of the effects."),
+    _op("all", variadic=True, doc="All of the effects, in the order written."),
+    _op("by_time", Param("day", EFFECT), Param("night", EFFECT),
+        doc="One effect by Day, another at Night (rule 2.1)."),
+    # --- points (rules 6.3.1, 9.3.2, 10.2.2, 11, 12.3) --------------------------------
+    _op("move", Param("n", INT), doc="Gain n Move points."),
+    _op("influence", Param("n", INT), doc="Gain n Influence points."),
+    _op("attack", Param("n", INT), Param("element", "element", "physical"),
+        Param("kind", "kind", "melee"), doc="Attack n (Ranged/Siege by kind)."),
+    _op("block", Param("n", INT), Param("element", "element", "physical"), doc="Block n."),
+    _op("heal", Param("n", INT), doc="Gain n Healing points (rule 12.3)."),
+    # --- resources ---------------------------------------------------------------------
+    _op("draw", Param("n", INT), doc="Draw n cards from the Deed deck."),
+    _op("gain_mana", Param("colour", "colour"), Param("n", INT, 1),
+        doc="Gain n mana tokens (rule 5.3.1)."),
+    _op("gain_crystal", Param("colour", "colour"), Param("n", INT, 1),
+        doc="Gain n crystals; overflow becomes a token (rule 5.3.2)."),
+    _op("fame", Param("n", INT), doc="Gain (or lose) n Fame."),
+    _op("reputation", Param("n", INT), doc="Move n steps on the Reputation track (10.4)."),
+    _op("take_wound", Param("n", INT, 1), doc="Take n Wound cards into hand."),
+    _op("ready_unit", Param("max_level", INT), doc="Ready one Spent Unit of level <= max_level."),
+    _op("heal_unit", doc="Remove one Wound from one of your Units (rule 12.3.4)."),
+    # --- rule changes for the turn -----------------------------------------------------
+    _op("terrain_cost", Param("terrain", "terrain"), Param("delta", INT),
+        Param("floor", INT, 0), doc="Change a terrain's move cost this turn (9.6.2)."),
+    _op("enemy_armor", Param("delta", INT), Param("target", "target", "one"),
+        Param("floor", INT, 1), doc="Change enemy Armor this combat (min floor)."),
+    _op("enemy_no_attack", Param("target", "target", "one"),
+        doc="The enemy does not attack this combat."),
+    _op("extra_source_die", Param("n", INT, 1), doc="Use n more Source dice this turn (5.5.6)."),
+    # --- everything else ---------------------------------------------------------------
+    _op("handler", Param("name", "name"),
+        doc="A named rule implemented in the engine; keyword arguments carry its numbers."),
+)
+OP_CODES: dict[str, int] = {op.name: i for i, op in enumerate(OPS)}
+OP_BY_NAME: dict[str, Op] = {op.name: op for op in OPS}
+
+# ---------------------------------------------------------------------------------------
+# Parsing
+# ---------------------------------------------------------------------------------------
+
+
+class EffectError(ValueError):
+    """An effect expression is malformed; the message says what and where in the text."""
+
+
+@dataclass
+class Node:
+    """A parsed effect expression."""
+
+    op: str
+    args: dict[str, object] = field(default_factory=dict)  # name -> int | str | Node
+    children: list["Node"] = field(default_factory=list)  # variadic effects
+
+    def __str__(self) -> str:
+        parts = [str(c) for c in self.children]
+        parts += [f"{k}={v}" for k, v in self.args.items()]
+        return f"{self.op}({', '.join(parts)})"
+
+
+_TOKEN = re.compile(r"\s*(?:(-?\d+)|([A-Za-z_][A-Za-z0-9_]*)|(.))")
+
+
+def _tokens(text: str):
+    pos = 0
+    out = []
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None or m.end() == pos:
+            break
+        if m.group(1) is not None:
+            out.append(("int", int(m.group(1)), m.start(1)))
+        elif m.group(2) is not None:
+            out.append(("word", m.group(2), m.start(2)))
+        elif m.group(3) is not None:
+            out.append(("punct", m.group(3), m.start(3)))
+        pos = m.end()
+    out.append(("end", None, len(text)))
+    return out
+
+
+class _Parser:
+    def __init__(self, text: str):
+        self.text = text
+        self.toks = _tokens(text)
+        self.i = 0
+
+    def peek(self):
+        return self.toks[self.i]
+
+    def take(self):
+        tok = self.toks[self.i]
+        self.i += 1
+        return tok
+
+    def fail(self, msg: str, pos: int | None = None):
+        if pos is None:
+            pos = self.peek()[2]
+        raise EffectError(f"{msg} at column {pos + 1} of {self.text!r}")
+
+    def expect(self, punct: str):
+        kind, val, pos = self.take()
+        if kind != "punct" or val != punct:
+            self.fail(f"expected {punct!r}, found {val!r}", pos)
+
+    def parse(self) -> Node:
+        node = self.expr()
+        if self.peek()[0] != "end":
+            self.fail(f"unexpected {self.peek()[1]!r} after the expression")
+        return node
+
+    def expr(self) -> Node:
+        kind, name, pos = self.take()
+        if kind != "word":
+            self.fail(f"expected an operation name, found {name!r}", pos)
+        op = OP_BY_NAME.get(name)
+        if op is None:
+            self.fail(f"unknown operation {name!r} (known: {', '.join(sorted(OP_BY_NAME))})", pos)
+        self.expect("(")
+        positional: list[tuple[object, int]] = []
+        keywords: dict[str, object] = {}
+        if not (self.peek()[0] == "punct" and self.peek()[1] == ")"):
+            while True:
+                kind, val, apos = self.peek()
+                nxt = self.toks[self.i + 1]
+                if kind == "word" and nxt[0] == "punct" and nxt[1] == "=":
+                    self.take()
+                    self.take()
+                    if val in keywords:
+                        self.fail(f"argument {val!r} given twice", apos)
+                    keywords[val] = self.value()
+                else:
+                    if keywords:
+                        self.fail("positional argument after a keyword argument", apos)
+                    positional.append((self.value(), apos))
+                kind, val, apos = self.peek()
+                if kind == "punct" and val == ",":
+                    self.take()
+                    continue
+                break
+        self.expect(")")
+        return self.bind(op, positional, keywords, pos)
+
+    def value(self):
+        kind, val, pos = self.peek()
+        if kind == "int":
+            self.take()
+            return val
+        if kind == "word":
+            nxt = self.toks[self.i + 1]
+            if nxt[0] == "punct" and nxt[1] == "(":
+                return self.expr()
+            self.take()
+            return val
+        self.fail(f"expected a number, word or expression, found {val!r}", pos)
+
+    def bind(self, op: Op, positional, keywords, pos) -> Node:
+        node = Node(op.name)
+        if op.variadic:
+            if keywords:
+                self.fail(f"{op.name}() takes no keyword arguments", pos)
+            if len(positional) < 2:
+                self.fail(f"{op.name}() needs at least two effects", pos)
+            for val, apos in positional:
+                if not isinstance(val, Node):
+                    self.fail(f"{op.name}() takes effects, not {val!r}", apos)
+                node.children.append(val)
+            return node
+        if op.name == "handler":
+            if len(positional) != 1 or not isinstance(positional[0][0], str):
+                self.fail("handler() needs exactly one handler name, e.g. handler(concentration)", pos)
+            node.args["name"] = positional[0][0]
+            for k, v in keywords.items():
+                if isinstance(v, Node):
+                    node.args[k] = v
+                elif isinstance(v, int) or _known_word(v):
+                    node.args[k] = v
+                else:
+                    self.fail(f"handler argument {k}={v!r} is not a number, known word or effect", pos)
+            return node
+        if len(positional) > len(op.params):
+            self.fail(f"{op.name}() takes at most {len(op.params)} arguments, got {len(positional)}", pos)
+        given: dict[str, object] = {}
+        for param, (val, _apos) in zip(op.params, positional):
+            given[param.name] = val
+        names = {p.name for p in op.params}
+        for k, v in keywords.items():
+            if k not in names:
+                self.fail(f"{op.name}() has no argument {k!r} (it takes {', '.join(sorted(names)) or 'none'})", pos)
+            if k in given:
+                self.fail(f"{op.name}() got {k!r} twice", pos)
+            given[k] = v
+        for param in op.params:
+            if param.name not in given:
+                if param.required:
+                    self.fail(f"{op.name}() is missing its argument {param.name!r}", pos)
+                given[param.name] = param.default
+            val = given[param.name]
+            if param.type == INT:
+                if not isinstance(val, int):
+                    self.fail(f"{op.name}() argument {param.name!r} must be a whole number, not {val!r}", pos)
+            elif param.type == EFFECT:
+                if not isinstance(val, Node):
+                    self.fail(f"{op.name}() argument {param.name!r} must be an effect, not {val!r}", pos)
+            else:
+                allowed = ENUMS[param.type]
+                if val not in allowed:
+                    self.fail(f"{op.name}() argument {param.name!r} must be one of {', '.join(allowed)}; "
+                              f"got {val!r}", pos)
+            node.args[param.name] = val
+        return node
+
+
+def _known_word(word: str) -> bool:
+    return any(word in words for words in ENUMS.values()) or word in TIMES
+
+
+def parse_effect(text: str) -> Node:
+    """Parse one effect expression; raise :class:`EffectError` naming the problem."""
+    if not isinstance(text, str) or not text.strip():
+        raise EffectError("an effect must be a non-empty expression such as 'move(2)'")
+    return _Parser(text).parse()
+
+
+def handler_names(node: Node) -> list[str]:
+    """All handler names used in an expression (depth first)."""
+    out: list[str] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.op == "handler":
+            out.append(n.args["name"])
+        stack.extend(n.children)
+        stack.extend(v for v in n.args.values() if isinstance(v, Node))
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# Compilation to flat integer tables
+# ---------------------------------------------------------------------------------------
+
+#: Columns of a compiled effect row.
+ROW_FIELDS = ("op", "a0", "a1", "a2", "first_child", "n_children")
+ROW_WIDTH = len(ROW_FIELDS)
+#: Handler keyword arguments are stored in a side table: (row, key_id, value) triples.
+
+
+def _word_code(param_type: str, word: str) -> int:
+    return ENUMS[param_type].index(word)
+
+
+class EffectCompiler:
+    """Flattens parsed expressions into rows for the Cython core.
+
+    Row layout (``int32``): ``op, a0, a1, a2, first_child, n_children``.  For ordinary
+    operations a0..a2 are the parameters in signature order (words as their enum code).
+    Effect-valued parameters (``by_time``) and variadic effects are children: rows
+    ``first_child .. first_child + n_children - 1``.  For ``handler`` a0 is the handler id
+    (an index into :attr:`handlers`) and a1 the index of its first keyword argument in
+    :attr:`handler_args` (a2 = how many); effect-valued keyword arguments become children.
+    """
+
+    def __init__(self) -> None:
+        self.rows: list[list[int]] = [[0, 0, 0, 0, 0, 0]]  # row 0: nothing()
+        self.handlers: list[str] = []
+        self.arg_keys: list[str] = []
+        self.handler_args: list[tuple[int, int, int]] = []  # (key id, kind 0=int 1=word 2=row, value)
+
+    def handler_id(self, name: str) -> int:
+        if name not in self.handlers:
+            self.handlers.append(name)
+        return self.handlers.index(name)
+
+    def add(self, node: Node, row: int | None = None) -> int:
+        """Write ``node`` (and its subtree) at ``row`` (appended when None); return the row."""
+        op = OP_BY_NAME[node.op]
+        if row is None:
+            row = len(self.rows)
+            self.rows.append([0, 0, 0, 0, 0, 0])
+        out = [OP_CODES[node.op], 0, 0, 0, 0, 0]
+        children: list[Node] = list(node.children)
+        effect_args: list[int] = []  # handler_args indices whose value is a child row
+        if node.op == "handler":
+            out[1] = self.handler_id(node.args["name"])
+            out[2] = len(self.handler_args)
+            for key, val in node.args.items():
+                if key == "name":
+                    continue
+                if key not in self.arg_keys:
+                    self.arg_keys.append(key)
+                kid = self.arg_keys.index(key)
+                if isinstance(val, Node):
+                    effect_args.append(len(self.handler_args))
+                    self.handler_args.append((kid, 2, -1))
+                    children.append(val)
+                elif isinstance(val, int):
+                    self.handler_args.append((kid, 0, val))
+                else:
+                    self.handler_args.append((kid, 1, _any_word_code(val)))
+            out[3] = len(self.handler_args) - out[2]
+        else:
+            slot = 1
+            for param in op.params:
+                val = node.args[param.name]
+                if param.type == EFFECT:
+                    children.append(val)
+                    continue
+                out[slot] = val if param.type == INT else _word_code(param.type, val)
+                slot += 1
+        # Children occupy contiguous rows so the core can loop over them by index.
+        first = len(self.rows)
+        self.rows.extend([0, 0, 0, 0, 0, 0] for _ in children)
+        for k, child in enumerate(children):
+            self.add(child, first + k)
+        for j, idx in enumerate(effect_args):
+            kid, kind, _ = self.handler_args[idx]
+            self.handler_args[idx] = (kid, kind, first + j)
+        if children:
+            out[4], out[5] = first, len(children)
+        self.rows[row] = out
+        return row
+
+
+def _any_word_code(word: str) -> int:
+    for words in ENUMS.values():
+        if word in words:
+            return words.index(word)
+    return TIMES.index(word)

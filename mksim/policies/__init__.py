@@ -1,0 +1,1 @@
+"""Policies: the decision makers that play simulated games (interface, registry, built-ins)."""

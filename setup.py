@@ -1,0 +1,46 @@
+"""Declares the Cython extension modules; everything else is in pyproject.toml.
+
+Each ``ext/_name.pyx`` is compiled into ``mksim._name``.
+"""
+from pathlib import Path
+
+import numpy as np
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+EXT_DIR = Path("ext")
+# Cython finds a module's header by its qualified name (mksim/_name.pxd).  The headers live
+# beside their sources in ext/, so the build mirrors them into a git-ignored include folder
+# laid out as the package; other modules then write `from mksim._types cimport ...`.
+PXD_MIRROR = Path("build") / "cython_include"
+(PXD_MIRROR / "mksim").mkdir(parents=True, exist_ok=True)
+(PXD_MIRROR / "mksim" / "__init__.pxd").write_text("")
+for pxd in EXT_DIR.glob("_*.pxd"):
+    target = PXD_MIRROR / "mksim" / pxd.name
+    if not target.exists() or target.read_text() != pxd.read_text():
+        target.write_text(pxd.read_text())
+
+extensions = [
+    Extension(
+        f"mksim.{pyx.stem}",
+        [str(pyx)],
+        include_dirs=[np.get_include(), str(EXT_DIR)],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        extra_compile_args=["-O3"],
+    )
+    for pyx in sorted(EXT_DIR.glob("_*.pyx"))
+]
+
+setup(
+    ext_modules=cythonize(
+        extensions,
+        include_path=[str(PXD_MIRROR), str(EXT_DIR)],
+        language_level=3,
+        compiler_directives={
+            "boundscheck": False,
+            "wraparound": False,
+            "cdivision": True,
+            "initializedcheck": False,
+        },
+    ),
+)
