@@ -1,0 +1,274 @@
+# Enums, limits and C structs of the game state: the contract of the Cython core.
+#
+# The mutable state of one game is a single GameState struct (plus nothing else), so that
+# clone() is one memcpy and no Python object is touched in the step loop.  Static content
+# (cards, units, enemies, tiles ...) is NOT here: it lives in the int32 tables compiled by
+# mksim/tables.py and is referenced by index.  Word orders below mirror the tuples in
+# mksim/effects.py and mksim/content.py (tests/test_types.py keeps them in step).
+#
+# Status: this header fixes the layout for issue 3 (rules engine).  _rng and _hexmap are
+# implemented; _state/_rules/_combat/_effects/_policies are to be written against it.
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
+from mksim._rng cimport Rng, NUM_STREAMS
+
+# ---------------------------------------------------------------------------------------
+# Limits (fixed-size arrays keep the state one flat struct)
+# ---------------------------------------------------------------------------------------
+cdef enum:
+    MAX_PLAYERS = 4            # heroes in one game (17.2: up to 4)
+    MAX_CARDS = 96             # Deed cards one hero can own, Wounds included
+    MAX_UNITS = 6              # command tokens at level 9-10 are 5; +1 for Bonds of Loyalty
+    MAX_SKILLS = 8             # skills gained at levels 2,4,6,8,10 plus Circlet / spares
+    MAX_TILES = 40             # tiles on the map (24 base+LL tiles, slack for variants)
+    MAX_HEXES = MAX_TILES * 7  # hexes on the map
+    MAX_TOKENS = 128           # enemy token instances (60 base + 38 LL = 98)
+    MAX_PILE = 64              # tokens in one colour pile
+    MAX_DICE = 8               # Source dice (players + 2, +1 Blitz; 5.5.1)
+    MAX_OFFER = 12             # unit offer (players + 2, + monastery AAs, + white city)
+    MAX_DECK = 64              # AA / spell / artifact / unit decks
+    MAX_COMBAT_ENEMIES = 12    # enemies in one combat (a level-11 city has 5, + rampaging, + summons)
+    MAX_PATH = 32              # spaces moved this turn (forced withdrawal retraces them, 13.2)
+    NUM_PILES = 6              # enemy token colours: green grey violet brown red white (11.14)
+
+# ---------------------------------------------------------------------------------------
+# Words (orders mirror mksim/effects.py and mksim/content.py)
+# ---------------------------------------------------------------------------------------
+cdef enum Colour:              # mana colours, 5.1.1 (basic first)
+    RED = 0
+    BLUE = 1
+    WHITE = 2
+    GREEN = 3
+    GOLD = 4
+    BLACK = 5
+    NUM_COLOURS = 6
+
+cdef enum Element:             # 11.9.1
+    PHYSICAL = 0
+    FIRE = 1
+    ICE = 2
+    COLDFIRE = 3
+
+cdef enum AttackKind:          # 11.9.1
+    MELEE = 0
+    RANGED = 1
+    SIEGE = 2
+
+cdef enum Terrain:             # 9.2
+    PLAINS = 0
+    HILLS = 1
+    FOREST = 2
+    WASTELAND = 3
+    DESERT = 4
+    SWAMP = 5
+    LAKE = 6
+    MOUNTAIN = 7
+    NUM_TERRAINS = 8
+
+cdef enum TimeOfDay:           # 2.1
+    DAY = 0
+    NIGHT = 1
+
+cdef enum Phase:               # where the game is waiting for a decision
+    PH_TACTICS = 0             # tactic selection (3.1)
+    PH_TURN_START = 1          # before-turn options, announce End of Round (4.1, 4.2)
+    PH_MOVE = 2                # movement part of a regular turn (9.3)
+    PH_ACTION = 3              # interaction / adventure / challenge chosen (4.4.4)
+    PH_COMBAT_RANGED = 4       # 11.5
+    PH_COMBAT_BLOCK = 5        # 11.6
+    PH_COMBAT_DAMAGE = 6       # 11.7
+    PH_COMBAT_ATTACK = 7       # 11.8
+    PH_INTERACT = 8            # spending Influence (10.2)
+    PH_REST = 9                # 4.5
+    PH_END_TURN = 10           # end-of-turn choices: rewards, level-up picks, discards (13)
+    PH_GAME_OVER = 11
+
+cdef enum Termination:         # why a game ended (the outcome's termination reason)
+    TERM_NONE = 0
+    TERM_SCENARIO_WON = 1      # end condition met and final turns played (14.3)
+    TERM_ROUND_LIMIT = 2       # last round ended (14.2)
+    TERM_STEP_LIMIT = 3        # safety valve; a real game never reaches it (counted as an error)
+
+# ---------------------------------------------------------------------------------------
+# Map
+# ---------------------------------------------------------------------------------------
+cdef struct Hex:
+    int16_t q                  # axial coordinates (see _hexmap.pxd)
+    int16_t r
+    int8_t terrain             # Terrain
+    int8_t site                # index into content.SITE_IDS, -1 = none
+    uint8_t colours            # mine / city colour bitmask (basic colours)
+    int8_t tile                # index into GameState.tiles
+    int16_t neighbour[6]       # hex index of each neighbour (HEX_DIRS order), -1 = not on the map
+    int8_t owner               # player whose Shield marks the site, -1 = none (keep owner, conquered)
+    uint8_t flags              # HEX_* bits below
+    int16_t tokens[6]          # enemy token instances lying here (garrison, rampaging, den survivors)
+    int8_t n_tokens
+    int8_t ruins               # ruins token index (content ruins table), -1 = none
+    int8_t city_level          # level of the city on this hex, 0 = none
+
+cdef enum HexFlags:
+    HEX_CONQUERED = 1          # fortified site conquered / adventure site shielded
+    HEX_BURNED = 2             # monastery burned (10.7.2.4)
+    HEX_TOKENS_REVEALED = 4    # garrison / ruins tokens face up (9.10)
+    HEX_RUINS_REVEALED = 8
+
+cdef struct Tile:
+    int8_t content             # index into the content tiles table
+    int8_t a                   # lattice position (see _hexmap.pxd)
+    int8_t b
+    int16_t first_hex          # its 7 hexes are first_hex .. first_hex+6 in data order
+
+# ---------------------------------------------------------------------------------------
+# Players
+# ---------------------------------------------------------------------------------------
+cdef struct Unit:
+    int16_t card               # unit content index, -1 = empty slot
+    uint8_t ready              # 7.2.2
+    uint8_t wounds             # 0, 1, or 2 (Poison, 11.7.9)
+    int16_t banner             # attached Banner artifact card index, -1 = none (7.5)
+    uint8_t damaged_this_combat   # resisted once already (11.7.6)
+
+cdef struct Player:
+    int8_t hero                # hero content index
+    int16_t fame               # 20
+    int8_t reputation          # -7 .. +8 (reputation.toml; 10.3)
+    int8_t level               # 1 .. 10 (13.6)
+    int8_t command_tokens      # 7.2.1
+    int8_t crystals[4]         # per basic colour, max 3 (5.1.3)
+    int16_t deck[MAX_CARDS]    # Deed deck, top = deck[n_deck-1]
+    int16_t n_deck
+    int16_t hand[MAX_CARDS]
+    int16_t n_hand
+    int16_t discard[MAX_CARDS]
+    int16_t n_discard
+    int16_t play_area[MAX_CARDS]   # cards played this turn (6.1.2)
+    int16_t n_play
+    int16_t removed            # cards thrown away this game (conservation checks)
+    Unit units[MAX_UNITS]
+    int8_t skills[MAX_SKILLS]  # skill content index, -1 = none
+    uint16_t skills_used       # bit per skill slot: flipped / used this turn or round
+    int16_t position           # hex index, -1 = off the map (portal, 9.5.5)
+    int8_t tactic              # tactic content index this round, -1 = none
+    uint8_t tactic_used        # tactic flipped (3.2)
+    int16_t tactic_cards[5]    # Sparing Power cards / Mana Steal die colour
+    uint8_t knocked_out        # this combat (11.7.8)
+    int16_t wounds_this_combat # towards knock-out (21.2 A17)
+    int8_t round_order         # position in the round order
+
+cdef struct Dummy:             # the dummy player (18)
+    int8_t hero
+    int16_t deck[MAX_CARDS]
+    int16_t n_deck
+    int16_t discard[MAX_CARDS]
+    int16_t n_discard
+    int8_t crystals[4]         # no 3-crystal limit (18.4.4)
+    int8_t tactic
+    int8_t round_order
+
+# ---------------------------------------------------------------------------------------
+# Turn-scoped and combat state
+# ---------------------------------------------------------------------------------------
+cdef struct TurnState:
+    int16_t move_points        # 9.3.2
+    int16_t influence          # 10.2.2 (reputation modifier applied once, 10.2.3)
+    int16_t healing            # 12.3.3
+    int8_t mana_tokens[NUM_COLOURS]   # pure mana in the play area (5.1.2)
+    uint8_t dice_used          # Source dice taken this turn (5.5.2)
+    uint8_t extra_dice         # extra Source dice allowed by effects (Mana Draw ...)
+    uint8_t action_taken       # 4.4.5
+    uint8_t moved              # any move this turn (action ends movement)
+    uint8_t played_card        # 4.3.2
+    int8_t terrain_delta[NUM_TERRAINS]  # movement cost changes this turn (9.6.2)
+    int16_t path[MAX_PATH]     # hexes entered this turn, for forced withdrawal (13.2)
+    int8_t n_path
+    uint8_t rewards[16]        # rewards earned this turn, claimed at end of turn (13.5)
+    int8_t n_rewards
+
+cdef struct CombatEnemy:
+    int16_t token              # token instance, -1 = empty
+    int16_t enemy              # enemy content index
+    int8_t armor_delta         # effects on armor (min 1 applied when read)
+    uint8_t flags              # CE_* bits below
+    int8_t summoned_by         # slot of its summoner, -1 = none (11.6.2)
+
+cdef enum CombatEnemyFlags:
+    CE_DEFEATED = 1
+    CE_BLOCKED = 2
+    CE_SITE_FORTIFIED = 4      # defends a fortified site (11.10.1)
+    CE_NO_ATTACK = 8           # "does not attack this combat"
+    CE_DAMAGE_DONE = 16        # its damage was assigned (11.7)
+    CE_RAMPAGING = 32          # joined from a rampaging space (11.2.2)
+
+cdef struct Combat:
+    uint8_t active
+    int16_t site_hex           # hex of the site fought at, -1 = none
+    uint8_t night_rules        # 5.6
+    uint8_t units_allowed      # 7.3.8
+    CombatEnemy enemies[MAX_COMBAT_ENEMIES]
+    int8_t n_enemies
+    uint32_t targets           # bitmask of enemies targeted by the attack being assembled
+    int16_t attack[3][4]       # attack points being assembled [kind][element] (11.5.2)
+    int16_t block[4]           # block points being assembled [element] (11.6.3)
+    int8_t block_target        # enemy being blocked, -1 = none
+
+# ---------------------------------------------------------------------------------------
+# The whole game
+# ---------------------------------------------------------------------------------------
+cdef struct GameState:
+    Rng rng[NUM_STREAMS]       # all chance (see _rng.pxd)
+    uint64_t seed              # root seed and game index, for the record
+    uint64_t game_index
+    int8_t scenario            # scenario content index
+    int8_t n_players
+    int8_t round               # 1-based
+    int8_t time                # TimeOfDay
+    int8_t phase               # Phase
+    int8_t current             # player whose decision it is
+    int8_t end_announced_by    # player (or MAX_PLAYERS for the dummy) who announced, -1 = none (4.2)
+    int8_t final_turns_left    # after the scenario end is triggered (14.3.2)
+    int8_t termination         # Termination
+    uint32_t steps             # decisions taken
+    Player players[MAX_PLAYERS]
+    Dummy dummy
+    uint8_t has_dummy
+    TurnState turn
+    Combat combat
+    # map
+    Tile tiles[MAX_TILES]
+    int8_t n_tiles
+    Hex hexes[MAX_HEXES]
+    int16_t n_hexes
+    int8_t tile_stack[MAX_TILES]   # tile content indices, top = [n_tile_stack-1] (1.2.13)
+    int8_t n_tile_stack
+    uint8_t core_revealed      # 9.9.8
+    # enemy token piles (1.2.2): token instance -> enemy content index
+    int16_t token_enemy[MAX_TOKENS]
+    int16_t piles[NUM_PILES][MAX_PILE]
+    int8_t n_pile[NUM_PILES]
+    int16_t pile_discard[NUM_PILES][MAX_PILE]
+    int8_t n_pile_discard[NUM_PILES]
+    int8_t ruins_pile[16]
+    int8_t n_ruins_pile
+    # the Source (5.5)
+    int8_t dice[MAX_DICE]      # Colour
+    uint8_t dice_taken         # bitmask of dice taken this turn
+    int8_t n_dice
+    # offers and decks (1.2.3 - 1.2.9)
+    int16_t unit_offer[MAX_OFFER]  # >= 0 unit content index; < 0: -(card+1) AA from a monastery
+    int8_t n_unit_offer
+    int16_t aa_offer[3]        # top position first (1.2.5, 2.2.5)
+    int16_t spell_offer[3]
+    int16_t aa_deck[MAX_DECK]
+    int8_t n_aa_deck
+    int16_t spell_deck[MAX_DECK]
+    int8_t n_spell_deck
+    int16_t artifact_deck[MAX_DECK]
+    int8_t n_artifact_deck
+    int16_t regular_units[MAX_DECK]
+    int8_t n_regular_units
+    int16_t elite_units[MAX_DECK]
+    int8_t n_elite_units
+    int8_t skill_offer[24]     # common skill offer (1.2.7)
+    int8_t n_skill_offer
+    int8_t tactics_available[6]
+    int8_t tactics_removed[12] # solo: used tactics leave the game (17.3.4)
