@@ -138,8 +138,22 @@ def content_validate(
 
 
 @content_app.command("vocabulary")
-def content_vocabulary() -> None:
+def content_vocabulary(
+    handlers: bool = typer.Option(False, "--handlers", help="Also list every named handler the "
+                                  "content uses, with the entries that use it."),
+    content: Optional[Path] = CONTENT_OPTION,
+) -> None:
     """List the effect vocabulary used to write card, unit and skill effects."""
+    if handlers:
+        c = _load(content, False)
+        users: dict[str, list[str]] = {}
+        for (kind, key, path), node in c.parsed.items():
+            for name in fx.handler_names(node):
+                users.setdefault(name, []).append(f"{kind}:{key}")
+        for name in sorted(users):
+            typer.echo(f"{name:34} {', '.join(sorted(set(users[name])))}")
+        typer.echo(f"{len(users)} named handlers")
+        return
     for op in fx.OPS:
         params = ", ".join(p.name if p.required else f"{p.name}={p.default}" for p in op.params)
         if op.variadic:
