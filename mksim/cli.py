@@ -130,8 +130,7 @@ def content_validate(
     except ContentError as err:
         fail(str(err))
     if content is not None:
-        changed = sorted({o for o in c.origin.values() if not o.startswith("mksim/data/")})
-        typer.echo(f"user content: {', '.join(changed) if changed else 'none'}")
+        typer.echo(f"user content: {', '.join(c.user_files) if c.user_files else 'none'}")
     typer.echo(f"compiled: {len(tables.effects)} effect rows, {len(tables.handlers)} named handlers, "
                f"{tables.nbytes()} bytes of tables")
     typer.echo(c.summary())

@@ -67,6 +67,10 @@ SPECIAL_RULES = {
 }
 
 
+#: Largest magnitude of any number in the content (the core keeps them in small C ints).
+INT_LIMIT = 9999
+
+
 @dataclass(frozen=True)
 class F:
     """Specification of one field."""
@@ -152,7 +156,7 @@ KINDS: dict[str, Kind] = {k.name: k for k in [
     Kind("units", "units.toml", "unit", {
         "id": STR, "name": STR, "tier": enum(UNIT_TIERS), "copies": F("int", min=1),
         "level": F("int", min=1, max=4), "cost": F("int", min=0), "armor": F("int", min=1),
-        "recruit_sites": F("list", enum=SITE_IDS), "resistances": words(RESISTANCES),
+        "recruit_sites": F("list", ref="sites"), "resistances": words(RESISTANCES),
         "abilities": tables({"effect": EFFECT, "mana": enum(MANA_OR_BLACK, required=False)}),
         "special_rules": opt(STR), "expansion": enum(EXPANSIONS),
         "card_no": opt(F("int", min=1)), **COMMON}, label="units"),
@@ -351,6 +355,7 @@ class Content:
     entries: dict[str, list[dict]]
     origin: dict[str, str]  # file name -> where it was read from
     parsed: dict[tuple[str, str, str], fx.Node] = field(default_factory=dict)
+    user_files: list[str] = field(default_factory=list)  # the user's files in use (--content)
 
     def __getitem__(self, kind: str) -> list[dict]:
         return self.entries[kind]
@@ -429,6 +434,8 @@ def _check_value(spec: F, value: Any, where: str, path: str, content_parsed: dic
     elif t == "int":
         if isinstance(value, bool) or not isinstance(value, int):
             bad(f"expected a whole number, got {value!r}")
+        if abs(value) > INT_LIMIT:  # the core stores numbers in small C integers
+            bad(f"{value} is out of range (at most {INT_LIMIT} either way)")
         if spec.min is not None and value < spec.min:
             bad(f"{value} is below the minimum {spec.min}")
         if spec.max is not None and value > spec.max:
@@ -562,10 +569,12 @@ def load_content(path: str | Path | None = None, check_counts: bool = True) -> C
         shown = str(src) if user_dir is not None and src.parent == user_dir else f"mksim/data/{fname}"
         files[fname] = _load_file(src, shown)
         origin[fname] = shown
+    user_files = [o for o in origin.values() if not o.startswith("mksim/data/")]
     if override is not None:
         _apply_override(files, override)
         for fname in files:
             origin[fname] += f" (+ {override})"
+        user_files.append(str(override))
 
     entries: dict[str, list[dict]] = {}
     parsed: dict = {}
@@ -586,7 +595,7 @@ def load_content(path: str | Path | None = None, check_counts: bool = True) -> C
                 raise ContentError(where, f"duplicate id {key!r} (also entry #{seen[key] + 1})")
             seen[key] = i
         entries[kind.name] = copy.deepcopy(raw)
-    content = Content(entries, origin, parsed)
+    content = Content(entries, origin, parsed, user_files)
     _check_references(content)
     _check_consistency(content)
     if check_counts:

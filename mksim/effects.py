@@ -56,6 +56,9 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "target": TARGETS,
 }
 
+#: Largest magnitude of a number in an effect (the core keeps them in small C ints).
+MAX_NUMBER = 9999
+
 # Argument types of a signature.
 INT, EFFECT, WORD = "int", "effect", "word"
 
@@ -147,7 +150,11 @@ class Node:
 
     def __str__(self) -> str:
         parts = [str(c) for c in self.children]
-        parts += [f"{k}={v}" for k, v in self.args.items()]
+        if self.op == "handler":  # the handler name is positional: handler(name, k=v)
+            parts.append(str(self.args["name"]))
+            parts += [f"{k}={v}" for k, v in self.args.items() if k != "name"]
+        else:
+            parts += [f"{k}={v}" for k, v in self.args.items()]
         return f"{self.op}({', '.join(parts)})"
 
 
@@ -157,7 +164,8 @@ _TOKEN = re.compile(r"\s*(?:(-?\d+)|([A-Za-z_][A-Za-z0-9_]*)|(.))")
 def _tokens(text: str):
     pos = 0
     out = []
-    while pos < len(text):
+    end = len(text.rstrip())
+    while pos < end:
         m = _TOKEN.match(text, pos)
         if m is None or m.end() == pos:
             break
@@ -238,6 +246,8 @@ class _Parser:
         kind, val, pos = self.peek()
         if kind == "int":
             self.take()
+            if abs(val) > MAX_NUMBER:
+                self.fail(f"number {val} is out of range (at most {MAX_NUMBER} either way)", pos)
             return val
         if kind == "word":
             nxt = self.toks[self.i + 1]
@@ -389,7 +399,7 @@ class EffectCompiler:
                 elif isinstance(val, int):
                     self.handler_args.append((kid, 0, val))
                 else:
-                    self.handler_args.append((kid, 1, _any_word_code(val)))
+                    self.handler_args.append((kid, 1, _any_word_code(val, key)))
             out[3] = len(self.handler_args) - out[2]
         else:
             slot = 1
@@ -414,7 +424,13 @@ class EffectCompiler:
         return row
 
 
-def _any_word_code(word: str) -> int:
+def _any_word_code(word: str, key: str = "") -> int:
+    """Code of a handler's word argument: in the word list named like the argument
+    (``target=all`` -> TARGETS), else in the first list that holds the word."""
+    if key in ENUMS and word in ENUMS[key]:
+        return ENUMS[key].index(word)
+    if key == "time" and word in TIMES:
+        return TIMES.index(word)
     for words in ENUMS.values():
         if word in words:
             return words.index(word)
