@@ -1,0 +1,109 @@
+# Header of ext/_state.pyx: the game core object and the setup of a game (rules 1.2-1.4, 18.1).
+#
+# GameCore owns one GameState struct (mksim._types; the whole mutable state) and typed
+# memoryviews of the static int32 content tables (mksim.tables).  The static tables never
+# enter the struct: C code reads them through the Table views of `Statics` below.
+#
+# Setup is split in two:
+#   * Python, once per (scenario, hero, expansions): prepare_setup() maps the content's
+#     words (scenario, map shape, hero decks, dummy crystals, ruins ...) to integers and
+#     int32 arrays (SetupData);
+#   * C (noexcept nogil, no Python object): setup_game() fills the struct from a SetupSpec
+#     pointing into those arrays.  All chance comes from gs.rng[STREAM_*].
+#
+# Conventions filled by setup (beyond the comments of _types.pxd):
+#   piles / decks / tile stack: top = [n-1];  aa_offer[0] / spell_offer[0] = top position;
+#   token_enemy[i] = -1 for unused token instances;  final_turns_left = 0 (no end triggered);
+#   hexes of tile t are tiles[t].first_hex .. +6 in data order C NE E SE SW W NW.
+from libc.stdint cimport int32_t
+from mksim._types cimport GameState
+
+cdef struct Table:             # read-only view of one C-contiguous int32 content table
+    const int32_t* data
+    int rows
+    int width
+
+cdef struct Cols:              # column indices (mksim.tables *_COLUMNS), looked up once
+    int card_deck
+    int card_expansion
+    int card_interactive
+    int unit_tier
+    int unit_copies
+    int unit_expansion
+    int enemy_colour
+    int enemy_copies
+    int enemy_expansion
+    int tile_kind
+    int tile_expansion
+    int tile_terrain0          # terrain0 .. terrain6 are consecutive
+    int tile_site0             # site0 .. site6
+    int tile_colours0          # colours0 .. colours6
+    int level_hand_limit
+    int level_command_tokens
+    int tactic_time
+
+cdef struct Sites:             # codes of content.SITE_IDS used by setup / reveal (9.9)
+    int monastery
+    int keep
+    int mage_tower
+    int city
+    int ancient_ruins
+    int rampaging_orc
+    int rampaging_draconum
+    int volkares_camp
+
+cdef struct Statics:           # everything static the C code reads
+    Table cards
+    Table units
+    Table enemies
+    Table tiles
+    Table levels
+    Table tactics
+    Cols cols
+    Sites sites
+
+cdef struct SetupSpec:         # one setup, as integers (built by prepare_setup in Python)
+    int scenario               # scenario content index
+    int hero                   # the player's hero (hero_ids index)
+    int n_heroes
+    int lost_legion            # 1 = Lost Legion content joins the base game
+    int countryside_tiles      # 1.2.13
+    int core_tiles             # non-city core tiles
+    int city_tiles
+    int first_round            # TimeOfDay of round 1 (2.1.2)
+    int remove_interactive_spells   # 17.3.4
+    int start_tile             # tile content index of the shape's starting tile
+    int n_setup_positions      # 1.2.14: 2 (side A) or 3 (side B)
+    const int32_t* setup_positions  # [n_setup_positions][2] lattice (a, b)
+    const int32_t* hero_decks  # [n_heroes][16] card indices of each hero's starting deck (1.3.4)
+    const int32_t* hero_expansion   # [n_heroes] expansion code (0 base, 1 Lost Legion)
+    const int32_t* dummy_crystals   # [n_heroes][3] basic colour of each crystal dot (18.1.3)
+    int n_ruins
+    const int32_t* ruins_expansion  # [n_ruins] expansion code of each ruins token
+
+cdef enum SetupError:          # setup_game() return codes
+    SETUP_OK = 0
+    SETUP_NOT_ENOUGH_TILES = -1     # the box lacks the tiles the scenario asks for
+    SETUP_CAPACITY = -2             # content exceeds a MAX_* limit of _types.pxd
+    SETUP_BAD_POSITION = -3         # a setup position is taken
+    SETUP_EMPTY_DECK = -4           # an offer could not be filled
+
+cdef class GameCore:
+    cdef GameState gs
+    cdef Statics st
+    cdef readonly object tables     # mksim.tables.Tables (kept alive: st points into it)
+    cdef readonly object setup      # SetupData it was built from (ids for to_dict)
+    cdef const int32_t[:, ::1] cards
+    cdef const int32_t[:, ::1] units
+    cdef const int32_t[:, ::1] enemies
+    cdef const int32_t[:, ::1] tiles
+    cdef const int32_t[:, ::1] levels
+    cdef const int32_t[:, ::1] tactics
+    cdef _bind(self, tables, setup)     # take the tables' views and column indices
+
+# C-level setup steps, reusable by the rules engine (exploration 9.8 uses place_tile / reveal_sites).
+cdef int setup_game(GameState* gs, const Statics* st, const SetupSpec* sp) noexcept nogil
+cdef int place_tile(GameState* gs, const Statics* st, int tile, int a, int b) noexcept nogil
+cdef void reveal_sites(GameState* gs, const Statics* st, int tile_slot) noexcept nogil
+cdef int draw_token(GameState* gs, int colour) noexcept nogil
+cdef void roll_source(GameState* gs, int n_dice) noexcept nogil

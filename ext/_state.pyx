@@ -1,0 +1,821 @@
+# cython: language_level=3
+"""The game core: one GameState struct plus the static content tables, and game setup.
+
+Scope: setup of a solo game (one hero and the dummy player), rules 1.2, 1.3, 1.4 and
+18.1.  ``GameCore.new(...)`` seeds the NUM_STREAMS random streams from (seed, game_index)
+and fills the struct with C code (see ``_state.pxd`` for the split between the Python
+preparation and the C setup).  ``to_dict()`` describes the state in plain Python.
+"""
+from libc.string cimport memset, memcpy
+from libc.stdint cimport int32_t, int16_t, int8_t, uint64_t
+
+import numpy as np
+
+from mksim._types cimport (
+    GameState, Hex, Tile, Player, Dummy,
+    MAX_PLAYERS, MAX_CARDS, MAX_UNITS, MAX_SKILLS, MAX_TILES, MAX_HEXES, MAX_TOKENS,
+    MAX_PILE, MAX_DICE, MAX_OFFER, MAX_DECK, MAX_COMBAT_ENEMIES, NUM_PILES,
+    RED, BLUE, WHITE, GREEN, GOLD, BLACK, NUM_COLOURS, DAY, NIGHT, PH_TACTICS, TERM_NONE,
+    HEX_TOKENS_REVEALED, HEX_RUINS_REVEALED,
+)
+from mksim._rng cimport (Rng, NUM_STREAMS, rng_seed, rng_below, rng_shuffle_int,
+                         STREAM_MAP, STREAM_ENEMIES, STREAM_DEEDS, STREAM_SOURCE,
+                         STREAM_DUMMY, STREAM_OFFERS)
+from mksim._hexmap cimport HEX_DIRS, TILE_OFFSETS, lattice_to_axial
+
+from mksim import content as _ct
+from mksim import effects as _fx
+
+# Word lists (orders fixed by mksim.content / mksim.effects and mirrored in _types.pxd).
+PHASE_NAMES = ("tactics", "turn_start", "move", "action", "combat_ranged", "combat_block",
+               "combat_damage", "combat_attack", "interact", "rest", "end_turn", "game_over")
+TERMINATION_NAMES = ("none", "scenario_won", "round_limit", "step_limit")
+HEX_FLAG_NAMES = ("conquered", "burned", "tokens_revealed", "ruins_revealed")
+
+cdef enum:
+    DECK_SIZE = 16             # starting Deed deck (1.3.4)
+    DUMMY_CRYSTALS = 3         # dots on the hero card (18.1.3)
+    # card deck codes (mksim.tables.DECK_TYPES)
+    DECK_AA = 1
+    DECK_SPELL = 2
+    DECK_ARTIFACT = 3
+    # tile kinds (content.TILE_KINDS)
+    TILE_COUNTRYSIDE = 1
+    TILE_CORE = 2
+    TILE_CITY = 3
+    # enemy pile colours (content.ENEMY_COLOURS)
+    PILE_GREEN = 0
+    PILE_GREY = 1
+    PILE_VIOLET = 2
+    PILE_RED = 4
+    # unit tiers (content.UNIT_TIERS)
+    TIER_REGULAR = 0
+    TIER_ELITE = 1
+    # ruins pile capacity (GameState.ruins_pile)
+    MAX_RUINS = 16
+
+
+# ---------------------------------------------------------------------------------------
+# C helpers
+# ---------------------------------------------------------------------------------------
+
+cdef inline int32_t tv(const Table* t, int row, int col) noexcept nogil:
+    return t.data[row * t.width + col]
+
+
+cdef inline bint allowed(int expansion, int lost_legion) noexcept nogil:
+    return expansion == 0 or lost_legion != 0
+
+
+cdef void shuffle16(Rng* rng, int16_t* items, int n) noexcept nogil:
+    """Fisher-Yates shuffle of an int16 array (rng_shuffle_int works on int)."""
+    cdef int buf[256]
+    cdef int i
+    if n > 256:  # never with the _types limits; keep the shuffle exact anyway
+        n = 256
+    for i in range(n):
+        buf[i] = items[i]
+    rng_shuffle_int(rng, buf, n)
+    for i in range(n):
+        items[i] = <int16_t>buf[i]
+
+
+cdef void shuffle8(Rng* rng, int8_t* items, int n) noexcept nogil:
+    cdef int buf[256]
+    cdef int i
+    if n > 256:
+        n = 256
+    for i in range(n):
+        buf[i] = items[i]
+    rng_shuffle_int(rng, buf, n)
+    for i in range(n):
+        items[i] = <int8_t>buf[i]
+
+
+cdef int fill_card_deck(int16_t* deck, const Statics* st, int deck_kind, int lost_legion,
+                        bint drop_interactive) noexcept nogil:
+    """Card indices of one deck (AA / spell / artifact), one entry per card; -1 = too many."""
+    cdef int i, n = 0
+    cdef const Table* t = &st.cards
+    for i in range(t.rows):
+        if tv(t, i, st.cols.card_deck) != deck_kind:
+            continue
+        if not allowed(tv(t, i, st.cols.card_expansion), lost_legion):
+            continue
+        if drop_interactive and tv(t, i, st.cols.card_interactive) != 0:
+            continue  # 17.3.4, 19.7.1: interactive Spells leave the Solo Conquest deck
+        if n >= MAX_DECK:
+            return -1
+        deck[n] = <int16_t>i
+        n += 1
+    return n
+
+
+cdef int fill_unit_deck(int16_t* deck, const Statics* st, int tier, int lost_legion) noexcept nogil:
+    """Unit indices of the Regular or Elite deck, one entry per copy (1.2.8); -1 = too many."""
+    cdef int i, k, n = 0
+    cdef const Table* t = &st.units
+    for i in range(t.rows):
+        if tv(t, i, st.cols.unit_tier) != tier or not allowed(tv(t, i, st.cols.unit_expansion), lost_legion):
+            continue
+        for k in range(tv(t, i, st.cols.unit_copies)):
+            if n >= MAX_DECK:
+                return -1
+            deck[n] = <int16_t>i
+            n += 1
+    return n
+
+
+cdef int draw_token(GameState* gs, int colour) noexcept nogil:
+    """Top token instance of a colour pile, -1 if none (1.2.2: an empty pile is refilled
+    by shuffling its discards)."""
+    cdef int k
+    if gs.n_pile[colour] == 0 and gs.n_pile_discard[colour] > 0:
+        for k in range(gs.n_pile_discard[colour]):
+            gs.piles[colour][k] = gs.pile_discard[colour][k]
+        gs.n_pile[colour] = gs.n_pile_discard[colour]
+        gs.n_pile_discard[colour] = 0
+        shuffle16(&gs.rng[<int>STREAM_ENEMIES], gs.piles[colour], gs.n_pile[colour])
+    if gs.n_pile[colour] == 0:
+        return -1
+    gs.n_pile[colour] -= 1
+    return gs.piles[colour][gs.n_pile[colour]]
+
+
+cdef void roll_source(GameState* gs, int n_dice) noexcept nogil:
+    """Roll the Source (1.2.11, 5.5.5): n dice over red blue white green gold black; reroll
+    the gold and black dice together until at least ceil(n/2) show a basic colour (21.2 A6)."""
+    cdef int i, n_basic
+    cdef int need = (n_dice + 1) // 2
+    cdef Rng* rng = &gs.rng[<int>STREAM_SOURCE]
+    if n_dice > MAX_DICE:
+        n_dice = MAX_DICE
+    gs.n_dice = <int8_t>n_dice
+    gs.dice_taken = 0
+    for i in range(n_dice):
+        gs.dice[i] = <int8_t>rng_below(rng, NUM_COLOURS)
+    while True:
+        n_basic = 0
+        for i in range(n_dice):
+            if gs.dice[i] < GOLD:
+                n_basic += 1
+        if n_basic >= need:
+            break
+        for i in range(n_dice):  # all gold and black dice together [R]
+            if gs.dice[i] >= GOLD:
+                gs.dice[i] = <int8_t>rng_below(rng, NUM_COLOURS)
+    for i in range(n_dice, MAX_DICE):
+        gs.dice[i] = -1
+
+
+cdef void link_hex(GameState* gs, int h) noexcept nogil:
+    """Neighbours of hex h, and h as the neighbour of the hexes around it (9.1.2)."""
+    cdef int d, j, q, r
+    for d in range(6):
+        gs.hexes[h].neighbour[d] = -1
+        q = gs.hexes[h].q + HEX_DIRS[d][0]
+        r = gs.hexes[h].r + HEX_DIRS[d][1]
+        for j in range(gs.n_hexes):
+            if j != h and gs.hexes[j].q == q and gs.hexes[j].r == r:
+                gs.hexes[h].neighbour[d] = <int16_t>j
+                gs.hexes[j].neighbour[(d + 3) % 6] = <int16_t>h  # HEX_DIRS[d+3] = -HEX_DIRS[d]
+                break
+
+
+cdef int place_tile(GameState* gs, const Statics* st, int tile, int a, int b) noexcept nogil:
+    """Put a tile (content index) at lattice position (a, b) in its printed orientation
+    (1.2.14: all tiles share the starting tile's orientation); returns its slot in
+    gs.tiles, or SETUP_CAPACITY / SETUP_BAD_POSITION."""
+    cdef int k, h, slot, cq, cr
+    cdef const Table* t = &st.tiles
+    for k in range(gs.n_tiles):
+        if gs.tiles[k].a == a and gs.tiles[k].b == b:
+            return SETUP_BAD_POSITION
+    if gs.n_tiles >= MAX_TILES or gs.n_hexes + 7 > MAX_HEXES:
+        return SETUP_CAPACITY
+    slot = gs.n_tiles
+    gs.tiles[slot].content = <int8_t>tile
+    gs.tiles[slot].a = <int8_t>a
+    gs.tiles[slot].b = <int8_t>b
+    gs.tiles[slot].first_hex = gs.n_hexes
+    gs.n_tiles += 1
+    lattice_to_axial(a, b, &cq, &cr)
+    for k in range(7):
+        h = gs.n_hexes
+        memset(&gs.hexes[h], 0, sizeof(Hex))
+        gs.hexes[h].q = <int16_t>(cq + TILE_OFFSETS[k][0])
+        gs.hexes[h].r = <int16_t>(cr + TILE_OFFSETS[k][1])
+        gs.hexes[h].terrain = <int8_t>tv(t, tile, st.cols.tile_terrain0 + k)
+        gs.hexes[h].site = <int8_t>tv(t, tile, st.cols.tile_site0 + k)
+        gs.hexes[h].colours = <unsigned char>tv(t, tile, st.cols.tile_colours0 + k)
+        gs.hexes[h].tile = <int8_t>slot
+        gs.hexes[h].owner = -1
+        gs.hexes[h].ruins = -1
+        gs.n_hexes += 1
+    for k in range(7):
+        link_hex(gs, gs.tiles[slot].first_hex + k)
+    if tv(t, tile, st.cols.tile_kind) == TILE_CORE or tv(t, tile, st.cols.tile_kind) == TILE_CITY:
+        gs.core_revealed = 1  # 9.9.8
+    return slot
+
+
+cdef inline void hex_add_token(Hex* hx, int token) noexcept nogil:
+    if token >= 0 and hx.n_tokens < 6:
+        hx.tokens[hx.n_tokens] = <int16_t>token
+        hx.n_tokens += 1
+
+
+cdef void reveal_sites(GameState* gs, const Statics* st, int tile_slot) noexcept nogil:
+    """Apply the "when revealed" text of every site on a tile (9.9.1).
+
+    9.9.2 monastery: top AA card to the Unit offer; 9.9.4 keep: grey token face down, mage
+    tower: violet face down; 9.9.5 orcs: green face up, draconum: red face up; 9.9.6 ruins:
+    ruins token, face up by Day.  9.9.3 (city garrisons) is not handled here yet.
+    """
+    cdef int k, h, site, card
+    cdef Hex* hx
+    for k in range(7):
+        h = gs.tiles[tile_slot].first_hex + k
+        hx = &gs.hexes[h]
+        site = hx.site
+        if site < 0:
+            continue
+        if site == st.sites.monastery:  # 9.9.2
+            if gs.n_aa_deck > 0 and gs.n_unit_offer < MAX_OFFER:
+                gs.n_aa_deck -= 1
+                card = gs.aa_deck[gs.n_aa_deck]
+                gs.unit_offer[gs.n_unit_offer] = <int16_t>(-(card + 1))
+                gs.n_unit_offer += 1
+        elif site == st.sites.keep:  # 9.9.4
+            hex_add_token(hx, draw_token(gs, PILE_GREY))
+        elif site == st.sites.mage_tower:  # 9.9.4
+            hex_add_token(hx, draw_token(gs, PILE_VIOLET))
+        elif site == st.sites.rampaging_orc:  # 9.9.5
+            hex_add_token(hx, draw_token(gs, PILE_GREEN))
+            hx.flags |= HEX_TOKENS_REVEALED
+        elif site == st.sites.rampaging_draconum:  # 9.9.5
+            hex_add_token(hx, draw_token(gs, PILE_RED))
+            hx.flags |= HEX_TOKENS_REVEALED
+        elif site == st.sites.ancient_ruins:  # 9.9.6
+            if gs.n_ruins_pile > 0:
+                gs.n_ruins_pile -= 1
+                hx.ruins = gs.ruins_pile[gs.n_ruins_pile]
+                if gs.time == DAY:
+                    hx.flags |= HEX_RUINS_REVEALED
+
+
+cdef int build_tile_stack(GameState* gs, const Statics* st, const SetupSpec* sp) noexcept nogil:
+    """1.2.13: random Countryside tiles on top of the shuffled Core (non-city + city) tiles."""
+    cdef int8_t country[MAX_TILES]
+    cdef int8_t core[MAX_TILES]
+    cdef int8_t city[MAX_TILES]
+    cdef int8_t chosen[MAX_TILES]
+    cdef int n_country = 0, n_core = 0, n_city = 0, n_chosen = 0
+    cdef int i, k, kind
+    cdef bint volkare
+    cdef const Table* t = &st.tiles
+    cdef Rng* rng = &gs.rng[<int>STREAM_MAP]
+    for i in range(t.rows):
+        if i >= 127 or not allowed(tv(t, i, st.cols.tile_expansion), sp.lost_legion):
+            continue
+        volkare = False
+        for k in range(7):
+            if tv(t, i, st.cols.tile_site0 + k) == st.sites.volkares_camp:
+                volkare = True  # Volkare's camp tile belongs to the Volkare scenarios only
+        if volkare:
+            continue
+        kind = tv(t, i, st.cols.tile_kind)
+        if kind == TILE_COUNTRYSIDE and n_country < MAX_TILES:
+            country[n_country] = <int8_t>i
+            n_country += 1
+        elif kind == TILE_CORE and n_core < MAX_TILES:
+            core[n_core] = <int8_t>i
+            n_core += 1
+        elif kind == TILE_CITY and n_city < MAX_TILES:
+            city[n_city] = <int8_t>i
+            n_city += 1
+    if sp.countryside_tiles > n_country or sp.core_tiles > n_core or sp.city_tiles > n_city:
+        return SETUP_NOT_ENOUGH_TILES
+    if sp.countryside_tiles + sp.core_tiles + sp.city_tiles > MAX_TILES:
+        return SETUP_CAPACITY
+    shuffle8(rng, country, n_country)  # random choice = first k of a shuffle
+    shuffle8(rng, core, n_core)
+    shuffle8(rng, city, n_city)
+    for i in range(sp.core_tiles):
+        chosen[n_chosen] = core[i]
+        n_chosen += 1
+    for i in range(sp.city_tiles):
+        chosen[n_chosen] = city[i]
+        n_chosen += 1
+    shuffle8(rng, chosen, n_chosen)  # the chosen Core tiles shuffled into one pile
+    gs.n_tile_stack = 0
+    for i in range(n_chosen):  # bottom of the stack
+        gs.tile_stack[gs.n_tile_stack] = chosen[i]
+        gs.n_tile_stack += 1
+    for i in range(sp.countryside_tiles):  # on top: drawn before any Core tile
+        gs.tile_stack[gs.n_tile_stack] = country[i]
+        gs.n_tile_stack += 1
+    return SETUP_OK
+
+
+cdef int build_enemy_piles(GameState* gs, const Statics* st, const SetupSpec* sp) noexcept nogil:
+    """1.2.2: one token instance per copy of every enemy, shuffled per colour; ruins pile."""
+    cdef int i, k, colour, n_tok = 0
+    cdef const Table* t = &st.enemies
+    for i in range(MAX_TOKENS):
+        gs.token_enemy[i] = -1
+    for i in range(t.rows):
+        if not allowed(tv(t, i, st.cols.enemy_expansion), sp.lost_legion):
+            continue
+        colour = tv(t, i, st.cols.enemy_colour)
+        for k in range(tv(t, i, st.cols.enemy_copies)):
+            if n_tok >= MAX_TOKENS or gs.n_pile[colour] >= MAX_PILE:
+                return SETUP_CAPACITY
+            gs.token_enemy[n_tok] = <int16_t>i
+            gs.piles[colour][gs.n_pile[colour]] = <int16_t>n_tok
+            gs.n_pile[colour] += 1
+            n_tok += 1
+    for colour in range(NUM_PILES):
+        shuffle16(&gs.rng[<int>STREAM_ENEMIES], gs.piles[colour], gs.n_pile[colour])
+    gs.n_ruins_pile = 0
+    for i in range(sp.n_ruins):
+        if allowed(sp.ruins_expansion[i], sp.lost_legion):
+            if gs.n_ruins_pile >= MAX_RUINS:
+                return SETUP_CAPACITY
+            gs.ruins_pile[gs.n_ruins_pile] = <int8_t>i
+            gs.n_ruins_pile += 1
+    shuffle8(&gs.rng[<int>STREAM_ENEMIES], gs.ruins_pile, gs.n_ruins_pile)
+    return SETUP_OK
+
+
+cdef int build_decks_and_offers(GameState* gs, const Statics* st, const SetupSpec* sp,
+                                int n_players) noexcept nogil:
+    """1.2.3, 1.2.5, 1.2.6, 1.2.8, 1.2.9 (all on STREAM_OFFERS)."""
+    cdef int n, i
+    cdef Rng* rng = &gs.rng[<int>STREAM_OFFERS]
+    n = fill_card_deck(gs.aa_deck, st, DECK_AA, sp.lost_legion, False)
+    if n < 0:
+        return SETUP_CAPACITY
+    gs.n_aa_deck = <int8_t>n
+    n = fill_card_deck(gs.spell_deck, st, DECK_SPELL, sp.lost_legion, sp.remove_interactive_spells != 0)
+    if n < 0:
+        return SETUP_CAPACITY
+    gs.n_spell_deck = <int8_t>n
+    n = fill_card_deck(gs.artifact_deck, st, DECK_ARTIFACT, sp.lost_legion, False)
+    if n < 0:
+        return SETUP_CAPACITY
+    gs.n_artifact_deck = <int8_t>n
+    n = fill_unit_deck(gs.regular_units, st, TIER_REGULAR, sp.lost_legion)
+    if n < 0:
+        return SETUP_CAPACITY
+    gs.n_regular_units = <int8_t>n
+    n = fill_unit_deck(gs.elite_units, st, TIER_ELITE, sp.lost_legion)
+    if n < 0:
+        return SETUP_CAPACITY
+    gs.n_elite_units = <int8_t>n
+    shuffle16(rng, gs.aa_deck, gs.n_aa_deck)
+    shuffle16(rng, gs.spell_deck, gs.n_spell_deck)
+    shuffle16(rng, gs.artifact_deck, gs.n_artifact_deck)          # 1.2.3
+    shuffle16(rng, gs.regular_units, gs.n_regular_units)          # 1.2.8
+    shuffle16(rng, gs.elite_units, gs.n_elite_units)
+    if gs.n_spell_deck < 3 or gs.n_aa_deck < 3 or gs.n_regular_units < n_players + 2:
+        return SETUP_EMPTY_DECK
+    for i in range(3):                                            # 1.2.5: top 3 Spells
+        gs.n_spell_deck -= 1
+        gs.spell_offer[i] = gs.spell_deck[gs.n_spell_deck]
+    for i in range(3):                                            # 1.2.6: top 3 AAs
+        gs.n_aa_deck -= 1
+        gs.aa_offer[i] = gs.aa_deck[gs.n_aa_deck]
+    gs.n_unit_offer = 0
+    for i in range(n_players + 2):                                # 1.2.9: dummy not counted
+        gs.n_regular_units -= 1
+        gs.unit_offer[gs.n_unit_offer] = gs.regular_units[gs.n_regular_units]
+        gs.n_unit_offer += 1
+    return SETUP_OK
+
+
+cdef void setup_player(GameState* gs, const Statics* st, const SetupSpec* sp, int p) noexcept nogil:
+    """1.3, 1.4: the hero's starting state; deck shuffled (1.3.4), hand drawn (1.3.5)."""
+    cdef Player* pl = &gs.players[p]
+    cdef int i, hand_limit
+    pl.hero = <int8_t>sp.hero
+    pl.fame = 0                                                   # 1.2.1, 1.4
+    pl.reputation = 0
+    pl.level = 1
+    pl.command_tokens = <int8_t>tv(&st.levels, 0, st.cols.level_command_tokens)  # 1.3.3
+    for i in range(4):
+        pl.crystals[i] = 0                                        # 1.4: no crystals
+    for i in range(DECK_SIZE):
+        pl.deck[i] = <int16_t>sp.hero_decks[sp.hero * DECK_SIZE + i]
+    pl.n_deck = DECK_SIZE
+    shuffle16(&gs.rng[<int>STREAM_DEEDS], pl.deck, pl.n_deck)    # 1.3.4
+    hand_limit = tv(&st.levels, 0, st.cols.level_hand_limit)      # 1.3.2: 5 at level 1
+    pl.n_hand = 0
+    while pl.n_hand < hand_limit and pl.n_deck > 0:               # 1.3.5: draw from the top
+        pl.n_deck -= 1
+        pl.hand[pl.n_hand] = pl.deck[pl.n_deck]
+        pl.n_hand += 1
+    pl.n_discard = 0
+    pl.n_play = 0
+    pl.removed = 0
+    for i in range(MAX_UNITS):
+        pl.units[i].card = -1
+        pl.units[i].banner = -1
+    for i in range(MAX_SKILLS):
+        pl.skills[i] = -1
+    pl.skills_used = 0
+    pl.position = -1                                              # 1.3.7: enters on the first turn
+    pl.tactic = -1
+    pl.tactic_used = 0
+    for i in range(5):
+        pl.tactic_cards[i] = -1
+    pl.round_order = <int8_t>p                                    # 1.1.3: picking order
+
+
+cdef void setup_dummy(GameState* gs, const SetupSpec* sp) noexcept nogil:
+    """18.1.2-18.1.4: random other hero, one crystal per dot, shuffled 16-card deck."""
+    cdef Dummy* d = &gs.dummy
+    cdef int candidates[32]
+    cdef int n = 0, i, h
+    cdef Rng* rng = &gs.rng[<int>STREAM_DUMMY]
+    for h in range(sp.n_heroes):
+        if h != sp.hero and allowed(sp.hero_expansion[h], sp.lost_legion) and n < 32:
+            candidates[n] = h
+            n += 1
+    h = candidates[rng_below(rng, <unsigned int>n)] if n > 0 else -1
+    d.hero = <int8_t>h
+    d.n_deck = 0
+    d.n_discard = 0
+    for i in range(4):
+        d.crystals[i] = 0
+    if h >= 0:
+        for i in range(DUMMY_CRYSTALS):                           # 18.1.3
+            d.crystals[sp.dummy_crystals[h * DUMMY_CRYSTALS + i]] += 1
+        for i in range(DECK_SIZE):
+            d.deck[i] = <int16_t>sp.hero_decks[h * DECK_SIZE + i]
+        d.n_deck = DECK_SIZE
+        shuffle16(rng, d.deck, d.n_deck)                          # 18.1.4
+    d.tactic = -1
+    d.round_order = <int8_t>gs.n_players
+    gs.has_dummy = 1
+
+
+cdef int setup_game(GameState* gs, const Statics* st, const SetupSpec* sp) noexcept nogil:
+    """Whole setup of a solo game after the streams are seeded (1.2-1.4, 18.1)."""
+    cdef int i, k, err, slot, n_players = 1
+    cdef int n_tactics = 0
+    # -- game -------------------------------------------------------------------------
+    gs.scenario = <int8_t>sp.scenario
+    gs.n_players = <int8_t>n_players
+    gs.round = 1
+    gs.time = <int8_t>sp.first_round                              # 1.2.10, 2.1.2
+    gs.phase = PH_TACTICS
+    gs.current = 0
+    gs.end_announced_by = -1
+    gs.final_turns_left = 0
+    gs.termination = TERM_NONE
+    gs.steps = 0
+    gs.combat.site_hex = -1
+    gs.combat.block_target = -1
+    for i in range(MAX_COMBAT_ENEMIES):
+        gs.combat.enemies[i].token = -1
+        gs.combat.enemies[i].enemy = -1
+        gs.combat.enemies[i].summoned_by = -1
+    for i in range(24):
+        gs.skill_offer[i] = -1                                    # 1.2.7: starts empty
+    gs.n_skill_offer = 0
+    for i in range(12):
+        gs.tactics_removed[i] = -1
+    for i in range(6):
+        gs.tactics_available[i] = -1
+    for i in range(st.tactics.rows):                              # 1.2.12: the six Day tactics
+        if tv(&st.tactics, i, st.cols.tactic_time) == sp.first_round and n_tactics < 6:
+            gs.tactics_available[n_tactics] = <int8_t>i
+            n_tactics += 1
+    for i in range(MAX_TILES):
+        gs.tile_stack[i] = -1
+    # -- shared area (1.2) ------------------------------------------------------------
+    err = build_enemy_piles(gs, st, sp)                           # 1.2.2
+    if err != SETUP_OK:
+        return err
+    err = build_decks_and_offers(gs, st, sp, n_players)           # 1.2.3-1.2.9
+    if err != SETUP_OK:
+        return err
+    roll_source(gs, n_players + 2)                                # 1.2.11, 18.1.5
+    err = build_tile_stack(gs, st, sp)                            # 1.2.13
+    if err != SETUP_OK:
+        return err
+    # -- map (1.2.14) -----------------------------------------------------------------
+    slot = place_tile(gs, st, sp.start_tile, 0, 0)
+    if slot < 0:
+        return slot
+    reveal_sites(gs, st, slot)
+    for k in range(sp.n_setup_positions):
+        if gs.n_tile_stack == 0:
+            return SETUP_NOT_ENOUGH_TILES
+        gs.n_tile_stack -= 1
+        slot = place_tile(gs, st, gs.tile_stack[gs.n_tile_stack],
+                          sp.setup_positions[2 * k], sp.setup_positions[2 * k + 1])
+        gs.tile_stack[gs.n_tile_stack] = -1
+        if slot < 0:
+            return slot
+        reveal_sites(gs, st, slot)                                # 9.9.1
+    # -- players (1.3, 1.4) and the dummy (18.1) --------------------------------------
+    for i in range(n_players):
+        setup_player(gs, st, sp, i)
+    setup_dummy(gs, sp)
+    return SETUP_OK
+
+
+# ---------------------------------------------------------------------------------------
+# Python side: preparation (words -> integers, once) and the core object
+# ---------------------------------------------------------------------------------------
+
+class SetupData:
+    """Integer description of one (scenario, hero, expansions) setup, plus the ids
+    ``to_dict`` needs.  Built once by :func:`prepare_setup`; reusable for many games."""
+
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+
+def prepare_setup(tables, content, scenario_id, hero_id, lost_legion_cards=False):
+    """Map the content's words for a setup to integers (Python, once per setup kind).
+
+    ``lost_legion_cards`` adds the Lost Legion tiles, enemies, ruins, cards and units to
+    the base game and uses the Lost Legion hero-card editions (LL-2.3).
+    """
+    scenarios = content.ids("scenarios")
+    if scenario_id not in scenarios:
+        raise ValueError(f"unknown scenario {scenario_id!r}; known: {', '.join(scenarios)}")
+    if hero_id not in tables.hero_ids:
+        raise ValueError(f"unknown hero {hero_id!r}; known: {', '.join(tables.hero_ids)}")
+    sc = content.get("scenarios", scenario_id)
+    if sc["min_players"] > 1 or not sc["dummy"]:
+        raise ValueError(f"scenario {scenario_id!r} is not a solo scenario with a dummy (18.1)")
+    shape = content.get("map_shapes", sc["shape"])
+    card_index = {cid: i for i, cid in enumerate(tables.card_ids)}
+    ll = bool(lost_legion_cards)
+    heroes = {h["id"]: h for h in content["heroes"]}
+    hero_decks = np.array([[card_index[c] for c in content.hero_deck(h, ll)] for h in tables.hero_ids],
+                          dtype=np.int32).reshape(-1, DECK_SIZE)
+    exp = _ct.EXPANSIONS.index
+    hero_expansion = np.array([exp(heroes[h]["expansion"]) for h in tables.hero_ids], dtype=np.int32)
+    dummy_crystals = np.array([[_fx.BASIC_COLOURS.index(c) for c in heroes[h]["dummy_crystals"]]
+                               for h in tables.hero_ids], dtype=np.int32).reshape(-1, DUMMY_CRYSTALS)
+    ruins_ids = content.ids("ruins")
+    ruins_expansion = np.array([exp(r["expansion"]) for r in content["ruins"]], dtype=np.int32)
+    setup_positions = np.array(shape["setup_positions"], dtype=np.int32).reshape(-1, 2)
+    return SetupData(
+        scenario_id=scenario_id, scenario=scenarios.index(scenario_id),
+        hero_id=hero_id, hero=tables.hero_ids.index(hero_id), lost_legion=ll,
+        countryside_tiles=sc["countryside_tiles"], core_tiles=sc["core_tiles"], city_tiles=sc["city_tiles"],
+        first_round=_fx.TIMES.index(sc["first_round"]),
+        remove_interactive_spells="remove_interactive_spells" in sc.get("special_rules", []),
+        shape_id=shape["id"], start_tile=tables.tile_ids.index(shape["start_tile"]),
+        setup_positions=setup_positions, hero_decks=hero_decks, hero_expansion=hero_expansion,
+        dummy_crystals=dummy_crystals, ruins_ids=ruins_ids, ruins_expansion=ruins_expansion,
+        hero_ids=list(tables.hero_ids), skill_ids=list(tables.skill_ids),
+    )
+
+
+cdef list _ids(names, const int16_t* arr, int n):
+    return [names[arr[i]] for i in range(n)]
+
+
+cdef dict _crystals(const int8_t* arr):
+    return {_fx.BASIC_COLOURS[i]: arr[i] for i in range(4)}
+
+
+cdef Table _table(const int32_t[:, ::1] mv):
+    cdef Table t
+    t.rows = <int>mv.shape[0]
+    t.width = <int>mv.shape[1]
+    t.data = &mv[0, 0] if mv.shape[0] > 0 else NULL
+    return t
+
+
+_SETUP_ERRORS = {
+    SETUP_NOT_ENOUGH_TILES: "the content lacks the tiles the scenario asks for (1.2.13)",
+    SETUP_CAPACITY: "the content exceeds a fixed limit of the game state (ext/_types.pxd)",
+    SETUP_BAD_POSITION: "two setup tiles share a map position (map_shapes.toml)",
+    SETUP_EMPTY_DECK: "a deck is too small to fill its offer (1.2.5, 1.2.6, 1.2.9)",
+}
+
+
+cdef class GameCore:
+    """One game: the GameState struct and the static tables it reads.
+
+    Build with :meth:`new` (or :meth:`from_setup` to reuse a :func:`prepare_setup`)."""
+
+    def __cinit__(self):
+        memset(&self.gs, 0, sizeof(GameState))
+
+    cdef _bind(self, tables, setup):
+        cdef Cols* c = &self.st.cols
+        cdef Sites* s = &self.st.sites
+        self.tables = tables
+        self.setup = setup
+        self.cards = np.ascontiguousarray(tables.cards, dtype=np.int32)
+        self.units = np.ascontiguousarray(tables.units, dtype=np.int32)
+        self.enemies = np.ascontiguousarray(tables.enemies, dtype=np.int32)
+        self.tiles = np.ascontiguousarray(tables.tiles, dtype=np.int32)
+        self.levels = np.ascontiguousarray(tables.levels, dtype=np.int32)
+        self.tactics = np.ascontiguousarray(tables.tactics, dtype=np.int32)
+        self.st.cards = _table(self.cards)
+        self.st.units = _table(self.units)
+        self.st.enemies = _table(self.enemies)
+        self.st.tiles = _table(self.tiles)
+        self.st.levels = _table(self.levels)
+        self.st.tactics = _table(self.tactics)
+        col = tables.col
+        c.card_deck = col("cards", "deck")
+        c.card_expansion = col("cards", "expansion")
+        c.card_interactive = col("cards", "interactive")
+        c.unit_tier = col("units", "tier")
+        c.unit_copies = col("units", "copies")
+        c.unit_expansion = col("units", "expansion")
+        c.enemy_colour = col("enemies", "colour")
+        c.enemy_copies = col("enemies", "copies")
+        c.enemy_expansion = col("enemies", "expansion")
+        c.tile_kind = col("tiles", "kind")
+        c.tile_expansion = col("tiles", "expansion")
+        c.tile_terrain0 = col("tiles", "terrain0")
+        c.tile_site0 = col("tiles", "site0")
+        c.tile_colours0 = col("tiles", "colours0")
+        c.level_hand_limit = col("levels", "hand_limit")
+        c.level_command_tokens = col("levels", "command_tokens")
+        c.tactic_time = col("tactics", "time")
+        site = _ct.SITE_IDS.index
+        s.monastery = site("monastery")
+        s.keep = site("keep")
+        s.mage_tower = site("mage_tower")
+        s.city = site("city")
+        s.ancient_ruins = site("ancient_ruins")
+        s.rampaging_orc = site("rampaging_orc")
+        s.rampaging_draconum = site("rampaging_draconum")
+        s.volkares_camp = site("volkares_camp")
+        if self.st.levels.rows < 1:
+            raise ValueError("the levels table is empty")
+
+    @staticmethod
+    def new(tables, content, scenario_id, hero_id, seed, game_index=0, lost_legion_cards=False):
+        """Set up game ``game_index`` of the run seeded ``seed`` (rules 1.2-1.4, 18.1)."""
+        setup = prepare_setup(tables, content, scenario_id, hero_id, lost_legion_cards)
+        return GameCore.from_setup(tables, setup, seed, game_index)
+
+    @staticmethod
+    def from_setup(tables, setup, seed, game_index=0):
+        """Like :meth:`new` with a prepared :class:`SetupData` (no per-game Python work)."""
+        cdef GameCore g = GameCore.__new__(GameCore)
+        cdef SetupSpec sp
+        cdef const int32_t[:, ::1] pos = setup.setup_positions
+        cdef const int32_t[:, ::1] decks = setup.hero_decks
+        cdef const int32_t[::1] hexp = setup.hero_expansion
+        cdef const int32_t[:, ::1] crys = setup.dummy_crystals
+        cdef const int32_t[::1] rexp = setup.ruins_expansion
+        cdef uint64_t root = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        cdef uint64_t game = <uint64_t>(int(game_index) & 0xFFFFFFFFFFFFFFFF)
+        cdef int s, err
+        g._bind(tables, setup)
+        memset(&sp, 0, sizeof(SetupSpec))
+        sp.scenario = setup.scenario
+        sp.hero = setup.hero
+        sp.n_heroes = <int>decks.shape[0]
+        sp.lost_legion = 1 if setup.lost_legion else 0
+        sp.countryside_tiles = setup.countryside_tiles
+        sp.core_tiles = setup.core_tiles
+        sp.city_tiles = setup.city_tiles
+        sp.first_round = setup.first_round
+        sp.remove_interactive_spells = 1 if setup.remove_interactive_spells else 0
+        sp.start_tile = setup.start_tile
+        sp.n_setup_positions = <int>pos.shape[0]
+        sp.setup_positions = &pos[0, 0] if pos.shape[0] > 0 else NULL
+        sp.hero_decks = &decks[0, 0]
+        sp.hero_expansion = &hexp[0]
+        sp.dummy_crystals = &crys[0, 0]
+        sp.n_ruins = <int>rexp.shape[0]
+        sp.ruins_expansion = &rexp[0] if rexp.shape[0] > 0 else NULL
+        g.gs.seed = root
+        g.gs.game_index = game
+        for s in range(NUM_STREAMS):
+            rng_seed(&g.gs.rng[s], root, game, <uint64_t>s)
+        with nogil:
+            err = setup_game(&g.gs, &g.st, &sp)
+        if err != SETUP_OK:
+            raise ValueError(f"setup of {setup.scenario_id!r} failed: {_SETUP_ERRORS.get(err, err)}")
+        return g
+
+    def copy(self):
+        """An independent copy (one memcpy of the state; the tables are shared)."""
+        cdef GameCore g = GameCore.__new__(GameCore)
+        g.tables, g.setup = self.tables, self.setup
+        g.cards, g.units, g.enemies = self.cards, self.units, self.enemies
+        g.tiles, g.levels, g.tactics = self.tiles, self.levels, self.tactics
+        g.st = self.st  # same table pointers: the views above keep the arrays alive
+        memcpy(&g.gs, &self.gs, sizeof(GameState))
+        return g
+
+    @staticmethod
+    def state_size():
+        """sizeof(GameState) in bytes."""
+        return <long>sizeof(GameState)
+
+    # -- description ------------------------------------------------------------------
+
+    def to_dict(self):
+        """The whole state as plain Python (ids and names, no indices into tables)."""
+        cdef GameState* gs = &self.gs
+        cdef Player* pl
+        cdef Dummy* d
+        cdef Tile* tl
+        cdef Hex* hx
+        cdef int p, i, k, h, c, u
+        t = self.tables
+        su = self.setup
+        cards, units, enemies = t.card_ids, t.unit_ids, t.enemy_ids
+        mana = _fx.MANA_COLOURS
+        basic = _fx.BASIC_COLOURS
+        ecol = _ct.ENEMY_COLOURS
+
+        players = []
+        for p in range(gs.n_players):
+            pl = &gs.players[p]
+            players.append({
+                "hero": su.hero_ids[pl.hero], "fame": pl.fame, "reputation": pl.reputation,
+                "level": pl.level, "command_tokens": pl.command_tokens,
+                "crystals": _crystals(pl.crystals),
+                "deck": _ids(cards, pl.deck, pl.n_deck), "hand": _ids(cards, pl.hand, pl.n_hand),
+                "discard": _ids(cards, pl.discard, pl.n_discard),
+                "play_area": _ids(cards, pl.play_area, pl.n_play), "removed": pl.removed,
+                "units": [{"unit": units[pl.units[i].card], "ready": bool(pl.units[i].ready),
+                           "wounds": pl.units[i].wounds,
+                           "banner": cards[pl.units[i].banner] if pl.units[i].banner >= 0 else None}
+                          for i in range(MAX_UNITS) if pl.units[i].card >= 0],
+                "skills": [su.skill_ids[pl.skills[i]] for i in range(MAX_SKILLS) if pl.skills[i] >= 0],
+                "position": pl.position,
+                "tactic": t.tactic_ids[pl.tactic] if pl.tactic >= 0 else None,
+                "round_order": pl.round_order,
+            })
+        d = &gs.dummy
+        dummy = None
+        if gs.has_dummy:
+            dummy = {"hero": su.hero_ids[d.hero] if d.hero >= 0 else None,
+                     "deck": _ids(cards, d.deck, d.n_deck), "discard": _ids(cards, d.discard, d.n_discard),
+                     "crystals": _crystals(d.crystals),
+                     "tactic": t.tactic_ids[d.tactic] if d.tactic >= 0 else None,
+                     "round_order": d.round_order}
+        tiles = []
+        for k in range(gs.n_tiles):
+            tl = &gs.tiles[k]
+            hexes = []
+            for h in range(tl.first_hex, tl.first_hex + 7):
+                hx = &gs.hexes[h]
+                hexes.append({
+                    "index": h, "q": hx.q, "r": hx.r, "terrain": _fx.TERRAINS[hx.terrain],
+                    "site": _ct.SITE_IDS[hx.site] if hx.site >= 0 else None,
+                    "colours": [basic[i] for i in range(4) if hx.colours & (1 << i)],
+                    "neighbours": [hx.neighbour[i] for i in range(6)],
+                    "owner": hx.owner if hx.owner >= 0 else None,
+                    "flags": [HEX_FLAG_NAMES[i] for i in range(4) if hx.flags & (1 << i)],
+                    "tokens": [{"token": hx.tokens[i], "enemy": enemies[gs.token_enemy[hx.tokens[i]]]}
+                               for i in range(hx.n_tokens)],
+                    "tokens_face_up": bool(hx.flags & HEX_TOKENS_REVEALED),
+                    "ruins": su.ruins_ids[hx.ruins] if hx.ruins >= 0 else None,
+                    "ruins_face_up": bool(hx.flags & HEX_RUINS_REVEALED),
+                    "city_level": hx.city_level,
+                })
+            tiles.append({"tile": t.tile_ids[tl.content], "position": [tl.a, tl.b], "hexes": hexes})
+        unit_offer = []
+        for i in range(gs.n_unit_offer):
+            u = gs.unit_offer[i]
+            unit_offer.append({"unit": units[u]} if u >= 0 else {"advanced_action": cards[-u - 1]})
+        return {
+            "seed": gs.seed, "game_index": gs.game_index, "scenario": su.scenario_id,
+            "lost_legion": su.lost_legion, "n_players": gs.n_players, "round": gs.round,
+            "time": _fx.TIMES[gs.time], "phase": PHASE_NAMES[gs.phase], "current": gs.current,
+            "end_announced_by": gs.end_announced_by if gs.end_announced_by >= 0 else None,
+            "final_turns_left": gs.final_turns_left, "termination": TERMINATION_NAMES[gs.termination],
+            "steps": gs.steps,
+            "players": players, "dummy": dummy,
+            "map": {"shape": su.shape_id, "tiles": tiles, "n_hexes": gs.n_hexes,
+                    "core_revealed": bool(gs.core_revealed)},
+            "tile_stack": [t.tile_ids[gs.tile_stack[i]] for i in range(gs.n_tile_stack)],
+            "enemy_piles": {ecol[c]: [enemies[gs.token_enemy[gs.piles[c][i]]] for i in range(gs.n_pile[c])]
+                            for c in range(NUM_PILES)},
+            "enemy_discards": {ecol[c]: [enemies[gs.token_enemy[gs.pile_discard[c][i]]]
+                                         for i in range(gs.n_pile_discard[c])] for c in range(NUM_PILES)},
+            "ruins_pile": [su.ruins_ids[gs.ruins_pile[i]] for i in range(gs.n_ruins_pile)],
+            "source": {"dice": [mana[gs.dice[i]] for i in range(gs.n_dice)], "taken": gs.dice_taken},
+            "unit_offer": unit_offer,
+            "advanced_action_offer": [cards[gs.aa_offer[i]] for i in range(3)],
+            "spell_offer": [cards[gs.spell_offer[i]] for i in range(3)],
+            "advanced_action_deck": _ids(cards, gs.aa_deck, gs.n_aa_deck),
+            "spell_deck": _ids(cards, gs.spell_deck, gs.n_spell_deck),
+            "artifact_deck": _ids(cards, gs.artifact_deck, gs.n_artifact_deck),
+            "regular_units": _ids(units, gs.regular_units, gs.n_regular_units),
+            "elite_units": _ids(units, gs.elite_units, gs.n_elite_units),
+            "skill_offer": [su.skill_ids[gs.skill_offer[i]] for i in range(gs.n_skill_offer)],
+            "tactics_available": [t.tactic_ids[x] for x in gs.tactics_available if x >= 0],
+            "tactics_removed": [t.tactic_ids[x] for x in gs.tactics_removed if x >= 0],
+        }
