@@ -1,0 +1,81 @@
+"""Shared fixtures for the mksim test suite.
+
+Rule numbers in test names and comments point into ../shared/rules/ (mage-knight-base.md,
+lost-legion.md); CSV facts come from ../shared/data/ (see its SOURCES.md).  Set
+MKSIM_SHARED to the ``shared`` folder if the checkout does not sit next to it.
+"""
+from __future__ import annotations
+
+import csv
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # for content_edit
+
+from content_edit import copy_data  # noqa: E402
+from mksim.content import load_content  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _shared() -> Path:
+    if os.environ.get("MKSIM_SHARED"):
+        return Path(os.environ["MKSIM_SHARED"])
+    for candidate in (ROOT.parent / "shared", Path("/work/shared")):
+        if (candidate / "data").is_dir():
+            return candidate
+    return ROOT.parent / "shared"
+
+
+SHARED = _shared()
+SHARED_DATA = SHARED / "data"
+
+
+def read_csv(name: str) -> list[dict[str, str]]:
+    """Rows of ../shared/data/<name> (the facts the catalogue was converted from)."""
+    path = SHARED_DATA / name
+    assert path.is_file(), f"{path} is missing; set MKSIM_SHARED to the shared folder"
+    with open(path, newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+@pytest.fixture(scope="session")
+def content():
+    """The shipped catalogue, loaded and validated once per session (do not mutate)."""
+    return load_content()
+
+
+@pytest.fixture(scope="session")
+def tables(content):
+    """The shipped catalogue compiled to numeric tables (do not mutate)."""
+    return content.compile()
+
+
+@pytest.fixture
+def data_copy(tmp_path):
+    """A private copy of mksim/data in tmp_path/data, free to edit."""
+    return copy_data(tmp_path / "data")
+
+
+@pytest.fixture(scope="session")
+def shared_csv():
+    """``shared_csv("levels.csv")`` -> list of row dicts."""
+    return read_csv
+
+
+@pytest.fixture(scope="session")
+def enemies_csv():
+    return read_csv("enemies.csv")
+
+
+@pytest.fixture(scope="session")
+def units_csv():
+    return read_csv("units.csv")
+
+
+@pytest.fixture(scope="session")
+def cards_csv():
+    return read_csv("cards.csv")
