@@ -5,7 +5,7 @@
 # seed, the game index and the stream id with SplitMix64, so game k of a run is the same
 # game whatever --jobs, chunk size or backend, and drawing more from one stream (say, an
 # extra Source reroll) never shifts another stream (say, the next tile).
-from libc.stdint cimport uint64_t, uint32_t
+from libc.stdint cimport uint64_t, uint32_t, int16_t, int8_t
 
 cdef enum Stream:
     STREAM_MAP = 0        # tile stack order and tile draws from the box (1.2.13, 9.8.8)
@@ -27,3 +27,5 @@ cdef void rng_seed(Rng* rng, uint64_t root, uint64_t game, uint64_t stream) noex
 cdef uint64_t rng_next(Rng* rng) noexcept nogil
 cdef uint32_t rng_below(Rng* rng, uint32_t n) noexcept nogil
 cdef void rng_shuffle_int(Rng* rng, int* items, int n) noexcept nogil
+cdef void rng_shuffle_i16(Rng* rng, int16_t* items, int n) noexcept nogil
+cdef void rng_shuffle_i8(Rng* rng, int8_t* items, int n) noexcept nogil

@@ -4,7 +4,7 @@
 The C functions are the ones the engine uses; :class:`RandomStream` wraps one stream for
 Python code and tests.  Nothing here touches Python's ``random`` or numpy's global state.
 """
-from libc.stdint cimport uint64_t, uint32_t
+from libc.stdint cimport uint64_t, uint32_t, int16_t, int8_t
 
 STREAM_NAMES = ("map", "enemies", "deeds", "source", "dummy", "offers", "rewards")
 
@@ -65,6 +65,28 @@ cdef uint32_t rng_below(Rng* rng, uint32_t n) noexcept nogil:
 cdef void rng_shuffle_int(Rng* rng, int* items, int n) noexcept nogil:
     """Fisher-Yates shuffle of items[0:n] in place."""
     cdef int i, j, tmp
+    for i in range(n - 1, 0, -1):
+        j = <int>rng_below(rng, <uint32_t>(i + 1))
+        tmp = items[i]
+        items[i] = items[j]
+        items[j] = tmp
+
+
+cdef void rng_shuffle_i16(Rng* rng, int16_t* items, int n) noexcept nogil:
+    """Fisher-Yates shuffle of an int16 array (decks of card indices); same draws as rng_shuffle_int."""
+    cdef int i, j
+    cdef int16_t tmp
+    for i in range(n - 1, 0, -1):
+        j = <int>rng_below(rng, <uint32_t>(i + 1))
+        tmp = items[i]
+        items[i] = items[j]
+        items[j] = tmp
+
+
+cdef void rng_shuffle_i8(Rng* rng, int8_t* items, int n) noexcept nogil:
+    """Fisher-Yates shuffle of an int8 array (tile stacks, ruins); same draws as rng_shuffle_int."""
+    cdef int i, j
+    cdef int8_t tmp
     for i in range(n - 1, 0, -1):
         j = <int>rng_below(rng, <uint32_t>(i + 1))
         tmp = items[i]

@@ -18,7 +18,7 @@ from mksim._types cimport (
     RED, BLUE, WHITE, GREEN, GOLD, BLACK, NUM_COLOURS, DAY, NIGHT, PH_TACTICS, TERM_NONE,
     HEX_TOKENS_REVEALED, HEX_RUINS_REVEALED,
 )
-from mksim._rng cimport (Rng, NUM_STREAMS, rng_seed, rng_below, rng_shuffle_int,
+from mksim._rng cimport (Rng, NUM_STREAMS, rng_seed, rng_below, rng_shuffle_int, rng_shuffle_i16, rng_shuffle_i8,
                          STREAM_MAP, STREAM_ENEMIES, STREAM_DEEDS, STREAM_SOURCE,
                          STREAM_DUMMY, STREAM_OFFERS)
 from mksim._hexmap cimport HEX_DIRS, TILE_OFFSETS, lattice_to_axial
@@ -67,29 +67,12 @@ cdef inline bint allowed(int expansion, int lost_legion) noexcept nogil:
     return expansion == 0 or lost_legion != 0
 
 
-cdef void shuffle16(Rng* rng, int16_t* items, int n) noexcept nogil:
-    """Fisher-Yates shuffle of an int16 array (rng_shuffle_int works on int)."""
-    cdef int buf[256]
-    cdef int i
-    if n > 256:  # never with the _types limits; keep the shuffle exact anyway
-        n = 256
-    for i in range(n):
-        buf[i] = items[i]
-    rng_shuffle_int(rng, buf, n)
-    for i in range(n):
-        items[i] = <int16_t>buf[i]
+cdef inline void shuffle16(Rng* rng, int16_t* items, int n) noexcept nogil:
+    rng_shuffle_i16(rng, items, n)
 
 
-cdef void shuffle8(Rng* rng, int8_t* items, int n) noexcept nogil:
-    cdef int buf[256]
-    cdef int i
-    if n > 256:
-        n = 256
-    for i in range(n):
-        buf[i] = items[i]
-    rng_shuffle_int(rng, buf, n)
-    for i in range(n):
-        items[i] = <int8_t>buf[i]
+cdef inline void shuffle8(Rng* rng, int8_t* items, int n) noexcept nogil:
+    rng_shuffle_i8(rng, items, n)
 
 
 cdef int fill_card_deck(int16_t* deck, const Statics* st, int deck_kind, int lost_legion,
@@ -566,6 +549,8 @@ def prepare_setup(tables, content, scenario_id, hero_id, lost_legion_cards=False
     ruins_ids = content.ids("ruins")
     ruins_expansion = np.array([exp(r["expansion"]) for r in content["ruins"]], dtype=np.int32)
     setup_positions = np.array(shape["setup_positions"], dtype=np.int32).reshape(-1, 2)
+    shape_positions = np.array(shape["positions"], dtype=np.int32).reshape(-1, 2)  # 9.1.3, 17.1
+    shape_core_forbidden = np.array(shape.get("core_forbidden", []), dtype=np.int32).reshape(-1, 2)  # 17.1.1
     return SetupData(
         scenario_id=scenario_id, scenario=scenarios.index(scenario_id),
         hero_id=hero_id, hero=tables.hero_ids.index(hero_id), lost_legion=ll,
@@ -573,7 +558,10 @@ def prepare_setup(tables, content, scenario_id, hero_id, lost_legion_cards=False
         first_round=_fx.TIMES.index(sc["first_round"]),
         remove_interactive_spells="remove_interactive_spells" in sc.get("special_rules", []),
         shape_id=shape["id"], start_tile=tables.tile_ids.index(shape["start_tile"]),
-        setup_positions=setup_positions, hero_decks=hero_decks, hero_expansion=hero_expansion,
+        setup_positions=setup_positions, shape_positions=shape_positions,
+        shape_core_forbidden=shape_core_forbidden, core_restriction=bool(sc.get("core_restriction", False)),
+        fame_per_tile=int(sc.get("fame_per_tile", 0)),
+        hero_decks=hero_decks, hero_expansion=hero_expansion,
         dummy_crystals=dummy_crystals, ruins_ids=ruins_ids, ruins_expansion=ruins_expansion,
         hero_ids=list(tables.hero_ids), skill_ids=list(tables.skill_ids),
     )
@@ -614,6 +602,8 @@ cdef class GameCore:
     cdef _bind(self, tables, setup):
         cdef Cols* c = &self.st.cols
         cdef Sites* s = &self.st.sites
+        cdef const int32_t[:, ::1] shp
+        cdef const int32_t[:, ::1] cfb
         self.tables = tables
         self.setup = setup
         self.cards = np.ascontiguousarray(tables.cards, dtype=np.int32)
@@ -655,6 +645,16 @@ cdef class GameCore:
         s.rampaging_orc = site("rampaging_orc")
         s.rampaging_draconum = site("rampaging_draconum")
         s.volkares_camp = site("volkares_camp")
+        s.portal = site("portal")
+        # shape whitelist / core lanes for exploration (9.8.7, 17.1); arrays live in setup
+        shp = setup.shape_positions
+        cfb = setup.shape_core_forbidden
+        self.st.shape.n_positions = <int>shp.shape[0]
+        self.st.shape.positions = &shp[0, 0] if shp.shape[0] > 0 else NULL
+        self.st.shape.n_core_forbidden = <int>cfb.shape[0]
+        self.st.shape.core_forbidden = &cfb[0, 0] if cfb.shape[0] > 0 else NULL
+        self.st.shape.core_restriction = 1 if setup.core_restriction else 0
+        self.st.shape.fame_per_tile = setup.fame_per_tile
         if self.st.levels.rows < 1:
             raise ValueError("the levels table is empty")
 

@@ -17,14 +17,7 @@ BASIC = ("red", "blue", "white", "green")
 SEEDS = range(200)
 
 
-@pytest.fixture(scope="module")
-def content():
-    return load_content()
-
-
-@pytest.fixture(scope="module")
-def tables(content):
-    return content.compile()
+# `content` and `tables` are the session fixtures of conftest.py.
 
 
 @pytest.fixture(scope="module")
