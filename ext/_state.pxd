@@ -51,6 +51,15 @@ cdef struct Sites:             # codes of content.SITE_IDS used by setup / revea
     int rampaging_orc
     int rampaging_draconum
     int volkares_camp
+    int portal                 # 9.7.1: several heroes may share it (safe-space rules, _rules)
+
+cdef struct Shape:             # the scenario's map shape and exploration limits (read by _rules)
+    int n_positions            # shape whitelist (9.1.3, 17.1): [n_positions][2] lattice (a, b)
+    const int32_t* positions
+    int n_core_forbidden       # wedge coastline lanes (17.1.1): [n][2]
+    const int32_t* core_forbidden
+    int core_restriction       # 1 = Core tiles may not go to core_forbidden (scenarios.toml)
+    int fame_per_tile          # Fame for each explored tile (17.3.1 First Reconnaissance)
 
 cdef struct Statics:           # everything static the C code reads
     Table cards
@@ -61,6 +70,7 @@ cdef struct Statics:           # everything static the C code reads
     Table tactics
     Cols cols
     Sites sites
+    Shape shape                # static shape info for exploration (9.8, 17.1), set from SetupData
 
 cdef struct SetupSpec:         # one setup, as integers (built by prepare_setup in Python)
     int scenario               # scenario content index

@@ -1,0 +1,429 @@
+# cython: language_level=3
+"""Movement and exploration rules (9.2-9.9, 17.1, 17.3.1, 21.2 A9-A11).
+
+The C functions (``noexcept nogil``, declared in ``_rules.pxd``) work on one GameState and
+the static views of ``_state.Statics`` (tile table, site codes, map shape).  :class:`Rules`
+is a thin Python surface over a :class:`mksim._state.GameCore` for tests and tools: it
+calls the C functions and offers a few setters to build test situations.
+"""
+from libc.stdint cimport int8_t, int16_t
+
+from mksim._types cimport (
+    GameState, Hex, Tile, Player, MAX_TILES, NUM_TERRAINS, DAY, NIGHT, LAKE, MOUNTAIN,
+    HEX_CONQUERED,
+)
+from mksim._state cimport GameCore, Statics, place_tile, reveal_sites
+from mksim._hexmap cimport LATTICE_DIRS, lattice_to_axial, hex_distance
+
+cdef enum:
+    # tile kinds (content.TILE_KINDS)
+    TILE_COUNTRYSIDE = 1
+    TILE_CORE = 2
+    TILE_CITY = 3
+    EXPLORE_COST = 2           # 9.8.3
+    CITY_MOVE_COST = 2         # 21.2 A9
+
+# 9.2 table [time][terrain]: plains hills forest wasteland desert swamp lake mountain
+cdef int TERRAIN_COST[2][8]
+TERRAIN_COST[0][:] = [2, 3, 3, 4, 5, 5, -1, -1]   # Day
+TERRAIN_COST[1][:] = [2, 3, 5, 4, 3, 5, -1, -1]   # Night
+
+
+# ---------------------------------------------------------------------------------------
+# Movement (9.2-9.7)
+# ---------------------------------------------------------------------------------------
+
+cdef int move_cost(const GameState* gs, const Statics* st, int hex) noexcept nogil:
+    """Move points to enter a hex; RULES_INACCESSIBLE (-1) for lake / mountain (9.2) and for
+    hexes not on the map (9.2.2).  A city space costs 2 whatever its terrain (21.2 A9; the
+    terrain deltas do not apply to it).  Otherwise the 9.2 cost by Day / Night plus
+    gs.turn.terrain_delta[terrain], floored at 0 (9.6.2)."""
+    cdef int terrain, c, t
+    if hex < 0 or hex >= gs.n_hexes:
+        return RULES_INACCESSIBLE
+    if gs.hexes[hex].site == st.sites.city:
+        return CITY_MOVE_COST
+    terrain = gs.hexes[hex].terrain
+    if terrain < 0 or terrain >= NUM_TERRAINS:
+        return RULES_INACCESSIBLE
+    t = 1 if gs.time == NIGHT else 0
+    c = TERRAIN_COST[t][terrain]
+    if c < 0:
+        return RULES_INACCESSIBLE
+    c += gs.turn.terrain_delta[terrain]
+    if c < 0:
+        c = 0  # 9.6.2: never below 0
+    return c
+
+
+cdef bint is_rampaging(const GameState* gs, const Statics* st, int hex) noexcept nogil:
+    """A rampaging enemy token lies on the hex (9.4.2, 10.7.14)."""
+    cdef int site
+    if hex < 0 or hex >= gs.n_hexes:
+        return False
+    site = gs.hexes[hex].site
+    return ((site == st.sites.rampaging_orc or site == st.sites.rampaging_draconum)
+            and gs.hexes[hex].n_tokens > 0)
+
+
+cdef inline bint adjacent(const GameState* gs, int h1, int h2) noexcept nogil:
+    cdef int d
+    for d in range(6):
+        if gs.hexes[h1].neighbour[d] == h2:
+            return True
+    return False
+
+
+cdef bint can_enter(const GameState* gs, const Statics* st, int from_hex, int to_hex) noexcept nogil:
+    """One normal step (9.3.5): to_hex is adjacent to from_hex, accessible (9.2) and not
+    occupied by a rampaging enemy (9.4.2).  Affordability is the caller's check."""
+    if from_hex < 0 or from_hex >= gs.n_hexes or to_hex < 0 or to_hex >= gs.n_hexes:
+        return False
+    if not adjacent(gs, from_hex, to_hex):
+        return False
+    if move_cost(gs, st, to_hex) < 0:
+        return False
+    return not is_rampaging(gs, st, to_hex)
+
+
+cdef bint ends_movement(const GameState* gs, const Statics* st, int hex, int player) noexcept nogil:
+    """9.4.1: entering an unconquered fortified site (keep, mage tower, city) or a keep
+    owned by another player ends movement (an assault, 11.1.1)."""
+    cdef int site
+    cdef const Hex* hx
+    if hex < 0 or hex >= gs.n_hexes:
+        return False
+    hx = &gs.hexes[hex]
+    site = hx.site
+    if site != st.sites.keep and site != st.sites.mage_tower and site != st.sites.city:
+        return False
+    if not (hx.flags & HEX_CONQUERED):
+        return True
+    return site == st.sites.keep and hx.owner >= 0 and hx.owner != player
+
+
+cdef int provokes(const GameState* gs, const Statics* st, int from_hex, int to_hex) noexcept nogil:
+    """9.4.3: bitmask over from_hex's neighbour directions (HEX_DIRS order) of the rampaging
+    enemy spaces adjacent to both from_hex and to_hex; 0 = the move provokes nobody."""
+    cdef int d, n, mask = 0
+    if from_hex < 0 or from_hex >= gs.n_hexes or to_hex < 0 or to_hex >= gs.n_hexes:
+        return 0
+    for d in range(6):
+        n = gs.hexes[from_hex].neighbour[d]
+        if n >= 0 and n != to_hex and is_rampaging(gs, st, n) and adjacent(gs, n, to_hex):
+            mask |= 1 << d
+    return mask
+
+
+cdef bint is_safe(const GameState* gs, const Statics* st, int hex, int player) noexcept nogil:
+    """9.7.1: accessible under normal rules (9.2, 9.4.2), not an unconquered fortified site
+    nor a keep owned by an opponent (9.4.1), and no other hero on it unless several heroes
+    may share it (portal, conquered city; 9.5.5).  The dummy has no figure (18)."""
+    cdef int p, site
+    cdef bint shared
+    if move_cost(gs, st, hex) < 0 or is_rampaging(gs, st, hex):
+        return False
+    if ends_movement(gs, st, hex, player):
+        return False
+    site = gs.hexes[hex].site
+    shared = site == st.sites.portal or (site == st.sites.city and (gs.hexes[hex].flags & HEX_CONQUERED))
+    if not shared:
+        for p in range(gs.n_players):
+            if p != player and gs.players[p].position == hex:
+                return False
+    return True
+
+
+# ---------------------------------------------------------------------------------------
+# Exploration (9.8, 17.1, 21.2 A10-A11)
+# ---------------------------------------------------------------------------------------
+
+cdef int tile_at(const GameState* gs, int a, int b) noexcept nogil:
+    """Slot of the tile at lattice position (a, b), -1 = empty."""
+    cdef int k
+    for k in range(gs.n_tiles):
+        if gs.tiles[k].a == a and gs.tiles[k].b == b:
+            return k
+    return -1
+
+
+cdef int placed_neighbours(const GameState* gs, int a, int b) noexcept nogil:
+    """Number of placed tiles adjacent to position (a, b) (9.8.7 counts these)."""
+    cdef int k, n = 0
+    for k in range(6):
+        if tile_at(gs, a + LATTICE_DIRS[k][0], b + LATTICE_DIRS[k][1]) >= 0:
+            n += 1
+    return n
+
+
+cdef bint shape_has(const Statics* st, int a, int b) noexcept nogil:
+    """(a, b) is in the shape's whitelist (9.1.3, 9.8.6: nothing beyond the coastline)."""
+    cdef int i
+    for i in range(st.shape.n_positions):
+        if st.shape.positions[2 * i] == a and st.shape.positions[2 * i + 1] == b:
+            return True
+    return False
+
+
+cdef bint core_forbidden(const Statics* st, int a, int b) noexcept nogil:
+    """(a, b) is a coastline lane closed to Core tiles (17.1.1), when the scenario says so."""
+    cdef int i
+    if not st.shape.core_restriction:
+        return False
+    for i in range(st.shape.n_core_forbidden):
+        if st.shape.core_forbidden[2 * i] == a and st.shape.core_forbidden[2 * i + 1] == b:
+            return True
+    return False
+
+
+cdef bint placement_allowed(const GameState* gs, const Statics* st, int kind, int a, int b) noexcept nogil:
+    """9.8.7 / 21.2 A10 placement limits for a tile of `kind` at the empty position (a, b)."""
+    cdef int k, n, na, nb
+    n = placed_neighbours(gs, a, b)
+    if kind == TILE_CORE or kind == TILE_CITY:
+        return n >= 2 and not core_forbidden(st, a, b)     # 9.8.7, 17.1.1
+    if n >= 2:                                              # countryside: >= 2 tiles ...
+        return True
+    for k in range(6):                                      # ... or one that borders >= 2 (A10)
+        na = a + LATTICE_DIRS[k][0]
+        nb = b + LATTICE_DIRS[k][1]
+        if tile_at(gs, na, nb) >= 0 and placed_neighbours(gs, na, nb) >= 2:
+            return True
+    return False
+
+
+cdef int explorable(const GameState* gs, const Statics* st, int hex, int* out_positions) noexcept nogil:
+    """Empty shape positions the hero on `hex` may explore with the top tile of the stack:
+    the target tile touches the hero's hex (21.2 A11, 9.8.2), is in the shape (9.1.3,
+    9.8.6), is empty and meets the placement limits for the tile's kind (9.8.7, 21.2 A10,
+    17.1.1).  Writes (a, b) pairs to out_positions (room for MAX_EXPLORABLE pairs) and returns
+    their count; RULES_BOX_NOT_IMPLEMENTED when the stack is empty (9.8.8 box tiles)."""
+    cdef int k, a, b, ta, tb, cq, cr, kind, n = 0, q, r
+    if gs.n_tile_stack <= 0:
+        return RULES_BOX_NOT_IMPLEMENTED
+    if hex < 0 or hex >= gs.n_hexes:
+        return 0
+    kind = st.tiles.data[gs.tile_stack[gs.n_tile_stack - 1] * st.tiles.width + st.cols.tile_kind]
+    q = gs.hexes[hex].q
+    r = gs.hexes[hex].r
+    ta = gs.tiles[gs.hexes[hex].tile].a
+    tb = gs.tiles[gs.hexes[hex].tile].b
+    for k in range(6):  # only positions next to the hero's tile can touch its hex
+        a = ta + LATTICE_DIRS[k][0]
+        b = tb + LATTICE_DIRS[k][1]
+        lattice_to_axial(a, b, &cq, &cr)
+        # a tile is the radius-1 disc around its centre: it touches the hex iff the
+        # centre is 2 steps away (A11)
+        if hex_distance(q, r, cq, cr) != 2:
+            continue
+        if not shape_has(st, a, b) or tile_at(gs, a, b) >= 0:
+            continue
+        if not placement_allowed(gs, st, kind, a, b):
+            continue
+        out_positions[2 * n] = a
+        out_positions[2 * n + 1] = b
+        n += 1
+    return n
+
+
+cdef int explore(GameState* gs, const Statics* st, int player, int a, int b) noexcept nogil:
+    """Reveal the top tile of the stack at (a, b) from the player's space (9.8): place it
+    (9.8.4, 9.8.5) and apply its sites' reveal texts (9.9.1), mark the Core revealed
+    (9.9.8), add the scenario's Fame per tile (17.3.1) and pay 2 Move points (9.8.3;
+    affordability is the caller's check).  Returns the new tile slot or a RULES_* code."""
+    cdef int out[2 * MAX_EXPLORABLE]
+    cdef int n, i, slot, tile, kind
+    cdef bint ok = False
+    n = explorable(gs, st, gs.players[player].position, out)
+    if n < 0:
+        return n
+    for i in range(n):
+        if out[2 * i] == a and out[2 * i + 1] == b:
+            ok = True
+    if not ok:
+        return RULES_ILLEGAL
+    tile = gs.tile_stack[gs.n_tile_stack - 1]
+    slot = place_tile(gs, st, tile, a, b)
+    if slot < 0:
+        return RULES_PLACE_FAILED
+    gs.n_tile_stack -= 1
+    gs.tile_stack[gs.n_tile_stack] = -1
+    reveal_sites(gs, st, slot)                                   # 9.9.1
+    kind = st.tiles.data[tile * st.tiles.width + st.cols.tile_kind]
+    if kind == TILE_CORE or kind == TILE_CITY:
+        gs.core_revealed = 1                                     # 9.9.8
+    gs.players[player].fame += st.shape.fame_per_tile            # 17.3.1
+    gs.turn.move_points -= EXPLORE_COST                          # 9.8.3
+    return slot
+
+
+# ---------------------------------------------------------------------------------------
+# Python surface (tests, tools)
+# ---------------------------------------------------------------------------------------
+
+RULES_ERRORS = {
+    RULES_ILLEGAL: "the position cannot be explored from the hero's space (9.8.2, 9.8.7, 21.2 A10-A11)",
+    RULES_PLACE_FAILED: "the tile could not be placed (map capacity, ext/_types.pxd)",
+}
+
+
+cdef class Rules:
+    """The movement / exploration rules applied to one :class:`GameCore` (shares its state)."""
+    cdef readonly GameCore core
+
+    def __init__(self, GameCore core):
+        self.core = core
+
+    cdef void _check_hex(self, int hex) except *:
+        if hex < 0 or hex >= self.core.gs.n_hexes:
+            raise IndexError(f"hex {hex} is not on the map (0..{self.core.gs.n_hexes - 1})")
+
+    cdef void _check_player(self, int player) except *:
+        if player < 0 or player >= self.core.gs.n_players:
+            raise IndexError(f"player {player} is not in the game (0..{self.core.gs.n_players - 1})")
+
+    # -- rules --------------------------------------------------------------------------
+    def move_cost(self, int hex):
+        """Move points to enter `hex`; -1 = inaccessible (9.2, 9.6.2, 21.2 A9)."""
+        return move_cost(&self.core.gs, &self.core.st, hex)
+
+    def can_enter(self, int from_hex, int to_hex):
+        return can_enter(&self.core.gs, &self.core.st, from_hex, to_hex)
+
+    def ends_movement(self, int hex, int player=0):
+        self._check_player(player)
+        return ends_movement(&self.core.gs, &self.core.st, hex, player)
+
+    def provokes(self, int from_hex, int to_hex):
+        """Bitmask of from_hex's neighbour directions holding provoked rampaging enemies (9.4.3)."""
+        return provokes(&self.core.gs, &self.core.st, from_hex, to_hex)
+
+    def is_safe(self, int hex, int player=0):
+        self._check_player(player)
+        return is_safe(&self.core.gs, &self.core.st, hex, player)
+
+    def explorable(self, int hex):
+        """List of (a, b) positions explorable from `hex` (9.8, 21.2 A10-A11).
+
+        Raises NotImplementedError when the tile stack is empty (9.8.8 box tiles)."""
+        cdef int out[2 * MAX_EXPLORABLE]
+        cdef int n = explorable(&self.core.gs, &self.core.st, hex, out)
+        if n == RULES_BOX_NOT_IMPLEMENTED:
+            raise NotImplementedError("9.8.8: exploring with tiles from the box (empty tile stack)")
+        return [(out[2 * i], out[2 * i + 1]) for i in range(n)]
+
+    def explore(self, int a, int b, int player=0):
+        """Explore (a, b) from the player's space (9.8); returns the new tile slot."""
+        self._check_player(player)
+        cdef int slot = explore(&self.core.gs, &self.core.st, player, a, b)
+        if slot == RULES_BOX_NOT_IMPLEMENTED:
+            raise NotImplementedError("9.8.8: exploring with tiles from the box (empty tile stack)")
+        if slot < 0:
+            raise ValueError(RULES_ERRORS.get(slot, slot))
+        return slot
+
+    # -- reading ------------------------------------------------------------------------
+    def tile_at(self, int a, int b):
+        return tile_at(&self.core.gs, a, b)
+
+    def tile_hexes(self, int a, int b):
+        """Hex indices of the tile at (a, b) in data order C NE E SE SW W NW."""
+        cdef int slot = tile_at(&self.core.gs, a, b)
+        if slot < 0:
+            raise KeyError((a, b))
+        return list(range(self.core.gs.tiles[slot].first_hex, self.core.gs.tiles[slot].first_hex + 7))
+
+    def hex_at(self, int q, int r):
+        cdef int h
+        for h in range(self.core.gs.n_hexes):
+            if self.core.gs.hexes[h].q == q and self.core.gs.hexes[h].r == r:
+                return h
+        return -1
+
+    def hex_coords(self, int hex):
+        self._check_hex(hex)
+        return (self.core.gs.hexes[hex].q, self.core.gs.hexes[hex].r)
+
+    def neighbours(self, int hex):
+        self._check_hex(hex)
+        return [self.core.gs.hexes[hex].neighbour[d] for d in range(6)]
+
+    @property
+    def n_hexes(self):
+        return self.core.gs.n_hexes
+
+    @property
+    def n_tile_stack(self):
+        return self.core.gs.n_tile_stack
+
+    @property
+    def top_tile(self):
+        """Content index of the top tile of the stack, -1 = empty."""
+        gs = &self.core.gs
+        return gs.tile_stack[gs.n_tile_stack - 1] if gs.n_tile_stack > 0 else -1
+
+    @property
+    def move_points(self):
+        return self.core.gs.turn.move_points
+
+    def fame(self, int player=0):
+        self._check_player(player)
+        return self.core.gs.players[player].fame
+
+    def position(self, int player=0):
+        self._check_player(player)
+        return self.core.gs.players[player].position
+
+    # -- test setters (build situations) --------------------------------------------------
+    def set_position(self, int hex, int player=0):
+        self._check_player(player)
+        if hex != -1:
+            self._check_hex(hex)
+        self.core.gs.players[player].position = <int16_t>hex
+
+    def set_time(self, time):
+        """'day' / 'night' (2.1)."""
+        self.core.gs.time = NIGHT if time == "night" else DAY
+
+    def set_move_points(self, int points):
+        self.core.gs.turn.move_points = <int16_t>points
+
+    def set_terrain_delta(self, int terrain, int delta):
+        if not 0 <= terrain < NUM_TERRAINS:
+            raise IndexError(terrain)
+        self.core.gs.turn.terrain_delta[terrain] = <int8_t>delta
+
+    def set_hex(self, int hex, terrain=None, site=None, tokens=None, flags=None, owner=None):
+        """Overwrite fields of one hex (site = content.SITE_IDS index or -1; tokens = token
+        instance list)."""
+        cdef Hex* hx
+        self._check_hex(hex)
+        hx = &self.core.gs.hexes[hex]
+        if terrain is not None:
+            hx.terrain = <int8_t>terrain
+        if site is not None:
+            hx.site = <int8_t>site
+        if tokens is not None:
+            if len(tokens) > 6:
+                raise ValueError("at most 6 tokens on a hex")
+            hx.n_tokens = <int8_t>len(tokens)
+            for i, t in enumerate(tokens):
+                hx.tokens[i] = <int16_t>t
+        if flags is not None:
+            hx.flags = <unsigned char>flags
+        if owner is not None:
+            hx.owner = <int8_t>owner
+
+    def push_tile(self, int tile):
+        """Put a tile (content index) on top of the tile stack."""
+        gs = &self.core.gs
+        if gs.n_tile_stack >= MAX_TILES:
+            raise ValueError("tile stack full")
+        gs.tile_stack[gs.n_tile_stack] = <int8_t>tile
+        gs.n_tile_stack += 1
+
+    def clear_tile_stack(self):
+        gs = &self.core.gs
+        while gs.n_tile_stack > 0:
+            gs.n_tile_stack -= 1
+            gs.tile_stack[gs.n_tile_stack] = -1
