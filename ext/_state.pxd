@@ -27,17 +27,34 @@ cdef struct Cols:              # column indices (mksim.tables *_COLUMNS), looked
     int card_deck
     int card_expansion
     int card_interactive
+    int card_colour            # content CARD_COLOURS: red blue white green colourless (_scoring)
     int unit_tier
     int unit_copies
     int unit_expansion
+    int unit_level             # 20.2 Greatest Leader (_scoring)
     int enemy_colour
     int enemy_copies
     int enemy_expansion
+    int enemy_armor            # combat (_combat.pyx) reads the enemy / unit / level columns below
+    int enemy_armor_elusive
+    int enemy_n_attacks
+    int enemy_attack0          # attack0 .. attack2 are consecutive
+    int enemy_element0         # element0 .. element2
+    int enemy_summons
+    int enemy_summon_pile
+    int enemy_abilities
+    int enemy_resistances
+    int enemy_fame
+    int enemy_reputation
+    int unit_armor
+    int unit_resistances
     int tile_kind
     int tile_expansion
     int tile_terrain0          # terrain0 .. terrain6 are consecutive
     int tile_site0             # site0 .. site6
     int tile_colours0          # colours0 .. colours6
+    int level_fame             # 13.6.2 thresholds (_scoring)
+    int level_armor
     int level_hand_limit
     int level_command_tokens
     int tactic_time
@@ -52,6 +69,8 @@ cdef struct Sites:             # codes of content.SITE_IDS used by setup / revea
     int rampaging_draconum
     int volkares_camp
     int portal                 # 9.7.1: several heroes may share it (safe-space rules, _rules)
+    int crystal_mine           # 10.7.12 end-of-turn crystal (_scoring)
+    unsigned int adventure_mask    # bit per site code of an adventure site (20.2 Adventurer, _scoring)
 
 cdef struct Shape:             # the scenario's map shape and exploration limits (read by _rules)
     int n_positions            # shape whitelist (9.1.3, 17.1): [n_positions][2] lattice (a, b)

@@ -410,8 +410,10 @@ cdef void setup_player(GameState* gs, const Statics* st, const SetupSpec* sp, in
     pl.position = -1                                              # 1.3.7: enters on the first turn
     pl.tactic = -1
     pl.tactic_used = 0
-    for i in range(5):
+    for i in range(8):
         pl.tactic_cards[i] = -1
+    pl.n_tactic_cards = 0
+    pl.stolen_die = -1
     pl.round_order = <int8_t>p                                    # 1.1.3: picking order
 
 
@@ -622,17 +624,34 @@ cdef class GameCore:
         c.card_deck = col("cards", "deck")
         c.card_expansion = col("cards", "expansion")
         c.card_interactive = col("cards", "interactive")
+        c.card_colour = col("cards", "colour")
         c.unit_tier = col("units", "tier")
         c.unit_copies = col("units", "copies")
         c.unit_expansion = col("units", "expansion")
+        c.unit_level = col("units", "level")
         c.enemy_colour = col("enemies", "colour")
         c.enemy_copies = col("enemies", "copies")
         c.enemy_expansion = col("enemies", "expansion")
+        c.enemy_armor = col("enemies", "armor")
+        c.enemy_armor_elusive = col("enemies", "armor_elusive")
+        c.enemy_n_attacks = col("enemies", "n_attacks")
+        c.enemy_attack0 = col("enemies", "attack0")
+        c.enemy_element0 = col("enemies", "element0")
+        c.enemy_summons = col("enemies", "summons")
+        c.enemy_summon_pile = col("enemies", "summon_pile")
+        c.enemy_abilities = col("enemies", "abilities")
+        c.enemy_resistances = col("enemies", "resistances")
+        c.enemy_fame = col("enemies", "fame")
+        c.enemy_reputation = col("enemies", "reputation")
+        c.unit_armor = col("units", "armor")
+        c.unit_resistances = col("units", "resistances")
         c.tile_kind = col("tiles", "kind")
         c.tile_expansion = col("tiles", "expansion")
         c.tile_terrain0 = col("tiles", "terrain0")
         c.tile_site0 = col("tiles", "site0")
         c.tile_colours0 = col("tiles", "colours0")
+        c.level_fame = col("levels", "fame")
+        c.level_armor = col("levels", "armor")
         c.level_hand_limit = col("levels", "hand_limit")
         c.level_command_tokens = col("levels", "command_tokens")
         c.tactic_time = col("tactics", "time")
@@ -646,6 +665,10 @@ cdef class GameCore:
         s.rampaging_draconum = site("rampaging_draconum")
         s.volkares_camp = site("volkares_camp")
         s.portal = site("portal")
+        s.crystal_mine = site("crystal_mine")
+        s.adventure_mask = 0  # sites.toml category "adventure" (20.2 Greatest Adventurer)
+        for name in ("dungeon", "tomb", "monster_den", "spawning_grounds", "ancient_ruins", "maze", "labyrinth"):
+            s.adventure_mask |= <unsigned int>(1 << site(name))
         # shape whitelist / core lanes for exploration (9.8.7, 17.1); arrays live in setup
         shp = setup.shape_positions
         cfb = setup.shape_core_forbidden
@@ -755,7 +778,11 @@ cdef class GameCore:
                 "skills": [su.skill_ids[pl.skills[i]] for i in range(MAX_SKILLS) if pl.skills[i] >= 0],
                 "position": pl.position,
                 "tactic": t.tactic_ids[pl.tactic] if pl.tactic >= 0 else None,
+                "tactic_used": bool(pl.tactic_used),
+                "tactic_cards": _ids(cards, pl.tactic_cards, pl.n_tactic_cards),
+                "stolen_die": mana[pl.stolen_die] if pl.stolen_die >= 0 else None,
                 "round_order": pl.round_order,
+                "skill_stack": [su.skill_ids[pl.skill_stack[i]] for i in range(pl.n_skill_stack)],
             })
         d = &gs.dummy
         dummy = None
@@ -764,7 +791,8 @@ cdef class GameCore:
                      "deck": _ids(cards, d.deck, d.n_deck), "discard": _ids(cards, d.discard, d.n_discard),
                      "crystals": _crystals(d.crystals),
                      "tactic": t.tactic_ids[d.tactic] if d.tactic >= 0 else None,
-                     "round_order": d.round_order}
+                     "round_order": d.round_order,
+                     "skill_stack": [su.skill_ids[d.skill_stack[i]] for i in range(d.n_skill_stack)]}
         tiles = []
         for k in range(gs.n_tiles):
             tl = &gs.tiles[k]
@@ -796,7 +824,16 @@ cdef class GameCore:
             "time": _fx.TIMES[gs.time], "phase": PHASE_NAMES[gs.phase], "current": gs.current,
             "end_announced_by": gs.end_announced_by if gs.end_announced_by >= 0 else None,
             "final_turns_left": gs.final_turns_left, "termination": TERMINATION_NAMES[gs.termination],
-            "steps": gs.steps,
+            "steps": gs.steps, "turn_player": gs.turn_player,
+            "turn": {"move_points": gs.turn.move_points, "influence": gs.turn.influence,
+                     "healing": gs.turn.healing,
+                     "mana_tokens": {mana[i]: gs.turn.mana_tokens[i] for i in range(6) if gs.turn.mana_tokens[i]},
+                     "dice_used": gs.turn.dice_used, "extra_dice": gs.turn.extra_dice,
+                     "played_card": bool(gs.turn.played_card), "action_taken": bool(gs.turn.action_taken),
+                     "path": [gs.turn.path[i] for i in range(gs.turn.n_path)],
+                     "terrain_delta": {_fx.TERRAINS[i]: gs.turn.terrain_delta[i] for i in range(8)
+                                       if gs.turn.terrain_delta[i]},
+                     "hand_limit_bonus": gs.turn.hand_limit_bonus, "extra_turn": bool(gs.turn.extra_turn)},
             "players": players, "dummy": dummy,
             "map": {"shape": su.shape_id, "tiles": tiles, "n_hexes": gs.n_hexes,
                     "core_revealed": bool(gs.core_revealed)},
@@ -808,8 +845,8 @@ cdef class GameCore:
             "ruins_pile": [su.ruins_ids[gs.ruins_pile[i]] for i in range(gs.n_ruins_pile)],
             "source": {"dice": [mana[gs.dice[i]] for i in range(gs.n_dice)], "taken": gs.dice_taken},
             "unit_offer": unit_offer,
-            "advanced_action_offer": [cards[gs.aa_offer[i]] for i in range(3)],
-            "spell_offer": [cards[gs.spell_offer[i]] for i in range(3)],
+            "advanced_action_offer": [cards[gs.aa_offer[i]] if gs.aa_offer[i] >= 0 else None for i in range(3)],
+            "spell_offer": [cards[gs.spell_offer[i]] if gs.spell_offer[i] >= 0 else None for i in range(3)],
             "advanced_action_deck": _ids(cards, gs.aa_deck, gs.n_aa_deck),
             "spell_deck": _ids(cards, gs.spell_deck, gs.n_spell_deck),
             "artifact_deck": _ids(cards, gs.artifact_deck, gs.n_artifact_deck),

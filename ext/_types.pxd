@@ -146,11 +146,16 @@ cdef struct Player:
     int16_t removed            # cards thrown away this game (conservation checks)
     Unit units[MAX_UNITS]
     int8_t skills[MAX_SKILLS]  # skill content index, -1 = none
+    int8_t skill_stack[12]     # own face-down Skill tokens, top = [n-1] (1.3.9)
+    int8_t n_skill_stack
     uint16_t skills_used       # bit per skill slot: flipped / used this turn or round
     int16_t position           # hex index, -1 = off the map (portal, 9.5.5)
     int8_t tactic              # tactic content index this round, -1 = none
     uint8_t tactic_used        # tactic flipped (3.2)
-    int16_t tactic_cards[5]    # Sparing Power cards / Mana Steal die colour
+    int16_t tactic_cards[8]    # cards stored under Sparing Power (3.2)
+    int8_t n_tactic_cards
+    int8_t stolen_die          # Mana Steal: colour of the die kept on the card, -1 = none (3.2, 21.2 A7)
+    uint8_t used_before_turn   # a before-turn tactic ability was used this turn (3.2)
     uint8_t knocked_out        # this combat (11.7.8)
     int16_t wounds_this_combat # towards knock-out (21.2 A17)
     int8_t round_order         # position in the round order
@@ -162,6 +167,8 @@ cdef struct Dummy:             # the dummy player (18)
     int16_t discard[MAX_CARDS]
     int16_t n_discard
     int8_t crystals[4]         # no 3-crystal limit (18.4.4)
+    int8_t skill_stack[12]     # the dummy hero's skills, revealed into the common offer (18.3.1)
+    int8_t n_skill_stack
     int8_t tactic
     int8_t round_order
 
@@ -183,6 +190,25 @@ cdef struct TurnState:
     int8_t n_path
     uint8_t rewards[16]        # rewards earned this turn, claimed at end of turn (13.5)
     int8_t n_rewards
+    # effect resolution (engine): a card's effect rows are walked with an explicit stack so
+    # that a choice(...) can wait for the player's decision and then continue.
+    int16_t eval_stack[32]     # effect rows still to resolve, top = [n_eval-1]
+    int8_t n_eval
+    int16_t pending_choice     # row of the choice(...) awaiting a decision, -1 = none
+    int16_t resolving_card     # card whose effect is being resolved (for error messages), -1 = none
+    uint8_t end_stage          # end-of-turn sequence stage (13.1), 0 = not ending
+    uint8_t levels_pending     # level-ups still to resolve this turn (13.6)
+    uint8_t rest_mode          # 0 none, 1 standard rest chosen card done, 2 slow recovery (4.5)
+    uint8_t discarded_end      # cards discarded at end of turn (13.7.1, 21.2 A21)
+    # a named effect handler waiting for a decision (see ext/_engine.pyx "handler protocol")
+    int16_t handler_row        # the handler's effect row, -1 = none
+    int8_t handler_stage       # progress inside the handler (its own numbering)
+    int8_t ask                 # what the pending decision picks (ASK_* in _engine.pxd)
+    uint64_t ask_options       # bit k set = A_CHOOSE(k) is legal (k < 64)
+    int16_t hvars[8]           # the handler's scratch values between stages
+    # turn-long effects set by cards, skills and tactics
+    int8_t hand_limit_bonus    # next draw's Hand limit bonus (Planning, LL-8.2)
+    uint8_t extra_turn         # The Right Moment / Time Bending: another turn follows (3.2)
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty
@@ -190,6 +216,10 @@ cdef struct CombatEnemy:
     int8_t armor_delta         # effects on armor (min 1 applied when read)
     uint8_t flags              # CE_* bits below
     int8_t summoned_by         # slot of its summoner, -1 = none (11.6.2)
+    int16_t hex                # hex its token lies on (garrison, rampaging, den), -1 = drawn for this combat
+    uint8_t blocked            # bit i: attack i blocked (11.6.6; LL-6.1.2 each attack separately)
+    uint8_t damaged            # bit i: damage of attack i assigned (11.7.12; LL-6.1.2)
+    int8_t attack_delta[3]     # per-attack change (Cumbersome LL-6.5.2, effects LL-6.1.5); value floored at 0
 
 cdef enum CombatEnemyFlags:
     CE_DEFEATED = 1
@@ -198,6 +228,8 @@ cdef enum CombatEnemyFlags:
     CE_NO_ATTACK = 8           # "does not attack this combat"
     CE_DAMAGE_DONE = 16        # its damage was assigned (11.7)
     CE_RAMPAGING = 32          # joined from a rampaging space (11.2.2)
+    CE_GONE = 64               # summoned monster discarded (11.6.6 [R], 11.7.11); no longer in the combat
+    CE_NO_FORTIFICATION = 128  # an effect removed its fortification (11.4.3); set by the engine
 
 cdef struct Combat:
     uint8_t active
@@ -210,6 +242,9 @@ cdef struct Combat:
     int16_t attack[3][4]       # attack points being assembled [kind][element] (11.5.2)
     int16_t block[4]           # block points being assembled [element] (11.6.3)
     int8_t block_target        # enemy being blocked, -1 = none
+    int8_t dmg_slot            # enemy whose damage is being assigned (11.7.1), -1 = none
+    int8_t dmg_attack          # which of its attacks (LL-6.1.2)
+    int16_t dmg_left           # damage of that attack still to assign (11.7.3)
 
 # ---------------------------------------------------------------------------------------
 # The whole game
@@ -228,6 +263,12 @@ cdef struct GameState:
     int8_t final_turns_left    # after the scenario end is triggered (14.3.2)
     int8_t termination         # Termination
     uint32_t steps             # decisions taken
+    int16_t error              # EngineError of the last apply(), 0 = none (raised by the Python face)
+    int16_t error_arg          # e.g. the handler id that is not implemented
+    int16_t error_card         # the card (or unit/skill) involved, -1 = none
+    int8_t turn_player         # whose turn it is: player index, or MAX_PLAYERS for the dummy
+    int8_t turns_in_round      # turns taken this round (all actors)
+    int8_t last_turn_taken[MAX_PLAYERS + 1]   # 1 when the actor took its final turn after the announcement
     Player players[MAX_PLAYERS]
     Dummy dummy
     uint8_t has_dummy

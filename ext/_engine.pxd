@@ -1,0 +1,111 @@
+# Header of ext/_engine.pyx: the decision loop of the core (rules 2-4, 6, 9, 13, 14, 18).
+#
+# A game advances by integer actions (OpenSpiel style).  An action is
+#     kind << ACTION_SHIFT | argument
+# and every decision point fills a small int32 list of legal actions without creating
+# Python objects.  apply() performs one action, then runs everything that needs no
+# decision (dummy turns, end-of-turn steps, round preparation) until the next decision.
+#
+# What a player does that the engine does not implement yet (combat, interaction, most
+# named effect handlers, ...) is still offered when the rules allow it; applying it sets
+# gs.error (EngineError) and the Python face raises NotImplementedError naming what is
+# missing.  Nothing is silently skipped.
+from libc.stdint cimport int32_t
+from mksim._types cimport GameState
+from mksim._state cimport Table, Statics, GameCore
+
+cdef enum:
+    ACTION_SHIFT = 20
+    ARG_MASK = (1 << 20) - 1
+    MAX_ACTIONS = 512          # legal actions at one decision point
+    PAY_NONE = 31              # payment code: nothing to pay
+    PAY_CRYSTAL = 6            # payment codes: 0-5 token of colour c, 6-9 crystal c, 10-17 Source die i
+    PAY_DIE = 10
+
+cdef enum ActionKind:
+    A_TACTIC = 1               # arg: tactic content index (3.1)
+    A_ANNOUNCE_END = 2         # announce the End of the Round instead of a turn (4.2)
+    A_REGULAR_TURN = 3         # 4.4
+    A_REST = 4                 # 4.5
+    A_PLAY = 5                 # arg: hand index | powered << 7 | pay << 8 | pay2 << 13 (6.1, 5.4)
+    A_SIDEWAYS = 6             # arg: hand index | what << 7 (0 Move, 1 Influence, 2 Attack, 3 Block; 6.1.7)
+    A_CHOOSE = 7               # arg: option of the pending choice(...)
+    A_MOVE = 8                 # arg: direction 0-5 (HEX_DIRS order; 9.3)
+    A_EXPLORE = 9              # arg: (a + 64) << 7 | (b + 64), tile position (9.8)
+    A_END_TURN = 10            # 4.6
+    A_REST_DISCARD = 11        # arg: hand index (4.5.2)
+    A_HEAL_WOUND = 12          # arg: hand index; spend 1 Healing point (12.3.3)
+    A_DISCARD = 13             # arg: hand index; end-of-turn discard before drawing (13.7.1)
+    A_DRAW = 14                # finish the end-of-turn discards and draw (13.7.2)
+    A_PICK_SKILL = 15          # arg: 0/1 revealed own token, 2+k common offer slot k (13.6.4)
+    A_PICK_AA = 16             # arg: AA offer slot (13.6.4)
+    A_GLADE_WOUND = 17         # arg: 0 skip, 1 from hand, 2 from discard (10.7.11.2)
+    A_ACTION_SITE = 18         # arg: site action (interact/enter/challenge/burn) - not implemented yet
+
+cdef enum Ask:                 # what a pending handler decision picks (TurnState.ask)
+    ASK_NONE = 0
+    ASK_HAND_CARD = 1          # option k = hand index k
+    ASK_COLOUR = 2             # option k = mana colour k (red blue white green gold black)
+    ASK_DIE = 3                # option k = Source die k
+    ASK_YES_NO = 4             # 0 = no, 1 = yes
+    ASK_OFFER = 5              # option k = slot k of the offer the handler names
+    ASK_NUMBER = 6             # option k = the number k
+    ASK_DECK_CARD = 7          # option k = Deed deck index k
+    ASK_OPTION = 8             # option k = the handler's own k-th option (see its docstring)
+    ASK_DISCARD_CARD = 9       # option k = discard pile index k
+
+cdef enum:
+    MAX_HANDLER_ARGS = 8       # declared parameters of one handler (see row_args)
+
+cdef enum EngineError:
+    ERR_NONE = 0
+    ERR_ILLEGAL = 1            # the action is not legal here
+    ERR_HANDLER = 2            # error_arg = handler id: named effect handler not implemented
+    ERR_COMBAT = 3             # combat (rule 11) is not implemented yet
+    ERR_INTERACTION = 4        # interaction and site actions (rule 10) not implemented yet
+    ERR_BOX_TILES = 5          # exploring with tiles from the box (9.8.8) not implemented
+    ERR_UNIT_EFFECT = 6        # unit-targeting effects (ready/heal unit) not implemented
+    ERR_CAPACITY = 7           # a MAX_* limit of _types.pxd was exceeded
+
+cdef struct EngineStatics:     # static tables and constants the decision loop reads
+    Table effects              # rows: op a0 a1 a2 first_child n_children (mksim.effects)
+    const int32_t* card_deck   # per card: deck type (0 basic, 1 AA, 2 spell, 3 artifact, 4 wound)
+    const int32_t* card_colour # per card: 0-3 basic colour, 4 colourless
+    const int32_t* card_basic  # per card: effect row of the basic effect
+    const int32_t* card_powered
+    int card_stride            # row width of the cards table
+    int wound                  # card index of the Wound
+    const int32_t* tactic_row  # tactics table (time number when effect)
+    int tactic_stride
+    int n_tactics
+    const int32_t* skill_row   # skills table (hero usage effect interactive cooperative expansion)
+    int skill_stride
+    int n_skills
+    int rounds                 # scenario round limit (14.2)
+    int end_city_revealed      # 1: game ends when a city is revealed (17.3.1)
+    int remove_interactive_skills  # 17.3.4
+    int elite_units            # 0: no Elite Units in this scenario (17.3.1)
+    int city_site              # content.SITE_IDS codes used by the loop
+    int portal_site
+    int glade_site
+    int mine_site
+    int monastery_site
+    const int32_t* handler_group   # per content handler id: group (HG_*), -1 = not implemented
+    const int32_t* handler_local   # per content handler id: the group's own handler code
+    const int32_t* row_args        # per effect row: MAX_HANDLER_ARGS declared arguments of a handler
+                                   # row, in the order its group declares them (words as codes,
+                                   # effect-valued arguments as child rows, -9999 = not given)
+
+cdef class Engine:
+    cdef GameCore core
+    cdef EngineStatics es
+    cdef readonly object tables
+    cdef int32_t actions[MAX_ACTIONS]
+    cdef int n_actions
+    cdef object _effects       # the numpy arrays EngineStatics points into (kept alive here)
+    cdef object _cards
+    cdef object _tactics
+    cdef object _skills
+    cdef object _handler_group
+    cdef object _handler_local
+    cdef object _row_args

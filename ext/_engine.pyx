@@ -1,0 +1,1572 @@
+# cython: language_level=3
+"""The decision loop of the core: rounds, tactics, turns, card play, movement, resting,
+the end-of-turn sequence, the dummy player and round preparation.
+
+See ``_engine.pxd`` for the action encoding.  All work on the state is C code on the
+GameState struct; :class:`Engine` is the Python face used by :mod:`mksim.game`.
+"""
+from libc.string cimport memset, memcpy
+from libc.stdint cimport int32_t, int16_t, int8_t, uint8_t, uint32_t, uint64_t
+
+from mksim._types cimport (
+    GameState, Player, Dummy, Hex, TurnState, MAX_PLAYERS, MAX_CARDS, MAX_DICE, MAX_PATH,
+    MAX_SKILLS, MAX_DECK, MAX_OFFER,
+    RED, BLUE, WHITE, GREEN, GOLD, BLACK, NUM_COLOURS, NUM_TERRAINS, DAY, NIGHT,
+    PH_TACTICS, PH_TURN_START, PH_MOVE, PH_REST, PH_END_TURN, PH_GAME_OVER,
+    TERM_NONE, TERM_SCENARIO_WON, TERM_ROUND_LIMIT, HEX_BURNED,
+)
+from mksim._rng cimport (Rng, rng_below, rng_shuffle_i16, rng_shuffle_i8,
+                         STREAM_SOURCE, STREAM_DEEDS, STREAM_DUMMY, STREAM_OFFERS)
+from mksim._state cimport GameCore, Statics, Table, roll_source
+from mksim._rules cimport (move_cost, can_enter, ends_movement, provokes, is_safe,
+                           explorable, explore, MAX_EXPLORABLE, RULES_BOX_NOT_IMPLEMENTED)
+
+import numpy as np
+
+from mksim import effects as _fx
+from mksim import content as _ct
+
+# Effect operation codes: positions in mksim.effects.OPS (tests/test_engine.py checks them).
+cdef enum Op:
+    OP_NOTHING = 0
+    OP_CHOICE = 1
+    OP_ALL = 2
+    OP_BY_TIME = 3
+    OP_MOVE = 4
+    OP_INFLUENCE = 5
+    OP_ATTACK = 6
+    OP_BLOCK = 7
+    OP_HEAL = 8
+    OP_DRAW = 9
+    OP_GAIN_MANA = 10
+    OP_GAIN_CRYSTAL = 11
+    OP_FAME = 12
+    OP_REPUTATION = 13
+    OP_TAKE_WOUND = 14
+    OP_READY_UNIT = 15
+    OP_HEAL_UNIT = 16
+    OP_TERRAIN_COST = 17
+    OP_ENEMY_ARMOR = 18
+    OP_ENEMY_NO_ATTACK = 19
+    OP_EXTRA_SOURCE_DIE = 20
+    OP_HANDLER = 21
+
+OP_ORDER = ("nothing", "choice", "all", "by_time", "move", "influence", "attack", "block", "heal",
+            "draw", "gain_mana", "gain_crystal", "fame", "reputation", "take_wound", "ready_unit",
+            "heal_unit", "terrain_cost", "enemy_armor", "enemy_no_attack", "extra_source_die",
+            "handler")
+
+cdef enum:
+    DECK_BASIC = 0
+    DECK_AA = 1
+    DECK_SPELL = 2
+    DECK_ARTIFACT = 3
+    DECK_WOUND = 4
+    COLOURLESS = 4
+    COLOUR_ANY = 6             # effects.COLOUR_CHOICES: ... "any", "any_basic"
+    COLOUR_ANY_BASIC = 7
+    DUMMY = MAX_PLAYERS        # actor id of the dummy player
+    MAX_CRYSTALS = 3           # 5.1.3
+    SKILL_CHOICES = 2          # 13.6.4: two own tokens revealed
+
+cdef enum ResolveResult:
+    RES_DONE = 0
+    RES_CHOICE = 1             # waiting for A_CHOOSE
+    RES_ERROR = 2
+
+
+# ---------------------------------------------------------------------------------------
+# Small helpers
+# ---------------------------------------------------------------------------------------
+
+cdef inline int act(int kind, int arg) noexcept nogil:
+    return (kind << ACTION_SHIFT) | arg
+
+
+cdef inline const int32_t* erow(const EngineStatics* es, int row) noexcept nogil:
+    return es.effects.data + row * es.effects.width
+
+
+cdef inline int card_deck(const EngineStatics* es, int card) noexcept nogil:
+    return es.card_deck[card * es.card_stride]
+
+
+cdef inline int card_colour(const EngineStatics* es, int card) noexcept nogil:
+    return es.card_colour[card * es.card_stride]
+
+
+cdef inline void set_error(GameState* gs, int code, int arg, int card) noexcept nogil:
+    if gs.error == ERR_NONE:
+        gs.error = <int16_t>code
+        gs.error_arg = <int16_t>arg
+        gs.error_card = <int16_t>card
+
+
+cdef inline void remove_at(int16_t* arr, int16_t* n, int i) noexcept nogil:
+    """Remove arr[i], keeping order."""
+    cdef int k
+    for k in range(i, n[0] - 1):
+        arr[k] = arr[k + 1]
+    n[0] -= 1
+
+
+cdef inline bint push_card(int16_t* arr, int16_t* n, int card) noexcept nogil:
+    if n[0] >= MAX_CARDS:
+        return False
+    arr[n[0]] = <int16_t>card
+    n[0] += 1
+    return True
+
+
+cdef int draw_cards(GameState* gs, Player* pl, int n) noexcept nogil:
+    """Draw up to n cards from the top of the Deed deck; stop when it is empty (13.7.4)."""
+    cdef int drawn = 0
+    while drawn < n and pl.n_deck > 0:
+        pl.n_deck -= 1
+        push_card(pl.hand, &pl.n_hand, pl.deck[pl.n_deck])
+        drawn += 1
+    return drawn
+
+
+cdef inline int level_value(const Statics* st, int level, int col) noexcept nogil:
+    return st.levels.data[(level - 1) * st.levels.width + col]
+
+
+cdef int hand_limit(const GameState* gs, const Statics* st, int p) noexcept nogil:
+    """Unmodified Hand limit of the hero's Level token (1.3.2, 13.6.2)."""
+    return level_value(st, gs.players[p].level, st.cols.level_hand_limit)
+
+
+cdef inline bint mana_usable(const GameState* gs, int colour) noexcept nogil:
+    """Gold only by Day, black only at Night (5.1.5, 5.1.6)."""
+    if colour == GOLD:
+        return gs.time == DAY
+    if colour == BLACK:
+        return gs.time == NIGHT
+    return True
+
+
+cdef int gain_crystal(Player* pl, GameState* gs, int colour) noexcept nogil:
+    """5.3.2: a 4th crystal of a colour becomes a mana token instead."""
+    if pl.crystals[colour] < MAX_CRYSTALS:
+        pl.crystals[colour] += 1
+    else:
+        gs.turn.mana_tokens[colour] += 1
+    return 0
+
+
+cdef void change_reputation(Player* pl, int delta) noexcept nogil:
+    """10.3.2: never beyond either end of the track (-7 .. +8, reputation.toml)."""
+    cdef int r = pl.reputation + delta
+    if r < -7:
+        r = -7
+    if r > 8:
+        r = 8
+    pl.reputation = <int8_t>r
+
+
+cdef void take_wounds(GameState* gs, const EngineStatics* es, Player* pl, int n) noexcept nogil:
+    """12.1.1: Wound cards from the (unlimited) Wound pile into hand."""
+    cdef int i
+    for i in range(n):
+        if not push_card(pl.hand, &pl.n_hand, es.wound):
+            set_error(gs, ERR_CAPACITY, 0, es.wound)
+            return
+
+
+# ---------------------------------------------------------------------------------------
+# Effects (6.3): playability by phase and resolution
+# ---------------------------------------------------------------------------------------
+
+cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil:
+    """Can this effect do something in the current phase (timing table 6.3.3)?"""
+    cdef const int32_t* r = erow(es, row)
+    cdef int op = r[0], k
+    cdef int phase = gs.phase
+    if op == OP_CHOICE:
+        for k in range(r[5]):
+            if node_playable(gs, es, r[4] + k):
+                return True
+        return False
+    if op == OP_ALL:
+        # every part must be usable now, so a card is never played for half its effect
+        for k in range(r[5]):
+            if not node_playable(gs, es, r[4] + k):
+                return False
+        return r[5] > 0
+    if op == OP_BY_TIME:
+        return node_playable(gs, es, r[4] + (1 if gs.time == NIGHT else 0))
+    if op == OP_MOVE:
+        return phase == PH_MOVE                      # 6.3.3, 9.3.2
+    if op == OP_INFLUENCE or op == OP_ATTACK or op == OP_BLOCK:
+        return False    # interaction (10.2) and combat (11) phases are not reached yet
+    if op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
+        return False    # combat only (11.4.4)
+    if op == OP_HEAL:
+        return phase == PH_MOVE or phase == PH_REST  # any time outside combat (12.4.1)
+    if op == OP_READY_UNIT or op == OP_HEAL_UNIT:
+        return False    # needs a Unit in a matching state; units are not recruitable yet
+    if op == OP_NOTHING:
+        return False
+    if op == OP_HANDLER:
+        return handler_playable(gs, es, row)
+    # special effects: any time during the turn (6.3.3); handlers are offered and raise
+    # a named error when played
+    return phase == PH_MOVE or phase == PH_REST
+
+
+cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row) noexcept nogil:
+    """Apply one non-combinator effect row; RES_ERROR sets gs.error."""
+    cdef const int32_t* r = erow(es, row)
+    cdef Player* pl = &gs.players[p]
+    cdef int op = r[0], colour
+    if op == OP_MOVE:
+        gs.turn.move_points += r[1]
+    elif op == OP_HEAL:
+        gs.turn.healing += r[1]
+    elif op == OP_DRAW:
+        draw_cards(gs, pl, r[1])
+    elif op == OP_GAIN_MANA:
+        gs.turn.mana_tokens[r[1]] += r[2]                       # 5.3.1
+    elif op == OP_GAIN_CRYSTAL:
+        for _ in range(r[2]):
+            gain_crystal(pl, gs, r[1])                          # 5.3.2
+    elif op == OP_FAME:
+        pl.fame += r[1]
+    elif op == OP_REPUTATION:
+        change_reputation(pl, r[1])                             # 10.4
+    elif op == OP_TAKE_WOUND:
+        take_wounds(gs, es, pl, r[1])
+    elif op == OP_TERRAIN_COST:
+        if r[1] >= NUM_TERRAINS:                                # "all" terrains
+            for colour in range(NUM_TERRAINS):
+                gs.turn.terrain_delta[colour] += r[2]
+        else:
+            gs.turn.terrain_delta[r[1]] += r[2]                 # 9.6.1-9.6.2
+        if r[3] != 0:
+            set_error(gs, ERR_HANDLER, -1, gs.turn.resolving_card)  # a floor above 0
+            return RES_ERROR
+    elif op == OP_EXTRA_SOURCE_DIE:
+        gs.turn.extra_dice += r[1]                              # 5.5.6
+    elif op == OP_HANDLER:
+        set_error(gs, ERR_HANDLER, r[1], gs.turn.resolving_card)
+        return RES_ERROR
+    elif op == OP_READY_UNIT or op == OP_HEAL_UNIT:
+        set_error(gs, ERR_UNIT_EFFECT, op, gs.turn.resolving_card)
+        return RES_ERROR
+    elif op == OP_NOTHING:
+        pass
+    else:
+        set_error(gs, ERR_COMBAT, op, gs.turn.resolving_card)  # influence / attack / block ...
+        return RES_ERROR
+    return RES_DONE
+
+
+cdef int push_eval(GameState* gs, int row) noexcept nogil:
+    if gs.turn.n_eval >= 32:
+        set_error(gs, ERR_CAPACITY, 1, gs.turn.resolving_card)
+        return RES_ERROR
+    gs.turn.eval_stack[gs.turn.n_eval] = <int16_t>row
+    gs.turn.n_eval += 1
+    return RES_DONE
+
+
+cdef int run_effects(GameState* gs, const EngineStatics* es, const Statics* st, int p) noexcept nogil:
+    """Resolve the pending effect rows until done or a choice needs a decision."""
+    cdef const int32_t* r
+    cdef int row, k, op, res
+    while gs.turn.n_eval > 0:
+        gs.turn.n_eval -= 1
+        row = gs.turn.eval_stack[gs.turn.n_eval]
+        r = erow(es, row)
+        op = r[0]
+        if op == OP_ALL:
+            for k in range(r[5] - 1, -1, -1):
+                if push_eval(gs, r[4] + k) != RES_DONE:
+                    return RES_ERROR
+        elif op == OP_BY_TIME:
+            if push_eval(gs, r[4] + (1 if gs.time == NIGHT else 0)) != RES_DONE:
+                return RES_ERROR
+        elif op == OP_HANDLER:
+            res = run_handler(gs, es, st, p, row, -1)
+            if res != RES_DONE:
+                return res
+        elif op == OP_CHOICE or ((op == OP_GAIN_MANA or op == OP_GAIN_CRYSTAL) and r[1] >= COLOUR_ANY):
+            gs.turn.pending_choice = <int16_t>row              # the player decides (A_CHOOSE)
+            return RES_CHOICE
+        else:
+            if apply_op(gs, es, st, p, row) != RES_DONE:
+                return RES_ERROR
+    gs.turn.resolving_card = -1
+    return RES_DONE
+
+
+# ---------------------------------------------------------------------------------------
+# Handler protocol
+#
+# A named handler is a C function of one group file (ext/_fx_*.pxi, included below):
+#     cdef int <group>_handler(GameState* gs, const EngineStatics* es, const Statics* st,
+#                              int p, int row, int local, int choice) noexcept nogil
+# `local` is its code in the group's HANDLERS tuple; `row_args(es, row)` gives its declared
+# arguments.  It is called with choice = -1 when its effect resolves.  It returns
+#   RES_DONE   finished (it may have pushed effect rows with push_eval: they run next);
+#   RES_CHOICE it needs a decision: it called ask(gs, row, stage, ASK_*, options) and will
+#              be called again with choice = the option the player picked and
+#              gs.turn.handler_stage = the stage it saved;
+#   RES_ERROR  it called set_error.
+# ---------------------------------------------------------------------------------------
+
+cdef enum HandlerGroup:
+    HG_TACTICS = 0
+    HG_BASIC = 1
+    HG_ADVANCED = 2
+    HG_SPELLS = 3
+    HG_ARTIFACTS = 4
+    HG_UNITS_SKILLS = 5
+
+
+cdef inline const int32_t* row_args(const EngineStatics* es, int row) noexcept nogil:
+    return es.row_args + row * MAX_HANDLER_ARGS
+
+
+cdef inline int ask(GameState* gs, int row, int stage, int what, uint64_t options) noexcept nogil:
+    """Ask the player to pick one of `options` (bit k = A_CHOOSE(k)); see the protocol."""
+    gs.turn.handler_row = <int16_t>row
+    gs.turn.handler_stage = <int8_t>stage
+    gs.turn.ask = <int8_t>what
+    gs.turn.ask_options = options
+    return RES_CHOICE
+
+
+cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil:
+    """Can the handler do something now?  Unimplemented handlers are offered wherever a
+    special effect could be played, so that playing them raises an error naming them."""
+    cdef int hid = erow(es, row)[1]
+    cdef int group = es.handler_group[hid]
+    cdef int local = es.handler_local[hid]
+    if group == HG_TACTICS:
+        return tactics_playable(gs, es, row, local)
+    if group == HG_BASIC:
+        return basic_playable(gs, es, row, local)
+    return gs.phase == PH_MOVE or gs.phase == PH_REST
+
+
+cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row, int choice) noexcept nogil:
+    cdef int hid = erow(es, row)[1]
+    cdef int group = es.handler_group[hid]
+    cdef int local = es.handler_local[hid]
+    if group == HG_TACTICS:
+        return tactics_handler(gs, es, st, p, row, local, choice)
+    if group == HG_BASIC:
+        return basic_handler(gs, es, st, p, row, local, choice)
+    set_error(gs, ERR_HANDLER, hid, gs.turn.resolving_card)
+    return RES_ERROR
+
+
+include "_fx_tactics.pxi"
+include "_fx_basic.pxi"
+
+
+# ---------------------------------------------------------------------------------------
+# Mana payment (5.4, 5.5)
+# ---------------------------------------------------------------------------------------
+
+cdef bint pay_ok(const GameState* gs, int pay, int colour) noexcept nogil:
+    """Can payment source `pay` provide one mana of `colour` now?"""
+    cdef int c, die
+    if pay < PAY_CRYSTAL:                                   # a mana token (5.1.2)
+        c = pay
+        if gs.turn.mana_tokens[c] <= 0 or not mana_usable(gs, c):
+            return False
+        return c == colour or (c == GOLD and colour < GOLD)  # 5.1.5
+    if pay < PAY_DIE:                                       # a crystal (5.1.3)
+        c = pay - PAY_CRYSTAL
+        return c == colour and gs.players[gs.current].crystals[c] > 0
+    die = pay - PAY_DIE                                     # a Source die (5.5.2)
+    if die >= gs.n_dice or (gs.dice_taken >> die) & 1:
+        return False
+    if gs.turn.dice_used >= 1 + gs.turn.extra_dice:
+        return False
+    c = gs.dice[die]
+    if not mana_usable(gs, c):                              # 21.2 A5
+        return False
+    return c == colour or (c == GOLD and colour < GOLD)
+
+
+cdef void pay_take(GameState* gs, int pay) noexcept nogil:
+    cdef int die
+    if pay < PAY_CRYSTAL:
+        gs.turn.mana_tokens[pay] -= 1
+    elif pay < PAY_DIE:
+        gs.players[gs.current].crystals[pay - PAY_CRYSTAL] -= 1
+    else:
+        die = pay - PAY_DIE
+        gs.dice_taken |= <uint8_t>(1 << die)                # 5.5.3: taken only when used
+        gs.turn.dice_used += 1
+
+
+cdef int n_pay_codes(const GameState* gs) noexcept nogil:
+    return PAY_DIE + gs.n_dice
+
+
+# ---------------------------------------------------------------------------------------
+# Legal actions
+# ---------------------------------------------------------------------------------------
+
+cdef int card_playable_mode(const GameState* gs, const EngineStatics* es, int card, int powered) noexcept nogil:
+    """Effect row the card would resolve when played in that mode, or -1 if not usable now."""
+    cdef int deck = card_deck(es, card)
+    cdef int row
+    if deck == DECK_WOUND:
+        return -1                                          # 6.1.6
+    if deck == DECK_SPELL and powered and gs.time != NIGHT:
+        return -1                                          # 5.4.3: strong spells need black
+    row = es.card_powered[card * es.card_stride] if powered else es.card_basic[card * es.card_stride]
+    if not node_playable(gs, es, row):
+        return -1
+    return row
+
+
+cdef int legal_play(Engine eng, const GameState* gs, const EngineStatics* es, int32_t* out, int n) noexcept nogil:
+    """A_PLAY / A_SIDEWAYS for every card in hand (6.1, 6.1.7, 5.4)."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int i, card, deck, colour, pay, pay2, npay = n_pay_codes(gs)
+    for i in range(pl.n_hand):
+        card = pl.hand[i]
+        deck = card_deck(es, card)
+        if deck == DECK_WOUND:
+            continue
+        colour = card_colour(es, card)
+        # basic effect: free for actions and artifacts; one mana of its colour for spells
+        if card_playable_mode(gs, es, card, 0) >= 0:
+            if deck == DECK_SPELL:
+                for pay in range(npay):
+                    if pay_ok(gs, pay, colour) and n < MAX_ACTIONS:
+                        out[n] = act(A_PLAY, i | (pay << 8) | (PAY_NONE << 13))
+                        n += 1
+            elif n < MAX_ACTIONS:
+                out[n] = act(A_PLAY, i | (PAY_NONE << 8) | (PAY_NONE << 13))
+                n += 1
+        # strong effect
+        if card_playable_mode(gs, es, card, 1) >= 0:
+            if deck == DECK_ARTIFACT:
+                if n < MAX_ACTIONS:                          # 6.1.5: throw it away
+                    out[n] = act(A_PLAY, i | (1 << 7) | (PAY_NONE << 8) | (PAY_NONE << 13))
+                    n += 1
+            elif colour < COLOURLESS:
+                for pay in range(npay):
+                    if not pay_ok(gs, pay, colour):
+                        continue
+                    if deck == DECK_SPELL:                   # 5.4.3: plus one black mana
+                        for pay2 in range(npay):
+                            if pay2 != pay and pay_ok(gs, pay2, BLACK) and not (
+                                    pay >= PAY_DIE and pay2 >= PAY_DIE and gs.turn.dice_used + 2 > 1 + gs.turn.extra_dice) \
+                                    and not (pay == pay2) and n < MAX_ACTIONS:
+                                out[n] = act(A_PLAY, i | (1 << 7) | (pay << 8) | (pay2 << 13))
+                                n += 1
+                    elif n < MAX_ACTIONS:
+                        out[n] = act(A_PLAY, i | (1 << 7) | (pay << 8) | (PAY_NONE << 13))
+                        n += 1
+        # sideways (6.1.7): Move 1 in the movement part; Influence/Attack/Block 1 come with
+        # interaction and combat
+        if gs.phase == PH_MOVE and n < MAX_ACTIONS:
+            out[n] = act(A_SIDEWAYS, i)
+            n += 1
+    return n
+
+
+cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
+    cdef GameState* gs = &eng.core.gs
+    cdef const EngineStatics* es = &eng.es
+    cdef const Statics* st = &eng.core.st
+    cdef const Player* pl
+    cdef const int32_t* r
+    cdef int n = 0, i, k, h, to, cost, m, card
+    cdef int pos[2 * MAX_EXPLORABLE]
+    if gs.phase == PH_GAME_OVER or gs.error != ERR_NONE:
+        return 0
+    pl = &gs.players[gs.current]
+    if gs.turn.handler_row >= 0:                             # a handler awaits a decision
+        for k in range(64):
+            if (gs.turn.ask_options >> k) & 1:
+                out[n] = act(A_CHOOSE, k)
+                n += 1
+        return n
+    if gs.turn.pending_choice >= 0:                          # finish the card being played
+        r = erow(es, gs.turn.pending_choice)
+        if r[0] != OP_CHOICE:                                # a colour: any (6) or basic (4)
+            for k in range(NUM_COLOURS if r[1] == COLOUR_ANY else 4):
+                out[n] = act(A_CHOOSE, k)
+                n += 1
+            return n
+        for k in range(r[5]):
+            if node_playable(gs, es, r[4] + k):
+                out[n] = act(A_CHOOSE, k)
+                n += 1
+        return n
+    if gs.phase == PH_TACTICS:                               # 3.1, 17.3.4
+        for i in range(6):
+            if gs.tactics_available[i] >= 0:
+                out[n] = act(A_TACTIC, gs.tactics_available[i])
+                n += 1
+        return n
+    if gs.phase == PH_TURN_START:                            # 4.2, 4.3
+        if pl.n_deck == 0 and gs.end_announced_by < 0:
+            out[n] = act(A_ANNOUNCE_END, 0)
+            n += 1
+            if pl.n_hand == 0:
+                return n                                     # 4.2.3: must announce
+        out[n] = act(A_REGULAR_TURN, 0)
+        n += 1
+        if pl.n_hand > 0:
+            out[n] = act(A_REST, 0)
+            n += 1
+        return n
+    if gs.phase == PH_MOVE:
+        n = legal_play(eng, gs, es, out, n)
+        n = legal_heal(gs, es, out, n)
+        h = pl.position
+        if h >= 0:
+            for k in range(6):                               # 9.3.5
+                to = gs.hexes[h].neighbour[k]
+                if to < 0 or not can_enter(gs, st, h, to):
+                    continue
+                cost = move_cost(gs, st, to)
+                if cost >= 0 and cost <= gs.turn.move_points and n < MAX_ACTIONS:
+                    out[n] = act(A_MOVE, k)
+                    n += 1
+            if gs.turn.move_points >= 2:                     # 9.8.3
+                m = explorable(gs, st, h, pos)
+                if m == RULES_BOX_NOT_IMPLEMENTED:
+                    pass  # 9.8.8 box tiles: not offered until implemented (issue note)
+                for k in range(m if m > 0 else 0):
+                    if n < MAX_ACTIONS:
+                        out[n] = act(A_EXPLORE, ((pos[2 * k] + 64) << 7) | (pos[2 * k + 1] + 64))
+                        n += 1
+        out[n] = act(A_END_TURN, 0)
+        n += 1
+        return n
+    if gs.phase == PH_REST:                                  # 4.5.2
+        n = legal_play(eng, gs, es, out, n)
+        n = legal_heal(gs, es, out, n)
+        if gs.turn.rest_mode == 0:
+            if has_non_wound(pl, es):
+                for i in range(pl.n_hand):                   # standard rest: one non-Wound
+                    if pl.hand[i] != es.wound:
+                        out[n] = act(A_REST_DISCARD, i)
+                        n += 1
+            else:
+                for i in range(pl.n_hand):                   # slow recovery: one Wound
+                    if pl.hand[i] == es.wound:
+                        out[n] = act(A_REST_DISCARD, i)
+                        n += 1
+                        break  # all Wounds are alike: one action is enough
+        else:
+            if gs.turn.rest_mode == 1:                       # plus any number of Wounds
+                for i in range(pl.n_hand):
+                    if pl.hand[i] == es.wound:
+                        out[n] = act(A_REST_DISCARD, i)
+                        n += 1
+                        break
+            out[n] = act(A_END_TURN, 0)
+            n += 1
+        return n
+    if gs.phase == PH_END_TURN:
+        return legal_end_turn(gs, es, st, out)
+    return 0
+
+
+cdef bint has_non_wound(const Player* pl, const EngineStatics* es) noexcept nogil:
+    cdef int i
+    for i in range(pl.n_hand):
+        if pl.hand[i] != es.wound:
+            return True
+    return False
+
+
+cdef int legal_heal(const GameState* gs, const EngineStatics* es, int32_t* out, int n) noexcept nogil:
+    """12.3.3: one Healing point throws away one Wound from hand."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int i
+    if gs.turn.healing <= 0:
+        return n
+    for i in range(pl.n_hand):
+        if pl.hand[i] == es.wound and n < MAX_ACTIONS:
+            out[n] = act(A_HEAL_WOUND, i)
+            return n + 1
+    return n
+
+
+# ---------------------------------------------------------------------------------------
+# End of turn (13)
+# ---------------------------------------------------------------------------------------
+
+cdef enum EndStage:
+    END_NONE = 0
+    END_GLADE = 1          # 13.4 / 10.7.11.2: throw away a Wound (decision)
+    END_LEVEL_SKILL = 2    # 13.6.4: choose a skill (decision)
+    END_LEVEL_AA = 3       # 13.6.4: choose an AA (decision)
+    END_DISCARD = 4        # 13.7.1: discard, then draw (decision)
+
+
+cdef int legal_end_turn(const GameState* gs, const EngineStatics* es, const Statics* st, int32_t* out) noexcept nogil:
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int n = 0, i, k
+    cdef bint must_discard
+    if gs.turn.end_stage == END_GLADE:
+        out[n] = act(A_GLADE_WOUND, 0)
+        n += 1
+        for i in range(pl.n_hand):
+            if pl.hand[i] == es.wound:
+                out[n] = act(A_GLADE_WOUND, 1)
+                n += 1
+                break
+        for i in range(pl.n_discard):
+            if pl.discard[i] == es.wound:
+                out[n] = act(A_GLADE_WOUND, 2)
+                n += 1
+                break
+        return n
+    if gs.turn.end_stage == END_LEVEL_SKILL:
+        for k in range(SKILL_CHOICES):
+            if pl.n_skill_stack - 1 - k >= 0:
+                out[n] = act(A_PICK_SKILL, k)
+                n += 1
+        if pl.n_skill_stack >= SKILL_CHOICES:   # 13.6.4 [R]: or a common-offer token
+            for k in range(gs.n_skill_offer):
+                out[n] = act(A_PICK_SKILL, 2 + k)
+                n += 1
+        return n
+    if gs.turn.end_stage == END_LEVEL_AA:
+        for k in range(3):
+            if gs.aa_offer[k] >= 0:
+                out[n] = act(A_PICK_AA, k)
+                n += 1
+        return n
+    if gs.turn.end_stage == END_DISCARD:
+        # 13.7.1 / 21.2 A21: a turn with no card played must discard a non-Wound card here
+        must_discard = gs.turn.played_card == 0 and gs.turn.discarded_end == 0 and has_non_wound(pl, es)
+        for i in range(pl.n_hand):
+            if pl.hand[i] != es.wound and n < MAX_ACTIONS:
+                out[n] = act(A_DISCARD, i)
+                n += 1
+        if not must_discard:
+            out[n] = act(A_DRAW, 0)
+            n += 1
+        return n
+    return 0
+
+
+cdef void return_dice(GameState* gs) noexcept nogil:
+    """4.6.2: reroll every die taken this turn and return it to the Source."""
+    cdef int i
+    for i in range(gs.n_dice):
+        if (gs.dice_taken >> i) & 1:
+            gs.dice[i] = <int8_t>rng_below(&gs.rng[<int>STREAM_SOURCE], 6)
+    gs.dice_taken = 0
+
+
+cdef void forced_withdrawal(GameState* gs, const EngineStatics* es, const Statics* st, int p) noexcept nogil:
+    """13.2 / 21.2 A16: retrace this turn's path to a safe space, one Wound per space."""
+    cdef Player* pl = &gs.players[p]
+    cdef int k = gs.turn.n_path - 1
+    while not is_safe(gs, st, pl.position, p) and k >= 0:
+        k -= 1
+        pl.position = gs.turn.path[k] if k >= 0 else gs.turn.path[0]
+        take_wounds(gs, es, pl, 1)
+        if k < 0:
+            break
+
+
+cdef void clear_play_area(GameState* gs, int p) noexcept nogil:
+    """13.3: played cards to the discard pile; mana tokens back to the bank."""
+    cdef Player* pl = &gs.players[p]
+    cdef int i
+    for i in range(pl.n_play):
+        push_card(pl.discard, &pl.n_discard, pl.play_area[i])
+    pl.n_play = 0
+    for i in range(NUM_COLOURS):
+        gs.turn.mana_tokens[i] = 0
+
+
+cdef int level_for_fame(const Statics* st, int fame) noexcept nogil:
+    cdef int lv = 1
+    while lv < st.levels.rows and fame >= level_value(st, lv + 1, 0):   # column 0: fame
+        lv += 1
+    return lv
+
+
+cdef void end_turn_begin(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
+    """Steps 1-4 of 13.1 that need no decision, then the first decision stage."""
+    cdef int p = gs.current
+    cdef Player* pl = &gs.players[p]
+    cdef int site, colour
+    return_dice(gs)                                              # 13.1.1
+    forced_withdrawal(gs, es, st, p)                             # 13.1.2
+    clear_play_area(gs, p)                                       # 13.1.3
+    gs.phase = PH_END_TURN
+    site = gs.hexes[pl.position].site if pl.position >= 0 else -1
+    if site == es.mine_site:                                     # 13.4.2 / 10.7.12.1
+        colour = 0
+        while colour < 4 and not ((gs.hexes[pl.position].colours >> colour) & 1):
+            colour += 1
+        if colour < 4 and pl.crystals[colour] < MAX_CRYSTALS:
+            pl.crystals[colour] += 1
+    gs.turn.levels_pending = <uint8_t>(level_for_fame(st, pl.fame) - pl.level)   # 13.6.1
+    if site == es.glade_site:                                    # 13.4.1 / 10.7.11.2
+        gs.turn.end_stage = END_GLADE
+    else:
+        next_level_stage(gs, es, st)
+
+
+cdef void next_level_stage(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
+    """13.6: resolve level-ups one at a time in ascending order, then the draw (13.7)."""
+    cdef Player* pl = &gs.players[gs.current]
+    cdef int lv
+    while gs.turn.levels_pending > 0:
+        gs.turn.levels_pending -= 1
+        lv = pl.level + 1
+        pl.level = <int8_t>lv
+        if lv % 2 == 1:                                          # 13.6.3: odd levels
+            pl.command_tokens = <int8_t>level_value(st, lv, st.cols.level_command_tokens)
+        else:                                                    # 13.6.4: even levels
+            if pl.n_skill_stack > 0 or gs.n_skill_offer > 0:
+                gs.turn.end_stage = END_LEVEL_SKILL
+                return
+            if gs.aa_offer[0] >= 0:
+                gs.turn.end_stage = END_LEVEL_AA
+                return
+    gs.turn.end_stage = END_DISCARD
+
+
+cdef void refill_offer(GameState* gs, int16_t* offer, int16_t* deck, int8_t* n_deck, int slot) noexcept nogil:
+    """6.4.2: remaining cards shift down, a new card fills the top position."""
+    cdef int k
+    for k in range(slot, 0, -1):
+        offer[k] = offer[k - 1]
+    if n_deck[0] > 0:
+        n_deck[0] -= 1
+        offer[0] = deck[n_deck[0]]
+    else:
+        offer[0] = -1                                            # 21.2 A15
+
+
+cdef void finish_turn(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
+    """13.7.2: draw up to the Hand limit, then hand over to the next actor."""
+    cdef int p = gs.current
+    cdef Player* pl = &gs.players[p]
+    cdef int limit = hand_limit(gs, st, p)
+    if pl.n_hand < limit:                                        # 13.7.3
+        draw_cards(gs, pl, limit - pl.n_hand)
+    gs.turn.end_stage = END_NONE
+    next_actor(gs, es, st)
+
+
+# ---------------------------------------------------------------------------------------
+# Turn order, the dummy, rounds (2, 3, 4.2, 14, 18)
+# ---------------------------------------------------------------------------------------
+
+cdef void reset_turn(GameState* gs) noexcept nogil:
+    memset(&gs.turn, 0, sizeof(TurnState))
+    gs.turn.pending_choice = -1
+    gs.turn.resolving_card = -1
+    gs.turn.handler_row = -1
+
+
+cdef int actor_order(const GameState* gs, int* order) noexcept nogil:
+    """Actors in round order: tactic number, lowest first (3.1.4)."""
+    cdef int n = 0, i, j, tmp, ti, tj
+    for i in range(gs.n_players):
+        order[n] = i
+        n += 1
+    if gs.has_dummy:
+        order[n] = DUMMY
+        n += 1
+    for i in range(n):
+        for j in range(i + 1, n):
+            ti = gs.dummy.round_order if order[i] == DUMMY else gs.players[order[i]].round_order
+            tj = gs.dummy.round_order if order[j] == DUMMY else gs.players[order[j]].round_order
+            if tj < ti:
+                tmp = order[i]
+                order[i] = order[j]
+                order[j] = tmp
+    return n
+
+
+cdef void start_actor_turn(GameState* gs, const EngineStatics* es, const Statics* st, int actor) noexcept nogil:
+    cdef Player* pl
+    cdef int h
+    gs.turn_player = <int8_t>actor
+    if actor == DUMMY:
+        dummy_turn(gs, es, st)
+        return
+    gs.current = <int8_t>actor
+    reset_turn(gs)
+    pl = &gs.players[actor]
+    if pl.position < 0:                                          # 1.3.7 / 9.5.5: the portal
+        for h in range(gs.n_hexes):
+            if gs.hexes[h].site == es.portal_site:
+                pl.position = <int16_t>h
+                break
+    if pl.position >= 0 and gs.hexes[pl.position].site == es.glade_site:
+        gs.turn.mana_tokens[<int>(GOLD if gs.time == DAY else BLACK)] += 1   # 10.7.11.1
+    gs.turn.path[0] = pl.position
+    gs.turn.n_path = 1
+    if gs.end_announced_by >= 0 and pl.n_deck == 0 and pl.n_hand == 0:
+        end_actor_turn(gs, es, st)                               # 4.2.5: forfeit
+        return
+    gs.phase = PH_TURN_START
+
+
+cdef void dummy_turn(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
+    """18.4.1-18.4.3: flip 3 cards, then as many more as it has crystals of the last
+    card's colour; an empty deck at the start announces the End of the Round."""
+    cdef Dummy* d = &gs.dummy
+    cdef int i, last = -1, colour, extra
+    if d.n_deck == 0:
+        if gs.end_announced_by < 0:
+            gs.end_announced_by = DUMMY                          # 18.2.3
+            gs.last_turn_taken[DUMMY] = 1
+        end_actor_turn(gs, es, st)
+        return
+    for i in range(3):
+        if d.n_deck > 0:
+            d.n_deck -= 1
+            last = d.deck[d.n_deck]
+            d.discard[d.n_discard] = <int16_t>last
+            d.n_discard += 1
+    colour = card_colour(es, last) if last >= 0 else COLOURLESS
+    extra = d.crystals[colour] if colour < COLOURLESS else 0
+    for i in range(extra):
+        if d.n_deck > 0:
+            d.n_deck -= 1
+            d.discard[d.n_discard] = d.deck[d.n_deck]
+            d.n_discard += 1
+    end_actor_turn(gs, es, st)
+
+
+cdef void end_actor_turn(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
+    next_actor(gs, es, st)
+
+
+cdef void next_actor(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
+    """Hand the turn to the next actor in round order; end the round or the game (4.2, 14)."""
+    cdef int order[MAX_PLAYERS + 1]
+    cdef int n = actor_order(gs, order)
+    cdef int i, cur = gs.turn_player, nxt, a
+    gs.turns_in_round += 1
+    if gs.end_announced_by >= 0 and cur != gs.end_announced_by:
+        gs.last_turn_taken[cur] = 1
+    if gs.final_turns_left > 0 and cur != DUMMY:                 # 14.3.2
+        gs.final_turns_left -= 1
+        if gs.final_turns_left == 0:
+            end_game(gs, TERM_SCENARIO_WON)
+            return
+    if gs.end_announced_by >= 0:                                 # 4.2.1 / 14.1.1
+        a = 1
+        for i in range(n):
+            if order[i] != gs.end_announced_by and not gs.last_turn_taken[order[i]]:
+                a = 0
+        if a:
+            end_round(gs, es, st)
+            return
+    for i in range(n):
+        if order[i] == cur:
+            break
+    nxt = order[(i + 1) % n]
+    if gs.final_turns_left > 0 and nxt == DUMMY:                 # 14.3.4 / 18.2.4
+        nxt = order[(i + 2) % n]
+    start_actor_turn(gs, es, st, nxt)
+
+
+cdef void end_game(GameState* gs, int reason) noexcept nogil:
+    gs.phase = PH_GAME_OVER
+    gs.termination = <int8_t>reason
+
+
+cdef void end_round(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
+    """14.1, 14.2: after the last round the game ends; otherwise prepare the next (2.2)."""
+    if gs.round >= es.rounds:
+        end_game(gs, TERM_ROUND_LIMIT)
+        return
+    prepare_round(gs, es, st)
+
+
+cdef void shuffle_all_deeds(GameState* gs, Player* pl) noexcept nogil:
+    """2.2.8: hand, discard pile and deck (Wounds included) become the new Deed deck."""
+    cdef int i
+    for i in range(pl.n_hand):
+        push_card(pl.deck, &pl.n_deck, pl.hand[i])
+    for i in range(pl.n_discard):
+        push_card(pl.deck, &pl.n_deck, pl.discard[i])
+    pl.n_hand = 0
+    pl.n_discard = 0
+    rng_shuffle_i16(&gs.rng[<int>STREAM_DEEDS], pl.deck, pl.n_deck)
+
+
+cdef void prepare_round(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
+    """2.2 round preparation (solo: 18.4.4, 17.3.4)."""
+    cdef int i, k, p, lowest, card, n_units
+    cdef Dummy* d = &gs.dummy
+    cdef Player* pl
+    gs.round += 1
+    gs.time = <int8_t>(NIGHT if gs.time == DAY else DAY)         # 2.2.1
+    roll_source(gs, gs.n_dice)                                   # 2.2.2
+    # 2.2.3 unit offer: back to the bottom of their decks, deal players + 2
+    for i in range(gs.n_unit_offer):
+        card = gs.unit_offer[i]
+        if card < 0:                                             # AA from a monastery
+            insert_bottom(gs.aa_deck, &gs.n_aa_deck, -card - 1)
+        elif st.units.data[card * st.units.width + st.cols.unit_tier] == 0:
+            insert_bottom(gs.regular_units, &gs.n_regular_units, card)
+        else:
+            insert_bottom(gs.elite_units, &gs.n_elite_units, card)
+    gs.n_unit_offer = 0
+    n_units = gs.n_players + 2
+    for i in range(n_units):
+        if gs.core_revealed and es.elite_units and i % 2 == 0 and gs.n_elite_units > 0:
+            gs.n_elite_units -= 1
+            gs.unit_offer[gs.n_unit_offer] = gs.elite_units[gs.n_elite_units]
+        elif gs.n_regular_units > 0:
+            gs.n_regular_units -= 1
+            gs.unit_offer[gs.n_unit_offer] = gs.regular_units[gs.n_regular_units]
+        elif es.elite_units and gs.n_elite_units > 0:            # 21.2 A25
+            gs.n_elite_units -= 1
+            gs.unit_offer[gs.n_unit_offer] = gs.elite_units[gs.n_elite_units]
+        else:
+            continue
+        gs.n_unit_offer += 1
+    for k in range(gs.n_hexes):                                  # 2.2.4 monasteries
+        if gs.hexes[k].site == es.monastery_site and not (gs.hexes[k].flags & HEX_BURNED):
+            if gs.n_aa_deck > 0 and gs.n_unit_offer < MAX_OFFER:
+                gs.n_aa_deck -= 1
+                gs.unit_offer[gs.n_unit_offer] = <int16_t>(-gs.aa_deck[gs.n_aa_deck] - 1)
+                gs.n_unit_offer += 1
+    # 2.2.5 AA offer: the lowest card goes to the dummy's deck (18.4.4)
+    lowest = gs.aa_offer[2]
+    if lowest >= 0:
+        if gs.has_dummy:
+            d.deck[d.n_deck] = <int16_t>lowest
+            d.n_deck += 1
+        else:
+            insert_bottom(gs.aa_deck, &gs.n_aa_deck, lowest)
+    refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, 2)
+    # 2.2.6 spell offer: the lowest to the bottom of the deck; the dummy gains a crystal
+    lowest = gs.spell_offer[2]
+    if lowest >= 0:
+        insert_bottom(gs.spell_deck, &gs.n_spell_deck, lowest)
+        if gs.has_dummy and card_colour(es, lowest) < COLOURLESS:
+            d.crystals[card_colour(es, lowest)] += 1             # 18.4.4: no limit
+    refill_offer(gs, gs.spell_offer, gs.spell_deck, &gs.n_spell_deck, 2)
+    # dummy: discard back into the deck, shuffled (18.4.4)
+    for i in range(d.n_discard):
+        d.deck[d.n_deck] = d.discard[i]
+        d.n_deck += 1
+    d.n_discard = 0
+    rng_shuffle_i16(&gs.rng[<int>STREAM_DUMMY], d.deck, d.n_deck)
+    # 2.2.7 tactics: solo, both used tactics leave the game (17.3.4)
+    lay_out_tactics(gs, es)
+    # 2.2.8 each player
+    for p in range(gs.n_players):
+        pl = &gs.players[p]
+        for i in range(MAX_UNITS_):
+            if pl.units[i].card >= 0:
+                pl.units[i].ready = 1
+        pl.skills_used = 0
+        shuffle_all_deeds(gs, pl)
+        draw_cards(gs, pl, hand_limit(gs, st, p))
+        pl.tactic = -1
+        pl.tactic_used = 0
+    gs.end_announced_by = -1
+    gs.turns_in_round = 0
+    for i in range(MAX_PLAYERS + 1):
+        gs.last_turn_taken[i] = 0
+    gs.phase = PH_TACTICS
+    gs.current = 0
+    reset_turn(gs)
+
+
+cdef enum:
+    MAX_UNITS_ = 6
+
+
+cdef void insert_bottom(int16_t* deck, int8_t* n, int card) noexcept nogil:
+    cdef int k
+    if n[0] >= MAX_DECK:
+        return
+    for k in range(n[0], 0, -1):
+        deck[k] = deck[k - 1]
+    deck[0] = <int16_t>card
+    n[0] += 1
+
+
+cdef void lay_out_tactics(GameState* gs, const EngineStatics* es) noexcept nogil:
+    """2.2.7 / 1.2.12: this round's tactic set, minus tactics removed in a solo game."""
+    cdef int t, k, n = 0, removed
+    for k in range(6):
+        gs.tactics_available[k] = -1
+    for t in range(es.n_tactics):
+        if es.tactic_row[t * es.tactic_stride] != gs.time:
+            continue
+        removed = 0
+        for k in range(12):
+            if gs.tactics_removed[k] == t:
+                removed = 1
+        if not removed and n < 6:
+            gs.tactics_available[n] = <int8_t>t
+            n += 1
+
+
+cdef int take_tactic(GameState* gs, const EngineStatics* es, const Statics* st, int t) noexcept nogil:
+    """3.1 / 17.3.4: the player takes a tactic, then the dummy a random remaining one."""
+    cdef int k, n = 0, pick
+    cdef int left[6]
+    cdef Player* pl = &gs.players[gs.current]
+    cdef int row
+    for k in range(6):
+        if gs.tactics_available[k] == t:
+            gs.tactics_available[k] = -1
+            n = 1
+    if not n:
+        return ERR_ILLEGAL
+    pl.tactic = <int8_t>t
+    pl.round_order = <int8_t>es.tactic_row[t * es.tactic_stride + 1]   # 3.1.4
+    mark_removed(gs, t)
+    n = 0
+    for k in range(6):
+        if gs.tactics_available[k] >= 0:
+            left[n] = gs.tactics_available[k]
+            n += 1
+    if gs.has_dummy and n > 0:
+        pick = left[rng_below(&gs.rng[<int>STREAM_DUMMY], n)]
+        gs.dummy.tactic = <int8_t>pick
+        gs.dummy.round_order = <int8_t>es.tactic_row[pick * es.tactic_stride + 1]
+        mark_removed(gs, pick)
+        for k in range(6):
+            if gs.tactics_available[k] == pick:
+                gs.tactics_available[k] = -1
+    # 3.1.3: "when taken" effects resolve now; others are used later in the round
+    row = es.tactic_row[t * es.tactic_stride + 3]
+    if es.tactic_row[t * es.tactic_stride + 2] != 0 and erow(es, row)[0] != OP_NOTHING:
+        reset_turn(gs)
+        gs.turn.resolving_card = <int16_t>(-2 - t)               # a tactic, for error messages
+        if es.tactic_row[t * es.tactic_stride + 2] == 2:
+            # an ability used later in the round: its handler is not implemented yet, and
+            # leaving it unused would change the game, so say so now
+            set_error(gs, ERR_HANDLER, erow(es, row)[1] if erow(es, row)[0] == OP_HANDLER else -1, -2 - t)
+            return ERR_HANDLER
+        gs.phase = PH_MOVE  # resolve with special-effect timing
+        push_eval(gs, row)
+        if run_effects(gs, es, st, gs.current) == RES_ERROR:
+            return gs.error
+    start_round_turns(gs, es, st)
+    return ERR_NONE
+
+
+cdef void mark_removed(GameState* gs, int t) noexcept nogil:
+    cdef int k
+    for k in range(12):
+        if gs.tactics_removed[k] < 0:
+            gs.tactics_removed[k] = <int8_t>t
+            return
+
+
+cdef void start_round_turns(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
+    cdef int order[MAX_PLAYERS + 1]
+    actor_order(gs, order)
+    gs.turns_in_round = 0
+    start_actor_turn(gs, es, st, order[0])
+
+
+# ---------------------------------------------------------------------------------------
+# apply
+# ---------------------------------------------------------------------------------------
+
+cdef int apply_action(Engine eng, int action) noexcept nogil:
+    cdef GameState* gs = &eng.core.gs
+    cdef const EngineStatics* es = &eng.es
+    cdef const Statics* st = &eng.core.st
+    cdef int kind = action >> ACTION_SHIFT
+    cdef int arg = action & ARG_MASK
+    cdef int p = gs.current
+    cdef Player* pl = &gs.players[p]
+    cdef int i, card, row, powered, pay, pay2, to, cost, a, b, deck, k, res, slot
+    cdef const int32_t* r
+    gs.steps += 1
+    if gs.turn.handler_row >= 0:
+        if kind != A_CHOOSE or arg >= 64 or not ((gs.turn.ask_options >> arg) & 1):
+            return ERR_ILLEGAL
+        row = gs.turn.handler_row
+        gs.turn.handler_row = -1
+        gs.turn.ask = ASK_NONE
+        gs.turn.ask_options = 0
+        res = run_handler(gs, es, st, p, row, arg)
+        if res == RES_DONE:
+            res = run_effects(gs, es, st, p)
+        return gs.error if res == RES_ERROR else ERR_NONE
+    if gs.turn.pending_choice >= 0:
+        if kind != A_CHOOSE:
+            return ERR_ILLEGAL
+        r = erow(es, gs.turn.pending_choice)
+        if r[0] != OP_CHOICE:                                    # a colour for gain_mana / gain_crystal
+            if arg >= (NUM_COLOURS if r[1] == COLOUR_ANY else 4):
+                return ERR_ILLEGAL
+            gs.turn.pending_choice = -1
+            for k in range(r[2]):
+                if r[0] == OP_GAIN_MANA:
+                    gs.turn.mana_tokens[arg] += 1               # 5.3.1
+                else:
+                    gain_crystal(pl, gs, arg)                   # 5.3.2
+            res = run_effects(gs, es, st, p)
+            return gs.error if res == RES_ERROR else ERR_NONE
+        if arg >= r[5] or not node_playable(gs, es, r[4] + arg):
+            return ERR_ILLEGAL
+        gs.turn.pending_choice = -1
+        push_eval(gs, r[4] + arg)
+        res = run_effects(gs, es, st, p)
+        return gs.error if res == RES_ERROR else ERR_NONE
+    if kind == A_TACTIC:
+        if gs.phase != PH_TACTICS:
+            return ERR_ILLEGAL
+        return take_tactic(gs, es, st, arg)
+    if kind == A_ANNOUNCE_END:                                   # 4.2
+        if gs.phase != PH_TURN_START or pl.n_deck != 0 or gs.end_announced_by >= 0:
+            return ERR_ILLEGAL
+        gs.end_announced_by = <int8_t>p
+        gs.last_turn_taken[p] = 1
+        end_actor_turn(gs, es, st)                               # 4.2.6: nothing else happens
+        return ERR_NONE
+    if kind == A_REGULAR_TURN:
+        if gs.phase != PH_TURN_START:
+            return ERR_ILLEGAL
+        gs.phase = PH_MOVE
+        return ERR_NONE
+    if kind == A_REST:
+        if gs.phase != PH_TURN_START or pl.n_hand == 0:
+            return ERR_ILLEGAL
+        gs.phase = PH_REST
+        return ERR_NONE
+    if kind == A_PLAY:
+        i = arg & 0x7F
+        powered = (arg >> 7) & 1
+        pay = (arg >> 8) & 0x1F
+        pay2 = (arg >> 13) & 0x1F
+        if (gs.phase != PH_MOVE and gs.phase != PH_REST) or i >= pl.n_hand:
+            return ERR_ILLEGAL
+        card = pl.hand[i]
+        deck = card_deck(es, card)
+        row = card_playable_mode(gs, es, card, powered)
+        if row < 0:
+            return ERR_ILLEGAL
+        if deck == DECK_SPELL or (powered and deck != DECK_ARTIFACT):
+            if pay == PAY_NONE or not pay_ok(gs, pay, card_colour(es, card)):
+                return ERR_ILLEGAL
+            pay_take(gs, pay)                                    # 5.4.5: paid when played
+            if deck == DECK_SPELL and powered:
+                if pay2 == PAY_NONE or not pay_ok(gs, pay2, BLACK):
+                    return ERR_ILLEGAL
+                pay_take(gs, pay2)
+        remove_at(pl.hand, &pl.n_hand, i)
+        if deck == DECK_ARTIFACT and powered:
+            pl.removed += 1                                      # 6.1.5: thrown away
+        else:
+            push_card(pl.play_area, &pl.n_play, card)            # 6.1.2
+        gs.turn.played_card = 1
+        gs.turn.resolving_card = <int16_t>card
+        push_eval(gs, row)
+        res = run_effects(gs, es, st, p)
+        return gs.error if res == RES_ERROR else ERR_NONE
+    if kind == A_SIDEWAYS:                                       # 6.1.7
+        i = arg & 0x7F
+        if gs.phase != PH_MOVE or i >= pl.n_hand or pl.hand[i] == es.wound:
+            return ERR_ILLEGAL
+        card = pl.hand[i]
+        remove_at(pl.hand, &pl.n_hand, i)
+        push_card(pl.play_area, &pl.n_play, card)
+        gs.turn.played_card = 1
+        gs.turn.move_points += 1
+        return ERR_NONE
+    if kind == A_HEAL_WOUND:                                     # 12.3.3
+        i = arg
+        if gs.turn.healing <= 0 or i >= pl.n_hand or pl.hand[i] != es.wound:
+            return ERR_ILLEGAL
+        remove_at(pl.hand, &pl.n_hand, i)                        # back to the Wound pile
+        gs.turn.healing -= 1
+        return ERR_NONE
+    if kind == A_MOVE:                                           # 9.3.5
+        if gs.phase != PH_MOVE or pl.position < 0 or arg > 5:
+            return ERR_ILLEGAL
+        to = gs.hexes[pl.position].neighbour[arg]
+        if to < 0 or not can_enter(gs, st, pl.position, to):
+            return ERR_ILLEGAL
+        cost = move_cost(gs, st, to)
+        if cost < 0 or cost > gs.turn.move_points:
+            return ERR_ILLEGAL
+        a = provokes(gs, st, pl.position, to)
+        gs.turn.move_points -= cost
+        pl.position = <int16_t>to
+        if gs.turn.n_path < MAX_PATH:
+            gs.turn.path[gs.turn.n_path] = <int16_t>to
+            gs.turn.n_path += 1
+        gs.turn.moved = 1
+        if a != 0 or ends_movement(gs, st, to, p):               # 9.4.1, 9.4.3 -> 11.1
+            set_error(gs, ERR_COMBAT, to, -1)
+            return ERR_COMBAT
+        return ERR_NONE
+    if kind == A_EXPLORE:                                        # 9.8
+        if gs.phase != PH_MOVE or gs.turn.move_points < 2:
+            return ERR_ILLEGAL
+        a = (arg >> 7) - 64
+        b = (arg & 0x7F) - 64
+        slot = explore(gs, st, p, a, b)
+        if slot < 0:
+            return ERR_ILLEGAL
+        check_city_revealed(gs, es, st, slot)
+        return ERR_NONE
+    if kind == A_REST_DISCARD:                                   # 4.5.2
+        if gs.phase != PH_REST or arg >= pl.n_hand:
+            return ERR_ILLEGAL
+        card = pl.hand[arg]
+        if gs.turn.rest_mode == 0:
+            if has_non_wound(pl, es):
+                if card == es.wound:
+                    return ERR_ILLEGAL
+                gs.turn.rest_mode = 1
+            else:
+                gs.turn.rest_mode = 2                            # slow recovery
+        elif gs.turn.rest_mode != 1 or card != es.wound:
+            return ERR_ILLEGAL
+        remove_at(pl.hand, &pl.n_hand, arg)
+        push_card(pl.discard, &pl.n_discard, card)               # 4.5.2: to the discard pile
+        gs.turn.played_card = 1                                  # 4.3.2 satisfied
+        return ERR_NONE
+    if kind == A_END_TURN:
+        if gs.phase == PH_REST and gs.turn.rest_mode == 0:
+            return ERR_ILLEGAL
+        if gs.phase != PH_MOVE and gs.phase != PH_REST:
+            return ERR_ILLEGAL
+        end_turn_begin(gs, es, st)
+        return ERR_NONE
+    if kind == A_GLADE_WOUND:                                    # 10.7.11.2
+        if gs.phase != PH_END_TURN or gs.turn.end_stage != END_GLADE:
+            return ERR_ILLEGAL
+        if arg == 1:
+            for i in range(pl.n_hand):
+                if pl.hand[i] == es.wound:
+                    remove_at(pl.hand, &pl.n_hand, i)
+                    break
+        elif arg == 2:
+            for i in range(pl.n_discard):
+                if pl.discard[i] == es.wound:
+                    remove_at(pl.discard, &pl.n_discard, i)
+                    break
+        next_level_stage(gs, es, st)
+        return ERR_NONE
+    if kind == A_PICK_SKILL:                                     # 13.6.4
+        if gs.phase != PH_END_TURN or gs.turn.end_stage != END_LEVEL_SKILL:
+            return ERR_ILLEGAL
+        pick_skill(gs, arg)
+        if gs.aa_offer[0] >= 0:
+            gs.turn.end_stage = END_LEVEL_AA
+        else:
+            next_level_stage(gs, es, st)
+        return ERR_NONE
+    if kind == A_PICK_AA:                                        # 13.6.4
+        if gs.phase != PH_END_TURN or gs.turn.end_stage != END_LEVEL_AA or arg > 2 or gs.aa_offer[arg] < 0:
+            return ERR_ILLEGAL
+        push_card(pl.deck, &pl.n_deck, gs.aa_offer[arg])         # 6.4.1: top of the deck
+        refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, arg)
+        next_level_stage(gs, es, st)
+        return ERR_NONE
+    if kind == A_DISCARD:                                        # 13.7.1
+        if gs.phase != PH_END_TURN or gs.turn.end_stage != END_DISCARD or arg >= pl.n_hand:
+            return ERR_ILLEGAL
+        card = pl.hand[arg]
+        if card == es.wound:
+            return ERR_ILLEGAL                                   # 12.1.2
+        remove_at(pl.hand, &pl.n_hand, arg)
+        push_card(pl.discard, &pl.n_discard, card)
+        gs.turn.discarded_end += 1
+        return ERR_NONE
+    if kind == A_DRAW:
+        if gs.phase != PH_END_TURN or gs.turn.end_stage != END_DISCARD:
+            return ERR_ILLEGAL
+        finish_turn(gs, es, st)
+        return ERR_NONE
+    return ERR_ILLEGAL
+
+
+cdef void pick_skill(GameState* gs, int arg) noexcept nogil:
+    """13.6.4 [R]: keep one of the two revealed own tokens and put the other into the
+    Common Skill offer, or take an offer token and put both revealed ones there.  In a
+    solo game one dummy skill joins the offer each time (18.3.1)."""
+    cdef Player* pl = &gs.players[gs.current]
+    cdef int top = pl.n_skill_stack - 1
+    cdef int keep, other, k, slot
+    if arg < SKILL_CHOICES:
+        keep = pl.skill_stack[top - arg]
+        other = pl.skill_stack[top - 1 + arg] if top >= 1 else -1
+        pl.n_skill_stack -= 2 if top >= 1 else 1
+        if other >= 0:
+            gs.skill_offer[gs.n_skill_offer] = <int8_t>other
+            gs.n_skill_offer += 1
+    else:
+        slot = arg - 2
+        keep = gs.skill_offer[slot]
+        for k in range(slot, gs.n_skill_offer - 1):
+            gs.skill_offer[k] = gs.skill_offer[k + 1]
+        gs.n_skill_offer -= 1
+        for k in range(2):
+            gs.skill_offer[gs.n_skill_offer] = pl.skill_stack[top - k]
+            gs.n_skill_offer += 1
+        pl.n_skill_stack -= 2
+    for k in range(MAX_SKILLS):
+        if pl.skills[k] < 0:
+            pl.skills[k] = <int8_t>keep
+            break
+    if gs.has_dummy and gs.dummy.n_skill_stack > 0:               # 18.3.1
+        gs.dummy.n_skill_stack -= 1
+        gs.skill_offer[gs.n_skill_offer] = gs.dummy.skill_stack[gs.dummy.n_skill_stack]
+        gs.n_skill_offer += 1
+
+
+cdef void check_city_revealed(GameState* gs, const EngineStatics* es, const Statics* st, int slot) noexcept nogil:
+    """17.3.1: in First Reconnaissance, revealing a city triggers the end: every player
+    (not the dummy, 14.3.4) takes one last turn, counted from the next one (14.3.2)."""
+    cdef int k, h
+    if not es.end_city_revealed or gs.final_turns_left > 0:
+        return
+    for k in range(7):
+        h = gs.tiles[slot].first_hex + k
+        if gs.hexes[h].site == es.city_site:
+            gs.final_turns_left = <int8_t>(gs.n_players + 1)   # this turn + one more each
+            return
+
+
+# ---------------------------------------------------------------------------------------
+# Python face
+# ---------------------------------------------------------------------------------------
+
+HANDLER_TABLES = (TACTICS_HANDLERS, BASIC_HANDLERS)
+
+ERROR_TEXT = {
+    ERR_ILLEGAL: "illegal action",
+    ERR_COMBAT: "combat (rule 11: assaults, provoked rampaging enemies) is not implemented yet",
+    ERR_INTERACTION: "interaction and site actions (rule 10) are not implemented yet",
+    ERR_BOX_TILES: "exploring with tiles from the box (9.8.8) is not implemented yet",
+    ERR_UNIT_EFFECT: "effects on Units (ready/heal a unit, 7.3.4, 12.3.4) are not implemented yet",
+    ERR_CAPACITY: "a size limit of ext/_types.pxd was exceeded",
+}
+
+KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN: "regular_turn",
+              A_REST: "rest", A_PLAY: "play", A_SIDEWAYS: "sideways", A_CHOOSE: "choose",
+              A_MOVE: "move", A_EXPLORE: "explore", A_END_TURN: "end_turn",
+              A_REST_DISCARD: "rest_discard", A_HEAL_WOUND: "heal_wound", A_DISCARD: "discard",
+              A_DRAW: "draw", A_PICK_SKILL: "pick_skill", A_PICK_AA: "pick_aa",
+              A_GLADE_WOUND: "glade_wound"}
+
+
+cdef class Engine:
+    """The decision loop over one :class:`mksim._state.GameCore`.
+
+    Parameters
+    ----------
+    core : GameCore
+        A freshly set-up game (its state is changed in place).
+    tables : mksim.tables.Tables
+    content : mksim.content.Content
+    scenario_id : str
+    """
+
+    def __init__(self, GameCore core, tables, content, scenario_id):
+        if list(OP_ORDER) != [op.name for op in _fx.OPS]:
+            raise RuntimeError("mksim.effects.OPS and ext/_engine.pyx OP_ORDER disagree")
+        self.core = core
+        self.tables = tables
+        self._effects = np.ascontiguousarray(tables.effects, dtype=np.int32)
+        self._cards = np.ascontiguousarray(tables.cards, dtype=np.int32)
+        self._tactics = np.ascontiguousarray(tables.tactics, dtype=np.int32)
+        self._skills = np.ascontiguousarray(tables.skills, dtype=np.int32)
+        self._bind(tables, content, scenario_id)
+        self._begin(tables, content, scenario_id)
+
+    def _bind(self, tables, content, scenario_id):
+        cdef const int32_t[:, ::1] eff = self._effects
+        cdef const int32_t[:, ::1] cards = self._cards
+        cdef const int32_t[:, ::1] tac = self._tactics
+        cdef const int32_t[:, ::1] sk = self._skills
+        es = &self.es
+        es.effects.data = &eff[0, 0]
+        es.effects.rows = eff.shape[0]
+        es.effects.width = eff.shape[1]
+        es.card_stride = cards.shape[1]
+        es.card_deck = &cards[0, tables.col("cards", "deck")]
+        es.card_colour = &cards[0, tables.col("cards", "colour")]
+        es.card_basic = &cards[0, tables.col("cards", "basic")]
+        es.card_powered = &cards[0, tables.col("cards", "powered")]
+        es.wound = tables.card_ids.index("wound")
+        es.tactic_row = &tac[0, 0]
+        es.tactic_stride = tac.shape[1]
+        es.n_tactics = tac.shape[0]
+        es.skill_row = &sk[0, 0]
+        es.skill_stride = sk.shape[1]
+        es.n_skills = sk.shape[0]
+        sc = content.get("scenarios", scenario_id)
+        rules = sc.get("special_rules", [])
+        es.rounds = sc["rounds"]
+        es.end_city_revealed = 1 if sc["end"] == "city_revealed" else 0
+        es.remove_interactive_skills = 1 if "remove_interactive_skills" in rules else 0
+        es.elite_units = 1 if sc["elite_units"] else 0
+        self._bind_handlers(tables)
+        site = _ct.SITE_IDS.index
+        es.city_site = site("city")
+        es.portal_site = site("portal")
+        es.glade_site = site("magical_glade")
+        es.mine_site = site("crystal_mine")
+        es.monastery_site = site("monastery")
+
+    def _bind_handlers(self, tables):
+        """Map content handler names to group code, and lay out each handler row's
+        arguments in the order its group declares them (the data must match exactly)."""
+        cdef const int32_t[:] hg
+        cdef const int32_t[:] hl
+        cdef const int32_t[:, ::1] ra
+        group = np.full(max(1, len(tables.handlers)), -1, dtype=np.int32)
+        local = np.full(max(1, len(tables.handlers)), -1, dtype=np.int32)
+        declared = {}
+        for g, table in enumerate(HANDLER_TABLES):
+            for code, (name, params) in enumerate(table):
+                declared[name] = (g, code, params)
+        for hid, name in enumerate(tables.handlers):
+            if name in declared:
+                group[hid], local[hid] = declared[name][0], declared[name][1]
+        args = np.full((tables.effects.shape[0], MAX_HANDLER_ARGS), -9999, dtype=np.int32)
+        keys = tables.handler_arg_keys
+        for row in range(tables.effects.shape[0]):
+            op, hid, first, count = tables.effects[row, 0], tables.effects[row, 1], tables.effects[row, 2], tables.effects[row, 3]
+            if op != OP_HANDLER or group[hid] < 0:
+                continue
+            name = tables.handlers[hid]
+            params = declared[name][2]
+            for i in range(first, first + count):
+                key, kind, value = tables.handler_args[i]
+                kname = keys[key]
+                if kname not in params:
+                    raise ValueError(f"handler {name!r}: the content gives argument {kname!r}, "
+                                     f"which the engine does not declare (declared: {', '.join(params) or 'none'})")
+                args[row, params.index(kname)] = value
+        self._handler_group = group
+        self._handler_local = local
+        self._row_args = args
+        hg = group
+        hl = local
+        ra = args
+        self.es.handler_group = &hg[0]
+        self.es.handler_local = &hl[0]
+        self.es.row_args = &ra[0, 0]
+
+    def implemented_handlers(self):
+        """Names of the content's handlers that the engine implements."""
+        return [n for hid, n in enumerate(self.tables.handlers) if self._handler_group[hid] >= 0]
+
+    def _begin(self, tables, content, scenario_id):
+        """Skill stacks (1.3.9, 18.3.1, 17.3.4) and round 1's tactic set (1.2.12)."""
+        cdef GameState* gs = &self.core.gs
+        cdef int p, k, n
+        skills = content["skills"]
+        for p in range(gs.n_players):
+            n = 0
+            for k, s in enumerate(skills):
+                if tables.hero_ids.index(s["hero"]) == gs.players[p].hero and self._skill_in_game(s):
+                    gs.players[p].skill_stack[n] = k
+                    n += 1
+            gs.players[p].n_skill_stack = n
+            rng_shuffle_i8(&gs.rng[<int>STREAM_OFFERS], gs.players[p].skill_stack, n)
+        n = 0
+        if gs.has_dummy and gs.dummy.hero >= 0:
+            for k, s in enumerate(skills):
+                if tables.hero_ids.index(s["hero"]) == gs.dummy.hero and self._skill_in_game(s):
+                    gs.dummy.skill_stack[n] = k
+                    n += 1
+            rng_shuffle_i8(&gs.rng[<int>STREAM_OFFERS], gs.dummy.skill_stack, n)
+        gs.dummy.n_skill_stack = n
+        for k in range(12):
+            gs.tactics_removed[k] = -1
+        lay_out_tactics(gs, &self.es)
+        gs.end_announced_by = -1
+        gs.final_turns_left = 0
+        gs.error = ERR_NONE
+        gs.turn_player = 0
+        reset_turn(gs)
+
+    def _skill_in_game(self, s):
+        if s.get("cooperative"):
+            return False        # LL-7: cooperative skills only in cooperative scenarios
+        if s.get("interactive") and self.es.remove_interactive_skills:
+            return False        # 17.3.4
+        return True
+
+    def legal_actions(self):
+        """Legal actions at this point, as a numpy int32 array (empty when the game is over)."""
+        cdef int n
+        with nogil:
+            n = legal_actions(self, self.actions)
+        self.n_actions = n
+        return np.asarray(<int32_t[:n]> self.actions).copy() if n > 0 else np.zeros(0, dtype=np.int32)
+
+    def apply(self, int action):
+        """Apply one action; raise on an illegal action or on a rule not implemented yet."""
+        cdef int err
+        with nogil:
+            err = apply_action(self, action)
+        if err != ERR_NONE or self.core.gs.error != ERR_NONE:
+            raise self._error(err, action)
+
+    def _error(self, int err, int action):
+        cdef GameState* gs = &self.core.gs
+        code = gs.error if gs.error != ERR_NONE else err
+        if code == ERR_ILLEGAL:
+            return ValueError(f"illegal action {describe(action)}")
+        if code == ERR_HANDLER:
+            card = gs.error_card
+            if card <= -2:
+                what = f"tactic {self.tables.tactic_ids[-2 - card]!r}"
+            elif card >= 0:
+                what = f"card {self.tables.card_ids[card]!r}"
+            else:
+                what = "effect"
+            handler = self.tables.handlers[gs.error_arg] if gs.error_arg >= 0 else "a colour or floor choice"
+            return NotImplementedError(f"{what}: effect handler {handler!r} is not implemented yet")
+        return NotImplementedError(ERROR_TEXT.get(code, f"engine error {code}"))
+
+    def action_to_string_raw(self, int action):
+        return describe(action)
+
+    def is_terminal(self):
+        return self.core.gs.phase == PH_GAME_OVER
+
+    def phase(self):
+        return self.core.gs.phase
+
+    def termination(self):
+        return self.core.gs.termination
+
+
+def describe(int action):
+    """A short machine-readable description of an action code."""
+    kind = action >> ACTION_SHIFT
+    arg = action & ARG_MASK
+    name = KIND_NAMES.get(kind, f"kind{kind}")
+    if kind == A_PLAY:
+        return f"{name}(hand={arg & 0x7F}, powered={(arg >> 7) & 1}, pay={(arg >> 8) & 0x1F}, pay2={(arg >> 13) & 0x1F})"
+    if kind == A_EXPLORE:
+        return f"{name}({(arg >> 7) - 64}, {(arg & 0x7F) - 64})"
+    return f"{name}({arg})"
+
+
+def encode(kind_name, int arg=0):
+    """Action code from a kind name (see KIND_NAMES) and argument; for tests and tools."""
+    for k, v in KIND_NAMES.items():
+        if v == kind_name:
+            return act(k, arg)
+    raise ValueError(f"unknown action kind {kind_name!r}")

@@ -1,0 +1,195 @@
+"""The decision loop (ext/_engine.pyx): phases, turns, card play, movement, rest, end of
+turn, the dummy and round flow.  Rule numbers in the test names."""
+import numpy as np
+import pytest
+
+from mksim import effects as fx
+from mksim._engine import OP_ORDER, Engine, describe, encode
+from mksim._rng import RandomStream
+from mksim._state import GameCore
+
+
+def new_engine(content, tables, scenario="first_reconnaissance", hero="arythea", seed=1):
+    core = GameCore.new(tables, content, scenario, hero, seed)
+    return core, Engine(core, tables, content, scenario)
+
+
+def hex_of(d, index):
+    for tile in d["map"]["tiles"]:
+        for h in tile["hexes"]:
+            if h["index"] == index:
+                return h
+    raise KeyError(index)
+
+
+def kinds(engine):
+    return sorted({describe(int(a)).split("(")[0] for a in engine.legal_actions()})
+
+
+def test_op_codes_mirror_the_effect_vocabulary():
+    assert list(OP_ORDER) == [op.name for op in fx.OPS]
+
+
+def test_3_1_a_game_starts_with_the_six_day_tactics(content, tables):
+    core, eng = new_engine(content, tables)
+    acts = eng.legal_actions()
+    assert kinds(eng) == ["tactic"]
+    day = [i for i, t in enumerate(content["tactics"]) if t["time"] == "day"]
+    assert sorted(int(a) & 0xFFFFF for a in acts) == day
+
+
+def take(eng, content, tactic_id):
+    t = content.ids("tactics").index(tactic_id)
+    eng.apply(encode("tactic", t))
+
+
+def test_17_3_4_the_dummy_takes_one_remaining_tactic_and_both_leave_the_game(content, tables):
+    core, eng = new_engine(content, tables)
+    take(eng, content, "early_bird")
+    d = core.to_dict()
+    assert d["dummy"]["tactic"] not in (None, "early_bird")
+    removed = [x for x in d["tactics_removed"] if x is not None]
+    assert "early_bird" in removed and d["dummy"]["tactic"] in removed
+
+
+def start_turn(content, tables, seed=1, scenario="first_reconnaissance"):
+    core, eng = new_engine(content, tables, scenario=scenario, seed=seed)
+    take(eng, content, "early_bird")  # tactic 1: the player goes first (3.1.4)
+    return core, eng
+
+
+def test_1_3_7_the_hero_enters_on_the_portal_and_may_move_or_rest(content, tables):
+    core, eng = start_turn(content, tables)
+    d = core.to_dict()
+    pos = d["players"][0]["position"]
+    assert pos is not None and hex_of(d, pos)["site"] == "portal"
+    assert kinds(eng) == ["regular_turn", "rest"]   # 4.3.1
+
+
+def test_6_1_7_sideways_move_and_9_2_terrain_cost(content, tables):
+    core, eng = start_turn(content, tables)
+    eng.apply(encode("regular_turn"))
+    hand_before = len(core.to_dict()["players"][0]["hand"])
+    for _ in range(2):
+        eng.apply(encode("sideways", 0))             # Move 1 each (6.1.7)
+    d = core.to_dict()
+    assert len(d["players"][0]["hand"]) == hand_before - 2
+    assert len(d["players"][0]["play_area"]) == 2
+    assert d["turn"]["move_points"] == 2
+    # start tile A (DIG layout): NE forest, E plains.  Plains cost 2 by Day (9.2).
+    moves = [describe(int(a)) for a in eng.legal_actions() if describe(int(a)).startswith("move")]
+    assert "move(1)" in moves          # E: plains, 2
+    assert "move(0)" not in moves      # NE: forest, 3 by Day
+    eng.apply(encode("move", 1))
+    assert core.to_dict()["turn"]["move_points"] == 0
+
+
+def test_4_5_2_standard_rest_discards_exactly_one_non_wound(content, tables):
+    core, eng = start_turn(content, tables)
+    eng.apply(encode("rest"))
+    assert "end_turn" not in kinds(eng)              # must discard first
+    eng.apply(encode("rest_discard", 0))
+    d = core.to_dict()["players"][0]
+    assert len(d["hand"]) == 4 and len(d["discard"]) == 1
+    assert "end_turn" in kinds(eng)
+
+
+def test_13_7_end_of_turn_draws_back_up_to_the_hand_limit(content, tables):
+    core, eng = start_turn(content, tables)
+    eng.apply(encode("regular_turn"))
+    eng.apply(encode("sideways", 0))
+    eng.apply(encode("sideways", 0))
+    eng.apply(encode("end_turn"))
+    assert "draw" in kinds(eng)                       # 13.7.1: optional discards, then draw
+    eng.apply(encode("draw"))
+    d = core.to_dict()
+    p = d["players"][0]
+    assert len(p["hand"]) == 5 and len(p["deck"]) == 11 - 2 and len(p["discard"]) == 2
+    # the dummy played its turn in between (18.4.2: at least 3 cards flipped)
+    assert len(d["dummy"]["discard"]) >= 3
+
+
+def test_21_2_a21_a_turn_without_a_played_card_must_discard(content, tables):
+    core, eng = start_turn(content, tables)
+    eng.apply(encode("regular_turn"))
+    eng.apply(encode("end_turn"))
+    assert "draw" not in kinds(eng) and "discard" in kinds(eng)
+
+
+def test_9_8_exploring_costs_two_move_and_adds_seven_hexes(content, tables):
+    """Walk until an exploration is legal, then explore.  (Reaching the edge of the map
+    takes more than one hand of Move: the test grants 12 Move points with the Rules test
+    setter.)"""
+    from mksim._rules import Rules
+    for seed in range(100):
+        core, eng = start_turn(content, tables, seed=seed)
+        eng.apply(encode("regular_turn"))
+        Rules(core).set_move_points(12)
+        rng = RandomStream(seed, 1, "rewards")
+        for _ in range(30):
+            acts = [int(a) for a in eng.legal_actions()]
+            ex = [a for a in acts if describe(a).startswith("explore")]
+            if ex:
+                before = core.to_dict()
+                eng.apply(ex[0])
+                after = core.to_dict()
+                assert after["map"]["n_hexes"] == before["map"]["n_hexes"] + 7
+                assert after["turn"]["move_points"] == before["turn"]["move_points"] - 2   # 9.8.3
+                assert after["players"][0]["fame"] == before["players"][0]["fame"] + 1   # 17.3.1
+                assert len(after["tile_stack"]) == len(before["tile_stack"]) - 1
+                return
+            walk = [a for a in acts if describe(a).split("(")[0] in ("sideways", "move")]
+            if not walk:
+                break
+            try:
+                eng.apply(walk[rng.below(len(walk))])
+            except NotImplementedError:   # walked into combat (not implemented yet): next seed
+                break
+    pytest.fail("no random walk reached an exploration")
+
+
+def test_unimplemented_handlers_raise_an_error_naming_the_card(content, tables):
+    seen = set()
+    for seed in range(300):
+        core, eng = new_engine(content, tables, seed=seed)
+        rng = RandomStream(seed, 0, "rewards")
+        try:
+            while not eng.is_terminal():
+                acts = eng.legal_actions()
+                assert len(acts) > 0
+                eng.apply(int(acts[rng.below(len(acts))]))
+        except NotImplementedError as err:
+            seen.add(str(err).split(":")[0])
+    assert any(s.startswith("card '") for s in seen)
+    assert any(s.startswith("tactic '") for s in seen)
+
+
+def playout(content, tables, seed):
+    core, eng = new_engine(content, tables, seed=seed)
+    rng = RandomStream(seed, 0, "rewards")
+    log = []
+    try:
+        while not eng.is_terminal():
+            acts = eng.legal_actions()
+            a = int(acts[rng.below(len(acts))])
+            log.append(a)
+            eng.apply(a)
+    except NotImplementedError as err:
+        log.append(str(err))
+    return log, core.to_dict()
+
+
+def test_same_seed_same_game_even_with_global_rngs_disturbed(content, tables):
+    import random
+    a = playout(content, tables, 5)
+    random.seed(1)
+    np.random.seed(2)
+    np.random.rand(5)
+    b = playout(content, tables, 5)
+    assert a == b
+
+
+def test_illegal_action_is_refused(content, tables):
+    core, eng = new_engine(content, tables)
+    with pytest.raises(ValueError, match="illegal action"):
+        eng.apply(encode("end_turn"))
