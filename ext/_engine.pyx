@@ -18,6 +18,9 @@ from mksim._types cimport (
 from mksim._rng cimport (Rng, rng_below, rng_shuffle_i16, rng_shuffle_i8,
                          STREAM_SOURCE, STREAM_DEEDS, STREAM_DUMMY, STREAM_OFFERS)
 from mksim._state cimport GameCore, Statics, Table, roll_source
+from mksim._scoring cimport (hand_limit, level_for_fame, clear_play_area, hand_limit_bonus,
+                             space_benefit_crystal, apply_level, draw_to_limit,
+                             dummy_turn as dummy_flip, dummy_round_prep)
 from mksim._rules cimport (move_cost, can_enter, ends_movement, provokes, is_safe,
                            explorable, explore, MAX_EXPLORABLE, RULES_BOX_NOT_IMPLEMENTED)
 
@@ -130,11 +133,6 @@ cdef int draw_cards(GameState* gs, Player* pl, int n) noexcept nogil:
 
 cdef inline int level_value(const Statics* st, int level, int col) noexcept nogil:
     return st.levels.data[(level - 1) * st.levels.width + col]
-
-
-cdef int hand_limit(const GameState* gs, const Statics* st, int p) noexcept nogil:
-    """Unmodified Hand limit of the hero's Level token (1.3.2, 13.6.2)."""
-    return level_value(st, gs.players[p].level, st.cols.level_hand_limit)
 
 
 cdef inline bint mana_usable(const GameState* gs, int colour) noexcept nogil:
@@ -678,24 +676,6 @@ cdef void forced_withdrawal(GameState* gs, const EngineStatics* es, const Static
             break
 
 
-cdef void clear_play_area(GameState* gs, int p) noexcept nogil:
-    """13.3: played cards to the discard pile; mana tokens back to the bank."""
-    cdef Player* pl = &gs.players[p]
-    cdef int i
-    for i in range(pl.n_play):
-        push_card(pl.discard, &pl.n_discard, pl.play_area[i])
-    pl.n_play = 0
-    for i in range(NUM_COLOURS):
-        gs.turn.mana_tokens[i] = 0
-
-
-cdef int level_for_fame(const Statics* st, int fame) noexcept nogil:
-    cdef int lv = 1
-    while lv < st.levels.rows and fame >= level_value(st, lv + 1, 0):   # column 0: fame
-        lv += 1
-    return lv
-
-
 cdef void end_turn_begin(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
     """Steps 1-4 of 13.1 that need no decision, then the first decision stage."""
     cdef int p = gs.current
@@ -703,15 +683,10 @@ cdef void end_turn_begin(GameState* gs, const EngineStatics* es, const Statics* 
     cdef int site, colour
     return_dice(gs)                                              # 13.1.1
     forced_withdrawal(gs, es, st, p)                             # 13.1.2
-    clear_play_area(gs, p)                                       # 13.1.3
+    clear_play_area(gs, st, p)                                   # 13.1.3
     gs.phase = PH_END_TURN
     site = gs.hexes[pl.position].site if pl.position >= 0 else -1
-    if site == es.mine_site:                                     # 13.4.2 / 10.7.12.1
-        colour = 0
-        while colour < 4 and not ((gs.hexes[pl.position].colours >> colour) & 1):
-            colour += 1
-        if colour < 4 and pl.crystals[colour] < MAX_CRYSTALS:
-            pl.crystals[colour] += 1
+    space_benefit_crystal(gs, st, p)                             # 13.4.2 / 10.7.12.1
     gs.turn.levels_pending = <uint8_t>(level_for_fame(st, pl.fame) - pl.level)   # 13.6.1
     if site == es.glade_site:                                    # 13.4.1 / 10.7.11.2
         gs.turn.end_stage = END_GLADE
@@ -726,10 +701,7 @@ cdef void next_level_stage(GameState* gs, const EngineStatics* es, const Statics
     while gs.turn.levels_pending > 0:
         gs.turn.levels_pending -= 1
         lv = pl.level + 1
-        pl.level = <int8_t>lv
-        if lv % 2 == 1:                                          # 13.6.3: odd levels
-            pl.command_tokens = <int8_t>level_value(st, lv, st.cols.level_command_tokens)
-        else:                                                    # 13.6.4: even levels
+        if apply_level(gs, st, gs.current, lv) == 1:             # 13.6.3 odd / 13.6.4 even
             if pl.n_skill_stack > 0 or gs.n_skill_offer > 0:
                 gs.turn.end_stage = END_LEVEL_SKILL
                 return
@@ -755,9 +727,9 @@ cdef void finish_turn(GameState* gs, const EngineStatics* es, const Statics* st)
     """13.7.2: draw up to the Hand limit, then hand over to the next actor."""
     cdef int p = gs.current
     cdef Player* pl = &gs.players[p]
-    cdef int limit = hand_limit(gs, st, p)
-    if pl.n_hand < limit:                                        # 13.7.3
-        draw_cards(gs, pl, limit - pl.n_hand)
+    # 13.7.2: the Hand limit, plus the larger keep / city bonus (10.9) and card bonuses
+    cdef int limit = hand_limit(gs, st, p) + hand_limit_bonus(gs, st, p) + gs.turn.hand_limit_bonus
+    draw_to_limit(gs, st, p, limit)                              # 13.7.3-13.7.4
     gs.turn.end_stage = END_NONE
     next_actor(gs, es, st)
 
@@ -819,29 +791,10 @@ cdef void start_actor_turn(GameState* gs, const EngineStatics* es, const Statics
 
 
 cdef void dummy_turn(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
-    """18.4.1-18.4.3: flip 3 cards, then as many more as it has crystals of the last
-    card's colour; an empty deck at the start announces the End of the Round."""
-    cdef Dummy* d = &gs.dummy
-    cdef int i, last = -1, colour, extra
-    if d.n_deck == 0:
-        if gs.end_announced_by < 0:
-            gs.end_announced_by = DUMMY                          # 18.2.3
-            gs.last_turn_taken[DUMMY] = 1
-        end_actor_turn(gs, es, st)
-        return
-    for i in range(3):
-        if d.n_deck > 0:
-            d.n_deck -= 1
-            last = d.deck[d.n_deck]
-            d.discard[d.n_discard] = <int16_t>last
-            d.n_discard += 1
-    colour = card_colour(es, last) if last >= 0 else COLOURLESS
-    extra = d.crystals[colour] if colour < COLOURLESS else 0
-    for i in range(extra):
-        if d.n_deck > 0:
-            d.n_deck -= 1
-            d.discard[d.n_discard] = d.deck[d.n_deck]
-            d.n_discard += 1
+    """18.4: the dummy's turn; an empty deck at its start announces the End of the Round."""
+    if dummy_flip(gs, st) == 1 and gs.end_announced_by < 0:
+        gs.end_announced_by = DUMMY                              # 18.2.3
+        gs.last_turn_taken[DUMMY] = 1
     end_actor_turn(gs, es, st)
 
 
@@ -906,8 +859,7 @@ cdef void shuffle_all_deeds(GameState* gs, Player* pl) noexcept nogil:
 
 cdef void prepare_round(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
     """2.2 round preparation (solo: 18.4.4, 17.3.4)."""
-    cdef int i, k, p, lowest, card, n_units
-    cdef Dummy* d = &gs.dummy
+    cdef int i, k, p, card, n_units, aa_low, spell_low
     cdef Player* pl
     gs.round += 1
     gs.time = <int8_t>(NIGHT if gs.time == DAY else DAY)         # 2.2.1
@@ -942,28 +894,19 @@ cdef void prepare_round(GameState* gs, const EngineStatics* es, const Statics* s
                 gs.n_aa_deck -= 1
                 gs.unit_offer[gs.n_unit_offer] = <int16_t>(-gs.aa_deck[gs.n_aa_deck] - 1)
                 gs.n_unit_offer += 1
-    # 2.2.5 AA offer: the lowest card goes to the dummy's deck (18.4.4)
-    lowest = gs.aa_offer[2]
-    if lowest >= 0:
-        if gs.has_dummy:
-            d.deck[d.n_deck] = <int16_t>lowest
-            d.n_deck += 1
-        else:
-            insert_bottom(gs.aa_deck, &gs.n_aa_deck, lowest)
+    # 2.2.5 / 2.2.6: the lowest AA and Spell leave their offers; in a solo game the AA
+    # joins the dummy's deck and the dummy gains a crystal of the Spell's colour (18.4.4)
+    aa_low = gs.aa_offer[2]
+    spell_low = gs.spell_offer[2]
+    if aa_low >= 0 and not gs.has_dummy:
+        insert_bottom(gs.aa_deck, &gs.n_aa_deck, aa_low)
     refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, 2)
-    # 2.2.6 spell offer: the lowest to the bottom of the deck; the dummy gains a crystal
-    lowest = gs.spell_offer[2]
-    if lowest >= 0:
-        insert_bottom(gs.spell_deck, &gs.n_spell_deck, lowest)
-        if gs.has_dummy and card_colour(es, lowest) < COLOURLESS:
-            d.crystals[card_colour(es, lowest)] += 1             # 18.4.4: no limit
+    if spell_low >= 0:
+        insert_bottom(gs.spell_deck, &gs.n_spell_deck, spell_low)
     refill_offer(gs, gs.spell_offer, gs.spell_deck, &gs.n_spell_deck, 2)
-    # dummy: discard back into the deck, shuffled (18.4.4)
-    for i in range(d.n_discard):
-        d.deck[d.n_deck] = d.discard[i]
-        d.n_deck += 1
-    d.n_discard = 0
-    rng_shuffle_i16(&gs.rng[<int>STREAM_DUMMY], d.deck, d.n_deck)
+    if gs.has_dummy:
+        if dummy_round_prep(gs, st, aa_low, card_colour(es, spell_low) if spell_low >= 0 else -1) < 0:
+            set_error(gs, ERR_CAPACITY, 2, aa_low)
     # 2.2.7 tactics: solo, both used tactics leave the game (17.3.4)
     lay_out_tactics(gs, es)
     # 2.2.8 each player
