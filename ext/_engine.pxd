@@ -21,6 +21,8 @@ cdef enum:
     PAY_NONE = 31              # payment code: nothing to pay
     PAY_CRYSTAL = 6            # payment codes: 0-5 token of colour c, 6-9 crystal c, 10-17 Source die i
     PAY_DIE = 10
+    PAY_STOLEN = 18            # payment code: the Mana Steal die kept on the tactic card (3.2, 21.2 A7)
+    ASK_DONE = 63              # option 63 of an ask: stop choosing ("up to N" picks)
 
 cdef enum ActionKind:
     A_TACTIC = 1               # arg: tactic content index (3.1)
@@ -41,6 +43,24 @@ cdef enum ActionKind:
     A_PICK_AA = 16             # arg: AA offer slot (13.6.4)
     A_GLADE_WOUND = 17         # arg: 0 skip, 1 from hand, 2 from discard (10.7.11.2)
     A_ACTION_SITE = 18         # arg: site action (interact/enter/challenge/burn) - not implemented yet
+    A_TACTIC_ABILITY = 30      # arg: variant (Sparing Power: 0 store a card, 1 take them); use the
+                               # own tactic's ongoing ability (3.2; before the turn: 4.1)
+    A_FORFEIT = 31             # 4.2.5: forfeit a turn (offered only when a before-turn option exists)
+    A_RETURN_CARD = 32         # arg: hand index; Crystal Joy: discard it to return Crystal Joy to hand
+
+cdef enum SiteActionKind:      # actions of _engine_combat.pxi (numbered apart from ActionKind)
+    A_CHALLENGE = 40           # arg: bitmask of neighbour directions whose rampaging enemies are challenged (11.1.5)
+    A_ENTER_SITE = 41          # enter the adventure site you stand on (10.8)
+    A_BURN = 42                # try to burn the monastery you stand on (10.7.2.3)
+    A_INTERACT = 43            # interact with the locals (10.2)
+    A_COMMIT_ATTACK = 44       # arg: bitmask of target slots (11.5.2, 11.8)
+    A_COMMIT_BLOCK = 45        # arg: slot | attack << 5 (11.6.3, LL-6.1)
+    A_DAMAGE_START = 46        # arg: slot | attack << 5: resolve that unblocked attack next (11.7.1)
+    A_DAMAGE_HERO = 47         # the rest of the damage goes to the hero (11.7.7)
+    A_DAMAGE_UNIT = 48         # arg: unit slot (11.7.4)
+    A_NEXT_PHASE = 49          # end this combat phase (11.3.2)
+    A_REWARD = 50              # arg: a choice while claiming rewards (13.5)
+    A_ALTAR = 51               # pay the tribute of a ruins altar (10.7.10.2)
 
 cdef enum Ask:                 # what a pending handler decision picks (TurnState.ask)
     ASK_NONE = 0
@@ -66,6 +86,27 @@ cdef enum EngineError:
     ERR_BOX_TILES = 5          # exploring with tiles from the box (9.8.8) not implemented
     ERR_UNIT_EFFECT = 6        # unit-targeting effects (ready/heal unit) not implemented
     ERR_CAPACITY = 7           # a MAX_* limit of _types.pxd was exceeded
+    ERR_ENEMY_EFFECT = 8       # effects on enemies (armor, "does not attack") not implemented
+    ERR_CARD_BONUS = 8         # error_arg = op: Concentration / Will Focus bonus on Influence, Block or
+                               # Attack (needs interaction / combat, not implemented yet)
+
+cdef struct SiteRules:         # site codes (content.SITE_IDS) and numbers from sites.toml (10.7)
+    int village
+    int monastery
+    int keep
+    int mage_tower
+    int city
+    int dungeon
+    int tomb
+    int monster_den
+    int spawning_grounds
+    int ancient_ruins
+    int rampaging_orc
+    int rampaging_draconum
+    int rep_assault            # 10.4: each assault on a fortified site
+    int rep_burn               # 10.4: burning a monastery
+    int rep_orc                # 10.7.14.2: per orc token defeated
+    int rep_draconum           # 10.7.14.2: per draconum token defeated
 
 cdef struct EngineStatics:     # static tables and constants the decision loop reads
     Table effects              # rows: op a0 a1 a2 first_child n_children (mksim.effects)
@@ -92,6 +133,10 @@ cdef struct EngineStatics:     # static tables and constants the decision loop r
     int monastery_site
     const int32_t* handler_group   # per content handler id: group (HG_*), -1 = not implemented
     const int32_t* handler_local   # per content handler id: the group's own handler code
+    SiteRules sites
+    const int32_t* ruins       # per ruins token: RUINS_* columns of _engine_combat.pxi
+    int n_ruins
+    const int32_t* site_table  # per site code: ST_* columns of _engine_combat.pxi (sites.toml)
     const int32_t* row_args        # per effect row: MAX_HANDLER_ARGS declared arguments of a handler
                                    # row, in the order its group declares them (words as codes,
                                    # effect-valued arguments as child rows, -9999 = not given)
@@ -109,3 +154,5 @@ cdef class Engine:
     cdef object _handler_group
     cdef object _handler_local
     cdef object _row_args
+    cdef object _ruins
+    cdef object _site_table

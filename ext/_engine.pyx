@@ -13,15 +13,22 @@ from mksim._types cimport (
     MAX_SKILLS, MAX_DECK, MAX_OFFER,
     RED, BLUE, WHITE, GREEN, GOLD, BLACK, NUM_COLOURS, NUM_TERRAINS, DAY, NIGHT,
     PH_TACTICS, PH_TURN_START, PH_MOVE, PH_REST, PH_END_TURN, PH_GAME_OVER,
-    TERM_NONE, TERM_SCENARIO_WON, TERM_ROUND_LIMIT, HEX_BURNED,
+    TERM_NONE, TERM_SCENARIO_WON, TERM_ROUND_LIMIT, HEX_BURNED, HEX_CONQUERED, HEX_TOKENS_REVEALED,
+    PH_COMBAT_RANGED, PH_COMBAT_BLOCK, PH_COMBAT_DAMAGE, PH_COMBAT_ATTACK, MAX_COMBAT_ENEMIES,
+    Combat, CombatEnemy, CE_RAMPAGING, CE_DEFEATED, MELEE,
 )
 from mksim._rng cimport (Rng, rng_below, rng_shuffle_i16, rng_shuffle_i8,
-                         STREAM_SOURCE, STREAM_DEEDS, STREAM_DUMMY, STREAM_OFFERS)
-from mksim._state cimport GameCore, Statics, Table, roll_source
+                         STREAM_SOURCE, STREAM_DEEDS, STREAM_DUMMY, STREAM_OFFERS, STREAM_REWARDS)
+from mksim._state cimport GameCore, Statics, Table, roll_source, draw_token
 from mksim._scoring cimport (hand_limit, level_for_fame, clear_play_area, hand_limit_bonus,
                              space_benefit_crystal, apply_level, draw_to_limit,
                              dummy_turn as dummy_flip, dummy_round_prep)
-from mksim._rules cimport (move_cost, can_enter, ends_movement, provokes, is_safe,
+from mksim._combat cimport (combat_begin, combat_next_phase, combat_end, combat_site_cleared,
+                            enemy_armor, is_targetable, enemy_n_attacks, attack_is_live,
+                            attack_value, resolve_attack, block_value, block_needed, resolve_block,
+                            damage_start, damage_to_unit, damage_to_hero,
+                            UNDEFEATED_STAY, UNDEFEATED_DISCARD)
+from mksim._rules cimport (is_rampaging, move_cost, can_enter, ends_movement, provokes, is_safe,
                            explorable, explore, MAX_EXPLORABLE, RULES_BOX_NOT_IMPLEMENTED)
 
 import numpy as np
@@ -196,10 +203,14 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
         return node_playable(gs, es, r[4] + (1 if gs.time == NIGHT else 0))
     if op == OP_MOVE:
         return phase == PH_MOVE                      # 6.3.3, 9.3.2
-    if op == OP_INFLUENCE or op == OP_ATTACK or op == OP_BLOCK:
-        return False    # interaction (10.2) and combat (11) phases are not reached yet
+    if op == OP_ATTACK:                              # 11.5.2: only Ranged/Siege before melee
+        return phase == PH_COMBAT_ATTACK or (phase == PH_COMBAT_RANGED and r[3] != MELEE)
+    if op == OP_BLOCK:
+        return phase == PH_COMBAT_BLOCK              # 11.6.3
+    if op == OP_INFLUENCE:
+        return False    # interaction (10.2) is not implemented yet: never reached
     if op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
-        return False    # combat only (11.4.4)
+        return gs.combat.active != 0                 # 11.4.4: any phase of a combat
     if op == OP_HEAL:
         return phase == PH_MOVE or phase == PH_REST  # any time outside combat (12.4.1)
     if op == OP_READY_UNIT or op == OP_HEAL_UNIT:
@@ -208,9 +219,9 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
         return False
     if op == OP_HANDLER:
         return handler_playable(gs, es, row)
-    # special effects: any time during the turn (6.3.3); handlers are offered and raise
-    # a named error when played
-    return phase == PH_MOVE or phase == PH_REST
+    # special effects: any time during the turn (6.3.3), combat included; handlers are
+    # offered and raise a named error when played
+    return phase == PH_MOVE or phase == PH_REST or gs.combat.active != 0
 
 
 cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row) noexcept nogil:
@@ -218,8 +229,11 @@ cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int
     cdef const int32_t* r = erow(es, row)
     cdef Player* pl = &gs.players[p]
     cdef int op = r[0], colour
+    if gs.turn.concentration > 0 and (op == OP_INFLUENCE or op == OP_ATTACK or op == OP_BLOCK):
+        set_error(gs, ERR_CARD_BONUS, op, gs.turn.resolving_card)   # Concentration bonus: later
+        return RES_ERROR
     if op == OP_MOVE:
-        gs.turn.move_points += r[1]
+        gs.turn.move_points += r[1] + move_bonus(gs)
     elif op == OP_HEAL:
         gs.turn.healing += r[1]
     elif op == OP_DRAW:
@@ -244,6 +258,13 @@ cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int
         if r[3] != 0:
             set_error(gs, ERR_HANDLER, -1, gs.turn.resolving_card)  # a floor above 0
             return RES_ERROR
+    elif op == OP_ATTACK:
+        gs.combat.attack[r[3]][r[2]] += r[1]                    # 11.5.2 / 11.8: kind, element
+    elif op == OP_BLOCK:
+        gs.combat.block[r[2]] += r[1]                           # 11.6.3
+    elif op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
+        set_error(gs, ERR_ENEMY_EFFECT, op, gs.turn.resolving_card)
+        return RES_ERROR
     elif op == OP_EXTRA_SOURCE_DIE:
         gs.turn.extra_dice += r[1]                              # 5.5.6
     elif op == OP_HANDLER:
@@ -296,7 +317,19 @@ cdef int run_effects(GameState* gs, const EngineStatics* es, const Statics* st, 
             if apply_op(gs, es, st, p, row) != RES_DONE:
                 return RES_ERROR
     gs.turn.resolving_card = -1
+    gs.turn.concentration = 0          # its bonus applies only to the card played with it
     return RES_DONE
+
+
+cdef int move_bonus(GameState* gs) noexcept nogil:
+    """Extra Move for a card giving Move now: Concentration / Will Focus (once, for the
+    card played with it) and Tirelessness (the next card, or every later one)."""
+    cdef int b = gs.turn.concentration
+    gs.turn.concentration = 0
+    b += gs.turn.move_bonus
+    if not gs.turn.move_bonus_all:
+        gs.turn.move_bonus = 0
+    return b
 
 
 # ---------------------------------------------------------------------------------------
@@ -346,7 +379,7 @@ cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row
         return tactics_playable(gs, es, row, local)
     if group == HG_BASIC:
         return basic_playable(gs, es, row, local)
-    return gs.phase == PH_MOVE or gs.phase == PH_REST
+    return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.combat.active != 0
 
 
 cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row, int choice) noexcept nogil:
@@ -363,6 +396,7 @@ cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, 
 
 include "_fx_tactics.pxi"
 include "_fx_basic.pxi"
+include "_engine_combat.pxi"
 
 
 # ---------------------------------------------------------------------------------------
@@ -380,30 +414,44 @@ cdef bint pay_ok(const GameState* gs, int pay, int colour) noexcept nogil:
     if pay < PAY_DIE:                                       # a crystal (5.1.3)
         c = pay - PAY_CRYSTAL
         return c == colour and gs.players[gs.current].crystals[c] > 0
+    if pay == PAY_STOLEN:                                   # Mana Steal die (3.2, 21.2 A7):
+        c = gs.players[gs.current].stolen_die               # in addition to the normal die
+        return c >= 0 and c == colour
     die = pay - PAY_DIE                                     # a Source die (5.5.2)
     if die >= gs.n_dice or (gs.dice_taken >> die) & 1:
         return False
     if gs.turn.dice_used >= 1 + gs.turn.extra_dice:
         return False
     c = gs.dice[die]
+    if c == BLACK and gs.turn.black_any and colour != GOLD:  # Mana Pull: black as any colour
+        return True
     if not mana_usable(gs, c):                              # 21.2 A5
         return False
     return c == colour or (c == GOLD and colour < GOLD)
 
 
-cdef void pay_take(GameState* gs, int pay) noexcept nogil:
+cdef void pay_take(GameState* gs, int pay, int colour=-1) noexcept nogil:
+    """Use payment source `pay` (for one mana of `colour`, -1 = not said)."""
     cdef int die
     if pay < PAY_CRYSTAL:
         gs.turn.mana_tokens[pay] -= 1
     elif pay < PAY_DIE:
         gs.players[gs.current].crystals[pay - PAY_CRYSTAL] -= 1
+    elif pay == PAY_STOLEN:
+        gs.players[gs.current].stolen_die = -1              # 3.2: used once; returned at turn end
+        gs.turn.stolen_used = 1
     else:
         die = pay - PAY_DIE
         gs.dice_taken |= <uint8_t>(1 << die)                # 5.5.3: taken only when used
         gs.turn.dice_used += 1
+        if gs.dice[die] == BLACK and gs.turn.black_any and (colour != BLACK or gs.time == DAY):
+            gs.turn.black_any = 0                           # Mana Pull's black-as-any used
 
 
 cdef int n_pay_codes(const GameState* gs) noexcept nogil:
+    """Payment codes to try: tokens, crystals, Source dice, and the Mana Steal die."""
+    if gs.players[gs.current].stolen_die >= 0:
+        return PAY_STOLEN + 1
     return PAY_DIE + gs.n_dice
 
 
@@ -428,6 +476,8 @@ cdef int card_playable_mode(const GameState* gs, const EngineStatics* es, int ca
 cdef int legal_play(Engine eng, const GameState* gs, const EngineStatics* es, int32_t* out, int n) noexcept nogil:
     """A_PLAY / A_SIDEWAYS for every card in hand (6.1, 6.1.7, 5.4)."""
     cdef const Player* pl = &gs.players[gs.current]
+    if gs.phase == PH_REST and gs.turn.rest_mode == 0 and pl.n_hand < 2:
+        return n    # 4.5.2: a card must remain for the rest itself
     cdef int i, card, deck, colour, pay, pay2, npay = n_pay_codes(gs)
     for i in range(pl.n_hand):
         card = pl.hand[i]
@@ -458,7 +508,8 @@ cdef int legal_play(Engine eng, const GameState* gs, const EngineStatics* es, in
                     if deck == DECK_SPELL:                   # 5.4.3: plus one black mana
                         for pay2 in range(npay):
                             if pay2 != pay and pay_ok(gs, pay2, BLACK) and not (
-                                    pay >= PAY_DIE and pay2 >= PAY_DIE and gs.turn.dice_used + 2 > 1 + gs.turn.extra_dice) \
+                                    pay >= PAY_DIE and pay2 >= PAY_DIE and pay < PAY_STOLEN and pay2 < PAY_STOLEN
+                                    and gs.turn.dice_used + 2 > 1 + gs.turn.extra_dice) \
                                     and not (pay == pay2) and n < MAX_ACTIONS:
                                 out[n] = act(A_PLAY, i | (1 << 7) | (pay << 8) | (pay2 << 13))
                                 n += 1
@@ -467,8 +518,14 @@ cdef int legal_play(Engine eng, const GameState* gs, const EngineStatics* es, in
                         n += 1
         # sideways (6.1.7): Move 1 in the movement part; Influence/Attack/Block 1 come with
         # interaction and combat
-        if gs.phase == PH_MOVE and n < MAX_ACTIONS:
-            out[n] = act(A_SIDEWAYS, i)
+        if gs.phase == PH_MOVE and not gs.turn.action_taken and n < MAX_ACTIONS:
+            out[n] = act(A_SIDEWAYS, i)                        # Move 1
+            n += 1
+        elif gs.phase == PH_COMBAT_BLOCK and n < MAX_ACTIONS:
+            out[n] = act(A_SIDEWAYS, i | (3 << 7))             # Block 1, physical
+            n += 1
+        elif gs.phase == PH_COMBAT_ATTACK and n < MAX_ACTIONS:
+            out[n] = act(A_SIDEWAYS, i | (2 << 7))             # Attack 1, physical (11.8.1)
             n += 1
     return n
 
@@ -509,6 +566,10 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
                 n += 1
         return n
     if gs.phase == PH_TURN_START:                            # 4.2, 4.3
+        n = legal_tactic_abilities(gs, es, out, n)           # 4.1: before-turn tactics (3.2)
+        if pl.n_deck == 0 and pl.n_hand == 0 and gs.end_announced_by >= 0:
+            out[n] = act(A_FORFEIT, 0)                       # 4.2.5 (after 4.1.3 options)
+            return n + 1
         if pl.n_deck == 0 and gs.end_announced_by < 0:
             out[n] = act(A_ANNOUNCE_END, 0)
             n += 1
@@ -520,11 +581,16 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
             out[n] = act(A_REST, 0)
             n += 1
         return n
+    if gs.combat.active:                                     # 11.3
+        n = legal_play(eng, gs, es, out, n)
+        return legal_combat(gs, es, st, out, n)
     if gs.phase == PH_MOVE:
         n = legal_play(eng, gs, es, out, n)
         n = legal_heal(gs, es, out, n)
+        n = legal_tactic_abilities(gs, es, out, n)           # 3.2 during the turn
+        n = legal_site_actions(gs, es, st, out, n)
         h = pl.position
-        if h >= 0:
+        if h >= 0 and not gs.turn.action_taken:             # 4.4.5: no movement after the action
             for k in range(6):                               # 9.3.5
                 to = gs.hexes[h].neighbour[k]
                 if to < 0 or not can_enter(gs, st, h, to):
@@ -547,7 +613,13 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
     if gs.phase == PH_REST:                                  # 4.5.2
         n = legal_play(eng, gs, es, out, n)
         n = legal_heal(gs, es, out, n)
-        if gs.turn.rest_mode == 0:
+        n = legal_tactic_abilities(gs, es, out, n)           # 3.2 during the turn
+        if gs.turn.rest_mode == 0 and pl.n_hand == 0:
+            # every card was played before the rest discard (4.5.3): nothing is left to
+            # discard; 4.3.2 is met by the played cards, so the turn may end
+            out[n] = act(A_END_TURN, 0)
+            n += 1
+        elif gs.turn.rest_mode == 0:
             if has_non_wound(pl, es):
                 for i in range(pl.n_hand):                   # standard rest: one non-Wound
                     if pl.hand[i] != es.wound:
@@ -605,12 +677,15 @@ cdef enum EndStage:
     END_LEVEL_SKILL = 2    # 13.6.4: choose a skill (decision)
     END_LEVEL_AA = 3       # 13.6.4: choose an AA (decision)
     END_DISCARD = 4        # 13.7.1: discard, then draw (decision)
+    END_REWARDS = 6        # 13.5: claim rewards (decisions); 5 is END_LONG_NIGHT (_fx_tactics.pxi)
 
 
 cdef int legal_end_turn(const GameState* gs, const EngineStatics* es, const Statics* st, int32_t* out) noexcept nogil:
     cdef const Player* pl = &gs.players[gs.current]
     cdef int n = 0, i, k
     cdef bint must_discard
+    if gs.turn.end_stage == END_REWARDS:
+        return legal_rewards(gs, es, out)
     if gs.turn.end_stage == END_GLADE:
         out[n] = act(A_GLADE_WOUND, 0)
         n += 1
@@ -648,20 +723,43 @@ cdef int legal_end_turn(const GameState* gs, const EngineStatics* es, const Stat
             if pl.hand[i] != es.wound and n < MAX_ACTIONS:
                 out[n] = act(A_DISCARD, i)
                 n += 1
+        if gs.turn.crystal_joy and crystal_joy_in_discard(pl, gs.turn.crystal_joy_card):
+            for i in range(pl.n_hand):                       # Crystal Joy: discard another card
+                if (pl.hand[i] != es.wound or gs.turn.crystal_joy == 2) and n < MAX_ACTIONS:
+                    out[n] = act(A_RETURN_CARD, i)
+                    n += 1
         if not must_discard:
             out[n] = act(A_DRAW, 0)
             n += 1
         return n
+    if gs.turn.end_stage == END_LONG_NIGHT:                  # 13.7.4: refill mid-draw, or stop
+        n = legal_tactic_abilities(gs, es, out, n)
+        out[n] = act(A_DRAW, 0)
+        return n + 1
     return 0
 
 
+cdef bint crystal_joy_in_discard(const Player* pl, int card) noexcept nogil:
+    """Is the played Crystal Joy card in the discard pile (13.3.2 put it there)?"""
+    cdef int i
+    if card < 0:
+        return False
+    for i in range(pl.n_discard - 1, -1, -1):
+        if pl.discard[i] == card:
+            return True
+    return False
+
+
 cdef void return_dice(GameState* gs) noexcept nogil:
-    """4.6.2: reroll every die taken this turn and return it to the Source."""
+    """4.6.2: reroll every die taken this turn and return it to the Source (a die set by
+    Mana Draw keeps its colour; a used Mana Steal die is rerolled and returned, 3.2)."""
     cdef int i
     for i in range(gs.n_dice):
-        if (gs.dice_taken >> i) & 1:
+        if (gs.dice_taken >> i) & 1 and not (gs.turn.dice_kept >> i) & 1:
             gs.dice[i] = <int8_t>rng_below(&gs.rng[<int>STREAM_SOURCE], 6)
     gs.dice_taken = 0
+    gs.turn.dice_kept = 0
+    return_stolen_die(gs, &gs.players[gs.current])
 
 
 cdef void forced_withdrawal(GameState* gs, const EngineStatics* es, const Statics* st, int p) noexcept nogil:
@@ -690,6 +788,17 @@ cdef void end_turn_begin(GameState* gs, const EngineStatics* es, const Statics* 
     gs.turn.levels_pending = <uint8_t>(level_for_fame(st, pl.fame) - pl.level)   # 13.6.1
     if site == es.glade_site:                                    # 13.4.1 / 10.7.11.2
         gs.turn.end_stage = END_GLADE
+    else:
+        rewards_stage(gs, es, st)
+
+
+cdef void rewards_stage(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
+    """13.5: rewards earned this turn, then level-ups (13.6)."""
+    start_rewards(gs, es, st)
+    if gs.error != ERR_NONE:
+        return
+    if gs.turn.n_rewards > 0 or gs.turn.reward_choice != 0:
+        gs.turn.end_stage = END_REWARDS
     else:
         next_level_stage(gs, es, st)
 
@@ -727,9 +836,16 @@ cdef void finish_turn(GameState* gs, const EngineStatics* es, const Statics* st)
     """13.7.2: draw up to the Hand limit, then hand over to the next actor."""
     cdef int p = gs.current
     cdef Player* pl = &gs.players[p]
+    cdef int limit
+    if gs.turn.end_stage == END_DISCARD:                         # 3.2 Planning, counted once
+        gs.turn.hand_limit_bonus += planning_bonus(gs, es, p)    # with the hand before drawing
     # 13.7.2: the Hand limit, plus the larger keep / city bonus (10.9) and card bonuses
-    cdef int limit = hand_limit(gs, st, p) + hand_limit_bonus(gs, st, p) + gs.turn.hand_limit_bonus
+    limit = hand_limit(gs, st, p) + hand_limit_bonus(gs, st, p) + gs.turn.hand_limit_bonus
     draw_to_limit(gs, st, p, limit)                              # 13.7.3-13.7.4
+    if pl.n_hand < limit and pl.n_deck == 0 and gs.turn.end_stage != END_LONG_NIGHT:
+        gs.turn.end_stage = END_LONG_NIGHT                       # 13.7.4: Long Night mid-draw
+        if tactic_ability_ok(gs, es, 0):
+            return
     gs.turn.end_stage = END_NONE
     next_actor(gs, es, st)
 
@@ -743,6 +859,7 @@ cdef void reset_turn(GameState* gs) noexcept nogil:
     gs.turn.pending_choice = -1
     gs.turn.resolving_card = -1
     gs.turn.handler_row = -1
+    gs.turn.crystal_joy_card = -1
 
 
 cdef int actor_order(const GameState* gs, int* order) noexcept nogil:
@@ -784,10 +901,12 @@ cdef void start_actor_turn(GameState* gs, const EngineStatics* es, const Statics
         gs.turn.mana_tokens[<int>(GOLD if gs.time == DAY else BLACK)] += 1   # 10.7.11.1
     gs.turn.path[0] = pl.position
     gs.turn.n_path = 1
-    if gs.end_announced_by >= 0 and pl.n_deck == 0 and pl.n_hand == 0:
-        end_actor_turn(gs, es, st)                               # 4.2.5: forfeit
-        return
+    pl.used_before_turn = 0
     gs.phase = PH_TURN_START
+    if gs.end_announced_by >= 0 and pl.n_deck == 0 and pl.n_hand == 0 \
+            and not tactic_ability_ok(gs, es, 0) and not tactic_ability_ok(gs, es, 1):
+        end_actor_turn(gs, es, st)                               # 4.2.5: forfeit (4.1.3: no
+        return                                                   # before-turn option left)
 
 
 cdef void dummy_turn(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
@@ -815,6 +934,9 @@ cdef void next_actor(GameState* gs, const EngineStatics* es, const Statics* st) 
         if gs.final_turns_left == 0:
             end_game(gs, TERM_SCENARIO_WON)
             return
+    if cur != DUMMY and gs.turn.extra_turn:                      # 3.2 The Right Moment
+        start_actor_turn(gs, es, st, cur)
+        return
     if gs.end_announced_by >= 0:                                 # 4.2.1 / 14.1.1
         a = 1
         for i in range(n):
@@ -833,12 +955,14 @@ cdef void next_actor(GameState* gs, const EngineStatics* es, const Statics* st) 
 
 
 cdef void end_game(GameState* gs, int reason) noexcept nogil:
+    tactic_round_end(gs)                                         # 3.2.1
     gs.phase = PH_GAME_OVER
     gs.termination = <int8_t>reason
 
 
 cdef void end_round(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
     """14.1, 14.2: after the last round the game ends; otherwise prepare the next (2.2)."""
+    tactic_round_end(gs)                                         # 3.2.1, before 2.2.2
     if gs.round >= es.rounds:
         end_game(gs, TERM_ROUND_LIMIT)
         return
@@ -962,7 +1086,7 @@ cdef void lay_out_tactics(GameState* gs, const EngineStatics* es) noexcept nogil
 
 cdef int take_tactic(GameState* gs, const EngineStatics* es, const Statics* st, int t) noexcept nogil:
     """3.1 / 17.3.4: the player takes a tactic, then the dummy a random remaining one."""
-    cdef int k, n = 0, pick
+    cdef int k, n = 0, pick, res
     cdef int left[6]
     cdef Player* pl = &gs.players[gs.current]
     cdef int row
@@ -989,19 +1113,19 @@ cdef int take_tactic(GameState* gs, const EngineStatics* es, const Statics* st, 
             if gs.tactics_available[k] == pick:
                 gs.tactics_available[k] = -1
     # 3.1.3: "when taken" effects resolve now; others are used later in the round
+    # (3.2: "ongoing" ones are abilities used later through A_TACTIC_ABILITY)
     row = es.tactic_row[t * es.tactic_stride + 3]
-    if es.tactic_row[t * es.tactic_stride + 2] != 0 and erow(es, row)[0] != OP_NOTHING:
+    pl.tactic_used = 0
+    pl.used_before_turn = 0
+    if es.tactic_row[t * es.tactic_stride + 2] == 1 and erow(es, row)[0] != OP_NOTHING:
         reset_turn(gs)
         gs.turn.resolving_card = <int16_t>(-2 - t)               # a tactic, for error messages
-        if es.tactic_row[t * es.tactic_stride + 2] == 2:
-            # an ability used later in the round: its handler is not implemented yet, and
-            # leaving it unused would change the game, so say so now
-            set_error(gs, ERR_HANDLER, erow(es, row)[1] if erow(es, row)[0] == OP_HANDLER else -1, -2 - t)
-            return ERR_HANDLER
-        gs.phase = PH_MOVE  # resolve with special-effect timing
-        push_eval(gs, row)
-        if run_effects(gs, es, st, gs.current) == RES_ERROR:
+        push_eval(gs, row)                                       # phase stays PH_TACTICS
+        res = run_effects(gs, es, st, gs.current)
+        if res == RES_ERROR:
             return gs.error
+        if res == RES_CHOICE:
+            return ERR_NONE          # a decision first; apply_action then starts the turns
     start_round_turns(gs, es, st)
     return ERR_NONE
 
@@ -1046,6 +1170,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         res = run_handler(gs, es, st, p, row, arg)
         if res == RES_DONE:
             res = run_effects(gs, es, st, p)
+        if res == RES_DONE and gs.phase == PH_TACTICS:
+            start_round_turns(gs, es, st)                        # 3.1.3 resolved: turns begin
         return gs.error if res == RES_ERROR else ERR_NONE
     if gs.turn.pending_choice >= 0:
         if kind != A_CHOOSE:
@@ -1072,6 +1198,37 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if gs.phase != PH_TACTICS:
             return ERR_ILLEGAL
         return take_tactic(gs, es, st, arg)
+    if kind == A_TACTIC_ABILITY:                                 # 3.2, 4.1
+        if not tactic_ability_ok(gs, es, arg):
+            return ERR_ILLEGAL
+        gs.turn.hvars[7] = <int16_t>arg
+        gs.turn.resolving_card = <int16_t>(-2 - pl.tactic)
+        push_eval(gs, tactic_effect_row(es, pl.tactic))
+        res = run_effects(gs, es, st, p)
+        if res == RES_DONE and gs.phase == PH_END_TURN and gs.turn.end_stage == END_LONG_NIGHT:
+            finish_turn(gs, es, st)                              # 13.7.4: go on drawing
+        return gs.error if res == RES_ERROR else ERR_NONE
+    if kind == A_FORFEIT:                                        # 4.2.5
+        if gs.phase != PH_TURN_START or gs.end_announced_by < 0 or pl.n_deck != 0 or pl.n_hand != 0:
+            return ERR_ILLEGAL
+        end_actor_turn(gs, es, st)
+        return ERR_NONE
+    if kind == A_RETURN_CARD:                                    # Crystal Joy (end of turn)
+        if gs.phase != PH_END_TURN or gs.turn.end_stage != END_DISCARD or not gs.turn.crystal_joy \
+                or arg >= pl.n_hand or not crystal_joy_in_discard(pl, gs.turn.crystal_joy_card):
+            return ERR_ILLEGAL
+        card = pl.hand[arg]
+        if card == es.wound and gs.turn.crystal_joy != 2:
+            return ERR_ILLEGAL                                   # 6.2.2
+        remove_at(pl.hand, &pl.n_hand, arg)
+        push_card(pl.discard, &pl.n_discard, card)
+        for i in range(pl.n_discard - 1, -1, -1):
+            if pl.discard[i] == gs.turn.crystal_joy_card:
+                remove_at(pl.discard, &pl.n_discard, i)
+                push_card(pl.hand, &pl.n_hand, gs.turn.crystal_joy_card)
+                break
+        gs.turn.crystal_joy = 0
+        return ERR_NONE
     if kind == A_ANNOUNCE_END:                                   # 4.2
         if gs.phase != PH_TURN_START or pl.n_deck != 0 or gs.end_announced_by >= 0:
             return ERR_ILLEGAL
@@ -1094,7 +1251,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         powered = (arg >> 7) & 1
         pay = (arg >> 8) & 0x1F
         pay2 = (arg >> 13) & 0x1F
-        if (gs.phase != PH_MOVE and gs.phase != PH_REST) or i >= pl.n_hand:
+        if (gs.phase != PH_MOVE and gs.phase != PH_REST and not gs.combat.active) or i >= pl.n_hand:
             return ERR_ILLEGAL
         card = pl.hand[i]
         deck = card_deck(es, card)
@@ -1104,11 +1261,11 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if deck == DECK_SPELL or (powered and deck != DECK_ARTIFACT):
             if pay == PAY_NONE or not pay_ok(gs, pay, card_colour(es, card)):
                 return ERR_ILLEGAL
-            pay_take(gs, pay)                                    # 5.4.5: paid when played
+            pay_take(gs, pay, card_colour(es, card))             # 5.4.5: paid when played
             if deck == DECK_SPELL and powered:
                 if pay2 == PAY_NONE or not pay_ok(gs, pay2, BLACK):
                     return ERR_ILLEGAL
-                pay_take(gs, pay2)
+                pay_take(gs, pay2, BLACK)
         remove_at(pl.hand, &pl.n_hand, i)
         if deck == DECK_ARTIFACT and powered:
             pl.removed += 1                                      # 6.1.5: thrown away
@@ -1121,13 +1278,22 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         return gs.error if res == RES_ERROR else ERR_NONE
     if kind == A_SIDEWAYS:                                       # 6.1.7
         i = arg & 0x7F
-        if gs.phase != PH_MOVE or i >= pl.n_hand or pl.hand[i] == es.wound:
+        a = arg >> 7                                             # 0 Move, 2 Attack, 3 Block
+        if i >= pl.n_hand or pl.hand[i] == es.wound:
+            return ERR_ILLEGAL
+        if not ((a == 0 and gs.phase == PH_MOVE and not gs.turn.action_taken)
+                or (a == 3 and gs.phase == PH_COMBAT_BLOCK) or (a == 2 and gs.phase == PH_COMBAT_ATTACK)):
             return ERR_ILLEGAL
         card = pl.hand[i]
         remove_at(pl.hand, &pl.n_hand, i)
         push_card(pl.play_area, &pl.n_play, card)
         gs.turn.played_card = 1
-        gs.turn.move_points += 1
+        if a == 0:
+            gs.turn.move_points += 1 + move_bonus(gs)            # Tirelessness: even sideways
+        elif a == 2:
+            gs.combat.attack[0][0] += 1                          # physical melee Attack 1
+        else:
+            gs.combat.block[0] += 1                              # physical Block 1
         return ERR_NONE
     if kind == A_HEAL_WOUND:                                     # 12.3.3
         i = arg
@@ -1137,7 +1303,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         gs.turn.healing -= 1
         return ERR_NONE
     if kind == A_MOVE:                                           # 9.3.5
-        if gs.phase != PH_MOVE or pl.position < 0 or arg > 5:
+        if gs.phase != PH_MOVE or gs.turn.action_taken or pl.position < 0 or arg > 5:
             return ERR_ILLEGAL
         to = gs.hexes[pl.position].neighbour[arg]
         if to < 0 or not can_enter(gs, st, pl.position, to):
@@ -1146,6 +1312,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if cost < 0 or cost > gs.turn.move_points:
             return ERR_ILLEGAL
         a = provokes(gs, st, pl.position, to)
+        b = pl.position
         gs.turn.move_points -= cost
         pl.position = <int16_t>to
         if gs.turn.n_path < MAX_PATH:
@@ -1153,11 +1320,10 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             gs.turn.n_path += 1
         gs.turn.moved = 1
         if a != 0 or ends_movement(gs, st, to, p):               # 9.4.1, 9.4.3 -> 11.1
-            set_error(gs, ERR_COMBAT, to, -1)
-            return ERR_COMBAT
+            return fight_after_move(gs, es, st, p, b, to, a)
         return ERR_NONE
     if kind == A_EXPLORE:                                        # 9.8
-        if gs.phase != PH_MOVE or gs.turn.move_points < 2:
+        if gs.phase != PH_MOVE or gs.turn.action_taken or gs.turn.move_points < 2:
             return ERR_ILLEGAL
         a = (arg >> 7) - 64
         b = (arg & 0x7F) - 64
@@ -1183,8 +1349,22 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         push_card(pl.discard, &pl.n_discard, card)               # 4.5.2: to the discard pile
         gs.turn.played_card = 1                                  # 4.3.2 satisfied
         return ERR_NONE
+    if kind >= A_CHALLENGE and kind <= A_INTERACT:
+        return apply_site_action(gs, es, st, p, kind, arg)
+    if kind >= A_COMMIT_ATTACK and kind <= A_NEXT_PHASE:
+        return apply_combat_action(gs, es, st, p, kind, arg)
+    if kind == A_REWARD:
+        if gs.phase != PH_END_TURN or gs.turn.end_stage != END_REWARDS:
+            return ERR_ILLEGAL
+        if apply_reward(gs, es, st, arg) != ERR_NONE:
+            return ERR_ILLEGAL
+        if gs.turn.n_rewards == 0 and gs.turn.reward_choice == 0:
+            next_level_stage(gs, es, st)
+        return gs.error
     if kind == A_END_TURN:
-        if gs.phase == PH_REST and gs.turn.rest_mode == 0:
+        if gs.combat.active:
+            return ERR_ILLEGAL
+        if gs.phase == PH_REST and gs.turn.rest_mode == 0 and pl.n_hand > 0:
             return ERR_ILLEGAL
         if gs.phase != PH_MOVE and gs.phase != PH_REST:
             return ERR_ILLEGAL
@@ -1203,7 +1383,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
                 if pl.discard[i] == es.wound:
                     remove_at(pl.discard, &pl.n_discard, i)
                     break
-        next_level_stage(gs, es, st)
+        rewards_stage(gs, es, st)
+        return gs.error
         return ERR_NONE
     if kind == A_PICK_SKILL:                                     # 13.6.4
         if gs.phase != PH_END_TURN or gs.turn.end_stage != END_LEVEL_SKILL:
@@ -1232,7 +1413,13 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         gs.turn.discarded_end += 1
         return ERR_NONE
     if kind == A_DRAW:
-        if gs.phase != PH_END_TURN or gs.turn.end_stage != END_DISCARD:
+        if gs.phase != PH_END_TURN:
+            return ERR_ILLEGAL
+        if gs.turn.end_stage == END_LONG_NIGHT:                  # 13.7.4: stop drawing
+            gs.turn.end_stage = END_NONE
+            next_actor(gs, es, st)
+            return ERR_NONE
+        if gs.turn.end_stage != END_DISCARD:
             return ERR_ILLEGAL
         finish_turn(gs, es, st)
         return ERR_NONE
@@ -1294,11 +1481,13 @@ HANDLER_TABLES = (TACTICS_HANDLERS, BASIC_HANDLERS)
 
 ERROR_TEXT = {
     ERR_ILLEGAL: "illegal action",
-    ERR_COMBAT: "combat (rule 11: assaults, provoked rampaging enemies) is not implemented yet",
+    ERR_COMBAT: "a fortified site without garrison tokens: city garrisons (9.9.3) are not implemented yet",
+    ERR_ENEMY_EFFECT: "effects on enemies (Armor changes, 'does not attack', 11.4.4) are not implemented yet",
     ERR_INTERACTION: "interaction and site actions (rule 10) are not implemented yet",
     ERR_BOX_TILES: "exploring with tiles from the box (9.8.8) is not implemented yet",
     ERR_UNIT_EFFECT: "effects on Units (ready/heal a unit, 7.3.4, 12.3.4) are not implemented yet",
     ERR_CAPACITY: "a size limit of ext/_types.pxd was exceeded",
+    ERR_CARD_BONUS: "the Concentration / Will Focus bonus on Influence, Block or Attack is not implemented yet",
 }
 
 KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN: "regular_turn",
@@ -1306,7 +1495,11 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
               A_MOVE: "move", A_EXPLORE: "explore", A_END_TURN: "end_turn",
               A_REST_DISCARD: "rest_discard", A_HEAL_WOUND: "heal_wound", A_DISCARD: "discard",
               A_DRAW: "draw", A_PICK_SKILL: "pick_skill", A_PICK_AA: "pick_aa",
-              A_GLADE_WOUND: "glade_wound"}
+              A_GLADE_WOUND: "glade_wound", A_CHALLENGE: "challenge", A_ENTER_SITE: "enter_site",
+              A_BURN: "burn", A_INTERACT: "interact", A_COMMIT_ATTACK: "attack", A_COMMIT_BLOCK: "block",
+              A_DAMAGE_START: "damage_from", A_DAMAGE_HERO: "damage_hero", A_DAMAGE_UNIT: "damage_unit",
+              A_NEXT_PHASE: "next_phase", A_REWARD: "reward", A_TACTIC_ABILITY: "tactic_ability",
+              A_FORFEIT: "forfeit", A_RETURN_CARD: "return_card"}
 
 
 cdef class Engine:
@@ -1361,6 +1554,7 @@ cdef class Engine:
         es.remove_interactive_skills = 1 if "remove_interactive_skills" in rules else 0
         es.elite_units = 1 if sc["elite_units"] else 0
         self._bind_handlers(tables)
+        self._bind_sites(content)
         site = _ct.SITE_IDS.index
         es.city_site = site("city")
         es.portal_site = site("portal")
@@ -1407,6 +1601,55 @@ cdef class Engine:
         self.es.handler_group = &hg[0]
         self.es.handler_local = &hl[0]
         self.es.row_args = &ra[0, 0]
+
+    def _bind_sites(self, content):
+        """Site codes and numbers (sites.toml, 10.7) and the ruins tokens (ruins.toml)."""
+        cdef const int32_t[:, ::1] rv
+        cdef const int32_t[:, ::1] sv
+        cdef SiteRules* sr = &self.es.sites
+        sid = _ct.SITE_IDS.index
+        sites = {s["id"]: s for s in content["sites"]}
+        sr.village, sr.monastery, sr.keep = sid("village"), sid("monastery"), sid("keep")
+        sr.mage_tower, sr.city, sr.dungeon = sid("mage_tower"), sid("city"), sid("dungeon")
+        sr.tomb, sr.monster_den = sid("tomb"), sid("monster_den")
+        sr.spawning_grounds, sr.ancient_ruins = sid("spawning_grounds"), sid("ancient_ruins")
+        sr.rampaging_orc, sr.rampaging_draconum = sid("rampaging_orc"), sid("rampaging_draconum")
+        sr.rep_assault = sites["keep"].get("reputation_assault", -1)
+        sr.rep_burn = sites["monastery"].get("reputation_burn", -3)
+        sr.rep_orc = sites["rampaging_orc"].get("reputation_defeat", 1)
+        sr.rep_draconum = sites["rampaging_draconum"].get("reputation_defeat", 2)
+        piles = _ct.ENEMY_COLOURS.index
+        reward = _ct.REWARDS.index
+        table = np.zeros((len(_ct.SITE_IDS), ST_WIDTH), dtype=np.int32)
+        for s in content["sites"]:
+            row = table[sid(s["id"])]
+            rw = [reward(x) for x in s.get("rewards", [])][:8]
+            row[ST_N_REWARDS] = len(rw)
+            row[ST_REWARDS:ST_REWARDS + len(rw)] = rw
+            en = [piles(x) for x in s.get("enemies_on_enter", [])][:4]
+            row[ST_N_ENTER] = len(en)
+            row[ST_ENTER:ST_ENTER + len(en)] = en
+            row[ST_UNITS] = int(s["units_allowed"])
+            row[ST_NIGHT] = int(s["night_rules"])
+        ruins = np.zeros((max(1, len(content["ruins"])), RUINS_WIDTH), dtype=np.int32)
+        for i, r in enumerate(content["ruins"]):
+            ruins[i, RUINS_KIND] = 0 if r["kind"] == "altar" else 1
+            for c in r.get("tribute", []):
+                ruins[i, RUINS_TRIBUTE + _fx.BASIC_COLOURS.index(c)] += 1
+            ruins[i, RUINS_FAME] = r.get("fame", 0)
+            en = [piles(x) for x in r.get("enemies", [])][:3]
+            ruins[i, RUINS_N_ENEMIES] = len(en)
+            ruins[i, RUINS_ENEMIES:RUINS_ENEMIES + len(en)] = en
+            rw = [reward(x) for x in r.get("rewards", [])][:4]
+            ruins[i, RUINS_N_REWARDS] = len(rw)
+            ruins[i, RUINS_REWARDS:RUINS_REWARDS + len(rw)] = rw
+        self._site_table = table
+        self._ruins = ruins
+        sv = table
+        rv = ruins
+        self.es.site_table = &sv[0, 0]
+        self.es.ruins = &rv[0, 0]
+        self.es.n_ruins = len(content["ruins"])
 
     def implemented_handlers(self):
         """Names of the content's handlers that the engine implements."""
@@ -1493,6 +1736,16 @@ cdef class Engine:
 
     def termination(self):
         return self.core.gs.termination
+
+    def set_dice(self, colours):
+        """Tests and tools: set the Source dice (mana colour names, 5.2.1), none taken."""
+        cdef GameState* gs = &self.core.gs
+        if len(colours) > MAX_DICE:
+            raise ValueError(f"at most {MAX_DICE} dice")
+        for i, c in enumerate(colours):
+            gs.dice[i] = <int8_t>_fx.MANA_COLOURS.index(c)
+        gs.n_dice = <int8_t>len(colours)
+        gs.dice_taken = 0
 
 
 def describe(int action):

@@ -3,12 +3,66 @@
 # (name, declared argument names) in handler-code order; the content's keyword arguments
 # must match them exactly.
 
+from mksim._types cimport PH_INTERACT
+
 BASIC_HANDLERS = (
     ("discard_cost", ("n", "then")),
+    ("mana_to_crystal", ("n", "optional")),
+    ("mana_draw_powered", ("dice", "tokens")),
+    ("mana_pull_extra_die", ("n",)),
+    ("concentration", ("bonus",)),
+    ("tirelessness_bonus", ("bonus", "all_cards")),
+    ("crystal_joy_return", ("allow_wound",)),
+    ("noble_manners_bonus", ("fame", "reputation")),
 )
 
 cdef enum BasicHandler:
     H_DISCARD_COST = 0
+    H_MANA_TO_CRYSTAL = 1
+    H_MANA_DRAW_POWERED = 2
+    H_MANA_PULL_EXTRA_DIE = 3
+    H_CONCENTRATION = 4
+    H_TIRELESSNESS_BONUS = 5
+    H_CRYSTAL_JOY_RETURN = 6
+    H_NOBLE_MANNERS_BONUS = 7
+
+
+cdef uint64_t crystal_pay_options(const GameState* gs, int colour) noexcept nogil:
+    """Payment codes giving one mana of basic `colour` for Crystallize: tokens, Source dice,
+    the Mana Steal die.  Crystals are left out: paying a crystal for a crystal of the same
+    colour changes nothing (5.1.3)."""
+    cdef uint64_t o = 0
+    cdef int pay
+    for pay in range(PAY_STOLEN + 1):
+        if pay >= PAY_CRYSTAL and pay < PAY_DIE:
+            continue
+        if pay_ok(gs, pay, colour):
+            o |= (<uint64_t>1) << pay
+    return o
+
+
+cdef bint concentration_target(const GameState* gs, const EngineStatics* es, int card, int leaving) noexcept nogil:
+    """An Action card (Basic or Advanced) whose strong effect can be used now; cards that
+    are themselves Concentration-like are left out (no chains).  `leaving`: cards still in
+    hand that will have left it when the target resolves (the Concentration card itself)."""
+    cdef int deck = card_deck(es, card)
+    cdef int row, i, others = 0
+    cdef const int32_t* r
+    cdef const Player* pl = &gs.players[gs.current]
+    if deck != DECK_BASIC and deck != DECK_AA:
+        return False
+    row = es.card_powered[card * es.card_stride]
+    r = erow(es, row)
+    if r[0] == OP_HANDLER and es.handler_group[r[1]] == HG_BASIC:
+        if es.handler_local[r[1]] == H_CONCENTRATION:
+            return False
+        if es.handler_local[r[1]] == H_DISCARD_COST and leaving > 0:
+            for i in range(pl.n_hand):      # 6.2.2: another non-Wound card besides both
+                if pl.hand[i] != es.wound:
+                    others += 1
+            if others < 2 + leaving:
+                return False
+    return card_playable_mode(gs, es, card, 1) >= 0
 
 
 cdef int basic_handler(GameState* gs, const EngineStatics* es, const Statics* st,
@@ -32,6 +86,102 @@ cdef int basic_handler(GameState* gs, const EngineStatics* es, const Statics* st
         remove_at(pl.hand, &pl.n_hand, choice)
         push_card(pl.discard, &pl.n_discard, i)
         return push_eval(gs, a[1])
+    if local == H_MANA_TO_CRYSTAL:
+        # Crystallize (basic) / Crystal Joy: pay one basic mana of a chosen colour, gain a
+        # crystal of that colour (5.3.2).  Stage 0: colour (ASK_COLOUR, + ASK_DONE when
+        # `optional`); stage 1: the payment (ASK_OPTION, option = payment code).
+        # hvars[0] = crystals gained, hvars[1] = colour.
+        if choice < 0:
+            gs.turn.hvars[0] = 0
+        elif gs.turn.handler_stage == 0:
+            if choice == ASK_DONE:
+                return RES_DONE
+            gs.turn.hvars[1] = <int16_t>choice
+            return ask(gs, row, 1, ASK_OPTION, crystal_pay_options(gs, choice))
+        else:
+            pay_take(gs, choice, gs.turn.hvars[1])               # 5.4.5
+            gain_crystal(pl, gs, gs.turn.hvars[1])
+            gs.turn.hvars[0] += 1
+        if gs.turn.hvars[0] >= a[0]:
+            return RES_DONE
+        for i in range(4):
+            if crystal_pay_options(gs, i) != 0:
+                options |= (<uint64_t>1) << i
+        if a[1] > 0 or gs.turn.hvars[0] > 0:
+            options |= (<uint64_t>1) << ASK_DONE
+        if options == 0:
+            set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)  # 6.2.1: cannot pay
+            return RES_ERROR
+        return ask(gs, row, 0, ASK_COLOUR, options)
+    if local == H_MANA_DRAW_POWERED:
+        # Mana Draw / Mana Pull powered: take `dice` Source dice, set each to a colour other
+        # than gold, gain `tokens` mana tokens of it (5.3.1); the dice return without a
+        # reroll (Player's turn end, 4.6.2 exception).  Engine reading [R]: these dice do not
+        # count as the turn's one Source die (5.5.2), as the card takes them itself.
+        # Stage 0: the die (ASK_DIE), stage 1: its colour (ASK_COLOUR, gold excluded).
+        # hvars[0] = dice done, hvars[1] = die.
+        if choice < 0:
+            gs.turn.hvars[0] = 0
+        elif gs.turn.handler_stage == 0:
+            gs.turn.hvars[1] = <int16_t>choice
+            return ask(gs, row, 1, ASK_COLOUR, 0x3F & ~((<uint64_t>1) << GOLD))
+        else:
+            i = gs.turn.hvars[1]
+            gs.dice[i] = <int8_t>choice
+            gs.dice_taken |= <uint8_t>(1 << i)
+            gs.turn.dice_kept |= <uint8_t>(1 << i)
+            gs.turn.mana_tokens[choice] += a[1]
+            gs.turn.hvars[0] += 1
+        if gs.turn.hvars[0] >= a[0]:
+            return RES_DONE
+        for i in range(gs.n_dice):
+            if not (gs.dice_taken >> i) & 1:
+                options |= (<uint64_t>1) << i
+        if options == 0:
+            return RES_DONE                                      # no die left in the Source
+        return ask(gs, row, 0, ASK_DIE, options)
+    if local == H_MANA_PULL_EXTRA_DIE:
+        # Mana Pull basic: use `n` extra Source dice this turn (5.5.6); a black one may be
+        # used as mana of any colour (also by Day, 5.1.6 overridden by the card).
+        gs.turn.extra_dice += a[0]
+        gs.turn.black_any = 1
+        return RES_DONE
+    if local == H_CONCENTRATION:
+        # Concentration / Will Focus powered: play another Action card with it; that card
+        # gives its strong effect without mana, +bonus if it gives Move (Influence, Block,
+        # Attack: ERR_CARD_BONUS until interaction / combat exist).
+        if choice < 0:
+            for i in range(pl.n_hand):
+                if i < ASK_DONE and concentration_target(gs, es, pl.hand[i], 0):
+                    options |= (<uint64_t>1) << i
+            if options == 0:
+                set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+                return RES_ERROR
+            return ask(gs, row, 0, ASK_HAND_CARD, options)
+        i = pl.hand[choice]
+        remove_at(pl.hand, &pl.n_hand, choice)
+        push_card(pl.play_area, &pl.n_play, i)                    # 6.1.2
+        gs.turn.resolving_card = <int16_t>i
+        gs.turn.concentration = <int8_t>a[0]
+        return push_eval(gs, es.card_powered[i * es.card_stride])
+    if local == H_TIRELESSNESS_BONUS:
+        # Tirelessness: the next card giving Move this turn (powered: every later one),
+        # sideways included, gives +bonus Move (applied in apply_op / A_SIDEWAYS).
+        gs.turn.move_bonus = <int8_t>a[0]
+        if a[1]:
+            gs.turn.move_bonus_all = 1
+        return RES_DONE
+    if local == H_CRYSTAL_JOY_RETURN:
+        # Crystal Joy: at the end of the turn another card (basic: non-Wound; powered: any,
+        # Wound included) may be discarded to return Crystal Joy to hand (A_RETURN_CARD).
+        gs.turn.crystal_joy = <uint8_t>(2 if a[0] else 1)
+        gs.turn.crystal_joy_card = gs.turn.resolving_card
+        return RES_DONE
+    if local == H_NOBLE_MANNERS_BONUS:
+        # Noble Manners: Fame / Reputation bonus when used during interaction (10.2), which
+        # does not exist yet.
+        set_error(gs, ERR_INTERACTION, erow(es, row)[1], gs.turn.resolving_card)
+        return RES_ERROR
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR
 
@@ -47,4 +197,32 @@ cdef bint basic_playable(const GameState* gs, const EngineStatics* es, int row, 
                 others += 1
         # the card itself is still in hand: another non-Wound card is needed (6.2.2)
         return others >= 2 and node_playable(gs, es, a[1])
+    if local == H_MANA_TO_CRYSTAL:
+        # a special effect (6.3.3) that needs a payable basic colour (6.2.1) unless optional
+        if gs.phase != PH_MOVE and gs.phase != PH_REST:
+            return False
+        if a[1] > 0:
+            return True
+        for i in range(4):
+            if crystal_pay_options(gs, i) != 0:
+                return True
+        return False
+    if local == H_MANA_DRAW_POWERED:
+        if gs.phase != PH_MOVE and gs.phase != PH_REST:
+            return False
+        for i in range(gs.n_dice):
+            if not (gs.dice_taken >> i) & 1:
+                return True
+        return False
+    if local == H_MANA_PULL_EXTRA_DIE or local == H_TIRELESSNESS_BONUS or local == H_CRYSTAL_JOY_RETURN:
+        return gs.phase == PH_MOVE or gs.phase == PH_REST
+    if local == H_CONCENTRATION:
+        if gs.phase != PH_MOVE and gs.phase != PH_REST:
+            return False
+        for i in range(pl.n_hand):
+            if concentration_target(gs, es, pl.hand[i], 1):
+                return True
+        return False
+    if local == H_NOBLE_MANNERS_BONUS:
+        return gs.phase == PH_INTERACT      # interaction (10.2): not reached yet
     return False

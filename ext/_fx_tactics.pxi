@@ -1,16 +1,314 @@
 # Named effect handlers of the tactic cards (rule 3.2), included into ext/_engine.pyx.
 # Protocol: see "Handler protocol" in _engine.pyx.  TACTICS_HANDLERS lists (name, declared
 # argument names) in handler-code order; the content's keyword arguments must match.
+#
+# "When taken" tactics (3.1.3, 21.2 A28) resolve in take_tactic: Rethink, Mana Steal,
+# Preparation (Great Start is a plain draw(2)).  "Ongoing" tactics are used through the
+# action A_TACTIC_ABILITY(variant), offered where tactic_ability_ok() allows it:
+#   before the turn (PH_TURN_START, 4.1): Midnight Meditation, Sparing Power, Long Night
+#   during the turn (PH_MOVE, PH_REST): The Right Moment, Mana Search, Long Night
+#   in the end-of-turn draw (END_LONG_NIGHT, 13.7.4): Long Night
+# Planning is no action: finish_turn applies it to the end-of-turn draw (13.7.2).
+# A once-per-round ability flips the card (Player.tactic_used, 3.2).  Before the handler
+# runs, apply_action stores the variant in gs.turn.hvars[7].
 
 TACTICS_HANDLERS = (
+    ("rethink", ("max_cards",)),
+    ("mana_steal", ("dice",)),
+    ("planning", ("hand_bonus", "min_hand")),
+    ("the_right_moment", ("extra_turns",)),
+    ("long_night", ("cards",)),
+    ("mana_search", ("dice",)),
+    ("midnight_meditation", ("max_cards",)),
+    ("preparation", ("cards",)),
+    ("sparing_power", ("cards",)),
 )
+
+cdef enum TacticsHandler:
+    H_RETHINK = 0
+    H_MANA_STEAL = 1
+    H_PLANNING = 2
+    H_THE_RIGHT_MOMENT = 3
+    H_LONG_NIGHT = 4
+    H_MANA_SEARCH = 5
+    H_MIDNIGHT_MEDITATION = 6
+    H_PREPARATION = 7
+    H_SPARING_POWER = 8
+
+cdef enum:
+    TT_MANA_SEARCH = 1         # gs.turn.tactic_turn bit: Mana Search used this turn
+    END_LONG_NIGHT = 5         # end-of-turn stage: the draw ran out of cards, Long Night may refill (13.7.4)
+
+
+cdef inline int tactic_effect_row(const EngineStatics* es, int t) noexcept nogil:
+    return es.tactic_row[t * es.tactic_stride + 3]
+
+
+cdef int tactic_local(const GameState* gs, const EngineStatics* es, int p) noexcept nogil:
+    """The TacticsHandler code of player p's tactic this round, -1 = none / no handler."""
+    cdef int t = gs.players[p].tactic
+    cdef const int32_t* r
+    cdef int hid
+    if t < 0:
+        return -1
+    r = erow(es, tactic_effect_row(es, t))
+    if r[0] != OP_HANDLER:
+        return -1
+    hid = r[1]
+    if es.handler_group[hid] != HG_TACTICS:
+        return -1
+    return es.handler_local[hid]
+
+
+cdef bint tactic_ability_ok(const GameState* gs, const EngineStatics* es, int variant) noexcept nogil:
+    """Can the current player use the ongoing ability of their tactic now (3.2, 4.1)?"""
+    cdef int p = gs.current
+    cdef const Player* pl = &gs.players[p]
+    cdef int local = tactic_local(gs, es, p)
+    cdef int phase = gs.phase, i
+    cdef bint during = phase == PH_MOVE or phase == PH_REST
+    cdef bint end_draw = phase == PH_END_TURN and gs.turn.end_stage == END_LONG_NIGHT
+    if local < 0 or gs.turn.handler_row >= 0 or gs.turn.pending_choice >= 0:
+        return False
+    if end_draw and local != H_LONG_NIGHT:
+        return False
+    if variant != 0 and local != H_SPARING_POWER:
+        return False
+    if local == H_THE_RIGHT_MOMENT:
+        # 3.2: once this round, during your turn.  Engine decision: not once the End of the
+        # Round is announced or the scenario's final turns run (the extra turn would follow
+        # a player's last turn, 4.2.1 / 14.3.2).
+        return during and not pl.tactic_used and gs.end_announced_by < 0 and gs.final_turns_left == 0
+    if local == H_LONG_NIGHT:
+        # 3.2: once this round, when the Deed deck is empty; also mid-draw (13.7.4)
+        return (during or end_draw or phase == PH_TURN_START) and not pl.tactic_used \
+            and pl.n_deck == 0 and pl.n_discard > 0
+    if local == H_MANA_SEARCH:
+        # 3.2: once per turn, before taking mana from the Source (5.5.3: a die is taken
+        # when used, so: no die taken yet this turn)
+        if not during or (gs.turn.tactic_turn & TT_MANA_SEARCH) or gs.turn.dice_used > 0 or gs.dice_taken != 0:
+            return False
+        return gs.n_dice > 0
+    if local == H_MIDNIGHT_MEDITATION:
+        # 3.2 / 4.1: once this round, before one of your turns
+        return phase == PH_TURN_START and not pl.tactic_used and not pl.used_before_turn and pl.n_hand > 0
+    if local == H_SPARING_POWER:
+        # 3.2 / 4.1: once before each of your turns: store the deck's top card, or flip
+        # the card and take the stored cards
+        if phase != PH_TURN_START or pl.tactic_used or pl.used_before_turn:
+            return False
+        if variant == 0:
+            return pl.n_deck > 0 and pl.n_tactic_cards < 8
+        if variant == 1:
+            return pl.n_tactic_cards > 0
+        return False
+    return False
+
+
+cdef int legal_tactic_abilities(const GameState* gs, const EngineStatics* es, int32_t* out, int n) noexcept nogil:
+    cdef int v
+    for v in range(2):
+        if tactic_ability_ok(gs, es, v) and n < MAX_ACTIONS:
+            out[n] = act(A_TACTIC_ABILITY, v)
+            n += 1
+    return n
+
+
+cdef int planning_bonus(const GameState* gs, const EngineStatics* es, int p) noexcept nogil:
+    """3.2 Planning / 13.7.2: Hand limit + hand_bonus if at least min_hand cards in hand
+    before drawing."""
+    cdef const int32_t* a
+    if tactic_local(gs, es, p) != H_PLANNING:
+        return 0
+    a = row_args(es, tactic_effect_row(es, gs.players[p].tactic))
+    if gs.players[p].n_hand >= a[1]:
+        return a[0]
+    return 0
+
+
+cdef void tactic_round_end(GameState* gs) noexcept nogil:
+    """3.2.1: cards under Sparing Power go back among the Deed cards (to the discard pile:
+    2.2.8 shuffles them into the new deck); an unused Mana Steal die returns to the Source
+    (before its reroll, 2.2.2)."""
+    cdef int p, i
+    cdef Player* pl
+    for p in range(gs.n_players):
+        pl = &gs.players[p]
+        for i in range(pl.n_tactic_cards):
+            push_card(pl.discard, &pl.n_discard, pl.tactic_cards[i])
+            pl.tactic_cards[i] = -1
+        pl.n_tactic_cards = 0
+        if pl.stolen_die >= 0 and gs.n_dice < MAX_DICE:
+            gs.dice[gs.n_dice] = pl.stolen_die
+            gs.n_dice += 1
+        pl.stolen_die = -1
+        pl.used_before_turn = 0
+
+
+cdef void return_stolen_die(GameState* gs, Player* pl) noexcept nogil:
+    """3.2 Mana Steal: a die used this turn is rerolled and returned at the end of the turn."""
+    if gs.turn.stolen_used and gs.n_dice < MAX_DICE:
+        gs.dice[gs.n_dice] = <int8_t>rng_below(&gs.rng[<int>STREAM_SOURCE], 6)
+        gs.n_dice += 1
+    gs.turn.stolen_used = 0
+
+
+cdef uint64_t hand_options(const Player* pl) noexcept nogil:
+    """Every hand card (Wounds included) as an option, plus ASK_DONE."""
+    cdef uint64_t o = (<uint64_t>1) << ASK_DONE
+    cdef int i
+    for i in range(pl.n_hand):
+        if i < ASK_DONE:
+            o |= (<uint64_t>1) << i
+    return o
+
+
+cdef uint64_t search_options(const GameState* gs, int chosen) noexcept nogil:
+    """Mana Search: Source dice that may be rerolled; gold dice must be chosen first
+    (tactics.toml note), a die already chosen (`chosen`) is not offered again."""
+    cdef uint64_t o = 0, gold = 0
+    cdef int i
+    for i in range(gs.n_dice):
+        if i == chosen or (gs.dice_taken >> i) & 1:
+            continue
+        o |= (<uint64_t>1) << i
+        if gs.dice[i] == GOLD:
+            gold |= (<uint64_t>1) << i
+    if gold:
+        o = gold
+    if o == 0:
+        return 0
+    return o | ((<uint64_t>1) << ASK_DONE)
 
 
 cdef int tactics_handler(GameState* gs, const EngineStatics* es, const Statics* st,
                          int p, int row, int local, int choice) noexcept nogil:
+    cdef const int32_t* a = row_args(es, row)
+    cdef Player* pl = &gs.players[p]
+    cdef uint64_t options = 0
+    cdef int i, k, card
+    if local == H_RETHINK or local == H_MIDNIGHT_MEDITATION:
+        # Rethink (3.2, 21.2 A28): discard up to max_cards (Wounds allowed), draw as many,
+        # then shuffle the discard pile into the Deed deck.
+        # Midnight Meditation (3.2): shuffle up to max_cards hand cards (Wounds allowed)
+        # into the Deed deck and draw that many; flip the card.
+        # hvars[0] = cards chosen; chosen Meditation cards wait in hvars[1..]
+        if choice < 0:
+            gs.turn.hvars[0] = 0
+            if local == H_MIDNIGHT_MEDITATION:
+                pl.tactic_used = 1
+                pl.used_before_turn = 1
+        elif choice != ASK_DONE:
+            card = pl.hand[choice]
+            remove_at(pl.hand, &pl.n_hand, choice)
+            if local == H_RETHINK:
+                push_card(pl.discard, &pl.n_discard, card)
+            else:
+                gs.turn.hvars[1 + gs.turn.hvars[0]] = <int16_t>card
+            gs.turn.hvars[0] += 1
+        if choice != ASK_DONE and gs.turn.hvars[0] < a[0] and gs.turn.hvars[0] < 7 and pl.n_hand > 0:
+            return ask(gs, row, 0, ASK_HAND_CARD, hand_options(pl))
+        k = gs.turn.hvars[0]
+        if local == H_RETHINK:
+            draw_cards(gs, pl, k)
+            for i in range(pl.n_discard):
+                push_card(pl.deck, &pl.n_deck, pl.discard[i])
+            pl.n_discard = 0
+            rng_shuffle_i16(&gs.rng[<int>STREAM_DEEDS], pl.deck, pl.n_deck)
+        else:
+            for i in range(k):
+                push_card(pl.deck, &pl.n_deck, gs.turn.hvars[1 + i])
+            rng_shuffle_i16(&gs.rng[<int>STREAM_DEEDS], pl.deck, pl.n_deck)
+            draw_cards(gs, pl, k)
+        return RES_DONE
+    if local == H_MANA_STEAL:
+        # 3.2 / 21.2 A7: take a Source die showing a basic colour, keep it on the card
+        if a[0] != 1:
+            set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+            return RES_ERROR
+        if choice < 0:
+            for i in range(gs.n_dice):
+                if gs.dice[i] < GOLD:
+                    options |= (<uint64_t>1) << i
+            if options == 0:
+                return RES_DONE                                  # no basic die: nothing to take
+            return ask(gs, row, 0, ASK_DIE, options)
+        pl.stolen_die = gs.dice[choice]
+        for i in range(choice, gs.n_dice - 1):                   # out of the Source (A7)
+            gs.dice[i] = gs.dice[i + 1]
+        gs.n_dice -= 1
+        return RES_DONE
+    if local == H_PREPARATION:
+        # 3.2: search the Deed deck for a card, put it in hand, shuffle the deck
+        if choice < 0:
+            gs.turn.hvars[0] = 0
+        else:
+            card = pl.deck[choice]
+            remove_at(pl.deck, &pl.n_deck, choice)
+            push_card(pl.hand, &pl.n_hand, card)
+            gs.turn.hvars[0] += 1
+        if gs.turn.hvars[0] < a[0] and pl.n_deck > 0:
+            for i in range(pl.n_deck):
+                if i < ASK_DONE:
+                    options |= (<uint64_t>1) << i
+            return ask(gs, row, 0, ASK_DECK_CARD, options)
+        rng_shuffle_i16(&gs.rng[<int>STREAM_DEEDS], pl.deck, pl.n_deck)
+        return RES_DONE
+    if local == H_THE_RIGHT_MOMENT:
+        # 3.2: another turn immediately after this one; flip the card
+        if a[0] != 1:
+            set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+            return RES_ERROR
+        gs.turn.extra_turn = 1
+        pl.tactic_used = 1
+        return RES_DONE
+    if local == H_LONG_NIGHT:
+        # 3.2: shuffle the discard pile, `cards` random cards of it become the Deed deck
+        pl.tactic_used = 1
+        rng_shuffle_i16(&gs.rng[<int>STREAM_DEEDS], pl.discard, pl.n_discard)
+        for i in range(a[0]):
+            if pl.n_discard == 0:
+                break
+            pl.n_discard -= 1
+            push_card(pl.deck, &pl.n_deck, pl.discard[pl.n_discard])
+        return RES_DONE
+    if local == H_MANA_SEARCH:
+        # 3.2: reroll up to `dice` Source dice (chosen first, then rerolled together)
+        if choice < 0:
+            gs.turn.tactic_turn |= TT_MANA_SEARCH
+            gs.turn.hvars[0] = 0
+        elif choice != ASK_DONE:
+            gs.turn.hvars[1 + gs.turn.hvars[0]] = <int16_t>choice
+            gs.turn.hvars[0] += 1
+        if choice != ASK_DONE and gs.turn.hvars[0] < a[0] and gs.turn.hvars[0] < 7:
+            options = search_options(gs, gs.turn.hvars[1] if gs.turn.hvars[0] > 0 else -1)
+            if gs.turn.hvars[0] >= 2:
+                options = 0                                       # (at most 2 tracked)
+            if options != 0:
+                return ask(gs, row, 0, ASK_DIE, options)
+        for i in range(gs.turn.hvars[0]):
+            gs.dice[gs.turn.hvars[1 + i]] = <int8_t>rng_below(&gs.rng[<int>STREAM_SOURCE], 6)
+        return RES_DONE
+    if local == H_SPARING_POWER:
+        # 3.2: variant 0: top card of the deck under the card; 1: flip, take them all
+        pl.used_before_turn = 1
+        if gs.turn.hvars[7] == 0:
+            for i in range(a[0]):
+                if pl.n_deck > 0 and pl.n_tactic_cards < 8:
+                    pl.n_deck -= 1
+                    pl.tactic_cards[pl.n_tactic_cards] = pl.deck[pl.n_deck]
+                    pl.n_tactic_cards += 1
+        else:
+            pl.tactic_used = 1
+            for i in range(pl.n_tactic_cards):
+                push_card(pl.hand, &pl.n_hand, pl.tactic_cards[i])
+                pl.tactic_cards[i] = -1
+            pl.n_tactic_cards = 0
+        return RES_DONE
+    # H_PLANNING is applied by finish_turn, never resolved as an effect
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR
 
 
 cdef bint tactics_playable(const GameState* gs, const EngineStatics* es, int row, int local) noexcept nogil:
-    return False
+    return False    # tactic effects are never played from a card in hand

@@ -190,6 +190,9 @@ cdef struct TurnState:
     int8_t n_path
     uint8_t rewards[16]        # rewards earned this turn, claimed at end of turn (13.5)
     int8_t n_rewards
+    int16_t reward_cards[6]    # Artifacts drawn for the rewards (13.5.2), one goes back
+    int8_t n_reward_cards
+    uint8_t reward_choice      # 0 none, 1 choose the Artifact to put back, 2 choose a crystal colour (gold roll)
     # effect resolution (engine): a card's effect rows are walked with an explicit stack so
     # that a choice(...) can wait for the player's decision and then continue.
     int16_t eval_stack[32]     # effect rows still to resolve, top = [n_eval-1]
@@ -209,6 +212,15 @@ cdef struct TurnState:
     # turn-long effects set by cards, skills and tactics
     int8_t hand_limit_bonus    # next draw's Hand limit bonus (Planning, LL-8.2)
     uint8_t extra_turn         # The Right Moment / Time Bending: another turn follows (3.2)
+    uint8_t stolen_used        # the Mana Steal die was used this turn: rerolled and returned at its end (3.2)
+    uint8_t dice_kept          # bit per Source die set by an effect (Mana Draw): returned without a reroll
+    uint8_t black_any          # Mana Pull: one black Source die may be used as mana of any colour
+    uint8_t tactic_turn        # TT_* bits: tactic abilities used this turn (Mana Search once per turn)
+    int8_t concentration       # Concentration / Will Focus: bonus for the card played with it, 0 = none
+    int8_t move_bonus          # Tirelessness: +Move for the next card giving Move
+    uint8_t move_bonus_all     # Tirelessness powered: for every later card this turn
+    uint8_t crystal_joy        # Crystal Joy: 1 non-Wound / 2 any card may be discarded at end of turn to return it
+    int16_t crystal_joy_card   # the Crystal Joy card to return, -1 = none
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty
@@ -245,6 +257,8 @@ cdef struct Combat:
     int8_t dmg_slot            # enemy whose damage is being assigned (11.7.1), -1 = none
     int8_t dmg_attack          # which of its attacks (LL-6.1.2)
     int16_t dmg_left           # damage of that attack still to assign (11.7.3)
+    int8_t reason              # why this combat happens (CK_* in _engine_combat.pxi; outcome 11.12)
+    int16_t from_hex           # the space an assault started from (withdrawal, 11.12.4)
 
 # ---------------------------------------------------------------------------------------
 # The whole game

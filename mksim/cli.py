@@ -164,6 +164,129 @@ def content_vocabulary(
         typer.echo(f"{name}: {' '.join(values)}")
 
 
+# ---------------------------------------------------------------------------------------
+# play and bench
+# ---------------------------------------------------------------------------------------
+
+#: Exit status of ``mksim play`` when a game stopped before its end (a rule the engine does
+#: not implement yet, or an engine inconsistency); the last line says ``game stopped: ...``.
+EXIT_STOPPED = 3
+
+
+def _int(value: str, option: str, minimum: Optional[int] = None) -> int:
+    """A whole-number option, checked here so that bad input is one 'error:' line."""
+    try:
+        n = int(str(value).strip())
+    except ValueError:
+        fail(f"{option} must be a whole number, got {value!r}")
+    if minimum is not None and n < minimum:
+        fail(f"{option} must be at least {minimum}, got {n}")
+    return n
+
+
+def _choices(value: str, known: list[str], what: str) -> list[str]:
+    """``all`` or one known id (kebab-case or snake_case)."""
+    from .game import normalize_id
+    if value.strip().lower() == "all":
+        return list(known)
+    ident = normalize_id(value)
+    if ident not in known:
+        fail(f"unknown {what} {value!r}; known: {', '.join(k.replace('_', '-') for k in known)}, all")
+    return [ident]
+
+
+@app.command("play")
+def play(
+    scenario: str = typer.Option("first-reconnaissance", "--scenario", help="Scenario id "
+                                 "(first-reconnaissance, solo-conquest) or 'all'."),
+    hero: str = typer.Option("arythea", "--hero", help="Hero id (arythea, goldyx, norowas, tovak, "
+                             "wolfhawk) or 'all'."),
+    policy: str = typer.Option("random", "--policy", help="Policy name (see mksim.policies)."),
+    seed: str = typer.Option("0", "--seed", help="Root seed of the run (a whole number)."),
+    game_index: str = typer.Option("0", "--game-index", help="Which game of the run (0, 1, ...)."),
+    log: bool = typer.Option(False, "--log", help="Print the game turn by turn."),
+    lost_legion: bool = typer.Option(False, "--lost-legion", help="Add The Lost Legion components."),
+    max_steps: str = typer.Option("100000", "--max-steps", help="Stop a game after this many decisions."),
+    content: Optional[Path] = CONTENT_OPTION,
+) -> None:
+    """Play one game (or one per scenario / hero with 'all') and print its outcome.
+
+    With --log every decision is printed in words, with round headers, the dummy's turns
+    and the end.  Exit status 0 when every game reached its end; 3 when a game stopped at a
+    rule the engine does not implement yet (the last line of that game is
+    'game stopped: <message>'); 2 for bad arguments.
+    """
+    from .game import Game
+    from .policies import get_policy, list_policies
+    from .runner import play_logged
+
+    seed_n = _int(seed, "--seed", 0)
+    index_n = _int(game_index, "--game-index", 0)
+    steps_n = _int(max_steps, "--max-steps", 1)
+    c = _load(content, True)
+    scenarios = _choices(scenario, c.ids("scenarios"), "scenario")
+    heroes = _choices(hero, [h["id"] for h in c["heroes"]], "hero")
+    try:
+        pol = get_policy(policy)
+    except ValueError:
+        fail(f"unknown policy {policy!r}; known: {', '.join(list_policies())}")
+    stopped = False
+    first = True
+    for sc in scenarios:
+        for h in heroes:
+            try:
+                game = Game(sc, h, content=c, lost_legion=lost_legion)
+            except (ValueError, ContentError) as err:
+                fail(str(err))
+            if not first and log:
+                typer.echo("")
+            first = False
+            head = f"{sc.replace('_', '-')} / {h} / policy {pol!r} / seed {seed_n} game {index_n}"
+            lines: list[str] = []
+            echo = typer.echo if log else lines.append
+            if log:
+                typer.echo(f"# {game.title} -- {head}")
+            out = play_logged(game, seed_n, index_n, pol, echo=echo, max_steps=steps_n)
+            if not log:
+                if out.stopped is not None or not out.finished:
+                    typer.echo(f"{head}: after {out.steps} decisions in round {out.rounds}, Fame {out.fame}")
+                    typer.echo(lines[-1] if lines and lines[-1].startswith("game stopped:")
+                               else f"game stopped: {out.stopped}")
+                else:
+                    typer.echo(f"{head}: {lines[-1]}")
+            if out.stopped is not None or not out.finished:
+                stopped = True
+    if stopped:
+        raise typer.Exit(code=EXIT_STOPPED)
+
+
+@app.command("bench")
+def bench(
+    games: str = typer.Option("200", "--games", help="Games to play (at least 1)."),
+    seed: str = typer.Option("0", "--seed", help="Root seed: game k uses (seed, k)."),
+    jobs: str = typer.Option("1", "--jobs", help="Worker processes (joblib loky)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+) -> None:
+    """Play random games of First Reconnaissance (solo, Arythea) with fixed seeds and report
+    games/s, decisions/s, decisions per game, peak memory, and how many games the engine
+    stopped before their end (with the most frequent reasons)."""
+    import json
+
+    from .bench import run_bench
+
+    report = run_bench(_int(games, "--games", 1), _int(seed, "--seed", 0), jobs=_int(jobs, "--jobs", 1))
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+        return
+    for key, value in report.items():
+        if key == "top_errors":
+            typer.echo("top_errors:")
+            for e in value:
+                typer.echo(f"  {e['games']:6d}  {e['message']}")
+        else:
+            typer.echo(f"{key}: {value}")
+
+
 def main() -> None:
     """Console entry point."""
     try:

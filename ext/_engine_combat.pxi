@@ -1,0 +1,560 @@
+# Actions at sites and combat in the decision loop (rules 4.4.3-4.4.5, 10.7, 10.8, 11, 13.5),
+# included into ext/_engine.pyx.  The combat rules themselves are in ext/_combat.pyx; this
+# file decides when a combat starts, which decisions a player has in each phase, and what
+# the outcome means for the site (11.12).
+
+cdef enum CombatReason:        # Combat.reason
+    CK_RAMPAGING = 0           # provoked (11.1.6) or challenged (11.1.5) rampaging enemies
+    CK_ASSAULT = 1             # entering a fortified site (11.1.1)
+    CK_ADVENTURE = 2           # entering an adventure site (11.1.3, 10.8)
+    CK_BURN = 3                # burning a monastery (11.1.4)
+
+cdef enum:
+    # ruins table columns (Engine._bind_sites)
+    RUINS_KIND = 0             # 0 altar, 1 enemies
+    RUINS_TRIBUTE = 1          # 1..4: mana of each basic colour to pay
+    RUINS_FAME = 5
+    RUINS_N_ENEMIES = 6
+    RUINS_ENEMIES = 7          # 7..9: enemy piles
+    RUINS_N_REWARDS = 10
+    RUINS_REWARDS = 11         # 11..14: reward codes
+    RUINS_WIDTH = 16
+    # site table columns
+    ST_N_REWARDS = 0
+    ST_REWARDS = 1             # 1..8
+    ST_N_ENTER = 9
+    ST_ENTER = 10              # 10..13: piles drawn on entering
+    ST_UNITS = 14
+    ST_NIGHT = 15
+    ST_WIDTH = 16
+    # reward codes (content.REWARDS order)
+    RW_ARTIFACT = 0
+    RW_SPELL = 1
+    RW_AA = 2
+    RW_UNIT = 3
+    RW_CRYSTAL_RANDOM = 4
+    RW_CRYSTAL_EACH = 5
+    RW_DUNGEON_ROLL = 6
+    RW_FAME = 7
+    MAX_TARGET_ENEMIES = 8     # enemies considered for target subsets (2^8 commits at most)
+
+
+cdef inline const int32_t* site_row(const EngineStatics* es, int site) noexcept nogil:
+    return es.site_table + site * ST_WIDTH
+
+
+cdef inline bint in_combat(const GameState* gs) noexcept nogil:
+    return gs.combat.active != 0
+
+
+cdef void add_reward(GameState* gs, int code) noexcept nogil:
+    if gs.turn.n_rewards < 16:
+        gs.turn.rewards[gs.turn.n_rewards] = <uint8_t>code
+        gs.turn.n_rewards += 1
+
+
+cdef int hex_site(const GameState* gs, int h) noexcept nogil:
+    return gs.hexes[h].site if h >= 0 else -1
+
+
+cdef int begin_fight(GameState* gs, const EngineStatics* es, const Statics* st, const int* tokens,
+                     const int* origin, int n, int site_hex, uint32_t fortified_mask,
+                     uint32_t rampaging_mask, int night, int units, int reason) noexcept nogil:
+    """Start a combat: it is the turn's action (4.4.3-4.4.5); unspent Move is lost (4.4.7)."""
+    cdef int k, res
+    for k in range(n):
+        if origin[k] >= 0:
+            gs.hexes[origin[k]].flags |= HEX_TOKENS_REVEALED       # 11.3.1: revealed
+    res = combat_begin(gs, st, tokens, origin, n, site_hex, fortified_mask, rampaging_mask, night, units)
+    if res < 0:
+        set_error(gs, ERR_CAPACITY, 3, -1)
+        return ERR_CAPACITY
+    gs.combat.reason = <int8_t>reason
+    gs.turn.action_taken = 1
+    gs.turn.move_points = 0                                        # 4.4.7
+    return ERR_NONE
+
+
+cdef int collect_hex_tokens(const GameState* gs, int h, int* tokens, int* origin, int n) noexcept nogil:
+    cdef int k
+    for k in range(gs.hexes[h].n_tokens):
+        if n < MAX_COMBAT_ENEMIES:
+            tokens[n] = gs.hexes[h].tokens[k]
+            origin[n] = h
+            n += 1
+    return n
+
+
+cdef int fight_after_move(GameState* gs, const EngineStatics* es, const Statics* st, int p,
+                          int from_hex, int to_hex, int provoked_dirs) noexcept nogil:
+    """A move that assaults a fortified site (9.4.1, 11.1.1) and/or provokes rampaging
+    enemies (9.4.3, 11.1.6): one combat with all of them (11.2.2)."""
+    cdef int tokens[MAX_COMBAT_ENEMIES]
+    cdef int origin[MAX_COMBAT_ENEMIES]
+    cdef int n = 0, d, h, k
+    cdef uint32_t fort = 0, ramp = 0
+    cdef bint assault = ends_movement(gs, st, to_hex, p)
+    if assault:
+        if gs.hexes[to_hex].n_tokens == 0:
+            set_error(gs, ERR_COMBAT, 1, -1)      # an empty garrison: city garrisons (9.9.3) missing
+            return ERR_COMBAT
+        change_reputation(&gs.players[p], es.sites.rep_assault)    # 11.1.1: whatever the outcome
+        n = collect_hex_tokens(gs, to_hex, tokens, origin, n)
+        fort = (<uint32_t>1 << n) - 1                               # 11.10.1
+    for d in range(6):
+        if (provoked_dirs >> d) & 1:
+            h = gs.hexes[from_hex].neighbour[d]
+            k = n
+            n = collect_hex_tokens(gs, h, tokens, origin, n)
+            while k < n:
+                ramp |= <uint32_t>1 << k                           # 11.2.2: not fortified
+                k += 1
+    if n == 0:
+        return ERR_NONE
+    gs.combat.from_hex = <int16_t>from_hex
+    return begin_fight(gs, es, st, tokens, origin, n, to_hex if assault else -1, fort, ramp, 0, 1,
+                       CK_ASSAULT if assault else CK_RAMPAGING)
+
+
+cdef bint enterable_site(const GameState* gs, const EngineStatics* es, int h) noexcept nogil:
+    """10.8.1: an adventure site with enemies to fight (dungeon and tomb draw theirs)."""
+    cdef int site = hex_site(gs, h)
+    cdef const int32_t* sr
+    if site < 0:
+        return False
+    if site == es.sites.dungeon or site == es.sites.tomb:
+        return True                                                # 10.7.6.4, 10.7.7.1
+    if site == es.sites.monster_den or site == es.sites.spawning_grounds:
+        return not (gs.hexes[h].flags & HEX_CONQUERED)
+    if site == es.sites.ancient_ruins:
+        return (not (gs.hexes[h].flags & HEX_CONQUERED) and gs.hexes[h].ruins >= 0
+                and es.ruins[gs.hexes[h].ruins * RUINS_WIDTH + RUINS_KIND] == 1)
+    return False
+
+
+cdef int enter_site(GameState* gs, const EngineStatics* es, const Statics* st, int p) noexcept nogil:
+    """10.8: fight the site's enemies: tokens already there, else drawn now (9.9.7)."""
+    cdef int tokens[MAX_COMBAT_ENEMIES]
+    cdef int origin[MAX_COMBAT_ENEMIES]
+    cdef int h = gs.players[p].position
+    cdef int site = hex_site(gs, h)
+    cdef const int32_t* sr = site_row(es, site)
+    cdef const int32_t* rr
+    cdef int n = 0, k, tok
+    n = collect_hex_tokens(gs, h, tokens, origin, 0)               # 10.7.8.3 / 10.7.10.3 survivors
+    if n == 0:
+        if site == es.sites.ancient_ruins:
+            rr = es.ruins + gs.hexes[h].ruins * RUINS_WIDTH
+            for k in range(rr[RUINS_N_ENEMIES]):                   # 10.7.10.2
+                tok = draw_token(gs, rr[RUINS_ENEMIES + k])
+                if tok >= 0 and n < MAX_COMBAT_ENEMIES:
+                    tokens[n] = tok
+                    origin[n] = -1
+                    n += 1
+        else:
+            for k in range(sr[ST_N_ENTER]):                        # 10.7.6-10.7.9
+                tok = draw_token(gs, sr[ST_ENTER + k])
+                if tok >= 0 and n < MAX_COMBAT_ENEMIES:
+                    tokens[n] = tok
+                    origin[n] = -1
+                    n += 1
+    if n == 0:
+        return ERR_NONE                                            # 21.2 A14: nothing to fight
+    gs.combat.from_hex = <int16_t>h
+    return begin_fight(gs, es, st, tokens, origin, n, h, 0, 0, sr[ST_NIGHT], sr[ST_UNITS], CK_ADVENTURE)
+
+
+cdef int burn_monastery(GameState* gs, const EngineStatics* es, const Statics* st, int p) noexcept nogil:
+    """10.7.2.3 / 11.1.4: Reputation -3, then fight a random violet enemy without Units."""
+    cdef int tokens[1]
+    cdef int origin[1]
+    change_reputation(&gs.players[p], es.sites.rep_burn)
+    tokens[0] = draw_token(gs, 2)                                  # violet pile (11.14)
+    origin[0] = -1
+    if tokens[0] < 0:
+        gs.turn.action_taken = 1
+        return ERR_NONE
+    gs.combat.from_hex = gs.players[p].position
+    return begin_fight(gs, es, st, tokens, origin, 1, gs.players[p].position, 0, 0, 0, 0, CK_BURN)
+
+
+cdef int challenge(GameState* gs, const EngineStatics* es, const Statics* st, int p, int dirs) noexcept nogil:
+    """11.1.5: challenge rampaging enemies on adjacent spaces."""
+    cdef int tokens[MAX_COMBAT_ENEMIES]
+    cdef int origin[MAX_COMBAT_ENEMIES]
+    cdef int n = 0, d, h = gs.players[p].position
+    for d in range(6):
+        if (dirs >> d) & 1:
+            n = collect_hex_tokens(gs, gs.hexes[h].neighbour[d], tokens, origin, n)
+    gs.combat.from_hex = <int16_t>h
+    return begin_fight(gs, es, st, tokens, origin, n, -1, 0, (<uint32_t>1 << n) - 1, 0, 1, CK_RAMPAGING)
+
+
+cdef int rampaging_dirs(const GameState* gs, const Statics* st, int h) noexcept nogil:
+    cdef int d, nb, mask = 0
+    for d in range(6):
+        nb = gs.hexes[h].neighbour[d]
+        if nb >= 0 and is_rampaging(gs, st, nb):
+            mask |= 1 << d
+    return mask
+
+
+cdef int legal_site_actions(const GameState* gs, const EngineStatics* es, const Statics* st,
+                            int32_t* out, int n) noexcept nogil:
+    """The turn's one action (4.4.4), offered in the movement part while none was taken."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int h = pl.position, site, dirs, sub
+    if h < 0 or gs.turn.action_taken:
+        return n
+    site = hex_site(gs, h)
+    dirs = rampaging_dirs(gs, st, h)
+    sub = dirs
+    while sub > 0 and n < MAX_ACTIONS:                             # 11.1.5: any of them
+        out[n] = act(A_CHALLENGE, sub)
+        n += 1
+        sub = (sub - 1) & dirs
+    if enterable_site(gs, es, h) and n < MAX_ACTIONS:
+        out[n] = act(A_ENTER_SITE, 0)
+        n += 1
+    if site == es.sites.monastery and not (gs.hexes[h].flags & HEX_BURNED) and n < MAX_ACTIONS:
+        out[n] = act(A_BURN, 0)
+        n += 1
+    if (site == es.sites.village or (site == es.sites.monastery and not (gs.hexes[h].flags & HEX_BURNED))
+            or ((site == es.sites.keep or site == es.sites.mage_tower or site == es.sites.city)
+                and (gs.hexes[h].flags & HEX_CONQUERED))) and n < MAX_ACTIONS:
+        out[n] = act(A_INTERACT, 0)                                # 10.2.1
+        n += 1
+    return n
+
+
+cdef int legal_combat(const GameState* gs, const EngineStatics* es, const Statics* st,
+                      int32_t* out, int n) noexcept nogil:
+    """Decisions of the current combat phase (11.3)."""
+    cdef const Combat* c = &gs.combat
+    cdef int s, i, m, k, armor, na, ph = gs.phase
+    cdef int slots[MAX_TARGET_ENEMIES]
+    cdef uint32_t mask, targets
+    if ph == PH_COMBAT_RANGED or ph == PH_COMBAT_ATTACK:           # 11.5.2 / 11.8
+        m = 0
+        for s in range(c.n_enemies):
+            if is_targetable(gs, s) and m < MAX_TARGET_ENEMIES:
+                slots[m] = s
+                m += 1
+        for mask in range(1, <uint32_t>1 << m):
+            targets = 0
+            armor = 0
+            for k in range(m):
+                if (mask >> k) & 1:
+                    targets |= <uint32_t>1 << slots[k]
+                    armor += enemy_armor(gs, st, slots[k])
+            # only commits that defeat their targets are offered: a failing attack has
+            # no effect (11.5.8) and its points are lost either way (11.4.5)
+            if attack_value(gs, st, targets, ph) >= armor > 0 and n < MAX_ACTIONS:
+                out[n] = act(A_COMMIT_ATTACK, <int>targets)
+                n += 1
+        out[n] = act(A_NEXT_PHASE, 0)
+        return n + 1
+    if ph == PH_COMBAT_BLOCK:                                      # 11.6.3
+        for s in range(c.n_enemies):
+            na = enemy_n_attacks(gs, st, s)
+            for i in range(na):
+                if attack_is_live(gs, st, s, i) and block_value(gs, st, s, i) >= block_needed(gs, st, s, i) \
+                        and n < MAX_ACTIONS:
+                    out[n] = act(A_COMMIT_BLOCK, s | (i << 5))
+                    n += 1
+        out[n] = act(A_NEXT_PHASE, 0)
+        return n + 1
+    if ph == PH_COMBAT_DAMAGE:                                     # 11.7
+        if c.dmg_slot >= 0:
+            for i in range(MAX_UNITS_):
+                if gs.players[gs.current].units[i].card >= 0 and c.units_allowed and n < MAX_ACTIONS:
+                    out[n] = act(A_DAMAGE_UNIT, i)                 # refused by the rules if not allowed
+                    n += 1
+            out[n] = act(A_DAMAGE_HERO, 0)
+            return n + 1
+        k = 0
+        for s in range(c.n_enemies):
+            na = enemy_n_attacks(gs, st, s)
+            for i in range(na):
+                if attack_is_live(gs, st, s, i) and n < MAX_ACTIONS:
+                    out[n] = act(A_DAMAGE_START, s | (i << 5))
+                    n += 1
+                    k += 1
+        if k == 0:
+            out[n] = act(A_NEXT_PHASE, 0)
+            n += 1
+        return n
+    return n
+
+
+cdef int apply_site_action(GameState* gs, const EngineStatics* es, const Statics* st, int p,
+                           int kind, int arg) noexcept nogil:
+    cdef int h = gs.players[p].position, res, d
+    if kind == A_INTERACT:
+        set_error(gs, ERR_INTERACTION, 0, -1)
+        return ERR_INTERACTION
+    if gs.phase != PH_MOVE or gs.turn.action_taken or h < 0:
+        return ERR_ILLEGAL
+    if kind == A_CHALLENGE:
+        if arg <= 0 or (arg & ~rampaging_dirs(gs, st, h)) != 0:
+            return ERR_ILLEGAL
+        return challenge(gs, es, st, p, arg)
+    if kind == A_ENTER_SITE:
+        if not enterable_site(gs, es, h):
+            return ERR_ILLEGAL
+        return enter_site(gs, es, st, p)
+    if kind == A_BURN:
+        if hex_site(gs, h) != es.sites.monastery or (gs.hexes[h].flags & HEX_BURNED):
+            return ERR_ILLEGAL
+        return burn_monastery(gs, es, st, p)
+    return ERR_ILLEGAL
+
+
+cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Statics* st, int p,
+                             int kind, int arg) noexcept nogil:
+    cdef int res, s, i
+    if not in_combat(gs):
+        return ERR_ILLEGAL
+    if kind == A_COMMIT_ATTACK:
+        if gs.phase != PH_COMBAT_RANGED and gs.phase != PH_COMBAT_ATTACK:
+            return ERR_ILLEGAL
+        res = resolve_attack(gs, st, <uint32_t>arg, gs.phase)
+        return ERR_NONE if res >= 0 else ERR_ILLEGAL
+    if kind == A_COMMIT_BLOCK:
+        s = arg & 0x1F
+        i = arg >> 5
+        if gs.phase != PH_COMBAT_BLOCK:
+            return ERR_ILLEGAL
+        res = resolve_block(gs, st, s, i)
+        return ERR_NONE if res >= 0 else ERR_ILLEGAL
+    if kind == A_DAMAGE_START:
+        res = damage_start(gs, st, arg & 0x1F, arg >> 5)
+        return ERR_NONE if res >= 0 else ERR_ILLEGAL
+    if kind == A_DAMAGE_UNIT:
+        res = damage_to_unit(gs, st, arg)
+        return ERR_NONE if res >= 0 else ERR_ILLEGAL
+    if kind == A_DAMAGE_HERO:
+        res = damage_to_hero(gs, st)
+        return ERR_NONE if res >= 0 else ERR_ILLEGAL
+    if kind == A_NEXT_PHASE:
+        if gs.phase == PH_COMBAT_ATTACK:
+            finish_combat(gs, es, st, p)
+            return ERR_NONE
+        res = combat_next_phase(gs, st)
+        return ERR_NONE if res >= 0 else ERR_ILLEGAL
+    return ERR_ILLEGAL
+
+
+cdef void finish_combat(GameState* gs, const EngineStatics* es, const Statics* st, int p) noexcept nogil:
+    """11.12: the outcome for the site, then back to the turn (no more movement, 4.4.5)."""
+    cdef Combat* c = &gs.combat
+    cdef Player* pl = &gs.players[p]
+    cdef int site_hex = c.site_hex, site = hex_site(gs, c.site_hex)
+    cdef int reason = c.reason, s, k, und = 0, defeated, policy, ruins
+    cdef const CombatEnemy* e
+    cdef const int32_t* sr
+    # rampaging tokens defeated: Reputation (10.7.14.2, 21.2 A29), whatever the combat
+    for s in range(c.n_enemies):
+        e = &c.enemies[s]
+        if (e.flags & CE_RAMPAGING) and (e.flags & CE_DEFEATED) and e.hex >= 0:
+            if gs.hexes[e.hex].site == es.sites.rampaging_orc:
+                change_reputation(pl, es.sites.rep_orc)
+            elif gs.hexes[e.hex].site == es.sites.rampaging_draconum:
+                change_reputation(pl, es.sites.rep_draconum)
+    policy = UNDEFEATED_STAY
+    if reason == CK_BURN or site == es.sites.dungeon or site == es.sites.tomb:
+        policy = UNDEFEATED_DISCARD                                # 11.12.4
+    cleared = combat_site_cleared(gs)
+    defeated = combat_end(gs, st, policy, &und)
+    gs.phase = PH_MOVE
+    if reason == CK_ASSAULT:
+        if cleared:                                                # 11.12.3: conquered
+            gs.hexes[site_hex].owner = <int8_t>p
+            gs.hexes[site_hex].flags |= HEX_CONQUERED
+            sr = site_row(es, site)
+            for k in range(sr[ST_N_REWARDS]):
+                add_reward(gs, sr[ST_REWARDS + k])                 # 10.7.4.2: a Spell
+            if site == es.sites.city:
+                check_all_cities(gs, es)
+        else:                                                      # 11.12.4: withdraw
+            pl.position = c.from_hex
+            if gs.turn.n_path < MAX_PATH:
+                gs.turn.path[gs.turn.n_path] = c.from_hex
+                gs.turn.n_path += 1
+    elif reason == CK_ADVENTURE and cleared:
+        first = not (gs.hexes[site_hex].flags & HEX_CONQUERED)
+        if first:                                                  # 10.7.6.4: re-entry gives Fame only
+            gs.hexes[site_hex].owner = <int8_t>p
+            gs.hexes[site_hex].flags |= HEX_CONQUERED
+            if site == es.sites.ancient_ruins:
+                ruins = gs.hexes[site_hex].ruins
+                for k in range(es.ruins[ruins * RUINS_WIDTH + RUINS_N_REWARDS]):
+                    add_reward(gs, es.ruins[ruins * RUINS_WIDTH + RUINS_REWARDS + k])
+            else:
+                sr = site_row(es, site)
+                for k in range(sr[ST_N_REWARDS]):
+                    add_reward(gs, sr[ST_REWARDS + k])
+    elif reason == CK_BURN and cleared:                            # 10.7.2.4
+        gs.hexes[site_hex].owner = <int8_t>p
+        gs.hexes[site_hex].flags |= HEX_BURNED
+        add_reward(gs, RW_ARTIFACT)
+
+
+cdef void check_all_cities(GameState* gs, const EngineStatics* es) noexcept nogil:
+    """17.3.4: when every city is conquered, the player takes one last turn (14.3.2)."""
+    cdef int h, cities = 0, conquered = 0
+    for h in range(gs.n_hexes):
+        if gs.hexes[h].site == es.sites.city:
+            cities += 1
+            if gs.hexes[h].flags & HEX_CONQUERED:
+                conquered += 1
+    if cities > 0 and cities == conquered and gs.final_turns_left == 0 and gs.n_tile_stack == 0:
+        gs.final_turns_left = <int8_t>(gs.n_players + 1)
+
+
+# -- rewards (13.5) -------------------------------------------------------------------------
+
+cdef int legal_rewards(const GameState* gs, const EngineStatics* es, int32_t* out) noexcept nogil:
+    """Choices while claiming the first pending reward (13.5)."""
+    cdef int code = gs.turn.rewards[0] if gs.turn.n_rewards > 0 else -1, n = 0, k
+    if gs.turn.reward_choice == 1:                                      # 13.5.2: the card to put back
+        for k in range(gs.turn.n_reward_cards):
+            out[n] = act(A_REWARD, k)
+            n += 1
+        return n
+    if code == RW_SPELL:
+        for k in range(3):
+            if gs.spell_offer[k] >= 0:
+                out[n] = act(A_REWARD, k)
+                n += 1
+    elif code == RW_AA:
+        for k in range(3):
+            if gs.aa_offer[k] >= 0:
+                out[n] = act(A_REWARD, k)
+                n += 1
+    elif code == RW_CRYSTAL_RANDOM and gs.turn.reward_choice == 2:      # gold: choose the colour
+        for k in range(4):
+            out[n] = act(A_REWARD, k)
+            n += 1
+    if n == 0:
+        out[n] = act(A_REWARD, 0)                                  # nothing left to choose (A15)
+        n = 1
+    return n
+
+
+cdef int roll_reward_die(GameState* gs) noexcept nogil:
+    return <int>rng_below(&gs.rng[<int>STREAM_REWARDS], 6)         # 5.2.2: a spare mana die
+
+
+cdef void start_rewards(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
+    """Resolve rewards that need no decision; stop at the first that does (13.5)."""
+    cdef Player* pl = &gs.players[gs.current]
+    cdef int code, die, k
+    while gs.turn.n_rewards > 0:
+        code = gs.turn.rewards[0]
+        if code == RW_CRYSTAL_RANDOM:                              # 13.5.1
+            die = roll_reward_die(gs)
+            if die == GOLD:
+                gs.turn.reward_choice = 2                          # the player picks (A_REWARD)
+                return
+            if die == BLACK:
+                pl.fame += 1
+            elif pl.crystals[die] < MAX_CRYSTALS:
+                pl.crystals[die] += 1                              # beyond 3: lost
+        elif code == RW_CRYSTAL_EACH:
+            for k in range(4):
+                if pl.crystals[k] < MAX_CRYSTALS:
+                    pl.crystals[k] += 1
+        elif code == RW_DUNGEON_ROLL:                              # 10.7.6.2
+            die = roll_reward_die(gs)
+            gs.turn.rewards[0] = RW_SPELL if (die == GOLD or die == BLACK) else RW_ARTIFACT
+            continue
+        elif code == RW_ARTIFACT:
+            if draw_artifacts(gs, pl):
+                return                                             # which one goes back: A_REWARD
+            continue                                               # (already removed from the list)
+        elif code == RW_FAME:
+            pass
+        elif code == RW_UNIT:
+            set_error(gs, ERR_UNIT_EFFECT, RW_UNIT, -1)            # units (7) are not implemented
+            return
+        else:                                                      # spell / AA: a decision
+            return
+        pop_reward(gs)
+
+
+cdef void pop_reward(GameState* gs) noexcept nogil:
+    cdef int k
+    for k in range(gs.turn.n_rewards - 1):
+        gs.turn.rewards[k] = gs.turn.rewards[k + 1]
+    gs.turn.n_rewards -= 1
+    gs.turn.reward_choice = 0
+
+
+cdef bint draw_artifacts(GameState* gs, Player* pl) noexcept nogil:
+    """13.5.2: for N Artifacts draw N + 1 (into turn.reward_cards); one of them
+    goes to the bottom of the Artifact deck (a decision), the rest on top of the Deed deck.
+    Returns True when the choice is needed."""
+    cdef int k, n = 0, drawn = 0
+    for k in range(gs.turn.n_rewards):
+        if gs.turn.rewards[k] == RW_ARTIFACT:
+            n += 1
+    while drawn < n + 1 and drawn < 6 and gs.n_artifact_deck > 0:
+        gs.n_artifact_deck -= 1
+        gs.turn.reward_cards[drawn] = gs.artifact_deck[gs.n_artifact_deck]
+        drawn += 1
+    gs.turn.n_reward_cards = <int8_t>drawn
+    # every Artifact reward is settled by this one draw
+    k = 0
+    while k < gs.turn.n_rewards:
+        if gs.turn.rewards[k] == RW_ARTIFACT:
+            for n in range(k, gs.turn.n_rewards - 1):
+                gs.turn.rewards[n] = gs.turn.rewards[n + 1]
+            gs.turn.n_rewards -= 1
+        else:
+            k += 1
+    if drawn == 0:
+        return False
+    if drawn <= n:                                                 # 21.2 A15: fewer than N + 1 exist
+        for k in range(drawn):
+            push_card(pl.deck, &pl.n_deck, gs.turn.reward_cards[k])
+        gs.turn.n_reward_cards = 0
+        return False
+    gs.turn.reward_choice = 1                                      # choosing the card to return
+    return True
+
+
+cdef int apply_reward(GameState* gs, const EngineStatics* es, const Statics* st, int arg) noexcept nogil:
+    cdef Player* pl = &gs.players[gs.current]
+    cdef int code, k
+    if gs.turn.reward_choice == 1:                                      # 13.5.2
+        if arg >= gs.turn.n_reward_cards:
+            return ERR_ILLEGAL
+        insert_bottom(gs.artifact_deck, &gs.n_artifact_deck, gs.turn.reward_cards[arg])
+        for k in range(gs.turn.n_reward_cards):
+            if k != arg:
+                push_card(pl.deck, &pl.n_deck, gs.turn.reward_cards[k])   # 6.4.1: on top of the deck
+        gs.turn.reward_choice = 0
+        gs.turn.n_reward_cards = 0
+        start_rewards(gs, es, st)
+        return ERR_NONE
+    if gs.turn.n_rewards <= 0:
+        return ERR_ILLEGAL
+    code = gs.turn.rewards[0]
+    if code == RW_SPELL or code == RW_AA:
+        if arg > 2:
+            return ERR_ILLEGAL
+        if code == RW_SPELL and gs.spell_offer[arg] >= 0:          # 13.5.3
+            push_card(pl.deck, &pl.n_deck, gs.spell_offer[arg])
+            refill_offer(gs, gs.spell_offer, gs.spell_deck, &gs.n_spell_deck, arg)
+        elif code == RW_AA and gs.aa_offer[arg] >= 0:
+            push_card(pl.deck, &pl.n_deck, gs.aa_offer[arg])
+            refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, arg)
+    elif code == RW_CRYSTAL_RANDOM:                                # gold rolled: chosen colour
+        if arg > 3:
+            return ERR_ILLEGAL
+        if pl.crystals[arg] < MAX_CRYSTALS:
+            pl.crystals[arg] += 1
+    pop_reward(gs)
+    start_rewards(gs, es, st)
+    return ERR_NONE

@@ -1,0 +1,20 @@
+# Header of ext/_policies.pyx: built-in policies with a C-level fast path, and the small
+# C helpers the Python face (mksim.game, mksim.runner) needs to read a GameState cheaply.
+#
+# A policy owns its own seeded stream.  It is derived like the engine's streams (SplitMix64
+# from root seed, game index and stream id, _rng.rng_seed) but with ids from
+# POLICY_STREAM_BASE upwards, so that _rng's Stream enum (0-6, the game's chance) is never
+# shared with a decision maker: policy k of game g of the run seeded s draws from
+# rng_seed(s, g, POLICY_STREAM_BASE + k).
+from libc.stdint cimport uint64_t
+from mksim._rng cimport Rng
+
+cdef enum:
+    POLICY_STREAM_BASE = 100   # policy stream k has id POLICY_STREAM_BASE + k (never a game stream)
+
+cdef class RandomPolicy:
+    cdef Rng rng
+    cdef readonly object seed          # root seed of the run
+    cdef readonly object game_index    # index of the game in the run
+    cdef readonly int stream           # k: this policy's stream is POLICY_STREAM_BASE + k
+    cdef int choose_index(self, int n) noexcept nogil   # uniform in [0, n), n > 0

@@ -1,0 +1,242 @@
+# cython: language_level=3
+"""Built-in policies in C, and cheap state accessors for the Python face.
+
+:class:`RandomPolicy` picks a uniformly random legal action from its own seeded stream
+(see ``_policies.pxd`` for how the stream is derived).  Its :meth:`RandomPolicy.play` loop
+is the fast path used by :mod:`mksim.runner`: it reads the engine's legal-action buffer
+directly instead of going through Python lists.
+
+The module functions read a :class:`mksim._state.GameCore` without building ``to_dict()``
+(:func:`core_info`, :func:`final_score`) and copy an :class:`mksim._engine.Engine`
+(:func:`clone_engine`).
+"""
+from libc.string cimport memcpy
+from libc.stdint cimport uint64_t, uint32_t, int32_t
+
+from mksim._rng cimport Rng, rng_seed, rng_below, rng_next
+from mksim._types cimport GameState, PH_GAME_OVER, MAX_PLAYERS
+from mksim._state cimport GameCore
+from mksim._engine cimport (
+    Engine, ASK_NONE, ASK_HAND_CARD, ASK_COLOUR, ASK_DIE, ASK_YES_NO, ASK_OFFER, ASK_NUMBER,
+    ASK_DECK_CARD, ASK_OPTION, ASK_DISCARD_CARD,
+)
+from mksim._scoring cimport first_recon_score, solo_score, cities_conquered
+
+DEF_MASK = 0xFFFFFFFFFFFFFFFF
+STREAM_BASE = POLICY_STREAM_BASE
+
+#: What a pending handler decision picks (TurnState.ask; codes from ext/_engine.pxd).
+ASK_NAMES = {
+    ASK_NONE: "none", ASK_HAND_CARD: "hand_card", ASK_COLOUR: "colour", ASK_DIE: "die",
+    ASK_YES_NO: "yes_no", ASK_OFFER: "offer", ASK_NUMBER: "number",
+    ASK_DECK_CARD: "deck_card", ASK_OPTION: "option", ASK_DISCARD_CARD: "discard_card",
+}
+
+#: Actor id of the dummy player in ``turn_player`` / ``end_announced_by`` (18).
+DUMMY_ACTOR = MAX_PLAYERS
+
+
+cdef class RandomPolicy:
+    """Uniformly random legal actions from the policy's own seeded stream.
+
+    Parameters
+    ----------
+    seed : int
+        Root seed of the run.
+    game_index : int
+        Index of the game in the run.
+    stream : int
+        Which policy stream (``k`` in ``POLICY_STREAM_BASE + k``); distinct policies in one
+        game use distinct streams.
+
+    Notes
+    -----
+    ``choose`` (given a list of legal actions) and ``play`` / ``choose_engine`` (reading
+    the engine's buffer) draw the same numbers for the same legal lists, so a game played
+    through :class:`mksim.game.State` and one played by :meth:`play` are identical.
+    """
+
+    def __init__(self, seed=0, game_index=0, int stream=0):
+        if stream < 0:
+            raise ValueError("stream must be >= 0")
+        self.stream = stream
+        self.reset(seed, game_index)
+
+    def reset(self, seed, game_index=0):
+        """Re-seed for game ``game_index`` of the run seeded ``seed``."""
+        self.seed = int(seed)
+        self.game_index = int(game_index)
+        rng_seed(&self.rng, <uint64_t>(self.seed & DEF_MASK), <uint64_t>(self.game_index & DEF_MASK),
+                 <uint64_t>(POLICY_STREAM_BASE + self.stream))
+
+    cdef int choose_index(self, int n) noexcept nogil:
+        return <int>rng_below(&self.rng, <uint32_t>n)
+
+    def index(self, int n):
+        """A uniform index in [0, n)."""
+        if n <= 0:
+            raise ValueError("no legal action to choose from")
+        return self.choose_index(n)
+
+    def choose(self, legal):
+        """One of the actions in ``legal`` (a sequence of action codes)."""
+        cdef int n = len(legal)
+        if n <= 0:
+            raise ValueError("no legal action to choose from")
+        return int(legal[self.choose_index(n)])
+
+    def choose_engine(self, Engine eng):
+        """Like :meth:`choose` on ``eng.legal_actions()``, reading the engine's C buffer."""
+        eng.legal_actions()
+        if eng.n_actions <= 0:
+            raise ValueError("no legal action to choose from")
+        return int(eng.actions[self.choose_index(eng.n_actions)])
+
+    def play(self, Engine eng, long max_steps=100000):
+        """Play ``eng`` until the game is over or ``max_steps`` actions were taken here.
+
+        Returns
+        -------
+        int
+            Actions applied by this call.
+
+        Raises
+        ------
+        NotImplementedError
+            From ``Engine.apply`` when the game reaches a rule the engine lacks.
+        RuntimeError
+            If a game that is not over offers no legal action.
+        """
+        cdef long steps = 0
+        cdef int n, a
+        cdef GameState* gs = &eng.core.gs
+        while gs.phase != PH_GAME_OVER and steps < max_steps:
+            eng.legal_actions()
+            n = eng.n_actions
+            if n <= 0:
+                raise RuntimeError("no legal action although the game is not over")
+            a = eng.actions[self.choose_index(n)]
+            steps += 1
+            eng.apply(a)
+        return steps
+
+    def rng_state(self):
+        """The stream's four state words (for tests)."""
+        return (self.rng.s0, self.rng.s1, self.rng.s2, self.rng.s3)
+
+    def __reduce__(self):
+        return (_restore_random, (self.seed, self.game_index, self.stream, self.rng_state()))
+
+
+def _restore_random(seed, game_index, stream, state):
+    cdef RandomPolicy p = RandomPolicy(seed, game_index, stream)
+    p.rng.s0, p.rng.s1, p.rng.s2, p.rng.s3 = state
+    return p
+
+
+def policy_stream(seed, game_index, int stream=0, int draws=1):
+    """``draws`` raw 64-bit numbers of policy stream ``stream`` (for tests)."""
+    cdef Rng r
+    rng_seed(&r, <uint64_t>(int(seed) & DEF_MASK), <uint64_t>(int(game_index) & DEF_MASK),
+             <uint64_t>(POLICY_STREAM_BASE + stream))
+    return [rng_next(&r) for _ in range(draws)]
+
+
+# ---------------------------------------------------------------------------------------
+# State accessors for the Python face
+# ---------------------------------------------------------------------------------------
+
+def core_info(GameCore core):
+    """The few numbers a runner or a log needs, without building ``to_dict()``.
+
+    Returns
+    -------
+    dict
+        round, time (0 day / 1 night), phase, current, turn_player (``DUMMY_ACTOR`` for the
+        dummy), termination, steps, error, fame / level / position / move_points of player
+        0, hand / deck sizes, the dummy's deck / discard sizes, end_announced_by, and the
+        pending decision (pending_choice row, handler_row, ask, ask_options, resolving_card).
+    """
+    cdef GameState* gs = &core.gs
+    return {
+        "round": gs.round, "time": gs.time, "phase": gs.phase, "current": gs.current,
+        "turn_player": gs.turn_player, "termination": gs.termination, "steps": gs.steps,
+        "error": gs.error, "fame": gs.players[0].fame, "level": gs.players[0].level,
+        "position": gs.players[0].position, "move_points": gs.turn.move_points,
+        "n_hand": gs.players[0].n_hand, "n_deck": gs.players[0].n_deck,
+        "dummy_deck": gs.dummy.n_deck if gs.has_dummy else -1,
+        "dummy_discard": gs.dummy.n_discard if gs.has_dummy else -1,
+        "end_announced_by": gs.end_announced_by,
+        "pending_choice": gs.turn.pending_choice, "handler_row": gs.turn.handler_row,
+        "ask": gs.turn.ask, "ask_options": gs.turn.ask_options,
+        "resolving_card": gs.turn.resolving_card, "n_tiles": gs.n_tiles,
+    }
+
+
+def outcome_numbers(GameCore core):
+    """(termination, fame of player 0, steps, round) straight from the state."""
+    cdef GameState* gs = &core.gs
+    return gs.termination, gs.players[0].fame, gs.steps, gs.round
+
+
+def final_score(GameCore core, str scoring, int rounds, int cities_total):
+    """Score of player 0 by the scenario's scoring rule.
+
+    Parameters
+    ----------
+    scoring : str
+        ``"first_reconnaissance"`` (17.3.1: Fame + standard achievements, no titles) or
+        ``"solo_conquest"`` (20.5: adds cities, rounds left, the dummy's deck, the End of
+        the Round bonus).  Anything else gives None.
+    rounds : int
+        The scenario's round limit (14.2), for "rounds left unplayed" (20.5.2).
+    cities_total : int
+        Cities in the scenario (20.5.2 "+15 if all cities were conquered").
+
+    Notes
+    -----
+    20.5.2 "+5 if the End of the Round had not been announced in the final round" is read
+    from ``end_announced_by`` of the final state (any announcement, by the player or the
+    dummy, counts as announced).
+    """
+    cdef GameState* gs = &core.gs
+    cdef int left
+    if scoring == "first_reconnaissance":
+        return first_recon_score(gs, &core.st, 0)
+    if scoring == "solo_conquest":
+        left = rounds - gs.round if gs.termination == 1 else 0   # TERM_SCENARIO_WON: ended early
+        return solo_score(gs, &core.st, 0, cities_total, cities_conquered(gs, &core.st),
+                          left if left > 0 else 0, 1 if gs.end_announced_by >= 0 else 0)
+    return None
+
+
+def clone_engine(Engine eng, content, scenario_id):
+    """An independent copy of ``eng`` and of the game it runs.
+
+    ``Engine.__init__`` always runs its round-1 setup (``_begin``: skill stacks, tactic
+    display), which would change a mid-game state.  So the copy is built around a copied
+    core (``GameCore.copy``) by the ordinary constructor, and then the original state is
+    written back over the copy (one memcpy of ``GameState``), undoing ``_begin``.  The copy
+    therefore costs one Engine construction (~1 ms, the table binding in Python); an
+    ``Engine.clone()`` in ext/_engine.pyx that shares the bound tables would make it a
+    memcpy.
+    """
+    cdef GameCore core = eng.core.copy()
+    cdef Engine new = Engine(core, eng.tables, content, scenario_id)
+    memcpy(&core.gs, &eng.core.gs, sizeof(GameState))
+    return new
+
+
+def engine_core(Engine eng):
+    """The GameCore an engine runs on."""
+    return eng.core
+
+
+def combat_enemies(GameCore core):
+    """Enemies of the combat in progress: a list of (slot, enemy content index, flags)
+    (``CE_*`` bits of ext/_types.pxd); empty when no combat is active."""
+    cdef GameState* gs = &core.gs
+    cdef int i
+    if not gs.combat.active:
+        return []
+    return [(i, gs.combat.enemies[i].enemy, gs.combat.enemies[i].flags) for i in range(gs.combat.n_enemies)]

@@ -1,0 +1,572 @@
+"""The Python face of the engine, in the style of OpenSpiel: :class:`Game` and :class:`State`.
+
+>>> from mksim.game import Game
+>>> game = Game("first-reconnaissance", hero="arythea")
+>>> state = game.new_state(seed=7)
+>>> a = state.legal_actions()[0]
+>>> state.action_to_string(a)
+'take tactic Early Bird'
+>>> state.apply(a)
+
+A :class:`Game` holds what is fixed for many games (content, compiled tables, the integer
+setup of a scenario and hero); :meth:`Game.new_state` sets up game ``game_index`` of the
+run seeded ``seed`` (rules 1.2-1.4, 18.1).  All chance comes from the engine's seeded
+streams (``ext/_rng.pyx``), so the same (seed, game index) and the same actions give the
+same game in any process.
+
+A rule the engine does not implement yet makes :meth:`State.apply` raise
+NotImplementedError naming what is missing; the state then records it
+(:attr:`State.stopped`) and :meth:`State.result` reports a game that did not finish.
+"""
+from __future__ import annotations
+
+import weakref
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Optional, Union
+
+import numpy as np
+
+from . import effects as fx
+from ._engine import KIND_NAMES, Engine, describe
+from ._policies import (ASK_NAMES, DUMMY_ACTOR, clone_engine, combat_enemies, core_info, final_score,
+                        outcome_numbers)
+from ._rules import Rules
+from ._state import PHASE_NAMES, TERMINATION_NAMES, GameCore, prepare_setup
+from .content import Content, load_content
+
+__all__ = ["Game", "State", "Outcome", "normalize_id"]
+
+#: Neighbour directions in the engine's order (HEX_DIRS of ext/_hexmap.pyx, 9.3).
+DIRECTIONS = ("north-east", "east", "south-east", "south-west", "west", "north-west")
+#: Sideways play of a card (6.1.7): A_SIDEWAYS argument ``what``.
+SIDEWAYS = ("Move", "Influence", "Attack", "Block")
+#: Payment codes of A_PLAY (ext/_engine.pxd PAY_*).
+PAY_CRYSTAL, PAY_DIE, PAY_STOLEN, PAY_NONE = 6, 10, 18, 31
+#: Option of a handler's ask that stops an "up to N" choice (ASK_DONE in ext/_engine.pxd).
+ASK_DONE = 63
+ACTION_SHIFT = 20
+ARG_MASK = (1 << ACTION_SHIFT) - 1
+
+_TABLES: dict[int, tuple] = {}   # id(content) -> (weakref to content, tables)
+
+
+def normalize_id(name: str) -> str:
+    """Content id of a user-typed name: ``"First-Reconnaissance"`` -> ``"first_reconnaissance"``."""
+    return str(name).strip().lower().replace("-", "_").replace(" ", "_")
+
+
+def _kebab(ident: str) -> str:
+    return ident.replace("_", "-")
+
+
+def _compiled(content: Content):
+    """The content's numeric tables, compiled once per Content object."""
+    key = id(content)
+    hit = _TABLES.get(key)
+    if hit is not None and hit[0]() is content:
+        return hit[1]
+    tables = content.compile()
+    _TABLES[key] = (weakref.ref(content, lambda _r, k=key: _TABLES.pop(k, None)), tables)
+    return tables
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended (or why it did not).
+
+    Attributes
+    ----------
+    termination : str
+        ``TERMINATION_NAMES`` of ext/_state.pyx: ``"scenario_won"`` (14.3), ``"round_limit"``
+        (14.2), ``"none"`` (not over: still running or stopped).
+    finished : bool
+        The game reached its end by the rules.
+    fame : int
+        Fame of the player (20).
+    score : int or None
+        Final score by the scenario's scoring (17.3.1 / 20.5) when finished, else None.
+    rounds : int
+        Rounds played (the round in progress counts).
+    steps : int
+        Decisions taken (including one that stopped the game).
+    stopped : str or None
+        Why the game stopped before its end (an engine NotImplementedError message), or None.
+    """
+
+    termination: str
+    finished: bool
+    fame: int
+    score: Optional[int]
+    rounds: int
+    steps: int
+    stopped: Optional[str] = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+class Game:
+    """A scenario, a hero and a content catalogue: the factory of game states.
+
+    Parameters
+    ----------
+    scenario : str
+        Scenario id, kebab-case or snake_case (``"first-reconnaissance"``,
+        ``"solo_conquest"``).  Solo scenarios with a dummy player only (18.1).
+    hero : str
+        Hero id (``"arythea"``, ``"goldyx"``, ``"norowas"``, ``"tovak"``, ``"wolfhawk"``).
+    content : None, str, Path or Content
+        The catalogue: None for the shipped one, a path as for ``--content`` (a folder of
+        edited catalogue files or an override file), or a loaded :class:`Content`.
+    lost_legion : bool
+        Add The Lost Legion's tiles, enemies, cards and units (LL-2.3).
+
+    Raises
+    ------
+    ValueError
+        Unknown scenario or hero (the message lists the known ones), or a scenario that is
+        not a solo scenario.
+    """
+
+    def __init__(self, scenario: str = "first-reconnaissance", hero: str = "arythea",
+                 content: Union[None, str, Path, Content] = None, lost_legion: bool = False) -> None:
+        if content is None or isinstance(content, (str, Path)):
+            content = load_content(content)
+        if not isinstance(content, Content):
+            raise TypeError("content must be None, a path or a mksim.content.Content")
+        self.content = content
+        self.tables = _compiled(content)
+        scenarios = content.ids("scenarios")
+        sid = normalize_id(scenario)
+        if sid not in scenarios:
+            raise ValueError(f"unknown scenario {scenario!r}; known: {', '.join(_kebab(s) for s in scenarios)}")
+        hid = normalize_id(hero)
+        if hid not in self.tables.hero_ids:
+            raise ValueError(f"unknown hero {hero!r}; known: {', '.join(self.tables.hero_ids)}")
+        self.scenario_id = sid
+        self.hero_id = hid
+        self.lost_legion = bool(lost_legion)
+        self.setup = prepare_setup(self.tables, content, sid, hid, self.lost_legion)
+        sc = content.get("scenarios", sid)
+        self.scenario = sc
+        self.rounds = int(sc["rounds"])
+        self.cities_total = len(sc.get("city_levels", []))
+        self.scoring = sc.get("scoring", sid)
+        self._names = self._name_table(content)
+
+    @staticmethod
+    def known_scenarios(content: Optional[Content] = None) -> list[str]:
+        """Scenario ids (snake_case) of the catalogue."""
+        return list((content or load_content()).ids("scenarios"))
+
+    @staticmethod
+    def _name_table(content: Content) -> dict[tuple[str, str], str]:
+        names = {}
+        for kind in ("basic_actions", "advanced_actions", "spells", "artifacts", "wound"):
+            for e in content[kind]:
+                names[("card", e["id"])] = e.get("name", e["id"])
+        for kind, key in (("tactics", "tactic"), ("skills", "skill"), ("sites", "site"),
+                          ("units", "unit"), ("heroes", "hero"), ("scenarios", "scenario"),
+                          ("enemies", "enemy")):
+            for e in content[kind]:
+                names[(key, e["id"])] = e.get("name", e["id"])
+        return names
+
+    def name(self, kind: str, ident: Optional[str]) -> str:
+        """Display name of a content id (``name("card", "march")`` -> ``"March"``)."""
+        if ident is None:
+            return "-"
+        return self._names.get((kind, ident), ident.replace("_", " ").title())
+
+    @property
+    def title(self) -> str:
+        """Scenario and hero in words."""
+        return f"{self.name('scenario', self.scenario_id)}, {self.name('hero', self.hero_id)}"
+
+    def new_state(self, seed: int, game_index: int = 0) -> "State":
+        """Set up game ``game_index`` of the run seeded ``seed`` (rules 1.2-1.4, 18.1).
+
+        The state waits for the first decision: the choice of a tactic (3.1).
+        """
+        core = GameCore.from_setup(self.tables, self.setup, int(seed), int(game_index))
+        engine = Engine(core, self.tables, self.content, self.scenario_id)
+        return State(self, core, engine, [])
+
+    def __repr__(self) -> str:
+        ll = ", lost_legion=True" if self.lost_legion else ""
+        return f"Game({_kebab(self.scenario_id)!r}, hero={self.hero_id!r}{ll})"
+
+
+class State:
+    """One game in progress.  Build with :meth:`Game.new_state`.
+
+    Attributes
+    ----------
+    game : Game
+    history : list of int
+        The actions applied so far, in order.
+    stopped : str or None
+        The NotImplementedError message that stopped the game, or None.
+    """
+
+    __slots__ = ("game", "core", "engine", "history", "stopped")
+
+    def __init__(self, game: Game, core, engine, history: list[int], stopped: Optional[str] = None) -> None:
+        self.game = game
+        self.core = core
+        self.engine = engine
+        self.history = history
+        self.stopped = stopped
+
+    # -- the OpenSpiel surface -----------------------------------------------------------
+
+    def legal_actions(self) -> np.ndarray:
+        """The legal actions as an int32 array (empty when the game is over or stopped)."""
+        return self.engine.legal_actions()
+
+    def apply(self, action: int) -> None:
+        """Take one decision.
+
+        Raises
+        ------
+        ValueError
+            The action is not legal here (the state is unchanged apart from its step count).
+        NotImplementedError
+            The game reached a rule the engine lacks; :attr:`stopped` holds the message and
+            the state offers no further action.
+        """
+        a = int(action)
+        if self.stopped is not None:
+            raise NotImplementedError(self.stopped)
+        try:
+            self.engine.apply(a)
+        except NotImplementedError as err:
+            self.history.append(a)
+            self.stopped = str(err)
+            raise
+        self.history.append(a)
+
+    def is_terminal(self) -> bool:
+        """The game is over by the rules (14.2, 14.3).  A stopped game is not terminal."""
+        return bool(self.engine.is_terminal())
+
+    def is_stopped(self) -> bool:
+        """The engine stopped the game at a rule it does not implement yet."""
+        return self.stopped is not None
+
+    def result(self) -> Outcome:
+        """The outcome so far (final when :meth:`is_terminal`)."""
+        term, fame, steps, rnd = outcome_numbers(self.core)
+        finished = self.is_terminal()
+        score = None
+        if finished:
+            score = final_score(self.core, self.game.scoring, self.game.rounds, self.game.cities_total)
+        return Outcome(termination=TERMINATION_NAMES[term], finished=finished, fame=int(fame),
+                       score=score, rounds=int(rnd), steps=int(steps), stopped=self.stopped)
+
+    def clone(self) -> "State":
+        """An independent deep copy: changing one never changes the other.
+
+        The copy gets a new GameCore (``GameCore.copy``, one memcpy) and a new Engine on it
+        (see :func:`mksim._policies.clone_engine` for how the engine's round-1 setup is
+        kept from touching the copied state).
+        """
+        if hasattr(self.engine, "clone"):            # an Engine.clone() of the core, if any
+            engine = self.engine.clone()
+        else:
+            engine = clone_engine(self.engine, self.game.content, self.game.scenario_id)
+        from ._policies import engine_core
+        return State(self.game, engine_core(engine), engine, list(self.history), self.stopped)
+
+    def to_dict(self) -> dict:
+        """The whole state as plain Python (content ids, no table indices)."""
+        return self.core.to_dict()
+
+    def info(self) -> dict:
+        """A few numbers (round, time, phase, Fame, ...) without building :meth:`to_dict`."""
+        return core_info(self.core)
+
+    @property
+    def phase(self) -> str:
+        return PHASE_NAMES[self.engine.phase()]
+
+    def __repr__(self) -> str:
+        i = self.info()
+        return (f"<State {self.game.scenario_id} round {i['round']} "
+                f"{fx.TIMES[i['time']]} phase {PHASE_NAMES[i['phase']]} steps {i['steps']}>")
+
+    # -- actions in words ----------------------------------------------------------------
+
+    def action_to_string(self, action: int) -> str:
+        """The action in words a Mage Knight player understands, read in this state.
+
+        Examples: ``'take tactic Early Bird'``, ``'play March (basic)'``, ``'play Rage
+        sideways as Move 1'``, ``'move east to plains (cost 2)'``, ``'explore tile position
+        (1, 1)'``, ``'rest: discard Stamina'``, ``'end turn'``.
+        """
+        return _ActionWords(self).say(int(action))
+
+
+class _ActionWords:
+    """Turns action codes into words, reading the state once."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.game = state.game
+        self.d = state.core.to_dict()
+        self.info = core_info(state.core)
+        self.player = self.d["players"][self.d["current"]] if self.d["players"] else {}
+
+    def card(self, ident: str) -> str:
+        return self.game.name("card", ident)
+
+    def hand_card(self, i: int) -> str:
+        hand = self.player.get("hand", [])
+        return self.card(hand[i]) if 0 <= i < len(hand) else f"hand card {i}"
+
+    def pay(self, code: int) -> str:
+        if code == PAY_STOLEN:
+            return "the die kept on Mana Steal"
+        if code < PAY_CRYSTAL:
+            return f"a {fx.MANA_COLOURS[code]} mana token"
+        if code < PAY_DIE:
+            return f"a {fx.BASIC_COLOURS[code - PAY_CRYSTAL]} crystal"
+        die = code - PAY_DIE
+        dice = self.d["source"]["dice"]
+        colour = dice[die] if die < len(dice) else "?"
+        return f"the {colour} Source die"
+
+    def hex(self, index: int) -> Optional[dict]:
+        for tile in self.d["map"]["tiles"]:
+            for h in tile["hexes"]:
+                if h["index"] == index:
+                    return h
+        return None
+
+    def say(self, a: int) -> str:
+        kind = KIND_NAMES.get(a >> ACTION_SHIFT)
+        arg = a & ARG_MASK
+        method = getattr(self, f"_{kind}", None) if kind else None
+        if method is None:
+            return describe(a).replace("_", " ")
+        return method(arg)
+
+    def _tactic(self, arg: int) -> str:
+        return f"take tactic {self.game.name('tactic', self.game.tables.tactic_ids[arg])}"
+
+    def _announce_end(self, arg: int) -> str:
+        return "announce the End of the Round"
+
+    def _regular_turn(self, arg: int) -> str:
+        return "take a regular turn"
+
+    def _rest(self, arg: int) -> str:
+        return "rest"
+
+    def _play(self, arg: int) -> str:
+        i, powered, pay, pay2 = arg & 0x7F, (arg >> 7) & 1, (arg >> 8) & 0x1F, (arg >> 13) & 0x1F
+        mode = "powered" if powered else "basic"
+        paid = [self.pay(p) for p in (pay, pay2) if p != PAY_NONE]
+        if paid:
+            mode += ", paying " + " and ".join(paid)
+        return f"play {self.hand_card(i)} ({mode})"
+
+    def _sideways(self, arg: int) -> str:
+        what = (arg >> 7) & 0x7
+        return f"play {self.hand_card(arg & 0x7F)} sideways as {SIDEWAYS[what] if what < 4 else '?'} 1"
+
+    def _choose(self, arg: int) -> str:
+        info = self.info
+        ask = ASK_NAMES.get(info["ask"], "option")
+        if info["handler_row"] >= 0:
+            if arg == ASK_DONE:
+                return "choose: done"
+            if ask == "hand_card":
+                return f"choose {self.hand_card(arg)}"
+            if ask == "colour":
+                return f"choose {fx.MANA_COLOURS[arg] if arg < 6 else arg}"
+            if ask == "die":
+                dice = self.d["source"]["dice"]
+                return f"choose the {dice[arg] if arg < len(dice) else '?'} Source die"
+            if ask == "yes_no":
+                return "choose yes" if arg else "choose no"
+            if ask == "discard_card":
+                pile = self.player.get("discard", [])
+                return f"choose {self.card(pile[arg]) if arg < len(pile) else arg} from the discard pile"
+            if ask == "deck_card":
+                deck = self.player.get("deck", [])
+                return f"choose {self.card(deck[arg]) if arg < len(deck) else arg} from the Deed deck"
+            return f"choose {ask.replace('_', ' ')} {arg}"
+        row = info["pending_choice"]
+        if row >= 0:
+            effects = self.game.tables.effects
+            r = effects[row]
+            if fx.OPS[r[0]].name == "choice":
+                return f"choose {effect_words(effects, int(r[4]) + arg, self.game)}"
+            return f"choose {fx.MANA_COLOURS[arg]}"
+        return f"choose option {arg}"
+
+    def _move(self, arg: int) -> str:
+        pos = self.player.get("position")
+        h = self.hex(pos) if pos is not None and pos >= 0 else None
+        to = h["neighbours"][arg] if h else -1
+        target = self.hex(to) if to >= 0 else None
+        direction = DIRECTIONS[arg] if arg < 6 else f"direction {arg}"
+        if target is None:
+            return f"move {direction}"
+        where = target["terrain"]
+        if target["site"]:
+            where += f" ({self.game.name('site', target['site'])})"
+        cost = Rules(self.state.core).move_cost(to)
+        return f"move {direction} to {where} (cost {cost})"
+
+    def _explore(self, arg: int) -> str:
+        return f"explore tile position ({(arg >> 7) - 64}, {(arg & 0x7F) - 64})"
+
+    def _tactic_ability(self, arg: int) -> str:
+        tactic = self.game.name("tactic", self.player.get("tactic"))
+        if self.player.get("tactic") == "sparing_power":    # 3.2: store a card / take them
+            return f"use {tactic}: " + ("put the top Deed card under it" if arg == 0 else "take the stored cards")
+        return f"use tactic {tactic}" + (f" (variant {arg})" if arg else "")
+
+    def _forfeit(self, arg: int) -> str:
+        return "forfeit the turn"
+
+    def _return_card(self, arg: int) -> str:
+        return f"Crystal Joy: discard {self.hand_card(arg)} to return Crystal Joy to hand"
+
+    # -- sites and combat (10, 11) --------------------------------------------------------
+
+    def enemy(self, slot: int) -> str:
+        for k, enemy, _flags in combat_enemies(self.state.core):
+            if k == slot and enemy >= 0:
+                return self.game.name("enemy", self.game.tables.enemy_ids[enemy])
+        return f"enemy {slot + 1}"
+
+    def _challenge(self, arg: int) -> str:            # 11.1.5: bitmask of directions
+        dirs = [DIRECTIONS[k] for k in range(6) if arg >> k & 1]
+        return "challenge the rampaging enemies to the " + " and ".join(dirs)
+
+    def _site_here(self) -> str:
+        pos = self.player.get("position")
+        h = self.hex(pos) if pos is not None and pos >= 0 else None
+        return self.game.name("site", h["site"]) if h and h["site"] else "the site"
+
+    def _enter_site(self, arg: int) -> str:           # 10.8
+        return f"enter the {self._site_here()}"
+
+    def _burn(self, arg: int) -> str:                 # 10.7.2.3
+        return f"burn the {self._site_here()}"
+
+    def _interact(self, arg: int) -> str:             # 10.2
+        return f"interact with the {self._site_here()}"
+
+    def _attack(self, arg: int) -> str:               # 11.5.2, 11.8: bitmask of targets
+        targets = [self.enemy(k) for k in range(32) if arg >> k & 1]
+        return "attack " + (", ".join(targets) if targets else "nobody")
+
+    def _block(self, arg: int) -> str:                # 11.6.3: slot | attack << 5
+        return f"block {self.enemy(arg & 0x1F)} (attack {(arg >> 5) + 1})"
+
+    def _damage_from(self, arg: int) -> str:          # 11.7.1
+        return f"take the damage of {self.enemy(arg & 0x1F)} (attack {(arg >> 5) + 1})"
+
+    def _damage_hero(self, arg: int) -> str:          # 11.7.7
+        return "assign the damage to the hero"
+
+    def _damage_unit(self, arg: int) -> str:          # 11.7.4
+        units = self.player.get("units", [])
+        unit = units[arg]["unit"] if arg < len(units) else None
+        return f"assign the damage to {self.game.name('unit', unit)}" if unit else f"assign the damage to unit {arg}"
+
+    def _next_phase(self, arg: int) -> str:           # 11.3.2
+        return "end this combat phase"
+
+    def _reward(self, arg: int) -> str:               # 13.5
+        return f"claim reward: option {arg}"
+
+    def _altar(self, arg: int) -> str:                # 10.7.10.2
+        return "pay the altar's tribute"
+
+    def _end_turn(self, arg: int) -> str:
+        return "end turn"
+
+    def _rest_discard(self, arg: int) -> str:
+        return f"rest: discard {self.hand_card(arg)}"
+
+    def _heal_wound(self, arg: int) -> str:
+        return "heal: throw away a Wound from hand"
+
+    def _discard(self, arg: int) -> str:
+        return f"discard {self.hand_card(arg)} before drawing"
+
+    def _draw(self, arg: int) -> str:
+        return "draw cards up to the Hand limit"
+
+    def _pick_skill(self, arg: int) -> str:
+        stack = self.player.get("skill_stack", [])
+        if arg < 2:
+            k = len(stack) - 1 - arg
+            skill = stack[k] if 0 <= k < len(stack) else None
+            return f"level up: take skill {self.game.name('skill', skill)}"
+        offer = self.d.get("skill_offer", [])
+        skill = offer[arg - 2] if arg - 2 < len(offer) else None
+        return f"level up: take skill {self.game.name('skill', skill)} from the common offer"
+
+    def _pick_aa(self, arg: int) -> str:
+        offer = self.d.get("advanced_action_offer", [])
+        card = offer[arg] if arg < len(offer) else None
+        return f"level up: take Advanced Action {self.card(card) if card else arg}"
+
+    def _glade_wound(self, arg: int) -> str:
+        return ("Magical Glade: keep the Wounds", "Magical Glade: throw away a Wound from hand",
+                "Magical Glade: throw away a Wound from the discard pile")[arg] if arg < 3 else f"glade {arg}"
+
+
+def effect_words(effects, row: int, game: Optional[Game] = None) -> str:
+    """A compiled effect row (``mksim.effects`` layout) in words, e.g. ``'Move 2'``."""
+    r = [int(x) for x in effects[row]]
+    op = fx.OPS[r[0]].name
+    kids = [effect_words(effects, r[4] + k, game) for k in range(r[5])]
+    if op in ("move", "influence", "block", "heal"):
+        label = {"heal": "Healing"}.get(op, op.capitalize())
+        extra = f" {fx.ELEMENTS[r[2]]}" if op == "block" and r[2] else ""
+        return f"{label}{extra} {r[1]}".replace("  ", " ")
+    if op == "attack":
+        element = f"{fx.ELEMENTS[r[2]].capitalize()} " if r[2] else ""
+        kind = f"{fx.ATTACK_KINDS[r[3]].capitalize()} " if r[3] else ""
+        return f"{kind}{element}Attack {r[1]}"
+    if op == "draw":
+        return f"draw {r[1]} card{'s' if r[1] != 1 else ''}"
+    if op in ("gain_mana", "gain_crystal"):
+        what = "mana token" if op == "gain_mana" else "crystal"
+        colour = fx.COLOUR_CHOICES[r[1]] if r[1] < len(fx.COLOUR_CHOICES) else "?"
+        return f"gain {r[2] if r[2] > 1 else 'a'} {colour} {what}{'s' if r[2] > 1 else ''}"
+    if op in ("fame", "reputation"):
+        return f"{r[1]:+d} {op.capitalize()}"
+    if op == "take_wound":
+        return f"take {r[1]} Wound{'s' if r[1] != 1 else ''}"
+    if op == "choice":
+        return "one of: " + " / ".join(kids)
+    if op == "all":
+        return " and ".join(kids)
+    if op == "by_time":
+        return f"by Day {kids[0]}, at Night {kids[1]}" if len(kids) == 2 else "by time"
+    if op == "handler":
+        name = game.tables.handlers[r[1]] if game is not None else str(r[1])
+        return f"special effect {name.replace('_', ' ')}"
+    if op == "terrain_cost":
+        terrain = fx.TERRAIN_CHOICES[r[1]] if r[1] < len(fx.TERRAIN_CHOICES) else "?"
+        return f"{terrain} costs {r[2]:+d} this turn"
+    return op.replace("_", " ")
+
+
+def actor_name(game: Game, d: dict, actor: int) -> str:
+    """Who ``turn_player`` / ``end_announced_by`` names: the hero, or the dummy (18)."""
+    if actor == DUMMY_ACTOR:
+        hero = d["dummy"]["hero"] if d.get("dummy") else None
+        return f"the dummy ({game.name('hero', hero)})" if hero else "the dummy"
+    if 0 <= actor < len(d["players"]):
+        return game.name("hero", d["players"][actor]["hero"])
+    return f"player {actor}"

@@ -1,0 +1,110 @@
+"""``mksim play`` and ``mksim bench`` (mksim/cli.py)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from mksim.cli import EXIT_STOPPED, app
+
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def assert_error(result, *parts):
+    assert result.exit_code == 2, result.output
+    assert "error:" in result.output and "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    for p in parts:
+        assert p in result.output
+
+
+def assert_ended_or_stopped(result):
+    assert result.exit_code in (0, EXIT_STOPPED), result.output
+    assert "Traceback" not in result.output
+    last = result.output.strip().splitlines()[-1]
+    if result.exit_code == EXIT_STOPPED:
+        assert last.startswith("game stopped: ")
+    else:
+        assert last.startswith("game over: ") or ": game over:" in last
+
+
+@pytest.mark.parametrize("scenario", ["first-reconnaissance", "solo-conquest"])
+def test_play_log_tells_the_game(scenario):
+    r = run("play", "--scenario", scenario, "--hero", "arythea", "--policy", "random", "--seed", 7, "--log")
+    assert_ended_or_stopped(r)
+    out = r.output
+    assert "== Round 1 (Day) ==" in out
+    assert "take tactic " in out and "the dummy takes " in out
+    assert "-- Arythea's turn" in out
+
+
+def test_play_without_log_prints_one_line_per_game():
+    r = run("play", "--seed", 3)
+    assert_ended_or_stopped(r)
+    assert r.output.startswith("first-reconnaissance / arythea / policy random")
+
+
+def test_play_all_heroes_and_scenarios():
+    r = run("play", "--hero", "all", "--scenario", "all", "--seed", 2)
+    assert r.exit_code in (0, EXIT_STOPPED), r.output
+    heads = [ln for ln in r.output.splitlines() if " / policy " in ln]
+    assert len(heads) == 10
+    if r.exit_code == EXIT_STOPPED:
+        assert "game stopped: " in r.output
+
+
+def test_play_stops_with_status_3_at_a_missing_rule(tmp_path):
+    gap = tmp_path / "gap.toml"
+    gap.write_text('[basic_actions.march]\nbasic = "handler(mksim_test_missing_rule)"\n'
+                   '[basic_actions.swiftness]\nbasic = "handler(mksim_test_missing_rule)"\n')
+    r = run("play", "--content", gap, "--policy", "first", "--log", "--seed", 1)
+    assert r.exit_code == EXIT_STOPPED, r.output
+    assert r.output.strip().splitlines()[-1].startswith("game stopped: card '")
+    assert "mksim_test_missing_rule" in r.output
+
+
+@pytest.mark.parametrize("args, parts", [
+    (("--scenario", "full-conquest"), ("unknown scenario", "first-reconnaissance")),
+    (("--hero", "krang"), ("unknown hero", "arythea")),
+    (("--policy", "clever"), ("unknown policy", "random")),
+    (("--seed", "seven"), ()),
+])
+def test_play_bad_arguments(args, parts):
+    assert_error(run("play", *args), *parts)
+
+
+def test_bench_json_reports_speed_and_stops():
+    r = run("bench", "--games", 20, "--json")
+    assert r.exit_code == 0, r.output
+    rep = json.loads(r.output)
+    for key in ("games", "games_finished", "games_stopped", "stopped_by", "top_errors", "seconds",
+                "games_per_s", "decisions", "decisions_per_s", "mean_decisions_per_game", "peak_rss_mb"):
+        assert key in rep
+    assert rep["games"] == 20 and rep["scenario"] == "first_reconnaissance"
+    assert rep["games_finished"] + rep["games_stopped"] == 20
+    assert sum(rep["stopped_by"].values()) == rep["games_stopped"]
+    assert sum(e["games"] for e in rep["top_errors"]) <= rep["games_stopped"]
+    assert rep["terminations"].get("none", 0) == rep["games_stopped"] - rep["stopped_by"].get("step_limit", 0)
+    assert rep["decisions"] > 0 and rep["peak_rss_mb"] > 0
+
+
+def test_bench_is_reproducible():
+    a = json.loads(run("bench", "--games", 10, "--seed", 4, "--json").output)
+    b = json.loads(run("bench", "--games", 10, "--seed", 4, "--json").output)
+    for key in ("decisions", "games_finished", "top_errors", "stopped_by"):
+        assert a[key] == b[key]
+
+
+def test_bench_text_output():
+    r = run("bench", "--games", 3)
+    assert r.exit_code == 0 and "decisions_per_s:" in r.output
+
+
+@pytest.mark.parametrize("args", [("--games", 0), ("--games", "many"), ("--jobs", 0)])
+def test_bench_bad_arguments(args):
+    assert_error(run("bench", *args))

@@ -1,0 +1,188 @@
+"""Policies (mksim/policies, ext/_policies.pyx).
+
+Every policy's tests inherit :class:`PolicyContract`: it returns a legal action at every
+decision point of whole games, is deterministic for the same seed, and survives pickling
+(the runner ships policies to worker processes).
+"""
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+from mksim._policies import RandomPolicy as CRandom
+from mksim._policies import STREAM_BASE, policy_stream
+from mksim._rng import STREAM_NAMES, RandomStream
+from mksim.game import Game
+from mksim.policies import Policy, get_policy, list_policies, policy_class, register
+
+SEEDS = (0, 1, 2, 3)
+
+
+@pytest.fixture(scope="module")
+def game(content):
+    return Game("first-reconnaissance", "arythea", content=content)
+
+
+def decisions(game, policy, seed, game_index=0, limit=3000):
+    """Every (legal list, chosen action) of one game; stops at an engine gap."""
+    policy.reset(seed, game_index)
+    state = game.new_state(seed, game_index)
+    log = []
+    while not state.is_terminal() and len(log) < limit:
+        legal = state.legal_actions()
+        if len(legal) == 0:
+            break
+        a = policy.choose(state, legal)
+        log.append((tuple(int(x) for x in legal), a))
+        try:
+            state.apply(a)
+        except (NotImplementedError, ValueError):
+            break
+    return log
+
+
+class PolicyContract:
+    """Invariants every policy keeps.  Subclasses set ``name`` (and ``params``)."""
+
+    name: str = ""
+    params: dict = {}
+
+    def make(self) -> Policy:
+        return get_policy(self.name, **self.params)
+
+    def test_is_registered_with_metadata(self):
+        p = self.make()
+        assert isinstance(p, Policy) and p.name == self.name
+        assert self.name in list_policies() and policy_class(self.name) is type(p)
+        for key in ("stochastic", "uses_state", "fast_path"):
+            assert key in p.metadata
+        assert p.description and self.name in repr(p)
+        assert p.parameters == {**p.parameters, **self.params}
+
+    def test_returns_a_legal_action_at_every_decision_point(self, game):
+        phases = set()
+        for seed in SEEDS:
+            for legal, a in decisions(game, self.make(), seed):
+                assert isinstance(a, int) and a in legal
+                phases.add(a >> 20)
+        assert len(phases) >= 5    # tactics, turn start, cards, movement, end of turn ...
+
+    def test_deterministic_for_the_same_seed(self, game):
+        for seed in SEEDS[:2]:
+            assert decisions(game, self.make(), seed) == decisions(game, self.make(), seed)
+
+    def test_reset_replays_the_same_game(self, game):
+        p = self.make()
+        first = decisions(game, p, 5, 1)
+        decisions(game, p, 6, 2)
+        assert decisions(game, p, 5, 1) == first
+
+    def test_pickled_policy_decides_alike(self, game):
+        p = self.make()
+        q = pickle.loads(pickle.dumps(p))
+        assert decisions(game, p, 3) == decisions(game, q, 3)
+
+    def test_fast_path_matches_choose(self, game):
+        p = self.make()
+        if not p.metadata["fast_path"]:
+            return
+        for seed in SEEDS:
+            slow = game.new_state(seed)
+            log = [a for _, a in decisions(game, p, seed)]
+            fast = game.new_state(seed)
+            p.reset(seed, 0)
+            try:
+                p.play_engine(fast.engine, len(log))
+            except (NotImplementedError, ValueError):
+                pass
+            for a in log:
+                try:
+                    slow.apply(a)
+                except (NotImplementedError, ValueError):
+                    break
+            assert fast.to_dict() == slow.to_dict()
+
+
+class TestRandom(PolicyContract):
+    name = "random"
+
+    def test_different_seeds_give_different_decisions(self, game):
+        logs = {tuple(decisions(game, self.make(), s)) for s in range(6)}
+        assert len(logs) > 1
+
+    def test_stream_parameter_changes_the_decisions(self, game):
+        a = [d for _, d in decisions(game, get_policy("random", stream=0), 4)]
+        b = [d for _, d in decisions(game, get_policy("random", stream=3), 4)]
+        assert a != b
+
+    def test_policy_streams_are_not_game_streams(self):
+        """The policy draws from rng_seed(seed, game, 100 + k), never one of the game's
+        seven streams (ext/_rng.pxd), so a policy cannot shift the game's chance."""
+        assert STREAM_BASE == 100
+        for seed, gi in ((0, 0), (7, 3)):
+            mine = policy_stream(seed, gi, 0, 4)
+            for name in STREAM_NAMES:
+                s = RandomStream(seed, gi, name)
+                assert [s.next_u64() for _ in range(4)] != mine
+            s = RandomStream(seed, gi, STREAM_BASE)
+            assert [s.next_u64() for _ in range(4)] == mine
+
+    def test_uniform_choice(self):
+        c = CRandom(1, 0)
+        counts = np.bincount([c.index(3) for _ in range(3000)], minlength=3)
+        assert counts.min() > 900
+
+    def test_no_legal_action_is_an_error(self):
+        with pytest.raises(ValueError):
+            CRandom(1, 0).choose([])
+        with pytest.raises(ValueError):
+            get_policy("random", stream=-1)
+
+
+class TestFirst(PolicyContract):
+    name = "first"
+
+    def test_takes_the_first_action(self, game):
+        for legal, a in decisions(game, self.make(), 1, limit=50):
+            assert a == legal[0]
+
+
+def test_registry_lists_the_built_ins():
+    assert {"random", "first"} <= set(list_policies())
+    assert list_policies() == sorted(list_policies())
+
+
+def test_unknown_policy_lists_the_known_ones():
+    with pytest.raises(ValueError, match="unknown policy 'nope'; known: .*random"):
+        get_policy("nope")
+
+
+def test_bad_parameters_are_value_errors():
+    with pytest.raises(ValueError, match="bad parameters"):
+        get_policy("random", colour="red")
+
+
+def test_register_checks_its_argument():
+    with pytest.raises(TypeError):
+        register(int)
+
+    class Clash(Policy):
+        name = "random"
+
+    with pytest.raises(ValueError, match="already registered"):
+        register(Clash)
+
+    class Nameless(Policy):
+        pass
+
+    with pytest.raises(ValueError):
+        register(Nameless)
+
+
+def test_base_policy_must_be_subclassed():
+    with pytest.raises(NotImplementedError):
+        Policy().choose(None, [1])
+    with pytest.raises(NotImplementedError):
+        Policy().play_engine(None, 1)
