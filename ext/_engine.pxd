@@ -126,6 +126,7 @@ cdef struct EngineStatics:     # static tables and constants the decision loop r
     int end_city_revealed      # 1: game ends when a city is revealed (17.3.1)
     int remove_interactive_skills  # 17.3.4
     int elite_units            # 0: no Elite Units in this scenario (17.3.1)
+    int city_closed            # 1: the city cannot be entered (17.3.1 First Reconnaissance)
     int city_site              # content.SITE_IDS codes used by the loop
     int portal_site
     int glade_site

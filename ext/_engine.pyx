@@ -595,6 +595,8 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
                 to = gs.hexes[h].neighbour[k]
                 if to < 0 or not can_enter(gs, st, h, to):
                     continue
+                if es.city_closed and gs.hexes[to].site == es.city_site:
+                    continue                                 # 17.3.1: the city cannot be entered
                 cost = move_cost(gs, st, to)
                 if cost >= 0 and cost <= gs.turn.move_points and n < MAX_ACTIONS:
                     out[n] = act(A_MOVE, k)
@@ -1308,6 +1310,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         to = gs.hexes[pl.position].neighbour[arg]
         if to < 0 or not can_enter(gs, st, pl.position, to):
             return ERR_ILLEGAL
+        if es.city_closed and gs.hexes[to].site == es.city_site:
+            return ERR_ILLEGAL                                   # 17.3.1
         cost = move_cost(gs, st, to)
         if cost < 0 or cost > gs.turn.move_points:
             return ERR_ILLEGAL
@@ -1553,6 +1557,7 @@ cdef class Engine:
         es.end_city_revealed = 1 if sc["end"] == "city_revealed" else 0
         es.remove_interactive_skills = 1 if "remove_interactive_skills" in rules else 0
         es.elite_units = 1 if sc["elite_units"] else 0
+        es.city_closed = 1 if "city_cannot_be_entered" in rules else 0
         self._bind_handlers(tables)
         self._bind_sites(content)
         site = _ct.SITE_IDS.index
