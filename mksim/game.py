@@ -470,7 +470,7 @@ class _ActionWords:
         return f"block {self.enemy(arg & 0x1F)} (attack {(arg >> 5) + 1})"
 
     def _damage_from(self, arg: int) -> str:          # 11.7.1
-        return f"take the damage of {self.enemy(arg & 0x1F)} (attack {(arg >> 5) + 1})"
+        return f"take the damage of {self.enemy(arg & 0x1F)} (its attack no. {(arg >> 5) + 1})"
 
     def _damage_hero(self, arg: int) -> str:          # 11.7.7
         return "assign the damage to the hero"
