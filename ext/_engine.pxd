@@ -47,6 +47,7 @@ cdef enum ActionKind:
                                # own tactic's ongoing ability (3.2; before the turn: 4.1)
     A_FORFEIT = 31             # 4.2.5: forfeit a turn (offered only when a before-turn option exists)
     A_RETURN_CARD = 32         # arg: hand index; Crystal Joy: discard it to return Crystal Joy to hand
+    A_CONVERT_MOVE = 33        # arg: 0 melee Attack 1, 1 Ranged Attack 1 for Move points (Agility)
 
 cdef enum SiteActionKind:      # actions of _engine_combat.pxi (numbered apart from ActionKind)
     A_CHALLENGE = 40           # arg: bitmask of neighbour directions whose rampaging enemies are challenged (11.1.5)
@@ -73,6 +74,7 @@ cdef enum Ask:                 # what a pending handler decision picks (TurnStat
     ASK_DECK_CARD = 7          # option k = Deed deck index k
     ASK_OPTION = 8             # option k = the handler's own k-th option (see its docstring)
     ASK_DISCARD_CARD = 9       # option k = discard pile index k
+    ASK_ENEMY = 10             # option k = combat enemy slot k (11.4.4)
 
 cdef enum:
     MAX_HANDLER_ARGS = 8       # declared parameters of one handler (see row_args)
@@ -86,8 +88,8 @@ cdef enum EngineError:
     ERR_BOX_TILES = 5          # exploring with tiles from the box (9.8.8) not implemented
     ERR_UNIT_EFFECT = 6        # unit-targeting effects (ready/heal unit) not implemented
     ERR_CAPACITY = 7           # a MAX_* limit of _types.pxd was exceeded
-    ERR_ENEMY_EFFECT = 8       # effects on enemies (armor, "does not attack") not implemented
-    ERR_CARD_BONUS = 8         # error_arg = op: Concentration / Will Focus bonus on Influence, Block or
+    ERR_ENEMY_EFFECT = 8       # an enemy effect the engine does not implement (Armor floor other than 1)
+    ERR_CARD_BONUS = 9         # error_arg = op: Concentration / Will Focus bonus on Influence, Block or
                                # Attack (needs interaction / combat, not implemented yet)
 
 cdef struct SiteRules:         # site codes (content.SITE_IDS) and numbers from sites.toml (10.7)

@@ -201,8 +201,8 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
         return r[5] > 0
     if op == OP_BY_TIME:
         return node_playable(gs, es, r[4] + (1 if gs.time == NIGHT else 0))
-    if op == OP_MOVE:
-        return phase == PH_MOVE                      # 6.3.3, 9.3.2
+    if op == OP_MOVE:                                # 6.3.3, 9.3.2; in combat only with a use
+        return phase == PH_MOVE or agility_move_usable(gs)   # for Move (Agility, _fx_advanced)
     if op == OP_ATTACK:                              # 11.5.2: only Ranged/Siege before melee
         return phase == PH_COMBAT_ATTACK or (phase == PH_COMBAT_RANGED and r[3] != MELEE)
     if op == OP_BLOCK:
@@ -210,7 +210,7 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
     if op == OP_INFLUENCE:
         return False    # interaction (10.2) is not implemented yet: never reached
     if op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
-        return gs.combat.active != 0                 # 11.4.4: any phase of a combat
+        return enemy_op_playable(gs, es, row)        # 11.4.4: any phase of a combat (_fx_advanced)
     if op == OP_HEAL:
         return phase == PH_MOVE or phase == PH_REST  # any time outside combat (12.4.1)
     if op == OP_READY_UNIT or op == OP_HEAL_UNIT:
@@ -259,12 +259,11 @@ cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int
             set_error(gs, ERR_HANDLER, -1, gs.turn.resolving_card)  # a floor above 0
             return RES_ERROR
     elif op == OP_ATTACK:
-        gs.combat.attack[r[3]][r[2]] += r[1]                    # 11.5.2 / 11.8: kind, element
+        gs.combat.attack[r[3]][r[2]] += r[1] + ambush_bonus(gs, 0)   # 11.5.2 / 11.8: kind, element
     elif op == OP_BLOCK:
-        gs.combat.block[r[2]] += r[1]                           # 11.6.3
+        gs.combat.block[r[2]] += r[1] + ambush_bonus(gs, 1)          # 11.6.3
     elif op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
-        set_error(gs, ERR_ENEMY_EFFECT, op, gs.turn.resolving_card)
-        return RES_ERROR
+        return enemy_op_apply(gs, es, st, p, row, -1)           # 11.4.4, LL-6.7 (_fx_advanced)
     elif op == OP_EXTRA_SOURCE_DIE:
         gs.turn.extra_dice += r[1]                              # 5.5.6
     elif op == OP_HANDLER:
@@ -314,8 +313,9 @@ cdef int run_effects(GameState* gs, const EngineStatics* es, const Statics* st, 
             gs.turn.pending_choice = <int16_t>row              # the player decides (A_CHOOSE)
             return RES_CHOICE
         else:
-            if apply_op(gs, es, st, p, row) != RES_DONE:
-                return RES_ERROR
+            res = apply_op(gs, es, st, p, row)
+            if res != RES_DONE:
+                return res                                 # RES_CHOICE: an enemy target (ASK_ENEMY)
     gs.turn.resolving_card = -1
     gs.turn.concentration = 0          # its bonus applies only to the card played with it
     return RES_DONE
@@ -379,23 +379,30 @@ cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row
         return tactics_playable(gs, es, row, local)
     if group == HG_BASIC:
         return basic_playable(gs, es, row, local)
+    if group == HG_ADVANCED:
+        return advanced_playable(gs, es, row, local)
     return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.combat.active != 0
 
 
 cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row, int choice) noexcept nogil:
     cdef int hid = erow(es, row)[1]
-    cdef int group = es.handler_group[hid]
-    cdef int local = es.handler_local[hid]
+    cdef int group = es.handler_group[hid] if erow(es, row)[0] == OP_HANDLER else -1
+    cdef int local = es.handler_local[hid] if group >= 0 else -1
+    if erow(es, row)[0] != OP_HANDLER:                   # a plain enemy effect waiting for its target
+        return enemy_op_apply(gs, es, st, p, row, choice)
     if group == HG_TACTICS:
         return tactics_handler(gs, es, st, p, row, local, choice)
     if group == HG_BASIC:
         return basic_handler(gs, es, st, p, row, local, choice)
+    if group == HG_ADVANCED:
+        return advanced_handler(gs, es, st, p, row, local, choice)
     set_error(gs, ERR_HANDLER, hid, gs.turn.resolving_card)
     return RES_ERROR
 
 
 include "_fx_tactics.pxi"
 include "_fx_basic.pxi"
+include "_fx_advanced.pxi"
 include "_engine_combat.pxi"
 
 
@@ -425,6 +432,8 @@ cdef bint pay_ok(const GameState* gs, int pay, int colour) noexcept nogil:
     c = gs.dice[die]
     if c == BLACK and gs.turn.black_any and colour != GOLD:  # Mana Pull: black as any colour
         return True
+    if (c == BLACK or c == GOLD) and gs.turn.dice_any_basic and colour < GOLD:
+        return True                                         # Mana Storm: as any basic colour
     if not mana_usable(gs, c):                              # 21.2 A5
         return False
     return c == colour or (c == GOLD and colour < GOLD)
@@ -437,6 +446,7 @@ cdef void pay_take(GameState* gs, int pay, int colour=-1) noexcept nogil:
         gs.turn.mana_tokens[pay] -= 1
     elif pay < PAY_DIE:
         gs.players[gs.current].crystals[pay - PAY_CRYSTAL] -= 1
+        gs.turn.crystals_spent[pay - PAY_CRYSTAL] += 1      # Crystal Mastery returns them
     elif pay == PAY_STOLEN:
         gs.players[gs.current].stolen_die = -1              # 3.2: used once; returned at turn end
         gs.turn.stolen_used = 1
@@ -583,6 +593,7 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
         return n
     if gs.combat.active:                                     # 11.3
         n = legal_play(eng, gs, es, out, n)
+        n = legal_convert_move(gs, out, n)                   # Agility (_fx_advanced.pxi)
         return legal_combat(gs, es, st, out, n)
     if gs.phase == PH_MOVE:
         n = legal_play(eng, gs, es, out, n)
@@ -782,6 +793,7 @@ cdef void end_turn_begin(GameState* gs, const EngineStatics* es, const Statics* 
     cdef Player* pl = &gs.players[p]
     cdef int site, colour
     return_dice(gs)                                              # 13.1.1
+    return_spent_crystals(gs, p)                                 # Crystal Mastery (_fx_advanced)
     forced_withdrawal(gs, es, st, p)                             # 13.1.2
     clear_play_area(gs, st, p)                                   # 13.1.3
     gs.phase = PH_END_TURN
@@ -1293,9 +1305,9 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if a == 0:
             gs.turn.move_points += 1 + move_bonus(gs)            # Tirelessness: even sideways
         elif a == 2:
-            gs.combat.attack[0][0] += 1                          # physical melee Attack 1
+            gs.combat.attack[0][0] += 1 + ambush_bonus(gs, 0)    # physical melee Attack 1
         else:
-            gs.combat.block[0] += 1                              # physical Block 1
+            gs.combat.block[0] += 1 + ambush_bonus(gs, 1)        # physical Block 1
         return ERR_NONE
     if kind == A_HEAL_WOUND:                                     # 12.3.3
         i = arg
@@ -1355,6 +1367,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         return ERR_NONE
     if kind >= A_CHALLENGE and kind <= A_INTERACT:
         return apply_site_action(gs, es, st, p, kind, arg)
+    if kind == A_CONVERT_MOVE:                                   # Agility (_fx_advanced.pxi)
+        return apply_convert_move(gs, arg)
     if kind >= A_COMMIT_ATTACK and kind <= A_NEXT_PHASE:
         return apply_combat_action(gs, es, st, p, kind, arg)
     if kind == A_REWARD:
@@ -1481,12 +1495,12 @@ cdef void check_city_revealed(GameState* gs, const EngineStatics* es, const Stat
 # Python face
 # ---------------------------------------------------------------------------------------
 
-HANDLER_TABLES = (TACTICS_HANDLERS, BASIC_HANDLERS)
+HANDLER_TABLES = (TACTICS_HANDLERS, BASIC_HANDLERS, ADVANCED_HANDLERS)   # index = HandlerGroup
 
 ERROR_TEXT = {
     ERR_ILLEGAL: "illegal action",
     ERR_COMBAT: "a fortified site without garrison tokens: city garrisons (9.9.3) are not implemented yet",
-    ERR_ENEMY_EFFECT: "effects on enemies (Armor changes, 'does not attack', 11.4.4) are not implemented yet",
+    ERR_ENEMY_EFFECT: "an enemy Armor change with a floor other than 1 is not implemented yet",
     ERR_INTERACTION: "interaction and site actions (rule 10) are not implemented yet",
     ERR_BOX_TILES: "exploring with tiles from the box (9.8.8) is not implemented yet",
     ERR_UNIT_EFFECT: "effects on Units (ready/heal a unit, 7.3.4, 12.3.4) are not implemented yet",
@@ -1503,7 +1517,7 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
               A_BURN: "burn", A_INTERACT: "interact", A_COMMIT_ATTACK: "attack", A_COMMIT_BLOCK: "block",
               A_DAMAGE_START: "damage_from", A_DAMAGE_HERO: "damage_hero", A_DAMAGE_UNIT: "damage_unit",
               A_NEXT_PHASE: "next_phase", A_REWARD: "reward", A_TACTIC_ABILITY: "tactic_ability",
-              A_FORFEIT: "forfeit", A_RETURN_CARD: "return_card"}
+              A_FORFEIT: "forfeit", A_RETURN_CARD: "return_card", A_CONVERT_MOVE: "convert_move"}
 
 
 cdef class Engine:

@@ -258,7 +258,7 @@ cdef int legal_combat(const GameState* gs, const EngineStatics* es, const Static
         for s in range(c.n_enemies):
             na = enemy_n_attacks(gs, st, s)
             for i in range(na):
-                if attack_is_live(gs, st, s, i) and block_value(gs, st, s, i) >= block_needed(gs, st, s, i) \
+                if attack_is_live(gs, st, s, i) and block_value_now(gs, st, s, i) >= block_needed(gs, st, s, i) \
                         and n < MAX_ACTIONS:
                     out[n] = act(A_COMMIT_BLOCK, s | (i << 5))
                     n += 1
@@ -325,7 +325,7 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         i = arg >> 5
         if gs.phase != PH_COMBAT_BLOCK:
             return ERR_ILLEGAL
-        res = resolve_block(gs, st, s, i)
+        res = commit_block(gs, st, s, i)                           # + Advanced Action block effects
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     if kind == A_DAMAGE_START:
         res = damage_start(gs, st, arg & 0x1F, arg >> 5)
@@ -337,6 +337,7 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         res = damage_to_hero(gs, st)
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     if kind == A_NEXT_PHASE:
+        clear_block_fx(gs)                                         # 11.4.5: unused Block is lost
         if gs.phase == PH_COMBAT_ATTACK:
             finish_combat(gs, es, st, p)
             return ERR_NONE

@@ -394,6 +394,8 @@ class _ActionWords:
             if ask == "discard_card":
                 pile = self.player.get("discard", [])
                 return f"choose {self.card(pile[arg]) if arg < len(pile) else arg} from the discard pile"
+            if ask == "enemy":
+                return f"choose {self.enemy(arg)} as the target"
             if ask == "deck_card":
                 deck = self.player.get("deck", [])
                 return f"choose {self.card(deck[arg]) if arg < len(deck) else arg} from the Deed deck"
@@ -432,6 +434,9 @@ class _ActionWords:
 
     def _forfeit(self, arg: int) -> str:
         return "forfeit the turn"
+
+    def _convert_move(self, arg: int) -> str:
+        return "Agility: convert Move into " + ("Ranged Attack 1" if arg else "Attack 1")
 
     def _return_card(self, arg: int) -> str:
         return f"Crystal Joy: discard {self.hand_card(arg)} to return Crystal Joy to hand"
