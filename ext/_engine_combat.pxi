@@ -70,6 +70,7 @@ cdef int begin_fight(GameState* gs, const EngineStatics* es, const Statics* st, 
         set_error(gs, ERR_CAPACITY, 3, -1)
         return ERR_CAPACITY
     gs.combat.reason = <int8_t>reason
+    gs.turn.healing = 0                                            # 12.4.2: lost on entering combat
     gs.turn.action_taken = 1
     gs.turn.move_points = 0                                        # 4.4.7
     return ERR_NONE
@@ -219,10 +220,8 @@ cdef int legal_site_actions(const GameState* gs, const EngineStatics* es, const 
     if site == es.sites.monastery and not (gs.hexes[h].flags & HEX_BURNED) and n < MAX_ACTIONS:
         out[n] = act(A_BURN, 0)
         n += 1
-    if (site == es.sites.village or (site == es.sites.monastery and not (gs.hexes[h].flags & HEX_BURNED))
-            or ((site == es.sites.keep or site == es.sites.mage_tower or site == es.sites.city)
-                and (gs.hexes[h].flags & HEX_CONQUERED))) and n < MAX_ACTIONS:
-        out[n] = act(A_INTERACT, 0)                                # 10.2.1
+    if can_interact(gs, es, gs.current) and n < MAX_ACTIONS:      # 10.2.1, 10.2.3 (_engine_units.pxi)
+        out[n] = act(A_INTERACT, 0)
         n += 1
     return n
 
@@ -266,9 +265,9 @@ cdef int legal_combat(const GameState* gs, const EngineStatics* es, const Static
         return n + 1
     if ph == PH_COMBAT_DAMAGE:                                     # 11.7
         if c.dmg_slot >= 0:
-            for i in range(MAX_UNITS_):
-                if gs.players[gs.current].units[i].card >= 0 and c.units_allowed and n < MAX_ACTIONS:
-                    out[n] = act(A_DAMAGE_UNIT, i)                 # refused by the rules if not allowed
+            for i in range(MAX_UNITS_):                            # 12.2.2, 11.7.6, 7.3.8, LL-6.4.1
+                if unit_can_take_damage(gs, st, i) and n < MAX_ACTIONS:
+                    out[n] = act(A_DAMAGE_UNIT, i)
                     n += 1
             out[n] = act(A_DAMAGE_HERO, 0)
             return n + 1
@@ -291,8 +290,7 @@ cdef int apply_site_action(GameState* gs, const EngineStatics* es, const Statics
                            int kind, int arg) noexcept nogil:
     cdef int h = gs.players[p].position, res, d
     if kind == A_INTERACT:
-        set_error(gs, ERR_INTERACTION, 0, -1)
-        return ERR_INTERACTION
+        return start_interaction(gs, es, p)                        # 10.2 (_engine_units.pxi)
     if gs.phase != PH_MOVE or gs.turn.action_taken or h < 0:
         return ERR_ILLEGAL
     if kind == A_CHALLENGE:
