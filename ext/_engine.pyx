@@ -1747,7 +1747,7 @@ cdef class Engine:
         if code == ERR_HANDLER:
             card = gs.error_card
             if card <= UNIT_CARD_BASE:
-                what = f"unit {self.tables.unit_ids[UNIT_CARD_BASE - card]!r}"
+                what = f"unit {self.tables.unit_ids[(UNIT_CARD_BASE - card) // 8]!r}"
             elif card <= -2:
                 what = f"tactic {self.tables.tactic_ids[-2 - card]!r}"
             elif card >= 0:

@@ -15,7 +15,7 @@
 
 cdef enum:
     NO_INTERACTION = -99       # mksim.tables.NO_INTERACTION: the X space of the track (10.2.3)
-    UNIT_CARD_BASE = -1000     # resolving_card of a unit ability: UNIT_CARD_BASE - unit (error messages)
+    UNIT_CARD_BASE = -1000     # resolving_card of a unit ability: UNIT_CARD_BASE - (unit * 8 + slot)
 
 
 cdef inline int unit_value(const EngineStatics* es, int unit, int col) noexcept nogil:
@@ -192,7 +192,7 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
         if not recruitable_here(es, u, site) or cost > gs.turn.influence:
             return ERR_ILLEGAL
         if es.units.special[u]:                                    # LL-4.2-LL-4.5
-            set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u)
+            set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u * 8)
             return ERR_UNIT_RULES
         if units_held(pl) >= pl.command_tokens:                    # 7.2.1, 7.2.4: must disband
             if d < 0 or d >= MAX_UNITS or pl.units[d].card < 0:
@@ -312,7 +312,7 @@ cdef int activate_unit(GameState* gs, const EngineStatics* es, const Statics* st
             return ERR_ILLEGAL
         pay_take(gs, pay, mana)                                    # 5.4.4
     u.ready = 0                                                    # 7.3.2: Spent
-    gs.turn.resolving_card = <int16_t>(UNIT_CARD_BASE - u.card)
+    gs.turn.resolving_card = <int16_t>(UNIT_CARD_BASE - (u.card * 8 + slot))
     # a card bonus (Concentration, Tirelessness) is for a card, not for a unit's ability
     saved_conc = gs.turn.concentration
     saved_move = gs.turn.move_bonus
@@ -345,13 +345,16 @@ cdef int heal_unit_points(GameState* gs, const EngineStatics* es, int p, int slo
 
 cdef uint64_t unit_op_targets(const GameState* gs, const EngineStatics* es, int row) noexcept nogil:
     """Unit slots a ready_unit (Spent, level <= max_level; 7.3.4) or heal_unit (wounded;
-    12.3.4) effect may pick."""
+    12.3.4) effect may pick.  A unit's own ability acts on another unit (reading: a unit
+    that readied itself could be activated again and again, against 7.3.1-7.3.2)."""
     cdef const int32_t* r = erow(es, row)
     cdef const Player* pl = &gs.players[gs.current]
     cdef uint64_t mask = 0
-    cdef int i
+    cdef int i, own = -1
+    if gs.turn.resolving_card <= UNIT_CARD_BASE:
+        own = (UNIT_CARD_BASE - gs.turn.resolving_card) & 7
     for i in range(MAX_UNITS):
-        if pl.units[i].card < 0:
+        if pl.units[i].card < 0 or i == own:
             continue
         if r[0] == OP_READY_UNIT:
             if not pl.units[i].ready and unit_level(es, pl.units[i].card) <= r[1]:
@@ -515,6 +518,11 @@ cdef class UnitsTester:
         if begin_fight(gs, &self.eng.es, &self.eng.core.st, toks, orig, n, -1, 0, 0, 0,
                        units_allowed, CK_ADVENTURE) != ERR_NONE:
             raise RuntimeError("combat_begin failed")
+
+    @property
+    def block_pool(self):
+        """gs.combat.block by element (physical fire ice coldfire)."""
+        return [self.eng.core.gs.combat.block[i] for i in range(4)]
 
     @property
     def turn(self):
