@@ -704,7 +704,7 @@ cdef int legal_end_turn(const GameState* gs, const EngineStatics* es, const Stat
     cdef int n = 0, i, k
     cdef bint must_discard
     if gs.turn.end_stage == END_REWARDS:
-        return legal_rewards(gs, es, out)
+        return legal_rewards(gs, es, st, out)
     if gs.turn.end_stage == END_GLADE:
         out[n] = act(A_GLADE_WOUND, 0)
         n += 1

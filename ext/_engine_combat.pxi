@@ -412,7 +412,7 @@ cdef void check_all_cities(GameState* gs, const EngineStatics* es) noexcept nogi
 
 # -- rewards (13.5) -------------------------------------------------------------------------
 
-cdef int legal_rewards(const GameState* gs, const EngineStatics* es, int32_t* out) noexcept nogil:
+cdef int legal_rewards(const GameState* gs, const EngineStatics* es, const Statics* st, int32_t* out) noexcept nogil:
     """Choices while claiming the first pending reward (13.5)."""
     cdef int code = gs.turn.rewards[0] if gs.turn.n_rewards > 0 else -1, n = 0, k
     if gs.turn.reward_choice == 1:                                      # 13.5.2: the card to put back
@@ -430,6 +430,8 @@ cdef int legal_rewards(const GameState* gs, const EngineStatics* es, int32_t* ou
             if gs.aa_offer[k] >= 0:
                 out[n] = act(A_REWARD, k)
                 n += 1
+    elif code == RW_UNIT:                                          # 13.5.4 (_engine_units.pxi)
+        return legal_unit_reward(gs, es, st, out, 0)
     elif code == RW_CRYSTAL_RANDOM and gs.turn.reward_choice == 2:      # gold: choose the colour
         for k in range(4):
             out[n] = act(A_REWARD, k)
@@ -473,8 +475,7 @@ cdef void start_rewards(GameState* gs, const EngineStatics* es, const Statics* s
             continue                                               # (already removed from the list)
         elif code == RW_FAME:
             pass
-        elif code == RW_UNIT:
-            set_error(gs, ERR_UNIT_EFFECT, RW_UNIT, -1)            # units (7) are not implemented
+        elif code == RW_UNIT:                                      # 13.5.4: a decision (A_REWARD)
             return
         else:                                                      # spell / AA: a decision
             return
@@ -539,7 +540,11 @@ cdef int apply_reward(GameState* gs, const EngineStatics* es, const Statics* st,
     if gs.turn.n_rewards <= 0:
         return ERR_ILLEGAL
     code = gs.turn.rewards[0]
-    if code == RW_SPELL or code == RW_AA:
+    if code == RW_UNIT:                                            # 13.5.4 (_engine_units.pxi)
+        k = apply_unit_reward(gs, es, st, arg)
+        if k != ERR_NONE:
+            return k
+    elif code == RW_SPELL or code == RW_AA:
         if arg > 2:
             return ERR_ILLEGAL
         if code == RW_SPELL and gs.spell_offer[arg] >= 0:          # 13.5.3

@@ -238,6 +238,73 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
     return ERR_ILLEGAL
 
 
+# -- Unit rewards (13.5.4) ----------------------------------------------------------------
+
+cdef enum:
+    REWARD_GIVE_UP = 0x7F      # A_REWARD argument: give the Unit reward up (13.5.4)
+
+
+cdef bint reward_token_free(const GameState* gs, const Statics* st) noexcept nogil:
+    """13.5.4, 21.2 A19: a free Command token now, or one that a level-up of this turn
+    (resolved right after the rewards, 13.6.3) brings - then no disband is needed."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int tokens = pl.command_tokens, lv = pl.level + gs.turn.levels_pending
+    if gs.turn.levels_pending > 0:
+        tokens += (level_value(st, lv, st.cols.level_command_tokens)
+                   - level_value(st, pl.level, st.cols.level_command_tokens))
+    return units_held(pl) < tokens
+
+
+cdef int legal_unit_reward(const GameState* gs, const EngineStatics* es, const Statics* st,
+                           int32_t* out, int n) noexcept nogil:
+    """13.5.4: any Unit of the offer, whatever its type or cost; with no free Command token,
+    disband one or give the reward up."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef bint free = reward_token_free(gs, st)
+    cdef int k, d
+    for k in range(gs.n_unit_offer):
+        if gs.unit_offer[k] < 0:
+            continue
+        if free:
+            if n < MAX_ACTIONS:
+                out[n] = act(A_REWARD, k)
+                n += 1
+        else:
+            for d in range(MAX_UNITS):
+                if pl.units[d].card >= 0 and n < MAX_ACTIONS:
+                    out[n] = act(A_REWARD, k | ((d + 1) << 4))
+                    n += 1
+    if (not free or n == 0) and n < MAX_ACTIONS:
+        out[n] = act(A_REWARD, REWARD_GIVE_UP)
+        n += 1
+    return n
+
+
+cdef int apply_unit_reward(GameState* gs, const EngineStatics* es, const Statics* st, int arg) noexcept nogil:
+    cdef Player* pl = &gs.players[gs.current]
+    cdef int k = arg & 0xF, d = (arg >> 4) - 1, u, i
+    cdef bint free = reward_token_free(gs, st), any_unit = False
+    if arg == REWARD_GIVE_UP:
+        for i in range(gs.n_unit_offer):
+            if gs.unit_offer[i] >= 0:
+                any_unit = True
+        return ERR_ILLEGAL if (free and any_unit) else ERR_NONE
+    if k >= gs.n_unit_offer or gs.unit_offer[k] < 0:
+        return ERR_ILLEGAL
+    u = gs.unit_offer[k]
+    if free == (d >= 0) or (d >= 0 and (d >= MAX_UNITS or pl.units[d].card < 0)):
+        return ERR_ILLEGAL
+    if es.units.special[u]:                                        # LL-4.2.5, LL-4.4.1, LL-4.5.3
+        set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u * 8)
+        return ERR_UNIT_RULES
+    if d >= 0:
+        disband(pl, d)                                             # 7.2.4
+    remove_offer_slot(gs, k)                                       # 6.4.3
+    if gain_unit(gs, pl, u) < 0:
+        return ERR_CAPACITY
+    return ERR_NONE
+
+
 # -- Units (7.3, 12.3) ------------------------------------------------------------------
 
 cdef bint units_usable_now(const GameState* gs) noexcept nogil:
@@ -518,6 +585,15 @@ cdef class UnitsTester:
         if begin_fight(gs, &self.eng.es, &self.eng.core.st, toks, orig, n, -1, 0, 0, 0,
                        units_allowed, CK_ADVENTURE) != ERR_NONE:
             raise RuntimeError("combat_begin failed")
+
+    def claim_rewards(self, codes):
+        """Start the end-of-turn reward stage (13.5) with these reward codes (content.REWARDS)."""
+        cdef GameState* gs = &self.eng.core.gs
+        for i, c in enumerate(codes):
+            gs.turn.rewards[i] = c
+        gs.turn.n_rewards = len(codes)
+        gs.phase = PH_END_TURN
+        rewards_stage(gs, &self.eng.es, &self.eng.core.st)
 
     @property
     def block_pool(self):

@@ -208,3 +208,41 @@ def test_unit_handler_abilities_raise_an_error_naming_the_unit(content, tables):
     g.do("next_phase")
     with pytest.raises(NotImplementedError, match="utem_guardsmen.*block_double_vs_swift"):
         g.activate(0, 1)
+
+
+RW_UNIT = 3   # content.REWARDS
+
+
+def test_13_5_4_a_unit_reward_takes_any_unit_whatever_its_site_or_cost(content, tables):
+    g = Game(content, tables)
+    g.ut.set_unit_offer(["fire_golems", ("aa", "fire_bolt"), "utem_swordsmen"])
+    g.ut.claim_rewards([RW_UNIT])
+    assert sorted(g.actions()) == ["reward(0)", "reward(2)"]   # a free Command token: no give-up
+    g.do("reward", 0)
+    assert g.ut.unit(0) == {"unit": "fire_golems", "ready": True, "wounds": 0}
+    assert g.d["unit_offer"] == [{"advanced_action": "fire_bolt"}, {"unit": "utem_swordsmen"}]
+
+
+def test_13_5_4_without_a_free_token_disband_or_give_up(content, tables):
+    g = Game(content, tables)
+    g.ut.set_unit(0, "peasants", wounds=1)
+    g.ut.set_unit_offer(["fire_golems"])
+    g.ut.claim_rewards([RW_UNIT])
+    assert sorted(g.actions()) == ["reward(127)", "reward(16)"]   # give up / take slot 0, disband 0
+    g.do("reward", 127)
+    assert g.ut.unit(0)["unit"] == "peasants"
+    assert g.d["unit_offer"] == [{"unit": "fire_golems"}]
+
+
+def test_13_5_4_a_level_up_this_turn_brings_the_token(content, tables):
+    """A19: Fame 8 reaches level 3 (levels.toml: 2 Command tokens), resolved after the
+    rewards: the unit is taken without disbanding."""
+    g = Game(content, tables)
+    g.ut.set_unit(0, "peasants")
+    g.ut.set_unit_offer(["fire_golems"])
+    g.sc.set_fame(0, 8)
+    g.do("end_turn")                                     # 13.6.1: two levels pending
+    g.ut.claim_rewards([RW_UNIT])
+    assert g.actions() == ["reward(0)"]
+    g.do("reward", 0)
+    assert sorted(u["unit"] for u in g.player["units"]) == ["fire_golems", "peasants"]
