@@ -97,6 +97,7 @@ cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const S
     cdef bint full = units_held(pl) >= pl.command_tokens
     n = legal_heal(gs, es, out, n)
     n = legal_unit_actions(gs, es, out, n)
+    n = legal_tactic_abilities(gs, es, out, n)                     # 3.2: during the turn
     for k in range(gs.n_unit_offer):
         u = gs.unit_offer[k]
         if u >= 0:                                                 # 10.6 recruit

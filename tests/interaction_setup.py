@@ -13,11 +13,11 @@ PAY_TOKEN = {"red": 0, "blue": 1, "white": 2, "green": 3, "gold": 4, "black": 5}
 
 class Game:
     def __init__(self, content, tables, site=None, hand=(), reputation=0, owner=None, flags=None,
-                 seed=1, hero="arythea"):
+                 seed=1, hero="arythea", tactic="early_bird"):
         self.content, self.tables = content, tables
         self.core = GameCore.new(tables, content, "first_reconnaissance", hero, seed)
         self.eng = Engine(self.core, tables, content, "first_reconnaissance")
-        self.eng.apply(encode("tactic", content.ids("tactics").index("early_bird")))
+        self.eng.apply(encode("tactic", content.ids("tactics").index(tactic)))
         self.eng.apply(encode("regular_turn"))
         self.sc = ScoringTester(self.core)
         self.ut = UnitsTester(self.eng)

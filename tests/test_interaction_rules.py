@@ -236,3 +236,10 @@ def test_noble_manners_during_interaction_gives_fame_and_reputation(content, tab
     g.play(0, powered=1, pay=PAY_TOKEN["white"])
     assert g.turn["influence"] == 4
     assert g.player["fame"] == fame + 1 and g.player["reputation"] == 1
+
+
+def test_10_2_7_tactic_abilities_stay_usable_during_interaction(content, tables):
+    """The Right Moment (3.2: once this round, during your turn) during interaction."""
+    g = Game(content, tables, site="village", tactic="the_right_moment")
+    g.do("interact")
+    assert g.of_kind("tactic_ability") == ["tactic_ability(0)"]
