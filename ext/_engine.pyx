@@ -16,6 +16,7 @@ from mksim._types cimport (
     TERM_NONE, TERM_SCENARIO_WON, TERM_ROUND_LIMIT, HEX_BURNED, HEX_CONQUERED, HEX_TOKENS_REVEALED,
     PH_COMBAT_RANGED, PH_COMBAT_BLOCK, PH_COMBAT_DAMAGE, PH_COMBAT_ATTACK, MAX_COMBAT_ENEMIES,
     Combat, CombatEnemy, CE_RAMPAGING, CE_DEFEATED, MELEE,
+    PH_INTERACT, MAX_UNITS, Unit,
 )
 from mksim._rng cimport (Rng, rng_below, rng_shuffle_i16, rng_shuffle_i8,
                          STREAM_SOURCE, STREAM_DEEDS, STREAM_DUMMY, STREAM_OFFERS, STREAM_REWARDS)
@@ -27,7 +28,7 @@ from mksim._combat cimport (combat_begin, combat_next_phase, combat_end, combat_
                             enemy_armor, is_targetable, enemy_n_attacks, attack_is_live,
                             attack_value, resolve_attack, block_value, block_needed, resolve_block,
                             damage_start, damage_to_unit, damage_to_hero,
-                            UNDEFEATED_STAY, UNDEFEATED_DISCARD)
+                            UNDEFEATED_STAY, UNDEFEATED_DISCARD, enemy_ability, AB_ASSASSINATION)
 from mksim._rules cimport (is_rampaging, move_cost, can_enter, ends_movement, provokes, is_safe,
                            explorable, explore, MAX_EXPLORABLE, RULES_BOX_NOT_IMPLEMENTED)
 
@@ -208,20 +209,20 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
     if op == OP_BLOCK:
         return phase == PH_COMBAT_BLOCK              # 11.6.3
     if op == OP_INFLUENCE:
-        return False    # interaction (10.2) is not implemented yet: never reached
+        return phase == PH_INTERACT                  # 10.2.2
     if op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
         return enemy_op_playable(gs, es, row)        # 11.4.4: any phase of a combat (_fx_advanced)
-    if op == OP_HEAL:
-        return phase == PH_MOVE or phase == PH_REST  # any time outside combat (12.4.1)
+    if op == OP_HEAL:                                # any time outside combat (12.4.1)
+        return phase == PH_MOVE or phase == PH_REST or phase == PH_INTERACT
     if op == OP_READY_UNIT or op == OP_HEAL_UNIT:
-        return False    # needs a Unit in a matching state; units are not recruitable yet
+        return unit_op_playable(gs, es, row)         # 7.3.4, 12.3.4 (_engine_units.pxi)
     if op == OP_NOTHING:
         return False
     if op == OP_HANDLER:
         return handler_playable(gs, es, row)
-    # special effects: any time during the turn (6.3.3), combat included; handlers are
-    # offered and raise a named error when played
-    return phase == PH_MOVE or phase == PH_REST or gs.combat.active != 0
+    # special effects: any time during the turn (6.3.3, 10.2.7), combat included; handlers
+    # are offered and raise a named error when played
+    return phase == PH_MOVE or phase == PH_REST or phase == PH_INTERACT or gs.combat.active != 0
 
 
 cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row) noexcept nogil:
@@ -236,6 +237,8 @@ cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int
         gs.turn.move_points += r[1] + move_bonus(gs)
     elif op == OP_HEAL:
         gs.turn.healing += r[1]
+    elif op == OP_INFLUENCE:
+        gs.turn.influence += r[1]                               # 10.2.2
     elif op == OP_DRAW:
         draw_cards(gs, pl, r[1])
     elif op == OP_GAIN_MANA:
@@ -307,6 +310,10 @@ cdef int run_effects(GameState* gs, const EngineStatics* es, const Statics* st, 
                 return RES_ERROR
         elif op == OP_HANDLER:
             res = run_handler(gs, es, st, p, row, -1)
+            if res != RES_DONE:
+                return res
+        elif op == OP_READY_UNIT or op == OP_HEAL_UNIT:         # a unit to pick (_engine_units.pxi)
+            res = unit_op(gs, es, st, p, row, -1)
             if res != RES_DONE:
                 return res
         elif op == OP_CHOICE or ((op == OP_GAIN_MANA or op == OP_GAIN_CRYSTAL) and r[1] >= COLOUR_ANY):
@@ -381,15 +388,24 @@ cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row
         return basic_playable(gs, es, row, local)
     if group == HG_ADVANCED:
         return advanced_playable(gs, es, row, local)
-    return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.combat.active != 0
+    return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT or gs.combat.active != 0
 
 
 cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row, int choice) noexcept nogil:
-    cdef int hid = erow(es, row)[1]
-    cdef int group = es.handler_group[hid] if erow(es, row)[0] == OP_HANDLER else -1
-    cdef int local = es.handler_local[hid] if group >= 0 else -1
-    if erow(es, row)[0] != OP_HANDLER:                   # a plain enemy effect waiting for its target
+    """Run (or continue, with the player's choice) a handler row, or a plain operation that
+    waits for a target: ready_unit / heal_unit (ASK_UNIT) and enemy effects (ASK_ENEMY)."""
+    cdef int op = erow(es, row)[0]
+    cdef int hid, group, local
+    if op == OP_READY_UNIT or op == OP_HEAL_UNIT:
+        return unit_op(gs, es, st, p, row, choice)
+    if op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
         return enemy_op_apply(gs, es, st, p, row, choice)
+    if op != OP_HANDLER:
+        set_error(gs, ERR_CAPACITY, 4, gs.turn.resolving_card)   # no other row waits for a choice
+        return RES_ERROR
+    hid = erow(es, row)[1]
+    group = es.handler_group[hid]
+    local = es.handler_local[hid]
     if group == HG_TACTICS:
         return tactics_handler(gs, es, st, p, row, local, choice)
     if group == HG_BASIC:
@@ -404,6 +420,7 @@ include "_fx_tactics.pxi"
 include "_fx_basic.pxi"
 include "_fx_advanced.pxi"
 include "_engine_combat.pxi"
+include "_engine_units.pxi"
 
 
 # ---------------------------------------------------------------------------------------
@@ -531,6 +548,9 @@ cdef int legal_play(Engine eng, const GameState* gs, const EngineStatics* es, in
         if gs.phase == PH_MOVE and not gs.turn.action_taken and n < MAX_ACTIONS:
             out[n] = act(A_SIDEWAYS, i)                        # Move 1
             n += 1
+        elif gs.phase == PH_INTERACT and n < MAX_ACTIONS:
+            out[n] = act(A_SIDEWAYS, i | (1 << 7))             # Influence 1 (10.2.2)
+            n += 1
         elif gs.phase == PH_COMBAT_BLOCK and n < MAX_ACTIONS:
             out[n] = act(A_SIDEWAYS, i | (3 << 7))             # Block 1, physical
             n += 1
@@ -594,10 +614,15 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
     if gs.combat.active:                                     # 11.3
         n = legal_play(eng, gs, es, out, n)
         n = legal_convert_move(gs, out, n)                   # Agility (_fx_advanced.pxi)
+        n = legal_unit_actions(gs, es, out, n)               # 7.3 (_engine_units.pxi)
         return legal_combat(gs, es, st, out, n)
+    if gs.phase == PH_INTERACT:                              # 10.2 (_engine_units.pxi)
+        n = legal_play(eng, gs, es, out, n)
+        return legal_interaction(gs, es, st, out, n)
     if gs.phase == PH_MOVE:
         n = legal_play(eng, gs, es, out, n)
         n = legal_heal(gs, es, out, n)
+        n = legal_unit_actions(gs, es, out, n)
         n = legal_tactic_abilities(gs, es, out, n)           # 3.2 during the turn
         n = legal_site_actions(gs, es, st, out, n)
         h = pl.position
@@ -626,6 +651,7 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
     if gs.phase == PH_REST:                                  # 4.5.2
         n = legal_play(eng, gs, es, out, n)
         n = legal_heal(gs, es, out, n)
+        n = legal_unit_actions(gs, es, out, n)
         n = legal_tactic_abilities(gs, es, out, n)           # 3.2 during the turn
         if gs.turn.rest_mode == 0 and pl.n_hand == 0:
             # every card was played before the rest discard (4.5.3): nothing is left to
@@ -698,7 +724,7 @@ cdef int legal_end_turn(const GameState* gs, const EngineStatics* es, const Stat
     cdef int n = 0, i, k
     cdef bint must_discard
     if gs.turn.end_stage == END_REWARDS:
-        return legal_rewards(gs, es, out)
+        return legal_rewards(gs, es, st, out)
     if gs.turn.end_stage == END_GLADE:
         out[n] = act(A_GLADE_WOUND, 0)
         n += 1
@@ -1265,7 +1291,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         powered = (arg >> 7) & 1
         pay = (arg >> 8) & 0x1F
         pay2 = (arg >> 13) & 0x1F
-        if (gs.phase != PH_MOVE and gs.phase != PH_REST and not gs.combat.active) or i >= pl.n_hand:
+        if (gs.phase != PH_MOVE and gs.phase != PH_REST and gs.phase != PH_INTERACT
+                and not gs.combat.active) or i >= pl.n_hand:
             return ERR_ILLEGAL
         card = pl.hand[i]
         deck = card_deck(es, card)
@@ -1292,10 +1319,11 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         return gs.error if res == RES_ERROR else ERR_NONE
     if kind == A_SIDEWAYS:                                       # 6.1.7
         i = arg & 0x7F
-        a = arg >> 7                                             # 0 Move, 2 Attack, 3 Block
+        a = arg >> 7                                             # 0 Move, 1 Influence, 2 Attack, 3 Block
         if i >= pl.n_hand or pl.hand[i] == es.wound:
             return ERR_ILLEGAL
         if not ((a == 0 and gs.phase == PH_MOVE and not gs.turn.action_taken)
+                or (a == 1 and gs.phase == PH_INTERACT)
                 or (a == 3 and gs.phase == PH_COMBAT_BLOCK) or (a == 2 and gs.phase == PH_COMBAT_ATTACK)):
             return ERR_ILLEGAL
         card = pl.hand[i]
@@ -1304,6 +1332,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         gs.turn.played_card = 1
         if a == 0:
             gs.turn.move_points += 1 + move_bonus(gs)            # Tirelessness: even sideways
+        elif a == 1:
+            gs.turn.influence += 1                               # 10.2.2
         elif a == 2:
             gs.combat.attack[0][0] += 1 + ambush_bonus(gs, 0)    # physical melee Attack 1
         else:
@@ -1371,6 +1401,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         return apply_convert_move(gs, arg)
     if kind >= A_COMMIT_ATTACK and kind <= A_NEXT_PHASE:
         return apply_combat_action(gs, es, st, p, kind, arg)
+    if kind >= A_END_INTERACT and kind <= A_HEAL_UNIT:          # _engine_units.pxi
+        return apply_interaction(gs, es, st, p, kind, arg)
     if kind == A_REWARD:
         if gs.phase != PH_END_TURN or gs.turn.end_stage != END_REWARDS:
             return ERR_ILLEGAL
@@ -1506,6 +1538,8 @@ ERROR_TEXT = {
     ERR_UNIT_EFFECT: "effects on Units (ready/heal a unit, 7.3.4, 12.3.4) are not implemented yet",
     ERR_CAPACITY: "a size limit of ext/_types.pxd was exceeded",
     ERR_CARD_BONUS: "the Concentration / Will Focus bonus on Influence, Block or Attack is not implemented yet",
+    ERR_UNIT_RULES: "a unit's special rules (Thugs / Heroes LL-4.2-LL-4.3, Magic Familiars LL-4.5) are not implemented yet",
+    ERR_CITY: "interaction in a conquered city (city Shields 10.2.4, city colours 10.10) is not implemented yet",
 }
 
 KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN: "regular_turn",
@@ -1517,7 +1551,10 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
               A_BURN: "burn", A_INTERACT: "interact", A_COMMIT_ATTACK: "attack", A_COMMIT_BLOCK: "block",
               A_DAMAGE_START: "damage_from", A_DAMAGE_HERO: "damage_hero", A_DAMAGE_UNIT: "damage_unit",
               A_NEXT_PHASE: "next_phase", A_REWARD: "reward", A_TACTIC_ABILITY: "tactic_ability",
-              A_FORFEIT: "forfeit", A_RETURN_CARD: "return_card", A_CONVERT_MOVE: "convert_move"}
+              A_FORFEIT: "forfeit", A_RETURN_CARD: "return_card", A_CONVERT_MOVE: "convert_move",
+              A_END_INTERACT: "end_interact", A_RECRUIT: "recruit", A_BUY_HEALING: "buy_healing",
+              A_BUY_AA: "buy_aa", A_BUY_SPELL: "buy_spell", A_ACTIVATE_UNIT: "activate_unit",
+              A_HEAL_UNIT: "heal_unit"}
 
 
 cdef class Engine:
@@ -1574,6 +1611,7 @@ cdef class Engine:
         es.city_closed = 1 if "city_cannot_be_entered" in rules else 0
         self._bind_handlers(tables)
         self._bind_sites(content)
+        _bind_units(self, tables, content)
         site = _ct.SITE_IDS.index
         es.city_site = site("city")
         es.portal_site = site("portal")
@@ -1734,7 +1772,9 @@ cdef class Engine:
             return ValueError(f"illegal action {describe(action)}")
         if code == ERR_HANDLER:
             card = gs.error_card
-            if card <= -2:
+            if card <= UNIT_CARD_BASE:
+                what = f"unit {self.tables.unit_ids[(UNIT_CARD_BASE - card) // 8]!r}"
+            elif card <= -2:
                 what = f"tactic {self.tables.tactic_ids[-2 - card]!r}"
             elif card >= 0:
                 what = f"card {self.tables.card_ids[card]!r}"
@@ -1742,6 +1782,8 @@ cdef class Engine:
                 what = "effect"
             handler = self.tables.handlers[gs.error_arg] if gs.error_arg >= 0 else "a colour or floor choice"
             return NotImplementedError(f"{what}: effect handler {handler!r} is not implemented yet")
+        if code == ERR_UNIT_RULES:
+            return NotImplementedError(f"unit {self.tables.unit_ids[gs.error_arg]!r}: {ERROR_TEXT[code]}")
         return NotImplementedError(ERROR_TEXT.get(code, f"engine error {code}"))
 
     def action_to_string_raw(self, int action):
@@ -1776,6 +1818,12 @@ def describe(int action):
         return f"{name}(hand={arg & 0x7F}, powered={(arg >> 7) & 1}, pay={(arg >> 8) & 0x1F}, pay2={(arg >> 13) & 0x1F})"
     if kind == A_EXPLORE:
         return f"{name}({(arg >> 7) - 64}, {(arg & 0x7F) - 64})"
+    if kind == A_ACTIVATE_UNIT:
+        return f"{name}(unit={arg & 7}, ability={(arg >> 3) & 0xF}, pay={arg >> 7})"
+    if kind == A_RECRUIT:
+        return f"{name}(offer={arg & 0xF}, disband={(arg >> 4) - 1})"
+    if kind == A_BUY_SPELL:
+        return f"{name}(offer={arg & 3}, pay={arg >> 2})"
     return f"{name}({arg})"
 
 
