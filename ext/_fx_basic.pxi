@@ -14,6 +14,7 @@ BASIC_HANDLERS = (
     ("tirelessness_bonus", ("bonus", "all_cards")),
     ("crystal_joy_return", ("allow_wound",)),
     ("noble_manners_bonus", ("fame", "reputation")),
+    ("cold_toughness_block", ("block", "per_icon")),
 )
 
 cdef enum BasicHandler:
@@ -25,6 +26,7 @@ cdef enum BasicHandler:
     H_TIRELESSNESS_BONUS = 5
     H_CRYSTAL_JOY_RETURN = 6
     H_NOBLE_MANNERS_BONUS = 7
+    H_COLD_TOUGHNESS = 8
 
 
 cdef uint64_t crystal_pay_options(const GameState* gs, int colour) noexcept nogil:
@@ -185,6 +187,14 @@ cdef int basic_handler(GameState* gs, const EngineStatics* es, const Statics* st
         pl.fame += a[0]
         change_reputation(pl, a[1])                               # 10.3.2 clamp
         return RES_DONE
+    if local == H_COLD_TOUGHNESS:
+        # Tovak's Cold Toughness powered: Ice Block `block`, and `per_icon` more Ice Block for
+        # every ability, resistance and elemental attack icon of the enemy it blocks; enemies
+        # with Arcane Immunity give no bonus (LL-2.10.8).  The bonus is counted when the
+        # block is committed (commit_block, _fx_advanced.pxi).
+        gs.combat.block[<int>ICE] += a[0]
+        gs.turn.icon_block += <int8_t>a[1]
+        return RES_DONE
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR
 
@@ -228,4 +238,6 @@ cdef bint basic_playable(const GameState* gs, const EngineStatics* es, int row, 
         return False
     if local == H_NOBLE_MANNERS_BONUS:
         return gs.phase == PH_INTERACT      # only during interaction (10.2)
+    if local == H_COLD_TOUGHNESS:
+        return gs.phase == PH_COMBAT_BLOCK                     # 11.6.3
     return False
