@@ -199,3 +199,23 @@ def test_ll_2_10_8_no_icon_bonus_against_arcane_immunity(content, tables):
     g.play(0, powered=1, pay=PAY_TOKEN["blue"])
     # Ice Block 5 alone does not stop an attack of 6; the icons would have (LL-2.10.8)
     assert g.of_kind("block") == []
+
+
+def test_swift_reflexes_reduces_one_enemy_attack_in_the_block_phase(content, tables):
+    """Swift Reflexes basic: reduce one enemy attack by 1 (Block phase).  Prowlers attack 4
+    -> 3, so a Block 3 now stops it (11.6.5)."""
+    from interaction_setup import Game
+    g = Game(content, tables, hero="wolfhawk", hand=["swift_reflexes", "rage", "march"])
+    g.ut.start_combat(["prowlers"])
+    g.do("next_phase")                                   # Block phase
+    g.play(0)                                            # choice: only the reduction is usable
+    assert g.actions() == ["choose(2)"]
+    g.do("choose", 2)
+    assert g.actions() == ["choose(0)"]                  # which attack: prowlers' only one
+    g.do("choose", 0)
+    g.play(0)                                            # Rage: Attack 2 or Block 2 -> Block 2
+    g.do("choose", 1)
+    assert g.ut.block_pool[0] == 2
+    assert g.of_kind("block") == []                      # 2 < 3
+    g.do("sideways", 0 | (3 << 7))                       # March sideways: Block 1 (6.1.7)
+    assert g.of_kind("block") == ["block(0)"]            # 3 stops the reduced attack of 3
