@@ -18,6 +18,7 @@ cdef enum:
     ACTION_SHIFT = 20
     ARG_MASK = (1 << 20) - 1
     MAX_ACTIONS = 512          # legal actions at one decision point
+    MAX_HAND_INDEX = 63        # hand indices must fit a handler's 64 options (ask) and A_PLAY's 7 bits
     PAY_NONE = 31              # payment code: nothing to pay
     PAY_CRYSTAL = 6            # payment codes: 0-5 token of colour c, 6-9 crystal c, 10-17 Source die i
     PAY_DIE = 10

@@ -1537,7 +1537,7 @@ ERROR_TEXT = {
     ERR_INTERACTION: "interaction and site actions (rule 10) are not implemented yet",
     ERR_BOX_TILES: "exploring with tiles from the box (9.8.8) is not implemented yet",
     ERR_UNIT_EFFECT: "effects on Units (ready/heal a unit, 7.3.4, 12.3.4) are not implemented yet",
-    ERR_CAPACITY: "a size limit of ext/_types.pxd was exceeded",
+    ERR_CAPACITY: "a size limit of the core was reached (ext/_types.pxd MAX_CARDS, or a hand of more than 63 cards)",
     ERR_CARD_BONUS: "the Concentration / Will Focus bonus on Influence, Block or Attack is not implemented yet",
     ERR_UNIT_RULES: "a unit's special rules (Thugs / Heroes LL-4.2-LL-4.3, Magic Familiars LL-4.5) are not implemented yet",
     ERR_CITY: "interaction in a conquered city (city Shields 10.2.4, city colours 10.10) is not implemented yet",
@@ -1556,6 +1556,21 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
               A_END_INTERACT: "end_interact", A_RECRUIT: "recruit", A_BUY_HEALING: "buy_healing",
               A_BUY_AA: "buy_aa", A_BUY_SPELL: "buy_spell", A_ACTIVATE_UNIT: "activate_unit",
               A_HEAL_UNIT: "heal_unit"}
+
+
+cdef void check_capacity(GameState* gs) noexcept nogil:
+    """Stop the game with ERR_CAPACITY rather than lose a card silently: a zone that reached
+    MAX_CARDS may have refused a card, and hand indices must fit the action encoding (7
+    bits) and the 64 options of a handler's question."""
+    cdef int p
+    cdef Player* pl
+    for p in range(gs.n_players):
+        pl = &gs.players[p]
+        if (pl.n_deck >= MAX_CARDS or pl.n_discard >= MAX_CARDS or pl.n_play >= MAX_CARDS
+                or pl.n_hand > MAX_HAND_INDEX):
+            set_error(gs, ERR_CAPACITY, 5, -1)
+    if gs.dummy.n_deck >= MAX_CARDS or gs.dummy.n_discard >= MAX_CARDS:
+        set_error(gs, ERR_CAPACITY, 6, -1)
 
 
 cdef class Engine:
@@ -1764,6 +1779,7 @@ cdef class Engine:
         cdef int err
         with nogil:
             err = apply_action(self, action)
+            check_capacity(&self.core.gs)
         if err != ERR_NONE or self.core.gs.error != ERR_NONE:
             raise self._error(err, action)
 

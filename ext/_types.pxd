@@ -16,7 +16,8 @@ from mksim._rng cimport Rng, NUM_STREAMS
 # ---------------------------------------------------------------------------------------
 cdef enum:
     MAX_PLAYERS = 4            # heroes in one game (17.2: up to 4)
-    MAX_CARDS = 96             # Deed cards one hero can own, Wounds included
+    MAX_CARDS = 256            # Deed cards in one zone of a hero, Wounds included (a battered hero
+                               # can hold 120+ Wounds by round 6); reaching it stops the game (ERR_CAPACITY)
     MAX_UNITS = 6              # command tokens at level 9-10 are 5; +1 for Bonds of Loyalty
     MAX_SKILLS = 8             # skills gained at levels 2,4,6,8,10 plus Circlet / spares
     MAX_TILES = 40             # tiles on the map (24 base+LL tiles, slack for variants)
