@@ -143,11 +143,11 @@ cdef inline int level_value(const Statics* st, int level, int col) noexcept nogi
 
 
 cdef inline bint mana_usable(const GameState* gs, int colour) noexcept nogil:
-    """Gold only by Day, black only at Night (5.1.5, 5.1.6)."""
+    """Gold only by Day, black only at Night (5.1.5, 5.1.6), unless an Amulet says otherwise."""
     if colour == GOLD:
-        return gs.time == DAY
+        return gs.time == DAY or (gs.turn.mana_anytime & 1) != 0
     if colour == BLACK:
-        return gs.time == NIGHT
+        return gs.time == NIGHT or (gs.turn.mana_anytime & 2) != 0
     return True
 
 
@@ -379,6 +379,10 @@ cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row
         return tactics_playable(gs, es, row, local)
     if group == HG_BASIC:
         return basic_playable(gs, es, row, local)
+    if group == HG_SPELLS:
+        return spells_playable(gs, es, row, local)
+    if group == HG_ARTIFACTS:
+        return artifacts_playable(gs, es, row, local)
     return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.combat.active != 0
 
 
@@ -390,12 +394,18 @@ cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, 
         return tactics_handler(gs, es, st, p, row, local, choice)
     if group == HG_BASIC:
         return basic_handler(gs, es, st, p, row, local, choice)
+    if group == HG_SPELLS:
+        return spells_handler(gs, es, st, p, row, local, choice)
+    if group == HG_ARTIFACTS:
+        return artifacts_handler(gs, es, st, p, row, local, choice)
     set_error(gs, ERR_HANDLER, hid, gs.turn.resolving_card)
     return RES_ERROR
 
 
 include "_fx_tactics.pxi"
 include "_fx_basic.pxi"
+include "_fx_spells.pxi"
+include "_fx_artifacts.pxi"
 include "_engine_combat.pxi"
 
 
@@ -408,7 +418,7 @@ cdef bint pay_ok(const GameState* gs, int pay, int colour) noexcept nogil:
     cdef int c, die
     if pay < PAY_CRYSTAL:                                   # a mana token (5.1.2)
         c = pay
-        if gs.turn.mana_tokens[c] <= 0 or not mana_usable(gs, c):
+        if (gs.turn.mana_tokens[c] <= 0 and not (gs.turn.endless_mana >> c) & 1) or not mana_usable(gs, c):
             return False
         return c == colour or (c == GOLD and colour < GOLD)  # 5.1.5
     if pay < PAY_DIE:                                       # a crystal (5.1.3)
@@ -434,7 +444,8 @@ cdef void pay_take(GameState* gs, int pay, int colour=-1) noexcept nogil:
     """Use payment source `pay` (for one mana of `colour`, -1 = not said)."""
     cdef int die
     if pay < PAY_CRYSTAL:
-        gs.turn.mana_tokens[pay] -= 1
+        if not (gs.turn.endless_mana >> pay) & 1:              # Rings: an endless supply
+            gs.turn.mana_tokens[pay] -= 1
     elif pay < PAY_DIE:
         gs.players[gs.current].crystals[pay - PAY_CRYSTAL] -= 1
     elif pay == PAY_STOLEN:
@@ -465,7 +476,7 @@ cdef int card_playable_mode(const GameState* gs, const EngineStatics* es, int ca
     cdef int row
     if deck == DECK_WOUND:
         return -1                                          # 6.1.6
-    if deck == DECK_SPELL and powered and gs.time != NIGHT:
+    if deck == DECK_SPELL and powered and not mana_usable(gs, BLACK):
         return -1                                          # 5.4.3: strong spells need black
     row = es.card_powered[card * es.card_stride] if powered else es.card_basic[card * es.card_stride]
     if not node_playable(gs, es, row):
@@ -779,6 +790,7 @@ cdef void end_turn_begin(GameState* gs, const EngineStatics* es, const Statics* 
     cdef int p = gs.current
     cdef Player* pl = &gs.players[p]
     cdef int site, colour
+    rings_fame(gs, es, p)                                        # Rings: Fame per Spell cast (in play area)
     return_dice(gs)                                              # 13.1.1
     forced_withdrawal(gs, es, st, p)                             # 13.1.2
     clear_play_area(gs, st, p)                                   # 13.1.3
@@ -1301,6 +1313,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             return ERR_ILLEGAL
         remove_at(pl.hand, &pl.n_hand, i)                        # back to the Wound pile
         gs.turn.healing -= 1
+        if gs.turn.draw_per_heal > 0:                            # Golden Grail
+            draw_cards(gs, pl, gs.turn.draw_per_heal)
         return ERR_NONE
     if kind == A_MOVE:                                           # 9.3.5
         if gs.phase != PH_MOVE or gs.turn.action_taken or pl.position < 0 or arg > 5:
@@ -1477,7 +1491,11 @@ cdef void check_city_revealed(GameState* gs, const EngineStatics* es, const Stat
 # Python face
 # ---------------------------------------------------------------------------------------
 
-HANDLER_TABLES = (TACTICS_HANDLERS, BASIC_HANDLERS)
+HANDLER_TABLES = {HG_TACTICS: TACTICS_HANDLERS,
+                  HG_BASIC: BASIC_HANDLERS,
+                  HG_SPELLS: SPELLS_HANDLERS,
+                  HG_ARTIFACTS: ARTIFACTS_HANDLERS,
+                  }
 
 ERROR_TEXT = {
     ERR_ILLEGAL: "illegal action",
@@ -1571,8 +1589,10 @@ cdef class Engine:
         group = np.full(max(1, len(tables.handlers)), -1, dtype=np.int32)
         local = np.full(max(1, len(tables.handlers)), -1, dtype=np.int32)
         declared = {}
-        for g, table in enumerate(HANDLER_TABLES):
+        for g, table in HANDLER_TABLES.items():
             for code, (name, params) in enumerate(table):
+                if name in declared:       # a handler shared by several decks lives in one group
+                    raise RuntimeError(f"handler {name!r} is declared by two groups")
                 declared[name] = (g, code, params)
         for hid, name in enumerate(tables.handlers):
             if name in declared:

@@ -221,6 +221,17 @@ cdef struct TurnState:
     uint8_t move_bonus_all     # Tirelessness powered: for every later card this turn
     uint8_t crystal_joy        # Crystal Joy: 1 non-Wound / 2 any card may be discarded at end of turn to return it
     int16_t crystal_joy_card   # the Crystal Joy card to return, -1 = none
+    # spells and artifacts (ext/_fx_spells.pxi, ext/_fx_artifacts.pxi)
+    uint8_t endless_mana       # bit per colour: endless supply of mana tokens this turn (Rings)
+    uint8_t ring_fame          # bit per basic colour: Fame +1 per Spell of it in play at end of turn (Rings)
+    uint8_t mana_anytime       # 1: gold usable at Night (Amulet of the Sun); 2: black by Day (Amulet of Darkness)
+    int8_t draw_per_heal       # Golden Grail: cards drawn per Wound healed from hand from now on
+    int8_t burning_pending     # Burning Shield: Fire Attack gained if the block pool it joined succeeds
+    int8_t burning_armed       # ... that block succeeded: Fire Attack added when the Attack phase starts
+    int8_t sword_fame          # Sword of Justice: Fame per enemy defeated in this combat (at its end)
+    int8_t bow_fame            # Bow of Starsdawn: Fame per enemy defeated in bow_phase (at its end)
+    int8_t bow_phase           # the combat phase the Bow was played in, 0 = none
+    uint32_t phase_defeated    # combat slots already defeated when the current combat phase began
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty

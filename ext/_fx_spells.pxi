@@ -1,0 +1,469 @@
+# Named effect handlers of the Spell cards (spells.toml), included into ext/_engine.pyx.
+# Protocol: see "Handler protocol" in _engine.pyx.  SPELLS_HANDLERS lists (name, declared
+# argument names) in handler-code order; the content's keyword arguments must match them.
+#
+# Rules: 5.4.2-5.4.3 / 6.1.4 (paying a spell is done by the loop: A_PLAY), 6.2.1-6.2.2
+# (costs inside effects), 6.3.3 (timing).  Handlers shared with other decks live here when
+# this file declared them first: pay_mana_by_colour (also Pure Magic), recruit_free_from_offer
+# (also Banner of Command).  The travel and card-colour helpers are used by
+# _fx_artifacts.pxi too (Druidic Staff).
+#
+# Also here: fx_combat_event, the combat hooks of these cards (called from
+# _engine_combat.pxi), and rings_fame (end of turn, from end_turn_begin).
+
+from mksim._types cimport FOREST, DESERT, SIEGE, RANGED, FIRE, PHYSICAL, MAX_HEXES, CE_GONE
+
+SPELLS_HANDLERS = (
+    ("bonus_per_enemy", ("effect", "per_enemy")),
+    ("pay_mana_by_colour", ("red", "blue", "white", "green")),
+    ("burning_shield", ("block", "attack")),
+    ("restoration", ("heal", "heal_in_forest", "ready_levels", "ready_levels_in_forest")),
+    ("meditation", ("cards", "extra_draw")),
+    ("underground_travel", ("spaces",)),
+    ("wings_of_wind", ("max_spaces", "move_per_space")),
+    ("call_to_arms", ()),
+    ("recruit_free_from_offer", ()),
+    ("mana_radiance", ("crystals",)),
+    ("mana_meltdown", ()),
+    ("mind_read", ("steal",)),
+    ("offering_discard", ("max_cards",)),
+)
+
+cdef enum SpellHandler:
+    SP_BONUS_PER_ENEMY = 0
+    SP_PAY_MANA_BY_COLOUR = 1
+    SP_BURNING_SHIELD = 2
+    SP_RESTORATION = 3
+    SP_MEDITATION = 4
+    SP_UNDERGROUND_TRAVEL = 5
+    SP_WINGS_OF_WIND = 6
+    SP_CALL_TO_ARMS = 7
+    SP_RECRUIT_FREE = 8
+    SP_MANA_RADIANCE = 9
+    SP_MANA_MELTDOWN = 10
+    SP_MIND_READ = 11
+    SP_OFFERING_DISCARD = 12
+
+cdef enum FxCombatEvent:
+    FXE_BLOCKED = 0            # a block was committed successfully (11.6.3)
+    FXE_PHASE_END = 1          # A_NEXT_PHASE, before the phase changes
+    FXE_PHASE_START = 2        # A_NEXT_PHASE, after the phase changed
+    FXE_COMBAT_END = 3         # finish_combat, before the tokens leave (11.12)
+
+cdef enum:
+    NO_ARG = -9999             # row_args: argument not given
+    TRAVEL_MAX_BFS = MAX_HEXES
+
+
+# -- small helpers shared with _fx_artifacts.pxi ------------------------------------------
+
+cdef inline bint outside_combat_now(const GameState* gs) noexcept nogil:
+    """Movement part or rest of a turn: where Heal and 'outside combat' effects go (12.4.1)."""
+    return gs.phase == PH_MOVE or gs.phase == PH_REST
+
+
+cdef inline bint special_now(const GameState* gs) noexcept nogil:
+    """6.3.3: a special effect may be played any time during the turn, combat included."""
+    return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.combat.active != 0
+
+
+cdef int faced_enemies(const GameState* gs) noexcept nogil:
+    """Enemy tokens still in the combat (not defeated, not discarded summons)."""
+    cdef int s, n = 0
+    if not gs.combat.active:
+        return 0
+    for s in range(gs.combat.n_enemies):
+        if gs.combat.enemies[s].token >= 0 and not (gs.combat.enemies[s].flags & (CE_DEFEATED | CE_GONE)):
+            n += 1
+    return n
+
+
+cdef uint32_t defeated_mask(const GameState* gs) noexcept nogil:
+    """Combat slots defeated so far; summoned monsters left out (no Fame for them, 21.2 A18)."""
+    cdef int s
+    cdef uint32_t m = 0
+    for s in range(gs.combat.n_enemies):
+        if gs.combat.enemies[s].flags & CE_DEFEATED and gs.combat.enemies[s].summoned_by < 0:
+            m |= (<uint32_t>1) << s
+    return m
+
+
+cdef int popcount32(uint32_t m) noexcept nogil:
+    cdef int n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
+cdef uint64_t non_wound_hand(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    """Hand indices (< 63) of non-Wound cards: what a discard cost may use (6.2.2)."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef uint64_t o = 0
+    cdef int i
+    for i in range(pl.n_hand):
+        if i < ASK_DONE and pl.hand[i] != es.wound:
+            o |= (<uint64_t>1) << i
+    return o
+
+
+cdef int colour_sources(const GameState* gs, int colour, int* exclusive) noexcept nogil:
+    """Payment sources for one mana of basic `colour` (5.1): all of them, and in `exclusive`
+    those that no payment of another colour can use up (tokens and crystals of it, the
+    Mana Steal die)."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int n, ex, i
+    ex = gs.turn.mana_tokens[colour] + pl.crystals[colour]
+    if (gs.turn.endless_mana >> colour) & 1:
+        ex += 2
+    if pl.stolen_die == colour:
+        ex += 1
+    n = ex
+    if mana_usable(gs, GOLD):
+        n += gs.turn.mana_tokens[<int>GOLD] + (2 if (gs.turn.endless_mana >> <int>GOLD) & 1 else 0)
+    if gs.turn.dice_used < 1 + gs.turn.extra_dice:
+        for i in range(gs.n_dice):
+            if pay_ok(gs, PAY_DIE + i, colour):
+                n += 1
+                break
+    exclusive[0] = ex
+    return n
+
+
+cdef uint64_t colour_pay_codes(const GameState* gs, int colour) noexcept nogil:
+    """Payment codes (A_CHOOSE options) giving one mana of `colour` now."""
+    cdef uint64_t o = 0
+    cdef int pay
+    for pay in range(PAY_STOLEN + 1):
+        if pay_ok(gs, pay, colour):
+            o |= (<uint64_t>1) << pay
+    return o
+
+
+# -- travel: Underground Travel, Wings of Wind, Druidic Staff ------------------------------
+# The hero moves one revealed space at a time (A_CHOOSE(direction), ASK_OPTION) without
+# provoking (9.4.3 does not apply) and ignoring terrain; ASK_DONE stops on a safe space
+# (9.7).  A direction is offered only if a safe space can still be reached from it, so a
+# travel never strands the hero.  hvars[0] spaces moved, hvars[1] the most spaces,
+# hvars[2] Move points paid per space.
+
+cdef int travel_budget(const GameState* gs) noexcept nogil:
+    cdef int left = gs.turn.hvars[1] - gs.turn.hvars[0]
+    cdef int per = gs.turn.hvars[2]
+    if per > 0 and gs.turn.move_points // per < left:
+        left = gs.turn.move_points // per
+    return left
+
+
+cdef bint safe_within(const GameState* gs, const Statics* st, int p, int start, int budget) noexcept nogil:
+    """A safe space at most `budget` spaces from `start` (start included), over the map."""
+    cdef int16_t depth[MAX_HEXES]
+    cdef int16_t queue[MAX_HEXES]
+    cdef int head = 0, tail = 0, h, d, nb
+    if start < 0:
+        return False
+    for h in range(gs.n_hexes):
+        depth[h] = -1
+    depth[start] = 0
+    queue[tail] = <int16_t>start
+    tail += 1
+    while head < tail:
+        h = queue[head]
+        head += 1
+        if is_safe(gs, st, h, p):
+            return True
+        if depth[h] >= budget:
+            continue
+        for d in range(6):
+            nb = gs.hexes[h].neighbour[d]
+            if nb >= 0 and depth[nb] < 0:
+                depth[nb] = <int16_t>(depth[h] + 1)
+                queue[tail] = <int16_t>nb
+                tail += 1
+    return False
+
+
+cdef uint64_t travel_options(const GameState* gs, const Statics* st, int p) noexcept nogil:
+    cdef int pos = gs.players[p].position, d, nb, budget = travel_budget(gs)
+    cdef uint64_t o = 0
+    if budget > 0:
+        for d in range(6):
+            nb = gs.hexes[pos].neighbour[d]
+            if nb >= 0 and safe_within(gs, st, p, nb, budget - 1):
+                o |= (<uint64_t>1) << d
+    if gs.turn.hvars[0] > 0 and is_safe(gs, st, pos, p):
+        o |= (<uint64_t>1) << ASK_DONE
+    return o
+
+
+cdef bint travel_playable(const GameState* gs, int spaces, int per) noexcept nogil:
+    """In the movement part before the action (4.4.5), on the map, able to pay a space."""
+    cdef const Player* pl = &gs.players[gs.current]
+    if gs.phase != PH_MOVE or gs.turn.action_taken or pl.position < 0 or spaces <= 0:
+        return False
+    return per <= 0 or gs.turn.move_points >= per
+
+
+cdef int travel(GameState* gs, const Statics* st, int p, int row, int choice, int spaces, int per) noexcept nogil:
+    cdef Player* pl = &gs.players[p]
+    cdef uint64_t o
+    cdef int to
+    if choice < 0:
+        gs.turn.hvars[0] = 0
+        gs.turn.hvars[1] = <int16_t>spaces
+        gs.turn.hvars[2] = <int16_t>per
+    elif choice == ASK_DONE:
+        if gs.turn.n_path < MAX_PATH:                            # for forced withdrawal (13.2)
+            gs.turn.path[gs.turn.n_path] = pl.position
+            gs.turn.n_path += 1
+        gs.turn.moved = 1
+        return RES_DONE
+    else:
+        to = gs.hexes[pl.position].neighbour[choice]
+        pl.position = <int16_t>to
+        gs.turn.move_points -= gs.turn.hvars[2]
+        gs.turn.hvars[0] += 1
+    o = travel_options(gs, st, p)
+    if o == 0:
+        set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)   # cannot happen (see above)
+        return RES_ERROR
+    if o == ((<uint64_t>1) << ASK_DONE):
+        return travel(gs, st, p, row, ASK_DONE, spaces, per)
+    return ask(gs, row, 0, ASK_OPTION, o)
+
+
+# -- the group ------------------------------------------------------------------------------
+
+cdef bint spells_playable(const GameState* gs, const EngineStatics* es, int row, int local) noexcept nogil:
+    cdef const int32_t* a = row_args(es, row)
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int c, total, ex, k, card, own
+    if local == SP_BONUS_PER_ENEMY:
+        return gs.combat.active != 0 and node_playable(gs, es, a[0])
+    if local == SP_PAY_MANA_BY_COLOUR:
+        # 6.2.1: the extra mana must be payable on top of the mana that powers the card.
+        # [R] Checked before the card is paid, so a colour counts only when a source of it
+        # is left whatever pays the card: one of its own tokens / crystals (two if it is the
+        # card's colour), or three sources in all.
+        card = gs.turn.resolving_card if gs.turn.resolving_card >= 0 else -1
+        for c in range(4):
+            if a[c] == NO_ARG or not node_playable(gs, es, a[c]):
+                continue
+            total = colour_sources(gs, c, &ex)
+            own = 1
+            for k in range(pl.n_hand):         # the card being offered is one of these
+                if card_deck(es, pl.hand[k]) != DECK_WOUND and card_colour(es, pl.hand[k]) == c \
+                        and erow(es, es.card_basic[pl.hand[k] * es.card_stride])[0] == OP_HANDLER \
+                        and erow(es, es.card_basic[pl.hand[k] * es.card_stride])[1] == erow(es, row)[1]:
+                    own = 2
+            if ex >= own or total >= 3:
+                return True
+        return False
+    if local == SP_BURNING_SHIELD:
+        return gs.phase == PH_COMBAT_BLOCK                       # 11.6.3
+    if local == SP_RESTORATION:
+        return outside_combat_now(gs)                            # 12.4.1
+    if local == SP_MEDITATION or local == SP_MANA_RADIANCE or local == SP_MANA_MELTDOWN \
+            or local == SP_MIND_READ or local == SP_CALL_TO_ARMS or local == SP_RECRUIT_FREE:
+        return special_now(gs)
+    if local == SP_UNDERGROUND_TRAVEL:
+        return travel_playable(gs, a[0], 0)
+    if local == SP_WINGS_OF_WIND:
+        return travel_playable(gs, a[0], a[1])
+    if local == SP_OFFERING_DISCARD:
+        return special_now(gs)
+    return False
+
+
+cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* st,
+                        int p, int row, int local, int choice) noexcept nogil:
+    cdef const int32_t* a = row_args(es, row)
+    cdef const int32_t* r
+    cdef Player* pl = &gs.players[p]
+    cdef uint64_t options = 0
+    cdef int i, c, n, card, q, k
+    if local == SP_BONUS_PER_ENEMY:
+        # Flame Wave: the Attack or Block gets +per_enemy for each enemy token faced.
+        if apply_op(gs, es, st, p, a[0]) != RES_DONE:
+            return RES_ERROR
+        r = erow(es, a[0])
+        n = a[1] * faced_enemies(gs)
+        if r[0] == OP_ATTACK:
+            gs.combat.attack[r[3]][r[2]] += n
+        elif r[0] == OP_BLOCK:
+            gs.combat.block[r[2]] += n
+        return RES_DONE
+    if local == SP_PAY_MANA_BY_COLOUR:
+        # Mana Bolt / Pure Magic: pay one more basic mana (5.4.5, 6.2.1); its colour picks
+        # the effect.  Stage 0: the colour (ASK_COLOUR); stage 1: the payment (ASK_OPTION =
+        # payment code, as in A_PLAY).  hvars[0] = colour.
+        if choice < 0:
+            for c in range(4):
+                if a[c] != NO_ARG and node_playable(gs, es, a[c]) and colour_pay_codes(gs, c) != 0:
+                    options |= (<uint64_t>1) << c
+            if options == 0:
+                set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)   # 6.2.1: cannot pay
+                return RES_ERROR
+            return ask(gs, row, 0, ASK_COLOUR, options)
+        if gs.turn.handler_stage == 0:
+            gs.turn.hvars[0] = <int16_t>choice
+            return ask(gs, row, 1, ASK_OPTION, colour_pay_codes(gs, choice))
+        c = gs.turn.hvars[0]
+        pay_take(gs, choice, c)
+        return push_eval(gs, a[c])
+    if local == SP_BURNING_SHIELD:
+        # Fire Block `block`; if it is part of a successful block, Fire Attack `attack`
+        # in the Attack phase (fx_combat_event).
+        gs.combat.block[<int>FIRE] += a[0]
+        gs.turn.burning_pending += <int8_t>a[1]
+        return RES_DONE
+    if local == SP_RESTORATION:
+        # Heal `heal` (in a forest: heal_in_forest, 12.3); Rebirth also readies Units -
+        # choosing which (their levels) is not implemented: a named error when one is spent.
+        q = pl.position >= 0 and gs.hexes[pl.position].terrain == FOREST
+        gs.turn.healing += a[1] if q else a[0]
+        if (a[3] if q else a[2]) > 0:
+            for i in range(MAX_UNITS_):
+                if pl.units[i].card >= 0 and not pl.units[i].ready:
+                    set_error(gs, ERR_UNIT_EFFECT, OP_READY_UNIT, gs.turn.resolving_card)
+                    return RES_ERROR
+        return RES_DONE
+    if local == SP_MEDITATION:
+        # `cards` random cards of the discard pile go together on top (0) or to the bottom
+        # (1) of the Deed deck (ASK_OPTION); the Hand limit of this turn's draw is
+        # +extra_draw (13.7.2).  hvars[0] = cards moved aside, kept in hvars[1..].
+        if choice < 0:
+            gs.turn.hand_limit_bonus += <int8_t>a[1]
+            n = a[0] if a[0] < pl.n_discard else pl.n_discard
+            if n > 6:
+                n = 6
+            for k in range(n):
+                i = <int>rng_below(&gs.rng[<int>STREAM_DEEDS], <uint32_t>pl.n_discard)
+                gs.turn.hvars[1 + k] = pl.discard[i]
+                remove_at(pl.discard, &pl.n_discard, i)
+            gs.turn.hvars[0] = <int16_t>n
+            if n == 0:
+                return RES_DONE
+            return ask(gs, row, 0, ASK_OPTION, 3)
+        for k in range(gs.turn.hvars[0]):
+            card = gs.turn.hvars[1 + k]
+            if choice == 0:
+                push_card(pl.deck, &pl.n_deck, card)
+            else:
+                if pl.n_deck < MAX_CARDS:
+                    for i in range(pl.n_deck, 0, -1):
+                        pl.deck[i] = pl.deck[i - 1]
+                    pl.deck[0] = <int16_t>card
+                    pl.n_deck += 1
+        return RES_DONE
+    if local == SP_UNDERGROUND_TRAVEL:
+        return travel(gs, st, p, row, choice, a[0], 0)
+    if local == SP_WINGS_OF_WIND:
+        return travel(gs, st, p, row, choice, a[0], a[1])
+    if local == SP_CALL_TO_ARMS or local == SP_RECRUIT_FREE:
+        set_error(gs, ERR_UNIT_EFFECT, erow(es, row)[1], gs.turn.resolving_card)   # units (7)
+        return RES_ERROR
+    if local == SP_MANA_RADIANCE:
+        # Choose a basic colour: every player takes a Wound per crystal of it they hold,
+        # then you gain `crystals` crystals of it (5.3.2).
+        if choice < 0:
+            return ask(gs, row, 0, ASK_COLOUR, 0xF)
+        for i in range(gs.n_players):
+            take_wounds(gs, es, &gs.players[i], gs.players[i].crystals[choice])
+        for i in range(a[0]):
+            gain_crystal(pl, gs, choice)
+        return RES_DONE
+    if local == SP_MANA_MELTDOWN:
+        # Each other player loses a random crystal (or takes a Wound): with no other player
+        # (solo) it does nothing; with others it is not implemented.
+        if gs.n_players > 1:
+            set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+            return RES_ERROR
+        return RES_DONE
+    if local == SP_MIND_READ:
+        # Choose a colour, gain a crystal of it; the other players' discards need their
+        # decisions (not implemented: a named error with more than one player).
+        if gs.n_players > 1:
+            set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+            return RES_ERROR
+        if choice < 0:
+            return ask(gs, row, 0, ASK_COLOUR, 0xF)
+        gain_crystal(pl, gs, choice)
+        return RES_DONE
+    if local == SP_OFFERING_DISCARD:
+        # Discard up to max_cards non-Wound cards (6.2.2): a crystal of each one's colour;
+        # an Artifact (colourless) gives one of a chosen colour.  Stage 0: the card
+        # (ASK_HAND_CARD or ASK_DONE); stage 1: the colour for an Artifact (ASK_COLOUR).
+        # hvars[0] = cards discarded.
+        if choice < 0:
+            gs.turn.hvars[0] = 0
+        elif gs.turn.handler_stage == 0:
+            if choice == ASK_DONE:
+                return RES_DONE
+            card = pl.hand[choice]
+            remove_at(pl.hand, &pl.n_hand, choice)
+            push_card(pl.discard, &pl.n_discard, card)
+            gs.turn.hvars[0] += 1
+            c = card_colour(es, card)
+            if c >= COLOURLESS:
+                return ask(gs, row, 1, ASK_COLOUR, 0xF)
+            gain_crystal(pl, gs, c)
+        else:
+            gain_crystal(pl, gs, choice)
+        if gs.turn.hvars[0] >= a[0]:
+            return RES_DONE
+        options = non_wound_hand(gs, es)
+        if options == 0:
+            return RES_DONE
+        return ask(gs, row, 0, ASK_HAND_CARD, options | ((<uint64_t>1) << ASK_DONE))
+    set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+    return RES_ERROR
+
+
+# -- hooks ----------------------------------------------------------------------------------
+
+cdef void fx_combat_event(GameState* gs, const EngineStatics* es, const Statics* st, int p, int event) noexcept nogil:
+    """Combat-timed parts of Burning Shield, Bow of Starsdawn and Sword of Justice."""
+    cdef Player* pl = &gs.players[p]
+    cdef uint32_t now
+    if event == FXE_BLOCKED:
+        gs.turn.burning_armed += gs.turn.burning_pending          # it was part of this block
+        gs.turn.burning_pending = 0
+    elif event == FXE_PHASE_END:
+        if gs.phase == PH_COMBAT_BLOCK:
+            gs.turn.burning_pending = 0                             # unused block points are lost
+        if gs.turn.bow_fame > 0 and gs.turn.bow_phase == gs.phase:
+            now = defeated_mask(gs) & ~gs.turn.phase_defeated
+            pl.fame += gs.turn.bow_fame * popcount32(now)
+            gs.turn.bow_fame = 0
+            gs.turn.bow_phase = 0
+    elif event == FXE_PHASE_START:
+        gs.turn.phase_defeated = defeated_mask(gs)
+        if gs.phase == PH_COMBAT_ATTACK and gs.turn.burning_armed > 0:
+            gs.combat.attack[<int>MELEE][<int>FIRE] += gs.turn.burning_armed
+            gs.turn.burning_armed = 0
+    elif event == FXE_COMBAT_END:
+        if gs.turn.sword_fame > 0:
+            pl.fame += gs.turn.sword_fame * popcount32(defeated_mask(gs))
+        gs.turn.sword_fame = 0
+        gs.turn.bow_fame = 0
+        gs.turn.bow_phase = 0
+        gs.turn.burning_pending = 0
+        gs.turn.burning_armed = 0
+        gs.turn.phase_defeated = 0
+
+
+cdef void rings_fame(GameState* gs, const EngineStatics* es, int p) noexcept nogil:
+    """Rings (thrown away): Fame per Spell of the ring's colour cast this turn, counted in
+    the play area before it is cleared (13.1.3).  ring_fame: 2 bits of Fame per colour."""
+    cdef Player* pl = &gs.players[p]
+    cdef int i, card, c, f
+    if gs.turn.ring_fame == 0:
+        return
+    for i in range(pl.n_play):
+        card = pl.play_area[i]
+        if card_deck(es, card) == DECK_SPELL:
+            c = card_colour(es, card)
+            if c < 4:
+                f = (gs.turn.ring_fame >> (2 * c)) & 3
+                pl.fame += f
