@@ -1313,8 +1313,9 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             return ERR_ILLEGAL
         remove_at(pl.hand, &pl.n_hand, i)                        # back to the Wound pile
         gs.turn.healing -= 1
-        if gs.turn.draw_per_heal > 0:                            # Golden Grail
-            draw_cards(gs, pl, gs.turn.draw_per_heal)
+        gs.turn.wounds_healed += 1
+        if gs.turn.draw_per_heal + gs.turn.cure_draw > 0:        # Golden Grail, Cure
+            draw_cards(gs, pl, gs.turn.draw_per_heal + gs.turn.cure_draw)
         return ERR_NONE
     if kind == A_MOVE:                                           # 9.3.5
         if gs.phase != PH_MOVE or gs.turn.action_taken or pl.position < 0 or arg > 5:

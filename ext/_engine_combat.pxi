@@ -327,7 +327,7 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
             return ERR_ILLEGAL
         res = resolve_block(gs, st, s, i)
         if res > 0:
-            fx_combat_event(gs, es, st, p, FXE_BLOCKED)              # Burning Shield
+            fx_combat_event(gs, es, st, p, FXE_BLOCKED, s)            # Burning Shield
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     if kind == A_DAMAGE_START:
         res = damage_start(gs, st, arg & 0x1F, arg >> 5)
@@ -339,12 +339,12 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         res = damage_to_hero(gs, st)
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     if kind == A_NEXT_PHASE:
-        fx_combat_event(gs, es, st, p, FXE_PHASE_END)                # Bow of Starsdawn, Burning Shield
+        fx_combat_event(gs, es, st, p, FXE_PHASE_END, -1)              # Bow of Starsdawn, Burning Shield
         if gs.phase == PH_COMBAT_ATTACK:
             finish_combat(gs, es, st, p)
             return ERR_NONE
         res = combat_next_phase(gs, st)
-        fx_combat_event(gs, es, st, p, FXE_PHASE_START)
+        fx_combat_event(gs, es, st, p, FXE_PHASE_START, -1)
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     return ERR_ILLEGAL
 
@@ -368,7 +368,7 @@ cdef void finish_combat(GameState* gs, const EngineStatics* es, const Statics* s
     policy = UNDEFEATED_STAY
     if reason == CK_BURN or site == es.sites.dungeon or site == es.sites.tomb:
         policy = UNDEFEATED_DISCARD                                # 11.12.4
-    fx_combat_event(gs, es, st, p, FXE_COMBAT_END)                 # Sword of Justice
+    fx_combat_event(gs, es, st, p, FXE_COMBAT_END, -1)               # Sword of Justice
     cleared = combat_site_cleared(gs)
     defeated = combat_end(gs, st, policy, &und)
     gs.phase = PH_MOVE

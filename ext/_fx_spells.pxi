@@ -11,7 +11,8 @@
 # Also here: fx_combat_event, the combat hooks of these cards (called from
 # _engine_combat.pxi), and rings_fame (end of turn, from end_turn_begin).
 
-from mksim._types cimport FOREST, DESERT, SIEGE, RANGED, FIRE, PHYSICAL, MAX_HEXES, CE_GONE
+from mksim._types cimport FOREST, DESERT, SIEGE, RANGED, FIRE, ICE, PHYSICAL, MAX_HEXES, CE_GONE
+from mksim._combat cimport defeat_enemy, enemy_ability, AB_ARCANE_IMMUNITY
 
 SPELLS_HANDLERS = (
     ("bonus_per_enemy", ("effect", "per_enemy")),
@@ -27,6 +28,11 @@ SPELLS_HANDLERS = (
     ("mana_meltdown", ()),
     ("mind_read", ("steal",)),
     ("offering_discard", ("max_cards",)),
+    ("destroy_enemy", ("target", "attack_phase_only")),
+    ("exploding_shield", ("block",)),
+    ("sacrifice", ("siege", "ranged")),
+    ("energy_flow", ("heal", "opponent_max_level")),
+    ("cure_bonus", ()),
 )
 
 cdef enum SpellHandler:
@@ -43,6 +49,11 @@ cdef enum SpellHandler:
     SP_MANA_MELTDOWN = 10
     SP_MIND_READ = 11
     SP_OFFERING_DISCARD = 12
+    SP_DESTROY_ENEMY = 13
+    SP_EXPLODING_SHIELD = 14
+    SP_SACRIFICE = 15
+    SP_ENERGY_FLOW = 16
+    SP_CURE_BONUS = 17
 
 cdef enum FxCombatEvent:
     FXE_BLOCKED = 0            # a block was committed successfully (11.6.3)
@@ -138,6 +149,23 @@ cdef uint64_t colour_pay_codes(const GameState* gs, int colour) noexcept nogil:
         if pay_ok(gs, pay, colour):
             o |= (<uint64_t>1) << pay
     return o
+
+
+cdef uint64_t destroy_targets(const GameState* gs) noexcept nogil:
+    """Enemies a 'destroy target enemy' effect may name: those that could be attacked
+    (11.5.2).  An Arcane Immune one may be named, but the effect is ignored (LL-6.7.1)."""
+    cdef uint64_t o = 0
+    cdef int s
+    for s in range(gs.combat.n_enemies):
+        if s < ASK_DONE and is_targetable(gs, s):
+            o |= (<uint64_t>1) << s
+    return o
+
+
+cdef void destroy(GameState* gs, const Statics* st, int slot) noexcept nogil:
+    """Destroy an enemy: defeated, with its Fame (11.5.7); not an Arcane Immune one (LL-6.7.1)."""
+    if not enemy_ability(gs, st, slot, AB_ARCANE_IMMUNITY):
+        defeat_enemy(gs, st, slot)
 
 
 # -- travel: Underground Travel, Wings of Wind, Druidic Staff ------------------------------
@@ -272,6 +300,22 @@ cdef bint spells_playable(const GameState* gs, const EngineStatics* es, int row,
         return travel_playable(gs, a[0], a[1])
     if local == SP_OFFERING_DISCARD:
         return special_now(gs)
+    if local == SP_DESTROY_ENEMY:
+        # 6.6.1 (errata): Tornado and Disintegrate only in the Attack phase
+        if not gs.combat.active or (a[1] > 0 and gs.phase != PH_COMBAT_ATTACK):
+            return False
+        return destroy_targets(gs) != 0
+    if local == SP_EXPLODING_SHIELD:
+        return gs.phase == PH_COMBAT_BLOCK                       # 11.6.3
+    if local == SP_SACRIFICE:
+        return gs.phase == PH_COMBAT_RANGED or gs.phase == PH_COMBAT_ATTACK
+    if local == SP_ENERGY_FLOW:
+        for k in range(MAX_UNITS_):
+            if pl.units[k].card >= 0 and not pl.units[k].ready:
+                return special_now(gs)
+        return False
+    if local == SP_CURE_BONUS:
+        return outside_combat_now(gs)                            # with its Heal (12.4.1)
     return False
 
 
@@ -416,22 +460,86 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
         if options == 0:
             return RES_DONE
         return ask(gs, row, 0, ASK_HAND_CARD, options | ((<uint64_t>1) << ASK_DONE))
+    if local == SP_DESTROY_ENEMY:
+        # Tornado / Disintegrate: destroy one target enemy (ASK_OPTION = combat slot), or
+        # every enemy with target=all.
+        if a[0] == 1:
+            for i in range(gs.combat.n_enemies):
+                if is_targetable(gs, i):
+                    destroy(gs, st, i)
+            return RES_DONE
+        if choice < 0:
+            return ask(gs, row, 0, ASK_OPTION, destroy_targets(gs))
+        destroy(gs, st, choice)
+        return RES_DONE
+    if local == SP_EXPLODING_SHIELD:
+        # Fire Block `block`; if it is part of a successful block, the blocked enemy is
+        # destroyed (fx_combat_event; not an Arcane Immune one, LL-6.7.5).
+        gs.combat.block[<int>FIRE] += a[0]
+        gs.turn.exploding_pending = 1
+        return RES_DONE
+    if local == SP_SACRIFICE:
+        # Choose green or white and red or blue (ASK_OPTION: 0 green+red, 1 green+blue,
+        # 2 white+red, 3 white+blue); per pair of crystals of those two colours: Siege
+        # `siege` (green) or Ranged `ranged` (white) Attack, fire (red) or ice (blue); the
+        # paired crystals then become mana tokens (5.1.2).
+        if choice < 0:
+            return ask(gs, row, 0, ASK_OPTION, 0xF)
+        c = GREEN if choice < 2 else WHITE
+        q = RED if choice % 2 == 0 else BLUE
+        n = pl.crystals[c] if pl.crystals[c] < pl.crystals[q] else pl.crystals[q]
+        gs.combat.attack[<int>(SIEGE if c == GREEN else RANGED)][<int>(FIRE if q == RED else ICE)] += \
+            n * (a[0] if c == GREEN else a[1])
+        pl.crystals[c] -= n
+        pl.crystals[q] -= n
+        gs.turn.mana_tokens[c] += n
+        gs.turn.mana_tokens[q] += n
+        return RES_DONE
+    if local == SP_ENERGY_FLOW:
+        # Ready one of your spent Units (heal=1: and heal it; ASK_OPTION = unit slot).  The
+        # other players' Units (spent if level <= opponent_max_level) need their owners'
+        # states: with more than one player a named error.
+        if gs.n_players > 1:
+            set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+            return RES_ERROR
+        if choice < 0:
+            for i in range(MAX_UNITS_):
+                if pl.units[i].card >= 0 and not pl.units[i].ready:
+                    options |= (<uint64_t>1) << i
+            return ask(gs, row, 0, ASK_OPTION, options)
+        pl.units[choice].ready = 1                               # 7.2.2
+        if a[0]:
+            pl.units[choice].wounds = 0                          # 12.3.4
+        return RES_DONE
+    if local == SP_CURE_BONUS:
+        # Cure: draw a card per Wound healed from hand this turn (so far, and from now on,
+        # A_HEAL_WOUND) and ready each Unit healed this turn.  Healing Units is not
+        # implemented (OP_HEAL_UNIT raises), so none can have been healed yet.
+        draw_cards(gs, pl, gs.turn.wounds_healed)
+        gs.turn.cure_draw += 1
+        return RES_DONE
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR
 
 
 # -- hooks ----------------------------------------------------------------------------------
 
-cdef void fx_combat_event(GameState* gs, const EngineStatics* es, const Statics* st, int p, int event) noexcept nogil:
-    """Combat-timed parts of Burning Shield, Bow of Starsdawn and Sword of Justice."""
+cdef void fx_combat_event(GameState* gs, const EngineStatics* es, const Statics* st, int p, int event,
+                          int slot) noexcept nogil:
+    """Combat-timed parts of Burning / Exploding Shield, Bow of Starsdawn and Sword of
+    Justice.  `slot`: the enemy just blocked (FXE_BLOCKED)."""
     cdef Player* pl = &gs.players[p]
     cdef uint32_t now
     if event == FXE_BLOCKED:
         gs.turn.burning_armed += gs.turn.burning_pending          # it was part of this block
         gs.turn.burning_pending = 0
+        if gs.turn.exploding_pending:
+            gs.turn.exploding_pending = 0
+            destroy(gs, st, slot)
     elif event == FXE_PHASE_END:
         if gs.phase == PH_COMBAT_BLOCK:
             gs.turn.burning_pending = 0                             # unused block points are lost
+            gs.turn.exploding_pending = 0
         if gs.turn.bow_fame > 0 and gs.turn.bow_phase == gs.phase:
             now = defeated_mask(gs) & ~gs.turn.phase_defeated
             pl.fame += gs.turn.bow_fame * popcount32(now)
@@ -450,6 +558,7 @@ cdef void fx_combat_event(GameState* gs, const EngineStatics* es, const Statics*
         gs.turn.bow_phase = 0
         gs.turn.burning_pending = 0
         gs.turn.burning_armed = 0
+        gs.turn.exploding_pending = 0
         gs.turn.phase_defeated = 0
 
 

@@ -232,6 +232,9 @@ cdef struct TurnState:
     int8_t bow_fame            # Bow of Starsdawn: Fame per enemy defeated in bow_phase (at its end)
     int8_t bow_phase           # the combat phase the Bow was played in, 0 = none
     uint32_t phase_defeated    # combat slots already defeated when the current combat phase began
+    uint8_t exploding_pending  # Exploding Shield: destroy the enemy its block pool blocks
+    int8_t wounds_healed       # Wounds healed from hand this turn (Cure)
+    int8_t cure_draw           # Cure: draw a card per Wound healed from hand from now on
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty
