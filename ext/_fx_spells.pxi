@@ -265,26 +265,29 @@ cdef int travel(GameState* gs, const Statics* st, int p, int row, int choice, in
 cdef bint spells_playable(const GameState* gs, const EngineStatics* es, int row, int local) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     cdef const Player* pl = &gs.players[gs.current]
-    cdef int c, total, ex, k, card, own
+    cdef int c, total, ex, k, card, paid
     if local == SP_BONUS_PER_ENEMY:
         return gs.combat.active != 0 and node_playable(gs, es, a[0])
     if local == SP_PAY_MANA_BY_COLOUR:
         # 6.2.1: the extra mana must be payable on top of the mana that powers the card.
-        # [R] Checked before the card is paid, so a colour counts only when a source of it
-        # is left whatever pays the card: one of its own tokens / crystals (two if it is the
-        # card's colour), or three sources in all.
-        card = gs.turn.resolving_card if gs.turn.resolving_card >= 0 else -1
+        # Checked while the card is still in hand and unpaid: a Spell, or a powered Action,
+        # also pays one mana of its own colour K.  [R] Then a colour counts only when a
+        # source of it is left whatever pays the card: one of its own tokens / crystals
+        # (two if it is K), or three sources in all (gold tokens and Source dice are shared).
+        paid = -1
+        for k in range(pl.n_hand):
+            card = pl.hand[k]
+            if es.card_powered[card * es.card_stride] == row or (
+                    es.card_basic[card * es.card_stride] == row and card_deck(es, card) == DECK_SPELL):
+                paid = card_colour(es, card)
         for c in range(4):
             if a[c] == NO_ARG or not node_playable(gs, es, a[c]):
                 continue
             total = colour_sources(gs, c, &ex)
-            own = 1
-            for k in range(pl.n_hand):         # the card being offered is one of these
-                if card_deck(es, pl.hand[k]) != DECK_WOUND and card_colour(es, pl.hand[k]) == c \
-                        and erow(es, es.card_basic[pl.hand[k] * es.card_stride])[0] == OP_HANDLER \
-                        and erow(es, es.card_basic[pl.hand[k] * es.card_stride])[1] == erow(es, row)[1]:
-                    own = 2
-            if ex >= own or total >= 3:
+            if paid < 0:
+                if total >= 1:
+                    return True
+            elif ex >= (2 if c == paid else 1) or total >= 3:
                 return True
         return False
     if local == SP_BURNING_SHIELD:

@@ -410,3 +410,84 @@ def test_a_handler_declared_by_two_groups_is_refused(content, tables, monkeypatc
     core = GameCore.new(tables, content, "first_reconnaissance", "arythea", 1)
     with pytest.raises(RuntimeError, match="burning_shield"):
         Engine(core, tables, content, "first_reconnaissance")
+
+
+# -- destroy effects: errata 6.6.1, Arcane Immunity LL-6.7 ----------------------------------
+
+def test_6_6_1_tornado_only_in_the_attack_phase_and_destroys_with_fame(content, tables):
+    """Tornado (strong Whirlwind, white + black at Night): not in the Ranged or Block phase
+    (errata 6.6.1); in the Attack phase it destroys prowlers: Fame +2 (11.5.7)."""
+    core, eng, sc = start(content, tables, ["whirlwind"], time="night", tokens=[0, 0, 1, 0, 0, 1])
+    T = combat(core, eng, ["prowlers", "diggers"])
+    strong = play_code(0, 1, pay=WHITE, pay2=BLACK)
+    assert strong not in codes(eng)                    # Ranged and Siege phase
+    T.set_phase("block")
+    assert strong not in codes(eng)
+    T.set_phase("attack")
+    assert strong in codes(eng)
+    fame0 = player(core)["fame"]
+    eng.apply(strong)
+    assert acts(eng) == ["choose(0)", "choose(1)"]
+    eng.apply(encode("choose", 0))
+    assert "defeated" in T.enemy(0)["flags"] and "defeated" not in T.enemy(1)["flags"]
+    assert player(core)["fame"] == fame0 + 2
+
+
+def test_ll_6_7_1_tornado_on_an_arcane_immune_enemy_has_no_effect(content, tables):
+    core, eng, sc = start(content, tables, ["whirlwind"], time="night", tokens=[0, 0, 1, 0, 0, 1])
+    T = combat(core, eng, ["sorcerers"], phase="attack")
+    eng.apply(play_code(0, 1, pay=WHITE, pay2=BLACK))
+    eng.apply(encode("choose", 0))
+    assert T.enemy(0)["flags"] == []
+
+
+def test_ll_6_7_5_exploding_shield_destroys_the_blocked_enemy(content, tables):
+    """Exploding Shield (Night): Fire Block 4 blocks prowlers (attack 4) and destroys them."""
+    core, eng, sc = start(content, tables, ["burning_shield"], time="night", tokens=[1, 0, 0, 0, 0, 1])
+    T = combat(core, eng, ["prowlers"], phase="block")
+    fame0 = player(core)["fame"]
+    eng.apply(play_code(0, 1, pay=RED, pay2=BLACK))
+    eng.apply(encode("block", 0))
+    assert "defeated" in T.enemy(0)["flags"] and player(core)["fame"] == fame0 + 2
+
+
+def test_5_1_2_sacrifice_pairs_of_crystals_give_siege_fire_and_become_tokens(content, tables):
+    """Sacrifice (Offering at Night): green + red, 2 green and 1 red crystal -> one pair:
+    Siege Fire Attack 4; those two crystals become tokens."""
+    core, eng, sc = start(content, tables, ["offering"], time="night", tokens=[1, 0, 0, 0, 0, 1],
+                          crystals=[1, 0, 0, 2])
+    T = combat(core, eng, ["diggers"])                 # Fortified: only Siege counts now
+    eng.apply(play_code(0, 1, pay=RED, pay2=BLACK))
+    eng.apply(encode("choose", 0))                     # green + red
+    assert T.attack_value([0]) == 4
+    assert crystals(core) == [0, 0, 0, 1]
+    assert core.to_dict()["turn"]["mana_tokens"] == {"red": 1, "green": 1}
+
+
+def test_12_3_3_cure_draws_for_wounds_healed_before_and_after(content, tables):
+    """Cure: Heal 2; one Wound healed before it (via Golden Grail's Heal 2) and one after:
+    two cards drawn in all."""
+    core, eng, sc = start(content, tables, ["golden_grail", "cure", "wound", "wound", "wound"],
+                          deck=["march", "rage", "stamina"], tokens=[0, 0, 0, 1, 0, 0])
+    eng.apply(play_code(0, 0))                         # Heal 2, Fame 2
+    eng.apply(encode("heal_wound", player(core)["hand"].index("wound")))
+    assert player(core)["deck"] == ["march", "rage", "stamina"]   # no draw yet
+    eng.apply(play_code(0, 0, pay=GREEN))              # Cure: draws 1 now
+    assert player(core)["deck"] == ["march", "rage"]
+    eng.apply(encode("heal_wound", player(core)["hand"].index("wound")))
+    assert player(core)["deck"] == ["march"]
+    assert player(core)["hand"].count("wound") == 1
+
+
+def test_6_2_1_pure_magic_basic_pays_one_mana_whose_colour_picks_the_effect(content, tables):
+    """Pure Magic (AA, shares the handler): basic, one green token -> Move 4; with no mana
+    it is not offered (6.2.1)."""
+    core, eng, sc = start(content, tables, ["pure_magic"], dice=["black", "black", "black"])
+    assert not any(a.startswith("play") for a in acts(eng))
+    sc.set_mana_tokens([0, 0, 0, 1, 0, 0])
+    eng.apply(play_code(0, 0))
+    assert acts(eng) == [f"choose({GREEN})"]           # Move: the only option usable now
+    eng.apply(encode("choose", GREEN))
+    eng.apply(encode("choose", GREEN))                 # the green token (payment code 3)
+    d = core.to_dict()["turn"]
+    assert d["move_points"] == 4 and d["mana_tokens"] == {}
