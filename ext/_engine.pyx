@@ -1744,6 +1744,8 @@ cdef class Engine:
                 what = "effect"
             handler = self.tables.handlers[gs.error_arg] if gs.error_arg >= 0 else "a colour or floor choice"
             return NotImplementedError(f"{what}: effect handler {handler!r} is not implemented yet")
+        if code == ERR_UNIT_EFFECT and gs.error_card >= 0:      # name the card (Banners, Call to Arms)
+            return NotImplementedError(f"card {self.tables.card_ids[gs.error_card]!r}: {ERROR_TEXT[code]}")
         return NotImplementedError(ERROR_TEXT.get(code, f"engine error {code}"))
 
     def action_to_string_raw(self, int action):
