@@ -610,6 +610,7 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
                 if cost >= 0 and cost <= gs.turn.move_points and n < MAX_ACTIONS:
                     out[n] = act(A_MOVE, k)
                     n += 1
+            n = space_bending_moves(gs, st, out, n)          # Space Bending: 2 spaces away
             if gs.turn.move_points >= 2:                     # 9.8.3
                 m = explorable(gs, st, h, pos)
                 if m == RULES_BOX_NOT_IMPLEMENTED:
@@ -1317,6 +1318,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if gs.turn.draw_per_heal + gs.turn.cure_draw > 0:        # Golden Grail, Cure
             draw_cards(gs, pl, gs.turn.draw_per_heal + gs.turn.cure_draw)
         return ERR_NONE
+    if kind == A_MOVE and arg >= BEND_MOVE:                      # Space Bending (_fx_spells.pxi)
+        return space_bending_move(gs, es, st, p, arg - BEND_MOVE)
     if kind == A_MOVE:                                           # 9.3.5
         if gs.phase != PH_MOVE or gs.turn.action_taken or pl.position < 0 or arg > 5:
             return ERR_ILLEGAL

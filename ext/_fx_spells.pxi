@@ -11,6 +11,7 @@
 # Also here: fx_combat_event, the combat hooks of these cards (called from
 # _engine_combat.pxi), and rings_fame (end of turn, from end_turn_begin).
 
+from libc.stdlib cimport abs
 from mksim._types cimport FOREST, DESERT, SIEGE, RANGED, FIRE, ICE, PHYSICAL, MAX_HEXES, CE_GONE
 from mksim._combat cimport defeat_enemy, enemy_ability, AB_ARCANE_IMMUNITY
 
@@ -33,6 +34,7 @@ SPELLS_HANDLERS = (
     ("sacrifice", ("siege", "ranged")),
     ("energy_flow", ("heal", "opponent_max_level")),
     ("cure_bonus", ()),
+    ("space_bending", ("distance",)),
 )
 
 cdef enum SpellHandler:
@@ -54,6 +56,7 @@ cdef enum SpellHandler:
     SP_SACRIFICE = 15
     SP_ENERGY_FLOW = 16
     SP_CURE_BONUS = 17
+    SP_SPACE_BENDING = 18
 
 cdef enum FxCombatEvent:
     FXE_BLOCKED = 0            # a block was committed successfully (11.6.3)
@@ -319,6 +322,8 @@ cdef bint spells_playable(const GameState* gs, const EngineStatics* es, int row,
         return False
     if local == SP_CURE_BONUS:
         return outside_combat_now(gs)                            # with its Heal (12.4.1)
+    if local == SP_SPACE_BENDING:
+        return gs.phase == PH_MOVE and not gs.turn.action_taken and not gs.turn.space_bending
     return False
 
 
@@ -521,8 +526,66 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
         draw_cards(gs, pl, gs.turn.wounds_healed)
         gs.turn.cure_draw += 1
         return RES_DONE
+    if local == SP_SPACE_BENDING:
+        # This turn spaces `distance` (2) away count as adjacent for moves (A_MOVE 8 + hex,
+        # space_bending_moves); such a move does not provoke (9.4.3).
+        if a[0] != 2:
+            set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+            return RES_ERROR
+        gs.turn.space_bending = 1
+        return RES_DONE
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR
+
+
+# -- Space Bending moves --------------------------------------------------------------------
+
+cdef enum:
+    BEND_MOVE = 8              # A_MOVE arguments from 8 on: 8 + the hex moved to
+
+cdef inline int hex_distance(const GameState* gs, int a, int b) noexcept nogil:
+    cdef int dq = gs.hexes[b].q - gs.hexes[a].q, dr = gs.hexes[b].r - gs.hexes[a].r
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+cdef bint bend_ok(const GameState* gs, const Statics* st, int h, int to) noexcept nogil:
+    """A Space Bending step: exactly 2 spaces away, accessible (9.2), no rampaging enemy on
+    it (9.4.2), affordable (9.3.5)."""
+    cdef int cost
+    if to < 0 or to >= gs.n_hexes or hex_distance(gs, h, to) != 2 or is_rampaging(gs, st, to):
+        return False
+    cost = move_cost(gs, st, to)
+    return cost >= 0 and cost <= gs.turn.move_points
+
+
+cdef int space_bending_moves(const GameState* gs, const Statics* st, int32_t* out, int n) noexcept nogil:
+    cdef int h = gs.players[gs.current].position, to
+    if not gs.turn.space_bending or h < 0 or gs.turn.action_taken:
+        return n
+    for to in range(gs.n_hexes):
+        if bend_ok(gs, st, h, to) and n < MAX_ACTIONS - 1:
+            out[n] = act(A_MOVE, BEND_MOVE + to)
+            n += 1
+    return n
+
+
+cdef int space_bending_move(GameState* gs, const EngineStatics* es, const Statics* st, int p, int to) noexcept nogil:
+    """Move 2 spaces as if adjacent: pay the space entered (9.2.1), no provoking (9.4.3);
+    entering a fortified site is still an assault (9.4.1)."""
+    cdef Player* pl = &gs.players[p]
+    cdef int b = pl.position
+    if not gs.turn.space_bending or gs.phase != PH_MOVE or gs.turn.action_taken or b < 0 \
+            or not bend_ok(gs, st, b, to):
+        return ERR_ILLEGAL
+    gs.turn.move_points -= move_cost(gs, st, to)
+    pl.position = <int16_t>to
+    if gs.turn.n_path < MAX_PATH:
+        gs.turn.path[gs.turn.n_path] = <int16_t>to
+        gs.turn.n_path += 1
+    gs.turn.moved = 1
+    if ends_movement(gs, st, to, p):
+        return fight_after_move(gs, es, st, p, b, to, 0)
+    return ERR_NONE
 
 
 # -- hooks ----------------------------------------------------------------------------------

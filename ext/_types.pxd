@@ -235,6 +235,7 @@ cdef struct TurnState:
     uint8_t exploding_pending  # Exploding Shield: destroy the enemy its block pool blocks
     int8_t wounds_healed       # Wounds healed from hand this turn (Cure)
     int8_t cure_draw           # Cure: draw a card per Wound healed from hand from now on
+    uint8_t space_bending      # Space Bending: spaces 2 away count as adjacent for moves (A_MOVE arg 8 + hex)
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty

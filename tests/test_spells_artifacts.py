@@ -491,3 +491,28 @@ def test_6_2_1_pure_magic_basic_pays_one_mana_whose_colour_picks_the_effect(cont
     eng.apply(encode("choose", GREEN))                 # the green token (payment code 3)
     d = core.to_dict()["turn"]
     assert d["move_points"] == 4 and d["mana_tokens"] == {}
+
+
+def test_9_3_space_bending_moves_two_spaces_as_if_adjacent_paying_the_space_entered(content, tables):
+    """Space Bending: spaces 2 away become moves (A_MOVE 8 + hex); cost of the space entered
+    (9.2.1); the path records it (13.2)."""
+    core, eng, sc = start(content, tables, ["space_bending"], tokens=[0, 1, 0, 0, 0, 0])
+    Rules(core).set_move_points(5)
+    assert not any(a.startswith("move(") and int(a[5:-1]) >= 8 for a in acts(eng))
+    eng.apply(play_code(0, 0, pay=BLUE))
+    bends = [int(a[5:-1]) - 8 for a in acts(eng) if a.startswith("move(") and int(a[5:-1]) >= 8]
+    assert bends
+    d = core.to_dict()
+    here = player(core)["position"]
+    hexes = {h["index"]: h for t in d["map"]["tiles"] for h in t["hexes"]}
+
+    def dist(a, b):
+        dq, dr = hexes[b]["q"] - hexes[a]["q"], hexes[b]["r"] - hexes[a]["r"]
+        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+    assert all(dist(here, h) == 2 for h in bends)
+    cost = {"plains": 2, "hills": 3, "forest": 3, "wasteland": 4, "desert": 5, "swamp": 5}
+    to = bends[0]
+    eng.apply(encode("move", 8 + to))
+    assert player(core)["position"] == to
+    assert core.to_dict()["turn"]["move_points"] == 5 - cost[hexes[to]["terrain"]]
+    assert core.to_dict()["turn"]["path"][-1] == to
