@@ -912,6 +912,7 @@ cdef void start_actor_turn(GameState* gs, const EngineStatics* es, const Statics
                 break
     if pl.position >= 0 and gs.hexes[pl.position].site == es.glade_site:
         gs.turn.mana_tokens[<int>(GOLD if gs.time == DAY else BLACK)] += 1   # 10.7.11.1
+    mana_claim_turn_start(gs, pl)                                # Mana Claim: a token per turn
     gs.turn.path[0] = pl.position
     gs.turn.n_path = 1
     pl.used_before_turn = 0
@@ -969,6 +970,7 @@ cdef void next_actor(GameState* gs, const EngineStatics* es, const Statics* st) 
 
 cdef void end_game(GameState* gs, int reason) noexcept nogil:
     tactic_round_end(gs)                                         # 3.2.1
+    spells_round_end(gs)                                         # Mana Claim's die
     gs.phase = PH_GAME_OVER
     gs.termination = <int8_t>reason
 
@@ -976,6 +978,7 @@ cdef void end_game(GameState* gs, int reason) noexcept nogil:
 cdef void end_round(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
     """14.1, 14.2: after the last round the game ends; otherwise prepare the next (2.2)."""
     tactic_round_end(gs)                                         # 3.2.1, before 2.2.2
+    spells_round_end(gs)                                         # Mana Claim's die
     if gs.round >= es.rounds:
         end_game(gs, TERM_ROUND_LIMIT)
         return

@@ -35,6 +35,7 @@ SPELLS_HANDLERS = (
     ("energy_flow", ("heal", "opponent_max_level")),
     ("cure_bonus", ()),
     ("space_bending", ("distance",)),
+    ("mana_claim", ("now", "per_turn", "curse")),
 )
 
 cdef enum SpellHandler:
@@ -57,6 +58,7 @@ cdef enum SpellHandler:
     SP_ENERGY_FLOW = 16
     SP_CURE_BONUS = 17
     SP_SPACE_BENDING = 18
+    SP_MANA_CLAIM = 19
 
 cdef enum FxCombatEvent:
     FXE_BLOCKED = 0            # a block was committed successfully (11.6.3)
@@ -324,6 +326,8 @@ cdef bint spells_playable(const GameState* gs, const EngineStatics* es, int row,
         return outside_combat_now(gs)                            # with its Heal (12.4.1)
     if local == SP_SPACE_BENDING:
         return gs.phase == PH_MOVE and not gs.turn.action_taken and not gs.turn.space_bending
+    if local == SP_MANA_CLAIM:
+        return special_now(gs) and pl.claimed_die == 0 and claim_dice(gs) != 0
     return False
 
 
@@ -534,8 +538,63 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
             return RES_ERROR
         gs.turn.space_bending = 1
         return RES_DONE
+    if local == SP_MANA_CLAIM:
+        # Take a basic-colour die from the Source and keep it until the round ends (it is
+        # not the turn's Source die, 5.5.2 [R]): `now` tokens of its colour now (option 0) or
+        # `per_turn` at the start of each of your later turns this round (option 1).
+        # Mana Curse with other players (their Wounds) is not implemented: a named error.
+        # Stage 0: the die (ASK_DIE); stage 1: the option.  hvars[0] = colour.
+        if a[2] and gs.n_players > 1:
+            set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+            return RES_ERROR
+        if choice < 0:
+            return ask(gs, row, 0, ASK_DIE, claim_dice(gs))
+        if gs.turn.handler_stage == 0:
+            gs.turn.hvars[0] = gs.dice[choice]
+            pl.claimed_die = <int8_t>(gs.dice[choice] + 1)
+            for i in range(choice, gs.n_dice - 1):                # out of the Source until round end
+                gs.dice[i] = gs.dice[i + 1]
+            gs.n_dice -= 1
+            gs.dice_taken = <uint8_t>((gs.dice_taken & ((1 << choice) - 1)) | ((gs.dice_taken >> (choice + 1)) << choice))
+            gs.turn.dice_kept = <uint8_t>((gs.turn.dice_kept & ((1 << choice) - 1)) | ((gs.turn.dice_kept >> (choice + 1)) << choice))
+            return ask(gs, row, 1, ASK_OPTION, 3)
+        if choice == 0:
+            gs.turn.mana_tokens[gs.turn.hvars[0]] += a[0]
+        else:
+            pl.claim_per_turn = <int8_t>a[1]
+        return RES_DONE
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR
+
+
+cdef uint64_t claim_dice(const GameState* gs) noexcept nogil:
+    """Source dice not taken this turn that show a basic colour (Mana Claim)."""
+    cdef uint64_t o = 0
+    cdef int i
+    for i in range(gs.n_dice):
+        if not (gs.dice_taken >> i) & 1 and gs.dice[i] < GOLD:
+            o |= (<uint64_t>1) << i
+    return o
+
+
+cdef void mana_claim_turn_start(GameState* gs, Player* pl) noexcept nogil:
+    """Mana Claim (per turn): tokens of the kept die's colour at the start of each turn."""
+    if pl.claimed_die > 0 and pl.claim_per_turn > 0:
+        gs.turn.mana_tokens[pl.claimed_die - 1] += pl.claim_per_turn
+
+
+cdef void spells_round_end(GameState* gs) noexcept nogil:
+    """Mana Claim: the kept die returns to the Source at the end of the round (before the
+    reroll of 2.2.2)."""
+    cdef int p
+    cdef Player* pl
+    for p in range(gs.n_players):
+        pl = &gs.players[p]
+        if pl.claimed_die > 0 and gs.n_dice < MAX_DICE:
+            gs.dice[gs.n_dice] = <int8_t>(pl.claimed_die - 1)
+            gs.n_dice += 1
+        pl.claimed_die = 0
+        pl.claim_per_turn = 0
 
 
 # -- Space Bending moves --------------------------------------------------------------------

@@ -159,6 +159,8 @@ cdef struct Player:
     uint8_t knocked_out        # this combat (11.7.8)
     int16_t wounds_this_combat # towards knock-out (21.2 A17)
     int8_t round_order         # position in the round order
+    int8_t claimed_die         # Mana Claim: colour + 1 of the die kept until the round ends, 0 = none
+    int8_t claim_per_turn      # Mana Claim: tokens of that colour at the start of each later turn
 
 cdef struct Dummy:             # the dummy player (18)
     int8_t hero

@@ -516,3 +516,35 @@ def test_9_3_space_bending_moves_two_spaces_as_if_adjacent_paying_the_space_ente
     assert player(core)["position"] == to
     assert core.to_dict()["turn"]["move_points"] == 5 - cost[hexes[to]["terrain"]]
     assert core.to_dict()["turn"]["path"][-1] == to
+
+
+def test_5_5_mana_claim_keeps_a_die_and_gives_3_tokens_now(content, tables):
+    core, eng, sc = start(content, tables, ["mana_claim"], tokens=[0, 1, 0, 0, 0, 0],
+                          dice=["gold", "red", "green"])
+    eng.apply(play_code(0, 0, pay=BLUE))
+    assert acts(eng) == ["choose(1)", "choose(2)"]     # basic colours only, not gold
+    eng.apply(encode("choose", 1))
+    assert core.to_dict()["source"]["dice"] == ["gold", "green"]
+    eng.apply(encode("choose", 0))                     # 3 red tokens now
+    assert core.to_dict()["turn"]["mana_tokens"] == {"red": 3}
+
+
+def test_5_5_mana_claim_per_turn_token_and_the_die_returns_at_round_end(content, tables):
+    """Mana Claim, later-turns option: a red token at the start of each later turn; the
+    die is back in the Source when the round ends (3 dice again)."""
+    core, eng, sc = start(content, tables, ["mana_claim", "march"], tokens=[0, 1, 0, 0, 0, 0],
+                          dice=["gold", "red", "green"], deck=["rage"] * 6)
+    eng.apply(play_code(0, 0, pay=BLUE))
+    eng.apply(encode("choose", 1))
+    eng.apply(encode("choose", 1))
+    assert core.to_dict()["turn"]["mana_tokens"] == {}
+    eng.apply(encode("end_turn"))
+    eng.apply(encode("draw"))
+    while core.to_dict()["current"] != 0 or core.to_dict()["phase"] != "turn_start":
+        eng.apply(int(eng.legal_actions()[0]))
+    assert core.to_dict()["turn"]["mana_tokens"] == {"red": 1}
+    assert len(core.to_dict()["source"]["dice"]) == 2
+    sc.set_cards(0, deck=[])
+    eng.apply(encode("announce_end"))                  # 4.2: the round ends after the dummy
+    d = core.to_dict()
+    assert d["round"] == 2 and len(d["source"]["dice"]) == 3
