@@ -47,6 +47,7 @@ cdef enum ActionKind:
                                # own tactic's ongoing ability (3.2; before the turn: 4.1)
     A_FORFEIT = 31             # 4.2.5: forfeit a turn (offered only when a before-turn option exists)
     A_RETURN_CARD = 32         # arg: hand index; Crystal Joy: discard it to return Crystal Joy to hand
+    A_CONVERT_MOVE = 33        # arg: 0 melee Attack 1, 1 Ranged Attack 1 for Move points (Agility)
 
 cdef enum SiteActionKind:      # actions of _engine_combat.pxi (numbered apart from ActionKind)
     A_CHALLENGE = 40           # arg: bitmask of neighbour directions whose rampaging enemies are challenged (11.1.5)
@@ -62,6 +63,15 @@ cdef enum SiteActionKind:      # actions of _engine_combat.pxi (numbered apart f
     A_REWARD = 50              # arg: a choice while claiming rewards (13.5)
     A_ALTAR = 51               # pay the tribute of a ruins altar (10.7.10.2)
 
+cdef enum UnitActionKind:      # actions of _engine_units.pxi (interaction 10.2-10.7, Units 7, 12.3)
+    A_END_INTERACT = 60        # finish the interaction (back to the rest of the turn, no movement)
+    A_RECRUIT = 61             # arg: unit-offer slot | (disbanded unit slot + 1) << 4, 0 = none (10.6, 7.2.4)
+    A_BUY_HEALING = 62         # 1 Healing point for the site's price (10.5)
+    A_BUY_AA = 63              # arg: unit-offer slot of a monastery AA (10.7.2.2)
+    A_BUY_SPELL = 64           # arg: spell-offer slot | pay << 2 (10.7.4.3, 21.2 A26)
+    A_ACTIVATE_UNIT = 65       # arg: unit slot | ability << 3 | pay << 7 (7.3.1)
+    A_HEAL_UNIT = 66           # arg: unit slot; spend Healing points equal to its level (12.3.3)
+
 cdef enum Ask:                 # what a pending handler decision picks (TurnState.ask)
     ASK_NONE = 0
     ASK_HAND_CARD = 1          # option k = hand index k
@@ -73,6 +83,8 @@ cdef enum Ask:                 # what a pending handler decision picks (TurnStat
     ASK_DECK_CARD = 7          # option k = Deed deck index k
     ASK_OPTION = 8             # option k = the handler's own k-th option (see its docstring)
     ASK_DISCARD_CARD = 9       # option k = discard pile index k
+    ASK_ENEMY = 10             # option k = combat enemy slot k (11.4.4)
+    ASK_UNIT = 11              # option k = unit slot k (ready_unit / heal_unit, 7.3.4, 12.3.4)
 
 cdef enum:
     MAX_HANDLER_ARGS = 8       # declared parameters of one handler (see row_args)
@@ -86,9 +98,12 @@ cdef enum EngineError:
     ERR_BOX_TILES = 5          # exploring with tiles from the box (9.8.8) not implemented
     ERR_UNIT_EFFECT = 6        # unit-targeting effects (ready/heal unit) not implemented
     ERR_CAPACITY = 7           # a MAX_* limit of _types.pxd was exceeded
-    ERR_ENEMY_EFFECT = 8       # effects on enemies (armor, "does not attack") not implemented
-    ERR_CARD_BONUS = 8         # error_arg = op: Concentration / Will Focus bonus on Influence, Block or
+    ERR_ENEMY_EFFECT = 8       # an enemy effect the engine does not implement (Armor floor other than 1)
+    ERR_CARD_BONUS = 9         # error_arg = op: Concentration / Will Focus bonus on Influence, Block or
                                # Attack (needs interaction / combat, not implemented yet)
+    ERR_CITY = 10              # interaction in a conquered city (10.2.4, 10.10) not implemented yet
+    ERR_UNIT_RULES = 11        # error_card = unit: its special rules (Thugs/Heroes LL-4.2-4.3,
+                               # Magic Familiars LL-4.5) are not implemented yet
 
 cdef struct SiteRules:         # site codes (content.SITE_IDS) and numbers from sites.toml (10.7)
     int village
@@ -108,6 +123,23 @@ cdef struct SiteRules:         # site codes (content.SITE_IDS) and numbers from 
     int rep_orc                # 10.7.14.2: per orc token defeated
     int rep_draconum           # 10.7.14.2: per draconum token defeated
 
+cdef struct UnitRules:         # Units and interaction prices (_engine_units.pxi)
+    const int32_t* table       # units table (mksim.tables.UNIT_COLUMNS), `stride` wide
+    int stride
+    int level                  # column indices
+    int cost
+    int sites                  # recruit-site bitmask (content.SITE_IDS order, 10.6.1)
+    int first_ability
+    int n_abilities
+    const int32_t* ability     # unit_abilities table: effect row, mana colour (-1 = none)
+    int ability_stride
+    const int32_t* reputation  # Influence modifier at reputation + 7 (tables.reputation, 10.2.3)
+    const int32_t* special     # per unit: 1 = it has special_rules (units.toml) the engine lacks
+    int heal_village           # 10.5: Influence per Healing point (sites.toml heal_cost)
+    int heal_monastery
+    int aa_cost                # 10.7.2.2
+    int spell_cost             # 10.7.4.3
+
 cdef struct EngineStatics:     # static tables and constants the decision loop reads
     Table effects              # rows: op a0 a1 a2 first_child n_children (mksim.effects)
     const int32_t* card_deck   # per card: deck type (0 basic, 1 AA, 2 spell, 3 artifact, 4 wound)
@@ -126,6 +158,7 @@ cdef struct EngineStatics:     # static tables and constants the decision loop r
     int end_city_revealed      # 1: game ends when a city is revealed (17.3.1)
     int remove_interactive_skills  # 17.3.4
     int elite_units            # 0: no Elite Units in this scenario (17.3.1)
+    int city_closed            # 1: the city cannot be entered (17.3.1 First Reconnaissance)
     int city_site              # content.SITE_IDS codes used by the loop
     int portal_site
     int glade_site
@@ -137,6 +170,7 @@ cdef struct EngineStatics:     # static tables and constants the decision loop r
     const int32_t* ruins       # per ruins token: RUINS_* columns of _engine_combat.pxi
     int n_ruins
     const int32_t* site_table  # per site code: ST_* columns of _engine_combat.pxi (sites.toml)
+    UnitRules units
     const int32_t* row_args        # per effect row: MAX_HANDLER_ARGS declared arguments of a handler
                                    # row, in the order its group declares them (words as codes,
                                    # effect-valued arguments as child rows, -9999 = not given)
@@ -156,3 +190,4 @@ cdef class Engine:
     cdef object _row_args
     cdef object _ruins
     cdef object _site_table
+    cdef object _unit_tables   # the arrays UnitRules points into

@@ -16,6 +16,7 @@ from mksim._types cimport (
     TERM_NONE, TERM_SCENARIO_WON, TERM_ROUND_LIMIT, HEX_BURNED, HEX_CONQUERED, HEX_TOKENS_REVEALED,
     PH_COMBAT_RANGED, PH_COMBAT_BLOCK, PH_COMBAT_DAMAGE, PH_COMBAT_ATTACK, MAX_COMBAT_ENEMIES,
     Combat, CombatEnemy, CE_RAMPAGING, CE_DEFEATED, MELEE,
+    PH_INTERACT, MAX_UNITS, Unit,
 )
 from mksim._rng cimport (Rng, rng_below, rng_shuffle_i16, rng_shuffle_i8,
                          STREAM_SOURCE, STREAM_DEEDS, STREAM_DUMMY, STREAM_OFFERS, STREAM_REWARDS)
@@ -27,7 +28,7 @@ from mksim._combat cimport (combat_begin, combat_next_phase, combat_end, combat_
                             enemy_armor, is_targetable, enemy_n_attacks, attack_is_live,
                             attack_value, resolve_attack, block_value, block_needed, resolve_block,
                             damage_start, damage_to_unit, damage_to_hero,
-                            UNDEFEATED_STAY, UNDEFEATED_DISCARD)
+                            UNDEFEATED_STAY, UNDEFEATED_DISCARD, enemy_ability, AB_ASSASSINATION)
 from mksim._rules cimport (is_rampaging, move_cost, can_enter, ends_movement, provokes, is_safe,
                            explorable, explore, MAX_EXPLORABLE, RULES_BOX_NOT_IMPLEMENTED)
 
@@ -201,27 +202,27 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
         return r[5] > 0
     if op == OP_BY_TIME:
         return node_playable(gs, es, r[4] + (1 if gs.time == NIGHT else 0))
-    if op == OP_MOVE:
-        return phase == PH_MOVE                      # 6.3.3, 9.3.2
+    if op == OP_MOVE:                                # 6.3.3, 9.3.2; in combat only with a use
+        return phase == PH_MOVE or agility_move_usable(gs)   # for Move (Agility, _fx_advanced)
     if op == OP_ATTACK:                              # 11.5.2: only Ranged/Siege before melee
         return phase == PH_COMBAT_ATTACK or (phase == PH_COMBAT_RANGED and r[3] != MELEE)
     if op == OP_BLOCK:
         return phase == PH_COMBAT_BLOCK              # 11.6.3
     if op == OP_INFLUENCE:
-        return False    # interaction (10.2) is not implemented yet: never reached
+        return phase == PH_INTERACT                  # 10.2.2
     if op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
-        return gs.combat.active != 0                 # 11.4.4: any phase of a combat
-    if op == OP_HEAL:
-        return phase == PH_MOVE or phase == PH_REST  # any time outside combat (12.4.1)
+        return enemy_op_playable(gs, es, row)        # 11.4.4: any phase of a combat (_fx_advanced)
+    if op == OP_HEAL:                                # any time outside combat (12.4.1)
+        return phase == PH_MOVE or phase == PH_REST or phase == PH_INTERACT
     if op == OP_READY_UNIT or op == OP_HEAL_UNIT:
-        return False    # needs a Unit in a matching state; units are not recruitable yet
+        return unit_op_playable(gs, es, row)         # 7.3.4, 12.3.4 (_engine_units.pxi)
     if op == OP_NOTHING:
         return False
     if op == OP_HANDLER:
         return handler_playable(gs, es, row)
-    # special effects: any time during the turn (6.3.3), combat included; handlers are
-    # offered and raise a named error when played
-    return phase == PH_MOVE or phase == PH_REST or gs.combat.active != 0
+    # special effects: any time during the turn (6.3.3, 10.2.7), combat included; handlers
+    # are offered and raise a named error when played
+    return phase == PH_MOVE or phase == PH_REST or phase == PH_INTERACT or gs.combat.active != 0
 
 
 cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row) noexcept nogil:
@@ -236,6 +237,8 @@ cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int
         gs.turn.move_points += r[1] + move_bonus(gs)
     elif op == OP_HEAL:
         gs.turn.healing += r[1]
+    elif op == OP_INFLUENCE:
+        gs.turn.influence += r[1]                               # 10.2.2
     elif op == OP_DRAW:
         draw_cards(gs, pl, r[1])
     elif op == OP_GAIN_MANA:
@@ -259,12 +262,11 @@ cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int
             set_error(gs, ERR_HANDLER, -1, gs.turn.resolving_card)  # a floor above 0
             return RES_ERROR
     elif op == OP_ATTACK:
-        gs.combat.attack[r[3]][r[2]] += r[1]                    # 11.5.2 / 11.8: kind, element
+        gs.combat.attack[r[3]][r[2]] += r[1] + ambush_bonus(gs, 0)   # 11.5.2 / 11.8: kind, element
     elif op == OP_BLOCK:
-        gs.combat.block[r[2]] += r[1]                           # 11.6.3
+        gs.combat.block[r[2]] += r[1] + ambush_bonus(gs, 1)          # 11.6.3
     elif op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
-        set_error(gs, ERR_ENEMY_EFFECT, op, gs.turn.resolving_card)
-        return RES_ERROR
+        return enemy_op_apply(gs, es, st, p, row, -1)           # 11.4.4, LL-6.7 (_fx_advanced)
     elif op == OP_EXTRA_SOURCE_DIE:
         gs.turn.extra_dice += r[1]                              # 5.5.6
     elif op == OP_HANDLER:
@@ -310,12 +312,17 @@ cdef int run_effects(GameState* gs, const EngineStatics* es, const Statics* st, 
             res = run_handler(gs, es, st, p, row, -1)
             if res != RES_DONE:
                 return res
+        elif op == OP_READY_UNIT or op == OP_HEAL_UNIT:         # a unit to pick (_engine_units.pxi)
+            res = unit_op(gs, es, st, p, row, -1)
+            if res != RES_DONE:
+                return res
         elif op == OP_CHOICE or ((op == OP_GAIN_MANA or op == OP_GAIN_CRYSTAL) and r[1] >= COLOUR_ANY):
             gs.turn.pending_choice = <int16_t>row              # the player decides (A_CHOOSE)
             return RES_CHOICE
         else:
-            if apply_op(gs, es, st, p, row) != RES_DONE:
-                return RES_ERROR
+            res = apply_op(gs, es, st, p, row)
+            if res != RES_DONE:
+                return res                                 # RES_CHOICE: an enemy target (ASK_ENEMY)
     gs.turn.resolving_card = -1
     gs.turn.concentration = 0          # its bonus applies only to the card played with it
     return RES_DONE
@@ -379,21 +386,36 @@ cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row
         return tactics_playable(gs, es, row, local)
     if group == HG_BASIC:
         return basic_playable(gs, es, row, local)
+    if group == HG_ADVANCED:
+        return advanced_playable(gs, es, row, local)
     if group == HG_SPELLS:
         return spells_playable(gs, es, row, local)
     if group == HG_ARTIFACTS:
         return artifacts_playable(gs, es, row, local)
-    return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.combat.active != 0
+    return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT or gs.combat.active != 0
 
 
 cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row, int choice) noexcept nogil:
-    cdef int hid = erow(es, row)[1]
-    cdef int group = es.handler_group[hid]
-    cdef int local = es.handler_local[hid]
+    """Run (or continue, with the player's choice) a handler row, or a plain operation that
+    waits for a target: ready_unit / heal_unit (ASK_UNIT) and enemy effects (ASK_ENEMY)."""
+    cdef int op = erow(es, row)[0]
+    cdef int hid, group, local
+    if op == OP_READY_UNIT or op == OP_HEAL_UNIT:
+        return unit_op(gs, es, st, p, row, choice)
+    if op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
+        return enemy_op_apply(gs, es, st, p, row, choice)
+    if op != OP_HANDLER:
+        set_error(gs, ERR_CAPACITY, 4, gs.turn.resolving_card)   # no other row waits for a choice
+        return RES_ERROR
+    hid = erow(es, row)[1]
+    group = es.handler_group[hid]
+    local = es.handler_local[hid]
     if group == HG_TACTICS:
         return tactics_handler(gs, es, st, p, row, local, choice)
     if group == HG_BASIC:
         return basic_handler(gs, es, st, p, row, local, choice)
+    if group == HG_ADVANCED:
+        return advanced_handler(gs, es, st, p, row, local, choice)
     if group == HG_SPELLS:
         return spells_handler(gs, es, st, p, row, local, choice)
     if group == HG_ARTIFACTS:
@@ -404,9 +426,11 @@ cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, 
 
 include "_fx_tactics.pxi"
 include "_fx_basic.pxi"
+include "_fx_advanced.pxi"
 include "_fx_spells.pxi"
 include "_fx_artifacts.pxi"
 include "_engine_combat.pxi"
+include "_engine_units.pxi"
 
 
 # ---------------------------------------------------------------------------------------
@@ -435,6 +459,8 @@ cdef bint pay_ok(const GameState* gs, int pay, int colour) noexcept nogil:
     c = gs.dice[die]
     if c == BLACK and gs.turn.black_any and colour != GOLD:  # Mana Pull: black as any colour
         return True
+    if (c == BLACK or c == GOLD) and gs.turn.dice_any_basic and colour < GOLD:
+        return True                                         # Mana Storm: as any basic colour
     if not mana_usable(gs, c):                              # 21.2 A5
         return False
     return c == colour or (c == GOLD and colour < GOLD)
@@ -448,6 +474,7 @@ cdef void pay_take(GameState* gs, int pay, int colour=-1) noexcept nogil:
             gs.turn.mana_tokens[pay] -= 1
     elif pay < PAY_DIE:
         gs.players[gs.current].crystals[pay - PAY_CRYSTAL] -= 1
+        gs.turn.crystals_spent[pay - PAY_CRYSTAL] += 1      # Crystal Mastery returns them
     elif pay == PAY_STOLEN:
         gs.players[gs.current].stolen_die = -1              # 3.2: used once; returned at turn end
         gs.turn.stolen_used = 1
@@ -532,6 +559,9 @@ cdef int legal_play(Engine eng, const GameState* gs, const EngineStatics* es, in
         if gs.phase == PH_MOVE and not gs.turn.action_taken and n < MAX_ACTIONS:
             out[n] = act(A_SIDEWAYS, i)                        # Move 1
             n += 1
+        elif gs.phase == PH_INTERACT and n < MAX_ACTIONS:
+            out[n] = act(A_SIDEWAYS, i | (1 << 7))             # Influence 1 (10.2.2)
+            n += 1
         elif gs.phase == PH_COMBAT_BLOCK and n < MAX_ACTIONS:
             out[n] = act(A_SIDEWAYS, i | (3 << 7))             # Block 1, physical
             n += 1
@@ -594,10 +624,16 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
         return n
     if gs.combat.active:                                     # 11.3
         n = legal_play(eng, gs, es, out, n)
+        n = legal_convert_move(gs, out, n)                   # Agility (_fx_advanced.pxi)
+        n = legal_unit_actions(gs, es, out, n)               # 7.3 (_engine_units.pxi)
         return legal_combat(gs, es, st, out, n)
+    if gs.phase == PH_INTERACT:                              # 10.2 (_engine_units.pxi)
+        n = legal_play(eng, gs, es, out, n)
+        return legal_interaction(gs, es, st, out, n)
     if gs.phase == PH_MOVE:
         n = legal_play(eng, gs, es, out, n)
         n = legal_heal(gs, es, out, n)
+        n = legal_unit_actions(gs, es, out, n)
         n = legal_tactic_abilities(gs, es, out, n)           # 3.2 during the turn
         n = legal_site_actions(gs, es, st, out, n)
         h = pl.position
@@ -606,6 +642,8 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
                 to = gs.hexes[h].neighbour[k]
                 if to < 0 or not can_enter(gs, st, h, to):
                     continue
+                if es.city_closed and gs.hexes[to].site == es.city_site:
+                    continue                                 # 17.3.1: the city cannot be entered
                 cost = move_cost(gs, st, to)
                 if cost >= 0 and cost <= gs.turn.move_points and n < MAX_ACTIONS:
                     out[n] = act(A_MOVE, k)
@@ -625,6 +663,7 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
     if gs.phase == PH_REST:                                  # 4.5.2
         n = legal_play(eng, gs, es, out, n)
         n = legal_heal(gs, es, out, n)
+        n = legal_unit_actions(gs, es, out, n)
         n = legal_tactic_abilities(gs, es, out, n)           # 3.2 during the turn
         if gs.turn.rest_mode == 0 and pl.n_hand == 0:
             # every card was played before the rest discard (4.5.3): nothing is left to
@@ -697,7 +736,7 @@ cdef int legal_end_turn(const GameState* gs, const EngineStatics* es, const Stat
     cdef int n = 0, i, k
     cdef bint must_discard
     if gs.turn.end_stage == END_REWARDS:
-        return legal_rewards(gs, es, out)
+        return legal_rewards(gs, es, st, out)
     if gs.turn.end_stage == END_GLADE:
         out[n] = act(A_GLADE_WOUND, 0)
         n += 1
@@ -793,6 +832,7 @@ cdef void end_turn_begin(GameState* gs, const EngineStatics* es, const Statics* 
     cdef int site, colour
     rings_fame(gs, es, p)                                        # Rings: Fame per Spell cast (in play area)
     return_dice(gs)                                              # 13.1.1
+    return_spent_crystals(gs, p)                                 # Crystal Mastery (_fx_advanced)
     forced_withdrawal(gs, es, st, p)                             # 13.1.2
     clear_play_area(gs, st, p)                                   # 13.1.3
     gs.phase = PH_END_TURN
@@ -1267,7 +1307,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         powered = (arg >> 7) & 1
         pay = (arg >> 8) & 0x1F
         pay2 = (arg >> 13) & 0x1F
-        if (gs.phase != PH_MOVE and gs.phase != PH_REST and not gs.combat.active) or i >= pl.n_hand:
+        if (gs.phase != PH_MOVE and gs.phase != PH_REST and gs.phase != PH_INTERACT
+                and not gs.combat.active) or i >= pl.n_hand:
             return ERR_ILLEGAL
         card = pl.hand[i]
         deck = card_deck(es, card)
@@ -1294,10 +1335,11 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         return gs.error if res == RES_ERROR else ERR_NONE
     if kind == A_SIDEWAYS:                                       # 6.1.7
         i = arg & 0x7F
-        a = arg >> 7                                             # 0 Move, 2 Attack, 3 Block
+        a = arg >> 7                                             # 0 Move, 1 Influence, 2 Attack, 3 Block
         if i >= pl.n_hand or pl.hand[i] == es.wound:
             return ERR_ILLEGAL
         if not ((a == 0 and gs.phase == PH_MOVE and not gs.turn.action_taken)
+                or (a == 1 and gs.phase == PH_INTERACT)
                 or (a == 3 and gs.phase == PH_COMBAT_BLOCK) or (a == 2 and gs.phase == PH_COMBAT_ATTACK)):
             return ERR_ILLEGAL
         card = pl.hand[i]
@@ -1306,10 +1348,12 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         gs.turn.played_card = 1
         if a == 0:
             gs.turn.move_points += 1 + move_bonus(gs)            # Tirelessness: even sideways
+        elif a == 1:
+            gs.turn.influence += 1                               # 10.2.2
         elif a == 2:
-            gs.combat.attack[0][0] += 1                          # physical melee Attack 1
+            gs.combat.attack[0][0] += 1 + ambush_bonus(gs, 0)    # physical melee Attack 1
         else:
-            gs.combat.block[0] += 1                              # physical Block 1
+            gs.combat.block[0] += 1 + ambush_bonus(gs, 1)        # physical Block 1
         return ERR_NONE
     if kind == A_HEAL_WOUND:                                     # 12.3.3
         i = arg
@@ -1329,6 +1373,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         to = gs.hexes[pl.position].neighbour[arg]
         if to < 0 or not can_enter(gs, st, pl.position, to):
             return ERR_ILLEGAL
+        if es.city_closed and gs.hexes[to].site == es.city_site:
+            return ERR_ILLEGAL                                   # 17.3.1
         cost = move_cost(gs, st, to)
         if cost < 0 or cost > gs.turn.move_points:
             return ERR_ILLEGAL
@@ -1372,8 +1418,12 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         return ERR_NONE
     if kind >= A_CHALLENGE and kind <= A_INTERACT:
         return apply_site_action(gs, es, st, p, kind, arg)
+    if kind == A_CONVERT_MOVE:                                   # Agility (_fx_advanced.pxi)
+        return apply_convert_move(gs, arg)
     if kind >= A_COMMIT_ATTACK and kind <= A_NEXT_PHASE:
         return apply_combat_action(gs, es, st, p, kind, arg)
+    if kind >= A_END_INTERACT and kind <= A_HEAL_UNIT:          # _engine_units.pxi
+        return apply_interaction(gs, es, st, p, kind, arg)
     if kind == A_REWARD:
         if gs.phase != PH_END_TURN or gs.turn.end_stage != END_REWARDS:
             return ERR_ILLEGAL
@@ -1500,6 +1550,7 @@ cdef void check_city_revealed(GameState* gs, const EngineStatics* es, const Stat
 
 HANDLER_TABLES = {HG_TACTICS: TACTICS_HANDLERS,
                   HG_BASIC: BASIC_HANDLERS,
+                  HG_ADVANCED: ADVANCED_HANDLERS,
                   HG_SPELLS: SPELLS_HANDLERS,
                   HG_ARTIFACTS: ARTIFACTS_HANDLERS,
                   }
@@ -1507,12 +1558,14 @@ HANDLER_TABLES = {HG_TACTICS: TACTICS_HANDLERS,
 ERROR_TEXT = {
     ERR_ILLEGAL: "illegal action",
     ERR_COMBAT: "a fortified site without garrison tokens: city garrisons (9.9.3) are not implemented yet",
-    ERR_ENEMY_EFFECT: "effects on enemies (Armor changes, 'does not attack', 11.4.4) are not implemented yet",
+    ERR_ENEMY_EFFECT: "an enemy Armor change with a floor other than 1 is not implemented yet",
     ERR_INTERACTION: "interaction and site actions (rule 10) are not implemented yet",
     ERR_BOX_TILES: "exploring with tiles from the box (9.8.8) is not implemented yet",
     ERR_UNIT_EFFECT: "effects on Units (ready/heal a unit, 7.3.4, 12.3.4) are not implemented yet",
     ERR_CAPACITY: "a size limit of ext/_types.pxd was exceeded",
     ERR_CARD_BONUS: "the Concentration / Will Focus bonus on Influence, Block or Attack is not implemented yet",
+    ERR_UNIT_RULES: "a unit's special rules (Thugs / Heroes LL-4.2-LL-4.3, Magic Familiars LL-4.5) are not implemented yet",
+    ERR_CITY: "interaction in a conquered city (city Shields 10.2.4, city colours 10.10) is not implemented yet",
 }
 
 KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN: "regular_turn",
@@ -1524,7 +1577,10 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
               A_BURN: "burn", A_INTERACT: "interact", A_COMMIT_ATTACK: "attack", A_COMMIT_BLOCK: "block",
               A_DAMAGE_START: "damage_from", A_DAMAGE_HERO: "damage_hero", A_DAMAGE_UNIT: "damage_unit",
               A_NEXT_PHASE: "next_phase", A_REWARD: "reward", A_TACTIC_ABILITY: "tactic_ability",
-              A_FORFEIT: "forfeit", A_RETURN_CARD: "return_card"}
+              A_FORFEIT: "forfeit", A_RETURN_CARD: "return_card", A_CONVERT_MOVE: "convert_move",
+              A_END_INTERACT: "end_interact", A_RECRUIT: "recruit", A_BUY_HEALING: "buy_healing",
+              A_BUY_AA: "buy_aa", A_BUY_SPELL: "buy_spell", A_ACTIVATE_UNIT: "activate_unit",
+              A_HEAL_UNIT: "heal_unit"}
 
 
 cdef class Engine:
@@ -1578,8 +1634,10 @@ cdef class Engine:
         es.end_city_revealed = 1 if sc["end"] == "city_revealed" else 0
         es.remove_interactive_skills = 1 if "remove_interactive_skills" in rules else 0
         es.elite_units = 1 if sc["elite_units"] else 0
+        es.city_closed = 1 if "city_cannot_be_entered" in rules else 0
         self._bind_handlers(tables)
         self._bind_sites(content)
+        _bind_units(self, tables, content)
         site = _ct.SITE_IDS.index
         es.city_site = site("city")
         es.portal_site = site("portal")
@@ -1742,7 +1800,9 @@ cdef class Engine:
             return ValueError(f"illegal action {describe(action)}")
         if code == ERR_HANDLER:
             card = gs.error_card
-            if card <= -2:
+            if card <= UNIT_CARD_BASE:
+                what = f"unit {self.tables.unit_ids[(UNIT_CARD_BASE - card) // 8]!r}"
+            elif card <= -2:
                 what = f"tactic {self.tables.tactic_ids[-2 - card]!r}"
             elif card >= 0:
                 what = f"card {self.tables.card_ids[card]!r}"
@@ -1750,6 +1810,8 @@ cdef class Engine:
                 what = "effect"
             handler = self.tables.handlers[gs.error_arg] if gs.error_arg >= 0 else "a colour or floor choice"
             return NotImplementedError(f"{what}: effect handler {handler!r} is not implemented yet")
+        if code == ERR_UNIT_RULES:
+            return NotImplementedError(f"unit {self.tables.unit_ids[gs.error_arg]!r}: {ERROR_TEXT[code]}")
         if code == ERR_UNIT_EFFECT and gs.error_card >= 0:      # name the card (Banners, Call to Arms)
             return NotImplementedError(f"card {self.tables.card_ids[gs.error_card]!r}: {ERROR_TEXT[code]}")
         return NotImplementedError(ERROR_TEXT.get(code, f"engine error {code}"))
@@ -1786,6 +1848,12 @@ def describe(int action):
         return f"{name}(hand={arg & 0x7F}, powered={(arg >> 7) & 1}, pay={(arg >> 8) & 0x1F}, pay2={(arg >> 13) & 0x1F})"
     if kind == A_EXPLORE:
         return f"{name}({(arg >> 7) - 64}, {(arg & 0x7F) - 64})"
+    if kind == A_ACTIVATE_UNIT:
+        return f"{name}(unit={arg & 7}, ability={(arg >> 3) & 0xF}, pay={arg >> 7})"
+    if kind == A_RECRUIT:
+        return f"{name}(offer={arg & 0xF}, disband={(arg >> 4) - 1})"
+    if kind == A_BUY_SPELL:
+        return f"{name}(offer={arg & 3}, pay={arg >> 2})"
     return f"{name}({arg})"
 
 

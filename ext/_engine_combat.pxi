@@ -70,6 +70,7 @@ cdef int begin_fight(GameState* gs, const EngineStatics* es, const Statics* st, 
         set_error(gs, ERR_CAPACITY, 3, -1)
         return ERR_CAPACITY
     gs.combat.reason = <int8_t>reason
+    gs.turn.healing = 0                                            # 12.4.2: lost on entering combat
     gs.turn.action_taken = 1
     gs.turn.move_points = 0                                        # 4.4.7
     return ERR_NONE
@@ -219,10 +220,8 @@ cdef int legal_site_actions(const GameState* gs, const EngineStatics* es, const 
     if site == es.sites.monastery and not (gs.hexes[h].flags & HEX_BURNED) and n < MAX_ACTIONS:
         out[n] = act(A_BURN, 0)
         n += 1
-    if (site == es.sites.village or (site == es.sites.monastery and not (gs.hexes[h].flags & HEX_BURNED))
-            or ((site == es.sites.keep or site == es.sites.mage_tower or site == es.sites.city)
-                and (gs.hexes[h].flags & HEX_CONQUERED))) and n < MAX_ACTIONS:
-        out[n] = act(A_INTERACT, 0)                                # 10.2.1
+    if can_interact(gs, es, gs.current) and n < MAX_ACTIONS:      # 10.2.1, 10.2.3 (_engine_units.pxi)
+        out[n] = act(A_INTERACT, 0)
         n += 1
     return n
 
@@ -258,7 +257,7 @@ cdef int legal_combat(const GameState* gs, const EngineStatics* es, const Static
         for s in range(c.n_enemies):
             na = enemy_n_attacks(gs, st, s)
             for i in range(na):
-                if attack_is_live(gs, st, s, i) and block_value(gs, st, s, i) >= block_needed(gs, st, s, i) \
+                if attack_is_live(gs, st, s, i) and block_value_now(gs, st, s, i) >= block_needed(gs, st, s, i) \
                         and n < MAX_ACTIONS:
                     out[n] = act(A_COMMIT_BLOCK, s | (i << 5))
                     n += 1
@@ -266,9 +265,9 @@ cdef int legal_combat(const GameState* gs, const EngineStatics* es, const Static
         return n + 1
     if ph == PH_COMBAT_DAMAGE:                                     # 11.7
         if c.dmg_slot >= 0:
-            for i in range(MAX_UNITS_):
-                if gs.players[gs.current].units[i].card >= 0 and c.units_allowed and n < MAX_ACTIONS:
-                    out[n] = act(A_DAMAGE_UNIT, i)                 # refused by the rules if not allowed
+            for i in range(MAX_UNITS_):                            # 12.2.2, 11.7.6, 7.3.8, LL-6.4.1
+                if unit_can_take_damage(gs, st, i) and n < MAX_ACTIONS:
+                    out[n] = act(A_DAMAGE_UNIT, i)
                     n += 1
             out[n] = act(A_DAMAGE_HERO, 0)
             return n + 1
@@ -291,8 +290,7 @@ cdef int apply_site_action(GameState* gs, const EngineStatics* es, const Statics
                            int kind, int arg) noexcept nogil:
     cdef int h = gs.players[p].position, res, d
     if kind == A_INTERACT:
-        set_error(gs, ERR_INTERACTION, 0, -1)
-        return ERR_INTERACTION
+        return start_interaction(gs, es, p)                        # 10.2 (_engine_units.pxi)
     if gs.phase != PH_MOVE or gs.turn.action_taken or h < 0:
         return ERR_ILLEGAL
     if kind == A_CHALLENGE:
@@ -325,9 +323,9 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         i = arg >> 5
         if gs.phase != PH_COMBAT_BLOCK:
             return ERR_ILLEGAL
-        res = resolve_block(gs, st, s, i)
+        res = commit_block(gs, st, s, i)                           # + Advanced Action block effects
         if res > 0:
-            fx_combat_event(gs, es, st, p, FXE_BLOCKED, s)            # Burning Shield
+            fx_combat_event(gs, es, st, p, FXE_BLOCKED, s)            # Burning / Exploding Shield
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     if kind == A_DAMAGE_START:
         res = damage_start(gs, st, arg & 0x1F, arg >> 5)
@@ -339,6 +337,7 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         res = damage_to_hero(gs, st)
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     if kind == A_NEXT_PHASE:
+        clear_block_fx(gs)                                         # 11.4.5: unused Block is lost
         fx_combat_event(gs, es, st, p, FXE_PHASE_END, -1)              # Bow of Starsdawn, Burning Shield
         if gs.phase == PH_COMBAT_ATTACK:
             finish_combat(gs, es, st, p)
@@ -419,7 +418,7 @@ cdef void check_all_cities(GameState* gs, const EngineStatics* es) noexcept nogi
 
 # -- rewards (13.5) -------------------------------------------------------------------------
 
-cdef int legal_rewards(const GameState* gs, const EngineStatics* es, int32_t* out) noexcept nogil:
+cdef int legal_rewards(const GameState* gs, const EngineStatics* es, const Statics* st, int32_t* out) noexcept nogil:
     """Choices while claiming the first pending reward (13.5)."""
     cdef int code = gs.turn.rewards[0] if gs.turn.n_rewards > 0 else -1, n = 0, k
     if gs.turn.reward_choice == 1:                                      # 13.5.2: the card to put back
@@ -437,6 +436,8 @@ cdef int legal_rewards(const GameState* gs, const EngineStatics* es, int32_t* ou
             if gs.aa_offer[k] >= 0:
                 out[n] = act(A_REWARD, k)
                 n += 1
+    elif code == RW_UNIT:                                          # 13.5.4 (_engine_units.pxi)
+        return legal_unit_reward(gs, es, st, out, 0)
     elif code == RW_CRYSTAL_RANDOM and gs.turn.reward_choice == 2:      # gold: choose the colour
         for k in range(4):
             out[n] = act(A_REWARD, k)
@@ -480,8 +481,7 @@ cdef void start_rewards(GameState* gs, const EngineStatics* es, const Statics* s
             continue                                               # (already removed from the list)
         elif code == RW_FAME:
             pass
-        elif code == RW_UNIT:
-            set_error(gs, ERR_UNIT_EFFECT, RW_UNIT, -1)            # units (7) are not implemented
+        elif code == RW_UNIT:                                      # 13.5.4: a decision (A_REWARD)
             return
         else:                                                      # spell / AA: a decision
             return
@@ -546,7 +546,11 @@ cdef int apply_reward(GameState* gs, const EngineStatics* es, const Statics* st,
     if gs.turn.n_rewards <= 0:
         return ERR_ILLEGAL
     code = gs.turn.rewards[0]
-    if code == RW_SPELL or code == RW_AA:
+    if code == RW_UNIT:                                            # 13.5.4 (_engine_units.pxi)
+        k = apply_unit_reward(gs, es, st, arg)
+        if k != ERR_NONE:
+            return k
+    elif code == RW_SPELL or code == RW_AA:
         if arg > 2:
             return ERR_ILLEGAL
         if code == RW_SPELL and gs.spell_offer[arg] >= 0:          # 13.5.3

@@ -178,10 +178,13 @@ cdef int basic_handler(GameState* gs, const EngineStatics* es, const Statics* st
         gs.turn.crystal_joy_card = gs.turn.resolving_card
         return RES_DONE
     if local == H_NOBLE_MANNERS_BONUS:
-        # Noble Manners: Fame / Reputation bonus when used during interaction (10.2), which
-        # does not exist yet.
-        set_error(gs, ERR_INTERACTION, erow(es, row)[1], gs.turn.resolving_card)
-        return RES_ERROR
+        # Noble Manners: used during interaction (10.2), Fame +fame and Reputation +reputation
+        # "at the end of the turn".  Applied now: this turn's reputation modifier was fixed
+        # when the interaction began (10.2.3) and Fame is next read at the end of the turn
+        # (13.6.1), so the result is the same.
+        pl.fame += a[0]
+        change_reputation(pl, a[1])                               # 10.3.2 clamp
+        return RES_DONE
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR
 
@@ -224,5 +227,5 @@ cdef bint basic_playable(const GameState* gs, const EngineStatics* es, int row, 
                 return True
         return False
     if local == H_NOBLE_MANNERS_BONUS:
-        return gs.phase == PH_INTERACT      # interaction (10.2): not reached yet
+        return gs.phase == PH_INTERACT      # only during interaction (10.2)
     return False

@@ -3,9 +3,9 @@
 # argument names) in handler-code order; the content's keyword arguments must match them.
 #
 # Rules: 5.4.2-5.4.3 / 6.1.4 (paying a spell is done by the loop: A_PLAY), 6.2.1-6.2.2
-# (costs inside effects), 6.3.3 (timing).  Handlers shared with other decks live here when
-# this file declared them first: pay_mana_by_colour (also Pure Magic), recruit_free_from_offer
-# (also Banner of Command).  The travel and card-colour helpers are used by
+# (costs inside effects), 6.3.3 (timing).  Handlers shared with other decks live in the group
+# file that declared them first: here recruit_free_from_offer (also Banner of Command);
+# pay_mana_by_colour (Mana Bolt, also Pure Magic) is in _fx_advanced.pxi.  The travel and card-colour helpers are used by
 # _fx_artifacts.pxi too (Druidic Staff).
 #
 # Also here: fx_combat_event, the combat hooks of these cards (called from
@@ -17,7 +17,6 @@ from mksim._combat cimport defeat_enemy, enemy_ability, AB_ARCANE_IMMUNITY
 
 SPELLS_HANDLERS = (
     ("bonus_per_enemy", ("effect", "per_enemy")),
-    ("pay_mana_by_colour", ("red", "blue", "white", "green")),
     ("burning_shield", ("block", "attack")),
     ("restoration", ("heal", "heal_in_forest", "ready_levels", "ready_levels_in_forest")),
     ("meditation", ("cards", "extra_draw")),
@@ -40,25 +39,24 @@ SPELLS_HANDLERS = (
 
 cdef enum SpellHandler:
     SP_BONUS_PER_ENEMY = 0
-    SP_PAY_MANA_BY_COLOUR = 1
-    SP_BURNING_SHIELD = 2
-    SP_RESTORATION = 3
-    SP_MEDITATION = 4
-    SP_UNDERGROUND_TRAVEL = 5
-    SP_WINGS_OF_WIND = 6
-    SP_CALL_TO_ARMS = 7
-    SP_RECRUIT_FREE = 8
-    SP_MANA_RADIANCE = 9
-    SP_MANA_MELTDOWN = 10
-    SP_MIND_READ = 11
-    SP_OFFERING_DISCARD = 12
-    SP_DESTROY_ENEMY = 13
-    SP_EXPLODING_SHIELD = 14
-    SP_SACRIFICE = 15
-    SP_ENERGY_FLOW = 16
-    SP_CURE_BONUS = 17
-    SP_SPACE_BENDING = 18
-    SP_MANA_CLAIM = 19
+    SP_BURNING_SHIELD = 1
+    SP_RESTORATION = 2
+    SP_MEDITATION = 3
+    SP_UNDERGROUND_TRAVEL = 4
+    SP_WINGS_OF_WIND = 5
+    SP_CALL_TO_ARMS = 6
+    SP_RECRUIT_FREE = 7
+    SP_MANA_RADIANCE = 8
+    SP_MANA_MELTDOWN = 9
+    SP_MIND_READ = 10
+    SP_OFFERING_DISCARD = 11
+    SP_DESTROY_ENEMY = 12
+    SP_EXPLODING_SHIELD = 13
+    SP_SACRIFICE = 14
+    SP_ENERGY_FLOW = 15
+    SP_CURE_BONUS = 16
+    SP_SPACE_BENDING = 17
+    SP_MANA_CLAIM = 18
 
 cdef enum FxCombatEvent:
     FXE_BLOCKED = 0            # a block was committed successfully (11.6.3)
@@ -79,8 +77,9 @@ cdef inline bint outside_combat_now(const GameState* gs) noexcept nogil:
 
 
 cdef inline bint special_now(const GameState* gs) noexcept nogil:
-    """6.3.3: a special effect may be played any time during the turn, combat included."""
-    return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.combat.active != 0
+    """6.3.3: a special effect may be played any time during the turn, combat and
+    interaction included."""
+    return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT or gs.combat.active != 0
 
 
 cdef int faced_enemies(const GameState* gs) noexcept nogil:
@@ -120,39 +119,6 @@ cdef uint64_t non_wound_hand(const GameState* gs, const EngineStatics* es) noexc
     for i in range(pl.n_hand):
         if i < ASK_DONE and pl.hand[i] != es.wound:
             o |= (<uint64_t>1) << i
-    return o
-
-
-cdef int colour_sources(const GameState* gs, int colour, int* exclusive) noexcept nogil:
-    """Payment sources for one mana of basic `colour` (5.1): all of them, and in `exclusive`
-    those that no payment of another colour can use up (tokens and crystals of it, the
-    Mana Steal die)."""
-    cdef const Player* pl = &gs.players[gs.current]
-    cdef int n, ex, i
-    ex = gs.turn.mana_tokens[colour] + pl.crystals[colour]
-    if (gs.turn.endless_mana >> colour) & 1:
-        ex += 2
-    if pl.stolen_die == colour:
-        ex += 1
-    n = ex
-    if mana_usable(gs, GOLD):
-        n += gs.turn.mana_tokens[<int>GOLD] + (2 if (gs.turn.endless_mana >> <int>GOLD) & 1 else 0)
-    if gs.turn.dice_used < 1 + gs.turn.extra_dice:
-        for i in range(gs.n_dice):
-            if pay_ok(gs, PAY_DIE + i, colour):
-                n += 1
-                break
-    exclusive[0] = ex
-    return n
-
-
-cdef uint64_t colour_pay_codes(const GameState* gs, int colour) noexcept nogil:
-    """Payment codes (A_CHOOSE options) giving one mana of `colour` now."""
-    cdef uint64_t o = 0
-    cdef int pay
-    for pay in range(PAY_STOLEN + 1):
-        if pay_ok(gs, pay, colour):
-            o |= (<uint64_t>1) << pay
     return o
 
 
@@ -270,31 +236,9 @@ cdef int travel(GameState* gs, const Statics* st, int p, int row, int choice, in
 cdef bint spells_playable(const GameState* gs, const EngineStatics* es, int row, int local) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     cdef const Player* pl = &gs.players[gs.current]
-    cdef int c, total, ex, k, card, paid
+    cdef int k
     if local == SP_BONUS_PER_ENEMY:
         return gs.combat.active != 0 and node_playable(gs, es, a[0])
-    if local == SP_PAY_MANA_BY_COLOUR:
-        # 6.2.1: the extra mana must be payable on top of the mana that powers the card.
-        # Checked while the card is still in hand and unpaid: a Spell, or a powered Action,
-        # also pays one mana of its own colour K.  [R] Then a colour counts only when a
-        # source of it is left whatever pays the card: one of its own tokens / crystals
-        # (two if it is K), or three sources in all (gold tokens and Source dice are shared).
-        paid = -1
-        for k in range(pl.n_hand):
-            card = pl.hand[k]
-            if es.card_powered[card * es.card_stride] == row or (
-                    es.card_basic[card * es.card_stride] == row and card_deck(es, card) == DECK_SPELL):
-                paid = card_colour(es, card)
-        for c in range(4):
-            if a[c] == NO_ARG or not node_playable(gs, es, a[c]):
-                continue
-            total = colour_sources(gs, c, &ex)
-            if paid < 0:
-                if total >= 1:
-                    return True
-            elif ex >= (2 if c == paid else 1) or total >= 3:
-                return True
-        return False
     if local == SP_BURNING_SHIELD:
         return gs.phase == PH_COMBAT_BLOCK                       # 11.6.3
     if local == SP_RESTORATION:
@@ -349,24 +293,6 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
         elif r[0] == OP_BLOCK:
             gs.combat.block[r[2]] += n
         return RES_DONE
-    if local == SP_PAY_MANA_BY_COLOUR:
-        # Mana Bolt / Pure Magic: pay one more basic mana (5.4.5, 6.2.1); its colour picks
-        # the effect.  Stage 0: the colour (ASK_COLOUR); stage 1: the payment (ASK_OPTION =
-        # payment code, as in A_PLAY).  hvars[0] = colour.
-        if choice < 0:
-            for c in range(4):
-                if a[c] != NO_ARG and node_playable(gs, es, a[c]) and colour_pay_codes(gs, c) != 0:
-                    options |= (<uint64_t>1) << c
-            if options == 0:
-                set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)   # 6.2.1: cannot pay
-                return RES_ERROR
-            return ask(gs, row, 0, ASK_COLOUR, options)
-        if gs.turn.handler_stage == 0:
-            gs.turn.hvars[0] = <int16_t>choice
-            return ask(gs, row, 1, ASK_OPTION, colour_pay_codes(gs, choice))
-        c = gs.turn.hvars[0]
-        pay_take(gs, choice, c)
-        return push_eval(gs, a[c])
     if local == SP_BURNING_SHIELD:
         # Fire Block `block`; if it is part of a successful block, Fire Attack `attack`
         # in the Attack phase (fx_combat_event).

@@ -66,7 +66,7 @@ cdef bint tactic_ability_ok(const GameState* gs, const EngineStatics* es, int va
     cdef const Player* pl = &gs.players[p]
     cdef int local = tactic_local(gs, es, p)
     cdef int phase = gs.phase, i
-    cdef bint during = phase == PH_MOVE or phase == PH_REST
+    cdef bint during = phase == PH_MOVE or phase == PH_REST or phase == PH_INTERACT   # 10.2.7
     cdef bint end_draw = phase == PH_END_TURN and gs.turn.end_stage == END_LONG_NIGHT
     if local < 0 or gs.turn.handler_row >= 0 or gs.turn.pending_choice >= 0:
         return False

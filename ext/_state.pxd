@@ -90,6 +90,12 @@ cdef struct Statics:           # everything static the C code reads
     Cols cols
     Sites sites
     Shape shape                # static shape info for exploration (9.8, 17.1), set from SetupData
+    const int32_t* garrisons   # city garrisons (9.9.3): [colour 0-3][level 0-11][GARRISON_WIDTH]: n, piles...
+    const int32_t* city_levels # the scenario's city levels in reveal order (17.2)
+    int n_city_levels
+
+cdef enum:
+    GARRISON_WIDTH = 8         # one garrison row: count, then up to 7 enemy piles
 
 cdef struct SetupSpec:         # one setup, as integers (built by prepare_setup in Python)
     int scenario               # scenario content index
@@ -128,6 +134,8 @@ cdef class GameCore:
     cdef const int32_t[:, ::1] tiles
     cdef const int32_t[:, ::1] levels
     cdef const int32_t[:, ::1] tactics
+    cdef object _garrisons      # arrays st.garrisons / st.city_levels point into
+    cdef object _city_levels
     cdef _bind(self, tables, setup)     # take the tables' views and column indices
 
 # C-level setup steps, reusable by the rules engine (exploration 9.8 uses place_tile / reveal_sites).

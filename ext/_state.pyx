@@ -211,11 +211,14 @@ cdef inline void hex_add_token(Hex* hx, int token) noexcept nogil:
 cdef void reveal_sites(GameState* gs, const Statics* st, int tile_slot) noexcept nogil:
     """Apply the "when revealed" text of every site on a tile (9.9.1).
 
-    9.9.2 monastery: top AA card to the Unit offer; 9.9.4 keep: grey token face down, mage
-    tower: violet face down; 9.9.5 orcs: green face up, draconum: red face up; 9.9.6 ruins:
-    ruins token, face up by Day.  9.9.3 (city garrisons) is not handled here yet.
+    9.9.2 monastery: top AA card to the Unit offer; 9.9.3 city: the scenario's level for the
+    n-th city revealed, its garrison drawn face down from the piles shown for that colour
+    and level (city_garrisons.toml); 9.9.4 keep: grey token face down, mage tower: violet
+    face down; 9.9.5 orcs: green face up, draconum: red face up; 9.9.6 ruins: ruins token,
+    face up by Day.
     """
-    cdef int k, h, site, card
+    cdef int k, h, site, card, i, colour, level, n_cities
+    cdef const int32_t* row
     cdef Hex* hx
     for k in range(7):
         h = gs.tiles[tile_slot].first_hex + k
@@ -229,6 +232,21 @@ cdef void reveal_sites(GameState* gs, const Statics* st, int tile_slot) noexcept
                 card = gs.aa_deck[gs.n_aa_deck]
                 gs.unit_offer[gs.n_unit_offer] = <int16_t>(-(card + 1))
                 gs.n_unit_offer += 1
+        elif site == st.sites.city and st.garrisons != NULL:  # 9.9.3
+            n_cities = 0
+            for i in range(gs.n_hexes):
+                if gs.hexes[i].site == st.sites.city and gs.hexes[i].city_level > 0:
+                    n_cities += 1
+            colour = 0
+            while colour < 4 and not ((hx.colours >> colour) & 1):
+                colour += 1
+            level = st.city_levels[n_cities] if n_cities < st.n_city_levels else (
+                st.city_levels[st.n_city_levels - 1] if st.n_city_levels > 0 else 1)
+            if colour < 4 and 1 <= level <= 11:
+                hx.city_level = <int8_t>level
+                row = st.garrisons + (colour * 12 + level) * GARRISON_WIDTH
+                for i in range(row[0]):
+                    hex_add_token(hx, draw_token(gs, row[1 + i]))
         elif site == st.sites.keep:  # 9.9.4
             hex_add_token(hx, draw_token(gs, PILE_GREY))
         elif site == st.sites.mage_tower:  # 9.9.4
@@ -553,7 +571,15 @@ def prepare_setup(tables, content, scenario_id, hero_id, lost_legion_cards=False
     setup_positions = np.array(shape["setup_positions"], dtype=np.int32).reshape(-1, 2)
     shape_positions = np.array(shape["positions"], dtype=np.int32).reshape(-1, 2)  # 9.1.3, 17.1
     shape_core_forbidden = np.array(shape.get("core_forbidden", []), dtype=np.int32).reshape(-1, 2)  # 17.1.1
+    garrisons = np.zeros((4, 12, GARRISON_WIDTH), dtype=np.int32)   # 9.9.3, 11.14.1
+    for g in content["city_garrisons"]:
+        piles = [_ct.ENEMY_COLOURS.index(x) for x in g["tokens"]][:GARRISON_WIDTH - 1]
+        row = garrisons[_fx.BASIC_COLOURS.index(g["city"]), g["level"]]
+        row[0] = len(piles)
+        row[1:1 + len(piles)] = piles
+    city_levels = np.array(sc["city_levels"] or [1], dtype=np.int32)
     return SetupData(
+        garrisons=garrisons, city_levels=city_levels,
         scenario_id=scenario_id, scenario=scenarios.index(scenario_id),
         hero_id=hero_id, hero=tables.hero_ids.index(hero_id), lost_legion=ll,
         countryside_tiles=sc["countryside_tiles"], core_tiles=sc["core_tiles"], city_tiles=sc["city_tiles"],
@@ -602,6 +628,8 @@ cdef class GameCore:
         memset(&self.gs, 0, sizeof(GameState))
 
     cdef _bind(self, tables, setup):
+        cdef const int32_t[::1] gv
+        cdef const int32_t[::1] cv
         cdef Cols* c = &self.st.cols
         cdef Sites* s = &self.st.sites
         cdef const int32_t[:, ::1] shp
@@ -678,6 +706,15 @@ cdef class GameCore:
         self.st.shape.core_forbidden = &cfb[0, 0] if cfb.shape[0] > 0 else NULL
         self.st.shape.core_restriction = 1 if setup.core_restriction else 0
         self.st.shape.fame_per_tile = setup.fame_per_tile
+        gar = setup.garrisons.reshape(-1)
+        lv = setup.city_levels
+        self._garrisons = gar
+        self._city_levels = lv
+        gv = gar
+        cv = lv
+        self.st.garrisons = &gv[0]
+        self.st.city_levels = &cv[0]
+        self.st.n_city_levels = <int>cv.shape[0]
         if self.st.levels.rows < 1:
             raise ValueError("the levels table is empty")
 

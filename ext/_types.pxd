@@ -223,6 +223,21 @@ cdef struct TurnState:
     uint8_t move_bonus_all     # Tirelessness powered: for every later card this turn
     uint8_t crystal_joy        # Crystal Joy: 1 non-Wound / 2 any card may be discarded at end of turn to return it
     int16_t crystal_joy_card   # the Crystal Joy card to return, -1 = none
+    # Advanced Actions (ext/_fx_advanced.pxi); all reset with the turn
+    int8_t block_armor         # Ice Shield: Armor change of the enemy this block stops (0 = none)
+    int8_t block_armor_excess  # Shield Bash: Armor -n per point of excess Block on that enemy
+    int8_t block_fx_colour     # colour of the card giving those Armor changes (11.4.2), -1 = none
+    int8_t swift_block[4]      # Block points (per element) counted once more against Swift (LL-2.10.10)
+    int8_t crystals_spent[4]   # crystals paid this turn, per basic colour (Crystal Mastery)
+    uint8_t crystal_return     # Crystal Mastery powered: spent crystals return at the end of the turn
+    uint8_t dice_any_basic     # Mana Storm powered: gold / black Source dice as any basic colour
+    int8_t ambush_attack       # Ambush: bonus to the first Attack card, or ...
+    int8_t ambush_block        # ... to the first Block card, whichever comes first
+    int8_t agility_melee       # Agility: Move per Attack 1 in combat, 0 = none
+    int8_t agility_ranged      # Agility powered: Move per Ranged Attack 1, 0 = none
+    int8_t terrain_set[NUM_TERRAINS]   # cost set for the turn + 1 (0 = not set; 9.6)
+    uint8_t terrain_open       # bit per terrain made passable this turn (lake, mountain)
+    uint8_t terrain_safe       # bit per terrain that also counts as safe (9.7)
     # spells and artifacts (ext/_fx_spells.pxi, ext/_fx_artifacts.pxi)
     uint8_t endless_mana       # bit per colour: endless supply of mana tokens this turn (Rings)
     uint8_t ring_fame          # bit per basic colour: Fame +1 per Spell of it in play at end of turn (Rings)

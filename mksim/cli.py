@@ -32,7 +32,7 @@ CONTENT_OPTION = typer.Option(
     None, "--content", metavar="PATH",
     help="Use edited content: a folder holding changed copies of catalogue files "
          "(e.g. a copy of mksim/data), or a TOML override file such as "
-         "'[enemies.prowlers] armor = 4'.",
+         "'\\[enemies.prowlers] armor = 4'.",
 )
 COUNTS_OPTION = typer.Option(
     True, "--count-check/--no-count-check",

@@ -394,6 +394,8 @@ class _ActionWords:
             if ask == "discard_card":
                 pile = self.player.get("discard", [])
                 return f"choose {self.card(pile[arg]) if arg < len(pile) else arg} from the discard pile"
+            if ask == "enemy":
+                return f"choose {self.enemy(arg)} as the target"
             if ask == "deck_card":
                 deck = self.player.get("deck", [])
                 return f"choose {self.card(deck[arg]) if arg < len(deck) else arg} from the Deed deck"
@@ -433,6 +435,9 @@ class _ActionWords:
     def _forfeit(self, arg: int) -> str:
         return "forfeit the turn"
 
+    def _convert_move(self, arg: int) -> str:
+        return "Agility: convert Move into " + ("Ranged Attack 1" if arg else "Attack 1")
+
     def _return_card(self, arg: int) -> str:
         return f"Crystal Joy: discard {self.hand_card(arg)} to return Crystal Joy to hand"
 
@@ -470,7 +475,7 @@ class _ActionWords:
         return f"block {self.enemy(arg & 0x1F)} (attack {(arg >> 5) + 1})"
 
     def _damage_from(self, arg: int) -> str:          # 11.7.1
-        return f"take the damage of {self.enemy(arg & 0x1F)} (attack {(arg >> 5) + 1})"
+        return f"take the damage of {self.enemy(arg & 0x1F)} (its attack no. {(arg >> 5) + 1})"
 
     def _damage_hero(self, arg: int) -> str:          # 11.7.7
         return "assign the damage to the hero"

@@ -1,0 +1,612 @@
+# Interaction with the locals (rule 10.2-10.7) and Units (rules 7, 12.2-12.3) in the decision
+# loop, included into ext/_engine.pyx after _engine_combat.pxi.
+#
+# Interaction is the turn's action (10.2.1): A_INTERACT applies the reputation modifier once
+# (10.2.3) and enters PH_INTERACT.  There the player plays Influence (cards, sideways 1, unit
+# abilities) into gs.turn.influence and buys: A_RECRUIT, A_BUY_HEALING, A_BUY_AA, A_BUY_SPELL;
+# A_END_INTERACT returns to the rest of the turn (no more movement, 4.4.5).
+# gs.turn.influence may be negative after a reputation penalty: nothing can be bought until
+# it reaches the price (21.2 A20: effective Influence is clamped at 0).
+#
+# Units: A_ACTIVATE_UNIT (7.3.1-7.3.2) runs one ability's effect rows like a card's;
+# A_HEAL_UNIT spends Healing points equal to the unit's level (12.3.3); the effects
+# ready_unit / heal_unit pick a unit with the handler protocol's ask (ASK_UNIT), dispatched
+# from run_handler on a non-handler row.
+
+cdef enum:
+    NO_INTERACTION = -99       # mksim.tables.NO_INTERACTION: the X space of the track (10.2.3)
+    UNIT_CARD_BASE = -1000     # resolving_card of a unit ability: UNIT_CARD_BASE - (unit * 8 + slot)
+
+
+cdef inline int unit_value(const EngineStatics* es, int unit, int col) noexcept nogil:
+    return es.units.table[unit * es.units.stride + col]
+
+
+cdef inline int unit_level(const EngineStatics* es, int unit) noexcept nogil:
+    return unit_value(es, unit, es.units.level)
+
+
+cdef int units_held(const Player* pl) noexcept nogil:
+    cdef int i, n = 0
+    for i in range(MAX_UNITS):
+        if pl.units[i].card >= 0:
+            n += 1
+    return n
+
+
+cdef int interaction_site(const GameState* gs, const EngineStatics* es, int p) noexcept nogil:
+    """10.2.1: the site code where player p may interact, -1 = none: a village, an unburned
+    monastery, a keep p owns, a conquered mage tower or city."""
+    cdef int h = gs.players[p].position, site
+    if h < 0:
+        return -1
+    site = gs.hexes[h].site
+    if site == es.sites.village:
+        return site
+    if site == es.sites.monastery and not (gs.hexes[h].flags & HEX_BURNED):
+        return site
+    if site == es.sites.keep and (gs.hexes[h].flags & HEX_CONQUERED) and gs.hexes[h].owner == p:
+        return site                                                # 10.7.3.3: own keep
+    if (site == es.sites.mage_tower or site == es.sites.city) and (gs.hexes[h].flags & HEX_CONQUERED):
+        return site                                                # 10.7.4.3, 10.10
+    return -1
+
+
+cdef bint can_interact(const GameState* gs, const EngineStatics* es, int p) noexcept nogil:
+    """10.2.1 and 10.2.3: an interaction site, and the Shield not on the X space."""
+    return (interaction_site(gs, es, p) >= 0
+            and es.units.reputation[gs.players[p].reputation + 7] != NO_INTERACTION)
+
+
+cdef int start_interaction(GameState* gs, const EngineStatics* es, int p) noexcept nogil:
+    """A_INTERACT: the turn's action (10.2.1); the reputation modifier once (10.2.3, 10.2.5)."""
+    cdef int site = interaction_site(gs, es, p)
+    if gs.phase != PH_MOVE or gs.turn.action_taken or not can_interact(gs, es, p):
+        return ERR_ILLEGAL
+    if site == es.sites.city:
+        set_error(gs, ERR_CITY, site, -1)                          # 10.2.4 city Shields, 10.10
+        return ERR_CITY
+    gs.turn.influence = <int16_t>(gs.turn.influence + es.units.reputation[gs.players[p].reputation + 7])
+    gs.turn.action_taken = 1                                       # 4.4.5: no movement after it
+    gs.turn.move_points = 0                                        # 4.4.7
+    gs.phase = PH_INTERACT
+    return ERR_NONE
+
+
+cdef inline bint recruitable_here(const EngineStatics* es, int unit, int site) noexcept nogil:
+    """10.6.1: one of the unit's site icons matches the site."""
+    return (unit_value(es, unit, es.units.sites) >> site) & 1
+
+
+cdef int heal_price(const EngineStatics* es, int site) noexcept nogil:
+    """10.5: Influence per Healing point at this site, -1 = not sold."""
+    if site == es.sites.village:
+        return es.units.heal_village
+    if site == es.sites.monastery:
+        return es.units.heal_monastery
+    return -1
+
+
+cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const Statics* st,
+                           int32_t* out, int n) noexcept nogil:
+    """Purchases of PH_INTERACT (10.5-10.7), healing and units, and A_END_INTERACT."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int site = interaction_site(gs, es, gs.current)
+    cdef int infl = gs.turn.influence
+    cdef int k, u, d, pay, card, npay = n_pay_codes(gs)
+    cdef bint full = units_held(pl) >= pl.command_tokens
+    n = legal_heal(gs, es, out, n)
+    n = legal_unit_actions(gs, es, out, n)
+    n = legal_tactic_abilities(gs, es, out, n)                     # 3.2: during the turn
+    for k in range(gs.n_unit_offer):
+        u = gs.unit_offer[k]
+        if u >= 0:                                                 # 10.6 recruit
+            if not recruitable_here(es, u, site) or unit_value(es, u, es.units.cost) > infl:
+                continue
+            if not full:
+                if n < MAX_ACTIONS:
+                    out[n] = act(A_RECRUIT, k)
+                    n += 1
+            else:                                                  # 7.2.4: disband one
+                for d in range(MAX_UNITS):
+                    if pl.units[d].card >= 0 and n < MAX_ACTIONS:
+                        out[n] = act(A_RECRUIT, k | ((d + 1) << 4))
+                        n += 1
+        elif site == es.sites.monastery and infl >= es.units.aa_cost and n < MAX_ACTIONS:
+            out[n] = act(A_BUY_AA, k)                              # 10.7.2.2
+            n += 1
+    if heal_price(es, site) > 0 and infl >= heal_price(es, site) and n < MAX_ACTIONS:
+        out[n] = act(A_BUY_HEALING, 0)                             # 10.5
+        n += 1
+    if site == es.sites.mage_tower and infl >= es.units.spell_cost:  # 10.7.4.3
+        for k in range(3):
+            card = gs.spell_offer[k]
+            if card < 0:
+                continue
+            for pay in range(npay):
+                if pay_ok(gs, pay, card_colour(es, card)) and n < MAX_ACTIONS:
+                    out[n] = act(A_BUY_SPELL, k | (pay << 2))
+                    n += 1
+    if n < MAX_ACTIONS:
+        out[n] = act(A_END_INTERACT, 0)
+        n += 1
+    return n
+
+
+cdef void remove_offer_slot(GameState* gs, int k) noexcept nogil:
+    """6.4.3: a card taken from the Unit offer is not replaced until the next round."""
+    cdef int i
+    for i in range(k, gs.n_unit_offer - 1):
+        gs.unit_offer[i] = gs.unit_offer[i + 1]
+    gs.n_unit_offer -= 1
+
+
+cdef void disband(Player* pl, int slot) noexcept nogil:
+    """7.2.4: the unit is removed from the game; its Banner goes to the discard pile (7.5.2)."""
+    cdef Unit* u = &pl.units[slot]
+    if u.banner >= 0:
+        push_card(pl.discard, &pl.n_discard, u.banner)
+    u.card = -1
+    u.banner = -1
+    u.ready = 0
+    u.wounds = 0
+    u.damaged_this_combat = 0
+
+
+cdef int gain_unit(GameState* gs, Player* pl, int unit) noexcept nogil:
+    """7.2.3: the new unit is Ready and unwounded.  Returns its slot, -1 if no slot is free."""
+    cdef int i
+    for i in range(MAX_UNITS):
+        if pl.units[i].card < 0:
+            pl.units[i].card = <int16_t>unit
+            pl.units[i].ready = 1
+            pl.units[i].wounds = 0
+            pl.units[i].banner = -1
+            pl.units[i].damaged_this_combat = 0
+            return i
+    set_error(gs, ERR_CAPACITY, 4, -1)
+    return -1
+
+
+cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics* st, int p,
+                           int kind, int arg) noexcept nogil:
+    cdef Player* pl = &gs.players[p]
+    cdef int site = interaction_site(gs, es, p)
+    cdef int k, u, d, cost, card, pay
+    if kind == A_ACTIVATE_UNIT:
+        return activate_unit(gs, es, st, p, arg)
+    if kind == A_HEAL_UNIT:
+        return heal_unit_points(gs, es, p, arg)
+    if gs.phase != PH_INTERACT:
+        return ERR_ILLEGAL
+    if kind == A_END_INTERACT:
+        gs.turn.influence = 0                                      # nothing more can be bought
+        gs.phase = PH_MOVE                                         # the action is taken (4.4.5)
+        return ERR_NONE
+    if kind == A_RECRUIT:                                          # 10.6, 7.2
+        k = arg & 0xF
+        d = (arg >> 4) - 1
+        if k >= gs.n_unit_offer or gs.unit_offer[k] < 0:
+            return ERR_ILLEGAL
+        u = gs.unit_offer[k]
+        cost = unit_value(es, u, es.units.cost)
+        if not recruitable_here(es, u, site) or cost > gs.turn.influence:
+            return ERR_ILLEGAL
+        if es.units.special[u]:                                    # LL-4.2-LL-4.5
+            set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u * 8)
+            return ERR_UNIT_RULES
+        if units_held(pl) >= pl.command_tokens:                    # 7.2.1, 7.2.4: must disband
+            if d < 0 or d >= MAX_UNITS or pl.units[d].card < 0:
+                return ERR_ILLEGAL
+            disband(pl, d)
+        elif d >= 0:
+            return ERR_ILLEGAL                                     # a free Command token: no disband
+        gs.turn.influence = <int16_t>(gs.turn.influence - cost)
+        remove_offer_slot(gs, k)
+        if gain_unit(gs, pl, u) < 0:
+            return ERR_CAPACITY
+        return ERR_NONE
+    if kind == A_BUY_HEALING:                                      # 10.5, 12.3.2
+        cost = heal_price(es, site)
+        if cost <= 0 or gs.turn.influence < cost:
+            return ERR_ILLEGAL
+        gs.turn.influence = <int16_t>(gs.turn.influence - cost)
+        gs.turn.healing += 1
+        return ERR_NONE
+    if kind == A_BUY_AA:                                           # 10.7.2.2
+        k = arg
+        if site != es.sites.monastery or k >= gs.n_unit_offer or gs.unit_offer[k] >= 0 \
+                or gs.turn.influence < es.units.aa_cost:
+            return ERR_ILLEGAL
+        gs.turn.influence = <int16_t>(gs.turn.influence - es.units.aa_cost)
+        push_card(pl.deck, &pl.n_deck, -gs.unit_offer[k] - 1)      # 6.4.1: top of the Deed deck
+        remove_offer_slot(gs, k)                                   # 6.4.3: not replaced
+        return ERR_NONE
+    if kind == A_BUY_SPELL:                                        # 10.7.4.3, 21.2 A26
+        k = arg & 3
+        pay = arg >> 2
+        if site != es.sites.mage_tower or k > 2 or gs.spell_offer[k] < 0 \
+                or gs.turn.influence < es.units.spell_cost:
+            return ERR_ILLEGAL
+        card = gs.spell_offer[k]
+        if not pay_ok(gs, pay, card_colour(es, card)):
+            return ERR_ILLEGAL
+        pay_take(gs, pay, card_colour(es, card))
+        gs.turn.influence = <int16_t>(gs.turn.influence - es.units.spell_cost)
+        push_card(pl.deck, &pl.n_deck, card)                       # 6.4.1 / 10.5.1
+        refill_offer(gs, gs.spell_offer, gs.spell_deck, &gs.n_spell_deck, k)   # 6.4.2
+        return ERR_NONE
+    return ERR_ILLEGAL
+
+
+# -- Unit rewards (13.5.4) ----------------------------------------------------------------
+
+cdef enum:
+    REWARD_GIVE_UP = 0x7F      # A_REWARD argument: give the Unit reward up (13.5.4)
+
+
+cdef bint reward_token_free(const GameState* gs, const Statics* st) noexcept nogil:
+    """13.5.4, 21.2 A19: a free Command token now, or one that a level-up of this turn
+    (resolved right after the rewards, 13.6.3) brings - then no disband is needed."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int tokens = pl.command_tokens, lv = pl.level + gs.turn.levels_pending
+    if gs.turn.levels_pending > 0:
+        tokens += (level_value(st, lv, st.cols.level_command_tokens)
+                   - level_value(st, pl.level, st.cols.level_command_tokens))
+    return units_held(pl) < tokens
+
+
+cdef int legal_unit_reward(const GameState* gs, const EngineStatics* es, const Statics* st,
+                           int32_t* out, int n) noexcept nogil:
+    """13.5.4: any Unit of the offer, whatever its type or cost; with no free Command token,
+    disband one or give the reward up."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef bint free = reward_token_free(gs, st)
+    cdef int k, d
+    for k in range(gs.n_unit_offer):
+        if gs.unit_offer[k] < 0:
+            continue
+        if free:
+            if n < MAX_ACTIONS:
+                out[n] = act(A_REWARD, k)
+                n += 1
+        else:
+            for d in range(MAX_UNITS):
+                if pl.units[d].card >= 0 and n < MAX_ACTIONS:
+                    out[n] = act(A_REWARD, k | ((d + 1) << 4))
+                    n += 1
+    if (not free or n == 0) and n < MAX_ACTIONS:
+        out[n] = act(A_REWARD, REWARD_GIVE_UP)
+        n += 1
+    return n
+
+
+cdef int apply_unit_reward(GameState* gs, const EngineStatics* es, const Statics* st, int arg) noexcept nogil:
+    cdef Player* pl = &gs.players[gs.current]
+    cdef int k = arg & 0xF, d = (arg >> 4) - 1, u, i
+    cdef bint free = reward_token_free(gs, st), any_unit = False
+    if arg == REWARD_GIVE_UP:
+        for i in range(gs.n_unit_offer):
+            if gs.unit_offer[i] >= 0:
+                any_unit = True
+        return ERR_ILLEGAL if (free and any_unit) else ERR_NONE
+    if k >= gs.n_unit_offer or gs.unit_offer[k] < 0:
+        return ERR_ILLEGAL
+    u = gs.unit_offer[k]
+    if free == (d >= 0) or (d >= 0 and (d >= MAX_UNITS or pl.units[d].card < 0)):
+        return ERR_ILLEGAL
+    if es.units.special[u]:                                        # LL-4.2.5, LL-4.4.1, LL-4.5.3
+        set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u * 8)
+        return ERR_UNIT_RULES
+    if d >= 0:
+        disband(pl, d)                                             # 7.2.4
+    remove_offer_slot(gs, k)                                       # 6.4.3
+    if gain_unit(gs, pl, u) < 0:
+        return ERR_CAPACITY
+    return ERR_NONE
+
+
+# -- Units (7.3, 12.3) ------------------------------------------------------------------
+
+cdef bint units_usable_now(const GameState* gs) noexcept nogil:
+    """When a unit ability may be activated: during the turn, and in a combat only where
+    Units are allowed (7.3.8)."""
+    if gs.combat.active:
+        return gs.combat.units_allowed != 0
+    return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT
+
+
+cdef inline bint healing_time(const GameState* gs) noexcept nogil:
+    """12.4.1: healing any time of the turn except during combat."""
+    return not gs.combat.active and (gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT)
+
+
+cdef int legal_unit_actions(const GameState* gs, const EngineStatics* es, int32_t* out, int n) noexcept nogil:
+    """A_ACTIVATE_UNIT for each usable ability of a Ready, unwounded unit (7.3.1, 12.2.2) and
+    A_HEAL_UNIT for each wounded unit the Healing points can heal (12.3.3)."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef const Unit* u
+    cdef int i, a, ab, eff, mana, pay, npay = n_pay_codes(gs)
+    if units_usable_now(gs):
+        for i in range(MAX_UNITS):
+            u = &pl.units[i]
+            if u.card < 0 or not u.ready or u.wounds > 0:
+                continue
+            for a in range(unit_value(es, u.card, es.units.n_abilities)):
+                ab = unit_value(es, u.card, es.units.first_ability) + a
+                eff = es.units.ability[ab * es.units.ability_stride]
+                mana = es.units.ability[ab * es.units.ability_stride + 1]
+                if not node_playable(gs, es, eff):
+                    continue
+                if mana < 0:
+                    if n < MAX_ACTIONS:
+                        out[n] = act(A_ACTIVATE_UNIT, i | (a << 3) | (PAY_NONE << 7))
+                        n += 1
+                else:
+                    for pay in range(npay):                        # 5.4.4
+                        if pay_ok(gs, pay, mana) and n < MAX_ACTIONS:
+                            out[n] = act(A_ACTIVATE_UNIT, i | (a << 3) | (pay << 7))
+                            n += 1
+    if healing_time(gs) and gs.turn.healing > 0:
+        for i in range(MAX_UNITS):
+            u = &pl.units[i]
+            if u.card >= 0 and u.wounds > 0 and gs.turn.healing >= unit_level(es, u.card) and n < MAX_ACTIONS:
+                out[n] = act(A_HEAL_UNIT, i)
+                n += 1
+    return n
+
+
+cdef int activate_unit(GameState* gs, const EngineStatics* es, const Statics* st, int p, int arg) noexcept nogil:
+    """7.3.1-7.3.2: pay the ability's mana, the unit becomes Spent, its effect resolves like
+    a card's (7.3.3)."""
+    cdef Player* pl = &gs.players[p]
+    cdef int slot = arg & 7, a = (arg >> 3) & 0xF, pay = arg >> 7
+    cdef int ab, eff, mana, res, saved_conc, saved_move
+    cdef Unit* u
+    if slot >= MAX_UNITS or not units_usable_now(gs):
+        return ERR_ILLEGAL
+    u = &pl.units[slot]
+    if u.card < 0 or not u.ready or u.wounds > 0:                  # 7.3.1, 7.3.7, 12.2.2
+        return ERR_ILLEGAL
+    if a >= unit_value(es, u.card, es.units.n_abilities):
+        return ERR_ILLEGAL
+    ab = unit_value(es, u.card, es.units.first_ability) + a
+    eff = es.units.ability[ab * es.units.ability_stride]
+    mana = es.units.ability[ab * es.units.ability_stride + 1]
+    if not node_playable(gs, es, eff):
+        return ERR_ILLEGAL
+    if mana >= 0:
+        if pay == PAY_NONE or not pay_ok(gs, pay, mana):
+            return ERR_ILLEGAL
+        pay_take(gs, pay, mana)                                    # 5.4.4
+    u.ready = 0                                                    # 7.3.2: Spent
+    gs.turn.resolving_card = <int16_t>(UNIT_CARD_BASE - (u.card * 8 + slot))
+    # a card bonus (Concentration, Tirelessness) is for a card, not for a unit's ability
+    saved_conc = gs.turn.concentration
+    saved_move = gs.turn.move_bonus
+    gs.turn.concentration = 0
+    gs.turn.move_bonus = 0
+    push_eval(gs, eff)
+    res = run_effects(gs, es, st, p)
+    if res == RES_ERROR:
+        return gs.error
+    if res == RES_CHOICE and (saved_conc != 0 or saved_move != 0):
+        set_error(gs, ERR_CARD_BONUS, OP_MOVE, gs.turn.resolving_card)   # cannot keep it aside
+        return ERR_CARD_BONUS
+    gs.turn.concentration = <int8_t>saved_conc
+    gs.turn.move_bonus = <int8_t>saved_move
+    return ERR_NONE
+
+
+cdef int heal_unit_points(GameState* gs, const EngineStatics* es, int p, int slot) noexcept nogil:
+    """12.3.3: Healing points equal to the unit's level remove one Wound from it."""
+    cdef Unit* u
+    if slot < 0 or slot >= MAX_UNITS or not healing_time(gs):
+        return ERR_ILLEGAL
+    u = &gs.players[p].units[slot]
+    if u.card < 0 or u.wounds == 0 or gs.turn.healing < unit_level(es, u.card):
+        return ERR_ILLEGAL
+    gs.turn.healing = <int16_t>(gs.turn.healing - unit_level(es, u.card))
+    u.wounds -= 1
+    return ERR_NONE
+
+
+cdef uint64_t unit_op_targets(const GameState* gs, const EngineStatics* es, int row) noexcept nogil:
+    """Unit slots a ready_unit (Spent, level <= max_level; 7.3.4) or heal_unit (wounded;
+    12.3.4) effect may pick.  A unit's own ability acts on another unit (reading: a unit
+    that readied itself could be activated again and again, against 7.3.1-7.3.2)."""
+    cdef const int32_t* r = erow(es, row)
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef uint64_t mask = 0
+    cdef int i, own = -1
+    if gs.turn.resolving_card <= UNIT_CARD_BASE:
+        own = (UNIT_CARD_BASE - gs.turn.resolving_card) & 7
+    for i in range(MAX_UNITS):
+        if pl.units[i].card < 0 or i == own:
+            continue
+        if r[0] == OP_READY_UNIT:
+            if not pl.units[i].ready and unit_level(es, pl.units[i].card) <= r[1]:
+                mask |= <uint64_t>1 << i
+        elif pl.units[i].wounds > 0:
+            mask |= <uint64_t>1 << i
+    return mask
+
+
+cdef bint unit_op_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil:
+    """ready_unit: a special effect, any time of the turn (6.3.3); heal_unit: healing,
+    outside combat (12.4.1).  Both need a unit to act on."""
+    if unit_op_targets(gs, es, row) == 0:
+        return False
+    if erow(es, row)[0] == OP_HEAL_UNIT:
+        return healing_time(gs)
+    return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT or gs.combat.active != 0
+
+
+cdef int unit_op(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row, int choice) noexcept nogil:
+    """Resolve ready_unit / heal_unit: with one candidate it is taken, with several the
+    player picks (ASK_UNIT, option = unit slot); with none the effect does nothing."""
+    cdef uint64_t mask = unit_op_targets(gs, es, row)
+    cdef int i, slot = -1, count = 0
+    cdef Unit* u
+    if choice < 0:
+        for i in range(MAX_UNITS):
+            if (mask >> i) & 1:
+                count += 1
+                slot = i
+        if count == 0:
+            return RES_DONE
+        if count > 1:
+            return ask(gs, row, 0, ASK_UNIT, mask)
+    else:
+        if choice >= MAX_UNITS or not ((mask >> choice) & 1):
+            set_error(gs, ERR_ILLEGAL, 0, -1)
+            return RES_ERROR
+        slot = choice
+    u = &gs.players[p].units[slot]
+    if erow(es, row)[0] == OP_READY_UNIT:
+        u.ready = 1                                                # 7.3.4
+    else:
+        u.wounds -= 1                                              # 12.3.4: one Wound
+    return RES_DONE
+
+
+cdef bint unit_can_take_damage(const GameState* gs, const Statics* st, int slot) noexcept nogil:
+    """11.7.3, 12.2.2, 11.7.6, 7.3.8, LL-6.4.1: may the current attack's damage go to this unit?"""
+    cdef const Unit* u = &gs.players[gs.current].units[slot]
+    if not gs.combat.units_allowed or gs.combat.dmg_slot < 0:
+        return False
+    if u.card < 0 or u.wounds > 0 or u.damaged_this_combat:
+        return False
+    return not enemy_ability(gs, st, gs.combat.dmg_slot, AB_ASSASSINATION)
+
+
+# -- Python-side binding and a test helper --------------------------------------------
+
+def _bind_units(Engine eng, tables, content):
+    """Fill eng.es.units from the units / unit_abilities / reputation tables and sites.toml."""
+    cdef const int32_t[:, ::1] uv
+    cdef const int32_t[:, ::1] av
+    cdef const int32_t[:] rv
+    cdef const int32_t[:] sv
+    cdef UnitRules* ur = &eng.es.units
+    units = np.ascontiguousarray(tables.units, dtype=np.int32)
+    abilities = np.ascontiguousarray(tables.unit_abilities, dtype=np.int32)
+    if abilities.shape[0] == 0:
+        abilities = np.full((1, 2), -1, dtype=np.int32)
+    rep = np.ascontiguousarray(tables.reputation, dtype=np.int32)
+    if rep.shape[0] != 16:
+        raise ValueError("reputation table: 16 spaces -7..+8 expected (reputation.toml)")
+    special = np.array([1 if u.get("special_rules") else 0 for u in content["units"]] or [0], dtype=np.int32)
+    if [u["id"] for u in content["units"]] != list(tables.unit_ids):
+        raise ValueError("units table and content disagree")
+    eng._unit_tables = (units, abilities, rep, special)
+    sv = special
+    ur.special = &sv[0]
+    uv = units
+    av = abilities
+    rv = rep
+    ur.table = &uv[0, 0]
+    ur.stride = units.shape[1]
+    col = lambda name: tables.col("units", name)
+    ur.level, ur.cost, ur.sites = col("level"), col("cost"), col("sites")
+    ur.first_ability, ur.n_abilities = col("first_ability"), col("n_abilities")
+    ur.ability = &av[0, 0]
+    ur.ability_stride = abilities.shape[1]
+    ur.reputation = &rv[0]
+    sites = {s["id"]: s for s in content["sites"]}
+    ur.heal_village = sites["village"]["heal_cost"]
+    ur.heal_monastery = sites["monastery"]["heal_cost"]
+    ur.aa_cost = sites["monastery"]["advanced_action_cost"]
+    ur.spell_cost = sites["mage_tower"]["spell_cost"]
+
+
+cdef class UnitsTester:
+    """Tests: set up an interaction / unit situation on an Engine's state (shares it)."""
+    cdef Engine eng
+
+    def __init__(self, Engine eng):
+        self.eng = eng
+
+    def set_unit_offer(self, entries):
+        """entries: unit ids, or ("aa", card id) for a monastery AA (6.4.3)."""
+        cdef GameState* gs = &self.eng.core.gs
+        t = self.eng.tables
+        if len(entries) > MAX_OFFER:
+            raise ValueError("offer too long")
+        for i, e in enumerate(entries):
+            gs.unit_offer[i] = -(t.card_ids.index(e[1]) + 1) if isinstance(e, tuple) else t.unit_ids.index(e)
+        gs.n_unit_offer = len(entries)
+
+    def set_spell_offer(self, cards):
+        cdef GameState* gs = &self.eng.core.gs
+        for i in range(3):
+            gs.spell_offer[i] = self.eng.tables.card_ids.index(cards[i]) if i < len(cards) and cards[i] else -1
+
+    def set_unit(self, int slot, unit, int ready=1, int wounds=0):
+        cdef Unit* u = &self.eng.core.gs.players[self.eng.core.gs.current].units[slot]
+        u.card = -1 if unit is None else self.eng.tables.unit_ids.index(unit)
+        u.ready = ready
+        u.wounds = wounds
+        u.banner = -1
+        u.damaged_this_combat = 0
+
+    def unit(self, int slot):
+        cdef Unit* u = &self.eng.core.gs.players[self.eng.core.gs.current].units[slot]
+        if u.card < 0:
+            return None
+        return {"unit": self.eng.tables.unit_ids[u.card], "ready": bool(u.ready), "wounds": u.wounds}
+
+    def set_turn(self, influence=None, healing=None, mana=None):
+        """mana: {colour name: tokens}."""
+        cdef GameState* gs = &self.eng.core.gs
+        if influence is not None:
+            gs.turn.influence = influence
+        if healing is not None:
+            gs.turn.healing = healing
+        for c, v in (mana or {}).items():
+            gs.turn.mana_tokens[_fx.MANA_COLOURS.index(c)] = v
+
+    def set_phase(self, int phase):
+        self.eng.core.gs.phase = phase
+
+    def start_combat(self, enemies, int units_allowed=1):
+        """A combat against drawn-for-it tokens of these enemies (as at an adventure site)."""
+        cdef GameState* gs = &self.eng.core.gs
+        cdef int toks[MAX_COMBAT_ENEMIES]
+        cdef int orig[MAX_COMBAT_ENEMIES]
+        cdef int i, n = len(enemies), t
+        for i in range(n):
+            e = self.eng.tables.enemy_ids.index(enemies[i])
+            for t in range(MAX_TOKENS_):
+                if gs.token_enemy[t] < 0:
+                    gs.token_enemy[t] = e
+                    break
+            toks[i] = t
+            orig[i] = -1
+        if begin_fight(gs, &self.eng.es, &self.eng.core.st, toks, orig, n, -1, 0, 0, 0,
+                       units_allowed, CK_ADVENTURE) != ERR_NONE:
+            raise RuntimeError("combat_begin failed")
+
+    def claim_rewards(self, codes):
+        """Start the end-of-turn reward stage (13.5) with these reward codes (content.REWARDS)."""
+        cdef GameState* gs = &self.eng.core.gs
+        for i, c in enumerate(codes):
+            gs.turn.rewards[i] = c
+        gs.turn.n_rewards = len(codes)
+        gs.phase = PH_END_TURN
+        rewards_stage(gs, &self.eng.es, &self.eng.core.st)
+
+    @property
+    def block_pool(self):
+        """gs.combat.block by element (physical fire ice coldfire)."""
+        return [self.eng.core.gs.combat.block[i] for i in range(4)]
+
+    @property
+    def turn(self):
+        cdef GameState* gs = &self.eng.core.gs
+        return {"influence": gs.turn.influence, "healing": gs.turn.healing,
+                "action_taken": bool(gs.turn.action_taken), "phase": gs.phase}
+
+
+cdef enum:
+    MAX_TOKENS_ = 128

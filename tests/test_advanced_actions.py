@@ -1,0 +1,269 @@
+"""Advanced Action handlers (ext/_fx_advanced.pxi) and the enemy operations enemy_armor /
+enemy_no_attack (11.4.2-11.4.4, 11.9, LL-6.7) in the decision loop.  Card texts: see
+mksim/data/advanced_actions.toml; enemy numbers from enemies.toml (prowlers Armor 3 /
+Attack 4, swordsmen Armor 5 / Attack 6, wolf riders Armor 4 / Attack 3 Swift, sorcerers
+Armor 6, Arcane Immunity)."""
+import pytest
+
+from mksim._combat import CombatTester
+from mksim._engine import Engine, describe, encode
+from mksim._scoring import ScoringTester
+from mksim._state import GameCore
+
+PAY_NONE, PAY_DIE = 31, 10
+
+
+def play_code(hand, powered=0, pay=PAY_NONE, pay2=PAY_NONE):
+    return encode("play", hand | (powered << 7) | (pay << 8) | (pay2 << 13))
+
+
+def acts(g):
+    return [describe(int(a)) for a in g.eng.legal_actions()]
+
+
+@pytest.fixture
+def G(content, tables):
+    """A regular turn in the movement part (Day), with helpers to build a combat."""
+    core = GameCore.new(tables, content, "first_reconnaissance", "arythea", 1, lost_legion_cards=True)
+    eng = Engine(core, tables, content, "first_reconnaissance")
+    eng.apply(encode("tactic", content.ids("tactics").index("early_bird")))
+    eng.apply(encode("regular_turn"))
+    T = CombatTester(core)
+    T.clear_discard()
+    eng.set_dice(["red", "blue", "white", "green", "gold"])
+    return _G(eng, T, core)
+
+
+class _G:
+    def __init__(self, eng, T, core):
+        self.eng, self.T, self.core_ = eng, T, core
+
+    def __getattr__(self, name):
+        return getattr(self.eng, name)
+
+
+def player(eng):
+    return eng.core_.to_dict()["players"][0]
+
+
+def crystals(g):
+    c = player(g)["crystals"]
+    return [c["red"], c["blue"], c["white"], c["green"]]
+
+
+def set_crystals(eng, crystals):
+    ScoringTester(eng.core_).set_crystals(0, crystals)
+
+
+# -- enemy_armor / enemy_no_attack (11.4.4, LL-6.7) ----------------------------------------
+
+def test_11_4_4_tremor_all_reduces_every_enemy_armor_min_1_not_arcane_immune(G):
+    """Tremor basic, second option enemy_armor(-2, target=all): prowlers 3 -> 1, swordsmen
+    5 -> 3; sorcerers (Arcane Immunity, LL-6.7.1) keep 6."""
+    G.T.set_hand(["tremor"])
+    G.T.begin(["prowlers", "swordsmen", "sorcerers"])
+    G.apply(play_code(0, pay=PAY_DIE + 3))              # green die (5.4.1)
+    G.apply(encode("choose", 1))
+    assert [G.T.enemy_armor(s) for s in range(3)] == [1, 3, 6]
+
+
+def test_11_4_4_tremor_one_asks_for_a_target_among_enemies_it_can_affect(G):
+    """enemy_armor(-3, target=one): the Arcane Immune sorcerers are no option (LL-6.7.1);
+    swordsmen chosen: Armor 5 -> 2."""
+    G.T.set_hand(["tremor"])
+    G.T.begin(["prowlers", "swordsmen", "sorcerers"])
+    G.apply(play_code(0, pay=PAY_DIE + 3))
+    G.apply(encode("choose", 0))
+    assert acts(G) == ["choose(0)", "choose(1)"]
+    G.apply(encode("choose", 1))
+    assert [G.T.enemy_armor(s) for s in range(3)] == [3, 2, 6]
+    # LL-6.3.7 / 11.8: the lowered Armor is what an attack must reach now
+    G.T.set_phase("attack")
+    G.T.set_attack("melee", "physical", 2)
+    assert G.T.resolve_attack([1]) == 1
+
+
+def test_ll_6_1_4_whirlwind_single_enemy_does_not_attack(G):
+    """Whirlwind basic enemy_no_attack(target=one), one enemy: no question; the prowlers'
+    attack is no longer live, so there is nothing to block or to take damage from."""
+    G.T.set_hand(["whirlwind"])
+    G.T.begin(["prowlers"])
+    G.apply(play_code(0, pay=PAY_DIE + 2))              # white die
+    assert G.T.attack_live(0) is False
+
+
+def test_ll_6_7_enemy_effect_has_no_target_among_arcane_immune_enemies(G):
+    """LL-6.7.1: Whirlwind against sorcerers alone: the effect is lost, the enemy still attacks."""
+    G.T.set_hand(["whirlwind"])
+    G.T.begin(["sorcerers"])
+    G.apply(play_code(0, pay=PAY_DIE + 2))
+    assert G.T.attack_live(0) is True
+
+
+# -- Ice Shield, Shield Bash (11.6, 11.9.3, LL-2.10.10) --------------------------------------
+
+def test_ice_shield_powered_blocks_and_lowers_the_blocked_enemy_armor_by_3(G):
+    """Ice Shield powered: Ice Block 3 (+3 sideways Block = 6 vs swordsmen Attack 6, 11.6.5);
+    the blocked enemy gets Armor -3: 5 -> 2; the other enemy keeps its Armor."""
+    G.T.set_hand(["ice_shield", "march", "rage", "stamina"])
+    G.T.begin(["swordsmen", "prowlers"])
+    G.T.next_phase()
+    assert G.T.phase == "block"
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + 1))   # blue die
+    for _ in range(3):
+        G.apply(encode("sideways", 0 | (3 << 7)))
+    assert G.T.block_value(0) == 6
+    G.apply(encode("block", 0))
+    assert G.T.enemy(0)["blocked"] == 1
+    assert G.T.enemy_armor(0) == 2 and G.T.enemy_armor(1) == 3
+
+
+def test_ice_shield_armor_part_does_not_touch_arcane_immune_enemy(G):
+    """LL-6.7.3: the Block works against sorcerers (Attack 6), the Armor change does not."""
+    G.T.set_hand(["ice_shield", "march", "rage", "stamina"])
+    G.T.begin(["sorcerers"])
+    G.T.next_phase()
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + 1))
+    for _ in range(3):
+        G.apply(encode("sideways", 0 | (3 << 7)))
+    G.apply(encode("block", 0))
+    assert G.T.enemy(0)["blocked"] == 1 and G.T.enemy_armor(0) == 6
+
+
+def test_shield_bash_powered_counts_twice_vs_swift_and_excess_lowers_armor(G):
+    """Shield Bash powered: Block 5 counts 10 against the Swift wolf riders (need 3 x 2 = 6,
+    11.6.5); excess 4 -> Armor 4 - 4, kept at 1."""
+    G.T.set_hand(["shield_bash"])
+    G.T.begin(["wolf_riders"])
+    G.T.next_phase()
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + 1))
+    assert "block(0)" in acts(G)
+    G.apply(encode("block", 0))
+    assert G.T.enemy(0)["blocked"] == 1 and G.T.enemy_armor(0) == 1
+
+
+def test_shield_bash_excess_one_against_prowlers(G):
+    """Block 5 vs prowlers' Attack 4: excess 1 -> Armor 3 - 1 = 2."""
+    G.T.set_hand(["shield_bash"])
+    G.T.begin(["prowlers"])
+    G.T.next_phase()
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + 1))
+    G.apply(encode("block", 0))
+    assert G.T.enemy_armor(0) == 2
+
+
+def test_shield_bash_basic_swift_double_is_lost_with_the_next_phase(G):
+    """Shield Bash basic Block 3 -> 6 vs wolf riders; block not committed: 11.4.5 loses it."""
+    G.T.set_hand(["shield_bash"])
+    G.T.begin(["wolf_riders"])
+    G.T.next_phase()
+    G.apply(play_code(0))
+    assert "block(0)" in acts(G)
+    G.apply(encode("next_phase"))
+    assert G.T.enemy(0)["blocked"] == 0
+
+
+# -- Counterattack, Blood Rage, Ambush -------------------------------------------------------
+
+def test_counterattack_adds_per_blocked_enemy(G):
+    """Counterattack basic: Attack 2 + 2 per blocked enemy; one of two blocked -> Attack 4."""
+    G.T.set_hand(["counterattack"])
+    G.T.begin(["prowlers", "swordsmen"])
+    G.T.set_enemy_flags(0, 2)                           # CE_BLOCKED
+    G.T.set_phase("attack")
+    G.apply(play_code(0))
+    assert G.T.attack_value([1], "attack") == 4
+
+
+def test_blood_rage_take_wound_option_gives_attack_5(G):
+    """Blood Rage basic: choice(Attack 2, Wound + Attack 5); the second puts a Wound in hand."""
+    G.T.set_hand(["blood_rage"])
+    G.T.begin(["swordsmen"])
+    G.T.set_phase("attack")
+    G.apply(play_code(0))
+    G.apply(encode("choose", 1))
+    assert G.T.attack_value([0], "attack") == 5 and G.T.hand == ["wound"]
+
+
+def test_ambush_bonus_goes_to_the_first_block_card(G):
+    """Ambush basic (Move 2) before the combat: the first Block card gets +2: sideways Block
+    1 -> 3, the next sideways card only 1 (total 4 vs prowlers)."""
+    G.T.set_hand(["ambush", "march", "rage"])
+    G.apply(play_code(0))
+    assert G.core_.to_dict()["turn"]["move_points"] == 2
+    G.T.begin(["prowlers"])
+    G.T.next_phase()
+    G.apply(encode("sideways", 0 | (3 << 7)))
+    assert G.T.block_value(0) == 3
+    G.apply(encode("sideways", 0 | (3 << 7)))
+    assert G.T.block_value(0) == 4
+
+
+# -- mana and crystals ---------------------------------------------------------------------
+
+def test_pure_magic_green_mana_gives_move_4(G):
+    """Pure Magic basic: pay one mana; green -> Move 4 (white -> Influence is not usable now)."""
+    G.T.set_hand(["pure_magic"])
+    G.set_dice(["green"])
+    G.apply(play_code(0))                               # one payable colour, one die: no question
+    d = G.core_.to_dict()
+    assert d["turn"]["move_points"] == 4 and d["source"]["taken"] == 1 and G.T.hand == []
+
+
+def test_decompose_throws_away_an_action_card_for_two_crystals(G):
+    """Decompose basic: throw away March (green): 2 green crystals; March leaves the game."""
+    G.T.set_hand(["decompose", "march", "wound"])
+    G.apply(play_code(0))
+    assert acts(G) == ["choose(0)"]                     # the Wound is no Action card
+    G.apply(encode("choose", 0))
+    p = player(G)
+    assert crystals(G) == [0, 0, 0, 2] and G.T.hand == ["wound"] and "march" not in G.T.discard
+
+
+def test_crystal_mastery_copies_a_held_colour(G):
+    set_crystals(G, [1, 0, 0, 0])
+    G.T.set_hand(["crystal_mastery"])
+    G.apply(play_code(0))
+    assert crystals(G) == [2, 0, 0, 0]
+
+
+def test_crystal_mastery_powered_returns_spent_crystals_at_end_of_turn(G):
+    """Powered (paid with a blue crystal), then Rage powered paid with a red crystal: both
+    return at the end of the turn."""
+    set_crystals(G, [1, 1, 0, 0])
+    G.T.set_hand(["crystal_mastery", "rage", "march"])
+    G.apply(play_code(0, powered=1, pay=6 + 1))
+    assert crystals(G) == [1, 0, 0, 0]
+    G.apply(encode("end_turn"))
+    assert crystals(G) == [1, 1, 0, 0]
+
+
+def test_mana_storm_basic_die_to_crystal(G):
+    """Mana Storm basic: the red die gives a red crystal; the gold die is no option."""
+    G.set_dice(["red", "gold"])
+    G.T.set_hand(["mana_storm"])
+    G.apply(play_code(0))
+    assert acts(G) == ["choose(0)"]
+    G.apply(encode("choose", 0))
+    assert crystals(G) == [1, 0, 0, 0]
+
+
+def test_spell_forge_powered_two_different_offer_spells(G):
+    """Spell Forge powered: crystals matching two different Spells of the offer."""
+    G.T.set_hand(["spell_forge"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + 1))
+    from mksim.content import load_content
+    colour = {c["id"]: c["colour"] for c in load_content()["spells"]}
+    offer = G.core_.to_dict()["spell_offer"]
+    G.apply(encode("choose", 0))
+    assert acts(G) == ["choose(1)", "choose(2)"]          # a different Spell
+    G.apply(encode("choose", 2))
+    want = [0, 0, 0, 0]
+    for k in (0, 2):
+        want[("red", "blue", "white", "green").index(colour[offer[k]])] += 1
+    assert crystals(G) == want
+
+
+def test_in_need_needs_interaction_and_is_not_offered_while_moving(G):
+    G.T.set_hand(["in_need"])
+    assert not any(a.startswith("play(hand=0") for a in acts(G))
