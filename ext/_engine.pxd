@@ -141,6 +141,7 @@ cdef struct UnitRules:         # Units and interaction prices (_engine_units.pxi
     int spell_cost             # 10.7.4.3
 
 cdef struct EngineStatics:     # static tables and constants the decision loop reads
+    const Statics* st          # the GameCore's static views (for checks that only get `es`)
     Table effects              # rows: op a0 a1 a2 first_child n_children (mksim.effects)
     const int32_t* card_deck   # per card: deck type (0 basic, 1 AA, 2 spell, 3 artifact, 4 wound)
     const int32_t* card_colour # per card: 0-3 basic colour, 4 colourless

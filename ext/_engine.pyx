@@ -6,7 +6,7 @@ See ``_engine.pxd`` for the action encoding.  All work on the state is C code on
 GameState struct; :class:`Engine` is the Python face used by :mod:`mksim.game`.
 """
 from libc.string cimport memset, memcpy
-from libc.stdint cimport int32_t, int16_t, int8_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int16_t, int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from mksim._types cimport (
     GameState, Player, Dummy, Hex, TurnState, MAX_PLAYERS, MAX_CARDS, MAX_DICE, MAX_PATH,
@@ -28,7 +28,8 @@ from mksim._combat cimport (combat_begin, combat_next_phase, combat_end, combat_
                             enemy_armor, is_targetable, enemy_n_attacks, attack_is_live,
                             attack_value, resolve_attack, block_value, block_needed, resolve_block,
                             damage_start, damage_to_unit, damage_to_hero,
-                            UNDEFEATED_STAY, UNDEFEATED_DISCARD, enemy_ability, AB_ASSASSINATION)
+                            UNDEFEATED_STAY, UNDEFEATED_DISCARD, enemy_ability, AB_ASSASSINATION,
+                            enemy_attack_value)
 from mksim._rules cimport (is_rampaging, move_cost, can_enter, ends_movement, provokes, is_safe,
                            explorable, explore, MAX_EXPLORABLE, RULES_BOX_NOT_IMPLEMENTED)
 
@@ -1599,6 +1600,7 @@ cdef class Engine:
         if list(OP_ORDER) != [op.name for op in _fx.OPS]:
             raise RuntimeError("mksim.effects.OPS and ext/_engine.pyx OP_ORDER disagree")
         self.core = core
+        self.es.st = &core.st
         self.tables = tables
         self._effects = np.ascontiguousarray(tables.effects, dtype=np.int32)
         self._cards = np.ascontiguousarray(tables.cards, dtype=np.int32)

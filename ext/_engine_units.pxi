@@ -605,7 +605,8 @@ cdef class UnitsTester:
     def turn(self):
         cdef GameState* gs = &self.eng.core.gs
         return {"influence": gs.turn.influence, "healing": gs.turn.healing,
-                "action_taken": bool(gs.turn.action_taken), "phase": gs.phase}
+                "action_taken": bool(gs.turn.action_taken), "phase": gs.phase,
+                "icon_block": gs.turn.icon_block}
 
 
 cdef enum:

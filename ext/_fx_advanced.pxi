@@ -6,7 +6,7 @@
 # unimplemented: playing them raises ERR_HANDLER naming them.
 
 from mksim._types cimport PH_INTERACT, CE_BLOCKED, CE_GONE, CE_NO_ATTACK, ICE, RANGED, PHYSICAL
-from mksim._combat cimport (enemy_ability, block_value, block_needed, AB_SWIFT, AB_SUMMON,
+from mksim._combat cimport (enemy_ability, block_value, block_needed, AB_SWIFT, AB_SUMMON, attack_element,
                             AB_ARCANE_IMMUNITY, RES_FIRE, RES_ICE)
 
 ADVANCED_HANDLERS = (
@@ -235,20 +235,45 @@ cdef int apply_convert_move(GameState* gs, int arg) noexcept nogil:
     return ERR_NONE
 
 
+cdef int enemy_icons(const GameState* gs, const Statics* st, int slot, int attack_index) noexcept nogil:
+    """Icons on an enemy token for Cold Toughness (LL-2.10.8): its abilities, resistances
+    and the element of the blocked attack if not physical; none under Arcane Immunity."""
+    cdef int e = gs.combat.enemies[slot].enemy
+    cdef uint32_t ab, rs
+    cdef int n = 0
+    if enemy_ability(gs, st, slot, AB_ARCANE_IMMUNITY):
+        return 0
+    ab = <uint32_t>st.enemies.data[e * st.enemies.width + st.cols.enemy_abilities]
+    rs = <uint32_t>st.enemies.data[e * st.enemies.width + st.cols.enemy_resistances]
+    while ab:
+        n += ab & 1
+        ab >>= 1
+    while rs:
+        n += rs & 1
+        rs >>= 1
+    if attack_element(gs, st, slot, attack_index) != 0:
+        n += 1
+    return n
+
+
+cdef void add_block_extras(GameState* gs, const Statics* st, int slot, int attack_index, int sign) noexcept nogil:
+    """Block points that depend on the enemy blocked: Swift-double points (Shield Bash,
+    LL-2.10.10, 11.6.5) and Cold Toughness's Ice Block per icon (LL-2.10.8)."""
+    cdef int el
+    if enemy_ability(gs, st, slot, AB_SWIFT):
+        for el in range(4):
+            gs.combat.block[el] += sign * gs.turn.swift_block[el]
+    if gs.turn.icon_block:
+        gs.combat.block[2] += sign * gs.turn.icon_block * enemy_icons(gs, st, slot, attack_index)  # Ice
+
+
 cdef int block_value_now(const GameState* gs, const Statics* st, int slot, int attack_index) noexcept nogil:
-    """block_value, with the Block points that count twice against Swift (Shield Bash,
-    LL-2.10.10) added once more when the enemy is Swift (11.6.5)."""
+    """block_value with the enemy-dependent Block points of add_block_extras."""
     cdef GameState* g = <GameState*>gs               # the pool is restored before returning
-    cdef int el, v, extra = 0
-    for el in range(4):
-        extra += gs.turn.swift_block[el]
-    if extra == 0 or not enemy_ability(gs, st, slot, AB_SWIFT):
-        return block_value(gs, st, slot, attack_index)
-    for el in range(4):
-        g.combat.block[el] += gs.turn.swift_block[el]
+    cdef int v
+    add_block_extras(g, st, slot, attack_index, 1)
     v = block_value(gs, st, slot, attack_index)
-    for el in range(4):
-        g.combat.block[el] -= gs.turn.swift_block[el]
+    add_block_extras(g, st, slot, attack_index, -1)
     return v
 
 
@@ -256,6 +281,7 @@ cdef void clear_block_fx(GameState* gs) noexcept nogil:
     """The block's own effects go with its points (11.4.5)."""
     cdef int el
     gs.turn.block_armor = 0
+    gs.turn.icon_block = 0
     gs.turn.block_armor_excess = 0
     gs.turn.block_fx_colour = -1
     for el in range(4):
@@ -273,9 +299,7 @@ cdef int commit_block(GameState* gs, const Statics* st, int slot, int attack_ind
         excess = block_value_now(gs, st, slot, attack_index) - block_needed(gs, st, slot, attack_index)
         if excess < 0:
             excess = 0
-    if swift:
-        for el in range(4):
-            gs.combat.block[el] += gs.turn.swift_block[el]
+    add_block_extras(gs, st, slot, attack_index, 1)
     res = resolve_block(gs, st, slot, attack_index)
     if res == 1 and (gs.turn.block_armor != 0 or excess > 0) \
             and enemy_effect_ok(gs, st, slot, gs.turn.block_fx_colour):

@@ -14,6 +14,8 @@ BASIC_HANDLERS = (
     ("tirelessness_bonus", ("bonus", "all_cards")),
     ("crystal_joy_return", ("allow_wound",)),
     ("noble_manners_bonus", ("fame", "reputation")),
+    ("cold_toughness_block", ("block", "per_icon")),
+    ("reduce_enemy_attack", ("amount", "attacks")),
 )
 
 cdef enum BasicHandler:
@@ -25,6 +27,25 @@ cdef enum BasicHandler:
     H_TIRELESSNESS_BONUS = 5
     H_CRYSTAL_JOY_RETURN = 6
     H_NOBLE_MANNERS_BONUS = 7
+    H_COLD_TOUGHNESS = 8
+    H_REDUCE_ATTACK = 9
+
+
+cdef uint64_t reducible_attacks(const GameState* gs, const Statics* st, uint64_t taken) noexcept nogil:
+    """Enemy attacks an effect may reduce now: live (not blocked, 11.6.6), above 0, in the
+    Block phase; option k = slot * 3 + attack index.  Effects on an attack are allowed
+    against Arcane Immunity (LL-6.7, ambiguity register 13)."""
+    cdef uint64_t o = 0
+    cdef int s, i, k
+    if not gs.combat.active or gs.phase != PH_COMBAT_BLOCK:
+        return 0
+    for s in range(gs.combat.n_enemies):
+        for i in range(enemy_n_attacks(gs, st, s)):
+            k = s * 3 + i
+            if k < 63 and not ((taken >> k) & 1) and attack_is_live(gs, st, s, i) \
+                    and enemy_attack_value(gs, st, s, i) > 0:
+                o |= (<uint64_t>1) << k
+    return o
 
 
 cdef uint64_t crystal_pay_options(const GameState* gs, int colour) noexcept nogil:
@@ -70,7 +91,8 @@ cdef int basic_handler(GameState* gs, const EngineStatics* es, const Statics* st
     cdef const int32_t* a = row_args(es, row)
     cdef Player* pl = &gs.players[p]
     cdef uint64_t options = 0
-    cdef int i
+    cdef int i, s_, i_, v_
+    cdef uint64_t taken
     if local == H_DISCARD_COST:
         # 6.2.1-6.2.2: "Discard another card: E" - a non-Wound card from hand goes to the
         # discard pile, then E resolves (a = n, then).  No card to discard: no effect.
@@ -185,6 +207,36 @@ cdef int basic_handler(GameState* gs, const EngineStatics* es, const Statics* st
         pl.fame += a[0]
         change_reputation(pl, a[1])                               # 10.3.2 clamp
         return RES_DONE
+    if local == H_COLD_TOUGHNESS:
+        # Tovak's Cold Toughness powered: Ice Block `block`, and `per_icon` more Ice Block for
+        # every ability, resistance and elemental attack icon of the enemy it blocks; enemies
+        # with Arcane Immunity give no bonus (LL-2.10.8).  The bonus is counted when the
+        # block is committed (commit_block, _fx_advanced.pxi).
+        gs.combat.block[<int>ICE] += a[0]
+        gs.turn.icon_block += <int8_t>a[1]
+        return RES_DONE
+    if local == H_REDUCE_ATTACK:
+        # Swift Reflexes / Dodge and Weave: reduce `attacks` different enemy attacks by
+        # `amount` each (never below 0), in the Block phase; an attack reduced to 0 deals no
+        # damage and counts as blocked (LL-6.3.6, applied by combat_next_phase).
+        # hvars[0]: attacks still to reduce, hvars[1..4]: options already taken (bits).
+        if choice < 0:
+            gs.turn.hvars[0] = <int16_t>a[1]
+            gs.turn.hvars[1] = gs.turn.hvars[2] = gs.turn.hvars[3] = gs.turn.hvars[4] = 0
+        else:
+            s_ = choice // 3
+            i_ = choice % 3
+            v_ = enemy_attack_value(gs, st, s_, i_)
+            gs.combat.enemies[s_].attack_delta[i_] -= <int8_t>(a[0] if a[0] < v_ else v_)
+            gs.turn.hvars[1 + choice // 16] |= <int16_t>(1 << (choice % 16))
+            gs.turn.hvars[0] -= 1
+        taken = 0
+        for i in range(4):
+            taken |= (<uint64_t>(<uint16_t>gs.turn.hvars[1 + i])) << (16 * i)
+        options = reducible_attacks(gs, st, taken)
+        if gs.turn.hvars[0] <= 0 or options == 0:
+            return RES_DONE
+        return ask(gs, row, 1, ASK_OPTION, options)
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR
 
@@ -228,4 +280,8 @@ cdef bint basic_playable(const GameState* gs, const EngineStatics* es, int row, 
         return False
     if local == H_NOBLE_MANNERS_BONUS:
         return gs.phase == PH_INTERACT      # only during interaction (10.2)
+    if local == H_COLD_TOUGHNESS:
+        return gs.phase == PH_COMBAT_BLOCK                     # 11.6.3
+    if local == H_REDUCE_ATTACK:
+        return reducible_attacks(gs, es.st, 0) != 0
     return False

@@ -171,3 +171,51 @@ def test_crystal_joy_returns_to_hand_by_discarding_a_non_wound_card(content, tab
 def test_10_2_noble_manners_waits_for_interaction(content, tables):
     core, eng, st = start(content, tables, ["noble_manners", "march"])
     assert not legal(eng, play(0)) and legal(eng, encode("sideways", 0))
+
+
+def test_ll_2_10_8_cold_toughness_blocks_with_one_more_ice_per_enemy_icon(content, tables):
+    """Cold Toughness powered: Ice Block 5, +1 per icon of the blocked enemy (its abilities,
+    resistances and elemental attack; LL-2.10.8).  Medusa: physical attack 6 and Paralyze
+    (1 icon): 5 + 1 = 6 blocks it (11.6.5), which Ice Block 5 alone would not."""
+    from interaction_setup import Game, PAY_TOKEN
+    g = Game(content, tables, hero="tovak", hand=["cold_toughness"])
+    g.ut.start_combat(["medusa"])
+    g.do("next_phase")                                   # Ranged -> Block (11.3.2)
+    g.ut.set_turn(mana={"blue": 1})
+    g.play(0, powered=1, pay=PAY_TOKEN["blue"])
+    assert g.ut.block_pool[2] == 5                       # Ice Block 5 in the pool
+    assert g.turn["icon_block"] == 1
+    assert g.of_kind("block") == ["block(0)"]
+    g.do("block", 0)
+    assert g.turn["icon_block"] == 0                     # used with the block (11.4.5)
+
+
+def test_ll_2_10_8_no_icon_bonus_against_arcane_immunity(content, tables):
+    from interaction_setup import Game, PAY_TOKEN
+    g = Game(content, tables, hero="tovak", hand=["cold_toughness"])
+    g.ut.start_combat(["sorcerers"])                     # Arcane Immunity, attack 6
+    g.do("next_phase")
+    g.ut.set_turn(mana={"blue": 1})
+    g.play(0, powered=1, pay=PAY_TOKEN["blue"])
+    # Ice Block 5 alone does not stop an attack of 6; the icons would have (LL-2.10.8)
+    assert g.of_kind("block") == []
+
+
+def test_swift_reflexes_reduces_one_enemy_attack_in_the_block_phase(content, tables):
+    """Swift Reflexes basic: reduce one enemy attack by 1 (Block phase).  Prowlers attack 4
+    -> 3, so a Block 3 now stops it (11.6.5)."""
+    from interaction_setup import Game
+    g = Game(content, tables, hero="wolfhawk", hand=["swift_reflexes", "rage", "march"])
+    g.ut.start_combat(["prowlers"])
+    g.do("next_phase")                                   # Block phase
+    g.play(0)                                            # choice: only the reduction is usable
+    assert g.actions() == ["choose(2)"]
+    g.do("choose", 2)
+    assert g.actions() == ["choose(0)"]                  # which attack: prowlers' only one
+    g.do("choose", 0)
+    g.play(0)                                            # Rage: Attack 2 or Block 2 -> Block 2
+    g.do("choose", 1)
+    assert g.ut.block_pool[0] == 2
+    assert g.of_kind("block") == []                      # 2 < 3
+    g.do("sideways", 0 | (3 << 7))                       # March sideways: Block 1 (6.1.7)
+    assert g.of_kind("block") == ["block(0)"]            # 3 stops the reduced attack of 3
