@@ -68,6 +68,7 @@ cdef bint all_attacks_blocked(const GameState* gs, const Statics* st, int slot) 
 # -- attacks (11.5, 11.8, 11.9.2) ----------------------------------------------------------
 cdef int attack_value(const GameState* gs, const Statics* st, uint32_t targets, int phase) noexcept nogil
 cdef int resolve_attack(GameState* gs, const Statics* st, uint32_t targets, int phase) noexcept nogil
+cdef void defeat_enemy(GameState* gs, const Statics* st, int slot) noexcept nogil
 
 # -- blocks (11.6, 11.9.3, LL-6.5) ----------------------------------------------------------
 cdef int block_value(const GameState* gs, const Statics* st, int slot, int attack_index) noexcept nogil

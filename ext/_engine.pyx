@@ -145,11 +145,11 @@ cdef inline int level_value(const Statics* st, int level, int col) noexcept nogi
 
 
 cdef inline bint mana_usable(const GameState* gs, int colour) noexcept nogil:
-    """Gold only by Day, black only at Night (5.1.5, 5.1.6)."""
+    """Gold only by Day, black only at Night (5.1.5, 5.1.6), unless an Amulet says otherwise."""
     if colour == GOLD:
-        return gs.time == DAY
+        return gs.time == DAY or (gs.turn.mana_anytime & 1) != 0
     if colour == BLACK:
-        return gs.time == NIGHT
+        return gs.time == NIGHT or (gs.turn.mana_anytime & 2) != 0
     return True
 
 
@@ -389,6 +389,10 @@ cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row
         return basic_playable(gs, es, row, local)
     if group == HG_ADVANCED:
         return advanced_playable(gs, es, row, local)
+    if group == HG_SPELLS:
+        return spells_playable(gs, es, row, local)
+    if group == HG_ARTIFACTS:
+        return artifacts_playable(gs, es, row, local)
     return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT or gs.combat.active != 0
 
 
@@ -413,6 +417,10 @@ cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, 
         return basic_handler(gs, es, st, p, row, local, choice)
     if group == HG_ADVANCED:
         return advanced_handler(gs, es, st, p, row, local, choice)
+    if group == HG_SPELLS:
+        return spells_handler(gs, es, st, p, row, local, choice)
+    if group == HG_ARTIFACTS:
+        return artifacts_handler(gs, es, st, p, row, local, choice)
     set_error(gs, ERR_HANDLER, hid, gs.turn.resolving_card)
     return RES_ERROR
 
@@ -420,6 +428,8 @@ cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, 
 include "_fx_tactics.pxi"
 include "_fx_basic.pxi"
 include "_fx_advanced.pxi"
+include "_fx_spells.pxi"
+include "_fx_artifacts.pxi"
 include "_engine_combat.pxi"
 include "_engine_units.pxi"
 
@@ -433,7 +443,7 @@ cdef bint pay_ok(const GameState* gs, int pay, int colour) noexcept nogil:
     cdef int c, die
     if pay < PAY_CRYSTAL:                                   # a mana token (5.1.2)
         c = pay
-        if gs.turn.mana_tokens[c] <= 0 or not mana_usable(gs, c):
+        if (gs.turn.mana_tokens[c] <= 0 and not (gs.turn.endless_mana >> c) & 1) or not mana_usable(gs, c):
             return False
         return c == colour or (c == GOLD and colour < GOLD)  # 5.1.5
     if pay < PAY_DIE:                                       # a crystal (5.1.3)
@@ -461,7 +471,8 @@ cdef void pay_take(GameState* gs, int pay, int colour=-1) noexcept nogil:
     """Use payment source `pay` (for one mana of `colour`, -1 = not said)."""
     cdef int die
     if pay < PAY_CRYSTAL:
-        gs.turn.mana_tokens[pay] -= 1
+        if not (gs.turn.endless_mana >> pay) & 1:              # Rings: an endless supply
+            gs.turn.mana_tokens[pay] -= 1
     elif pay < PAY_DIE:
         gs.players[gs.current].crystals[pay - PAY_CRYSTAL] -= 1
         gs.turn.crystals_spent[pay - PAY_CRYSTAL] += 1      # Crystal Mastery returns them
@@ -493,7 +504,7 @@ cdef int card_playable_mode(const GameState* gs, const EngineStatics* es, int ca
     cdef int row
     if deck == DECK_WOUND:
         return -1                                          # 6.1.6
-    if deck == DECK_SPELL and powered and gs.time != NIGHT:
+    if deck == DECK_SPELL and powered and not mana_usable(gs, BLACK):
         return -1                                          # 5.4.3: strong spells need black
     row = es.card_powered[card * es.card_stride] if powered else es.card_basic[card * es.card_stride]
     if not node_playable(gs, es, row):
@@ -638,6 +649,7 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
                 if cost >= 0 and cost <= gs.turn.move_points and n < MAX_ACTIONS:
                     out[n] = act(A_MOVE, k)
                     n += 1
+            n = space_bending_moves(gs, st, out, n)          # Space Bending: 2 spaces away
             if gs.turn.move_points >= 2:                     # 9.8.3
                 m = explorable(gs, st, h, pos)
                 if m == RULES_BOX_NOT_IMPLEMENTED:
@@ -819,6 +831,7 @@ cdef void end_turn_begin(GameState* gs, const EngineStatics* es, const Statics* 
     cdef int p = gs.current
     cdef Player* pl = &gs.players[p]
     cdef int site, colour
+    rings_fame(gs, es, p)                                        # Rings: Fame per Spell cast (in play area)
     return_dice(gs)                                              # 13.1.1
     return_spent_crystals(gs, p)                                 # Crystal Mastery (_fx_advanced)
     forced_withdrawal(gs, es, st, p)                             # 13.1.2
@@ -940,6 +953,7 @@ cdef void start_actor_turn(GameState* gs, const EngineStatics* es, const Statics
                 break
     if pl.position >= 0 and gs.hexes[pl.position].site == es.glade_site:
         gs.turn.mana_tokens[<int>(GOLD if gs.time == DAY else BLACK)] += 1   # 10.7.11.1
+    mana_claim_turn_start(gs, pl)                                # Mana Claim: a token per turn
     gs.turn.path[0] = pl.position
     gs.turn.n_path = 1
     pl.used_before_turn = 0
@@ -997,6 +1011,7 @@ cdef void next_actor(GameState* gs, const EngineStatics* es, const Statics* st) 
 
 cdef void end_game(GameState* gs, int reason) noexcept nogil:
     tactic_round_end(gs)                                         # 3.2.1
+    spells_round_end(gs)                                         # Mana Claim's die
     gs.phase = PH_GAME_OVER
     gs.termination = <int8_t>reason
 
@@ -1004,6 +1019,7 @@ cdef void end_game(GameState* gs, int reason) noexcept nogil:
 cdef void end_round(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
     """14.1, 14.2: after the last round the game ends; otherwise prepare the next (2.2)."""
     tactic_round_end(gs)                                         # 3.2.1, before 2.2.2
+    spells_round_end(gs)                                         # Mana Claim's die
     if gs.round >= es.rounds:
         end_game(gs, TERM_ROUND_LIMIT)
         return
@@ -1346,7 +1362,12 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             return ERR_ILLEGAL
         remove_at(pl.hand, &pl.n_hand, i)                        # back to the Wound pile
         gs.turn.healing -= 1
+        gs.turn.wounds_healed += 1
+        if gs.turn.draw_per_heal + gs.turn.cure_draw > 0:        # Golden Grail, Cure
+            draw_cards(gs, pl, gs.turn.draw_per_heal + gs.turn.cure_draw)
         return ERR_NONE
+    if kind == A_MOVE and arg >= BEND_MOVE:                      # Space Bending (_fx_spells.pxi)
+        return space_bending_move(gs, es, st, p, arg - BEND_MOVE)
     if kind == A_MOVE:                                           # 9.3.5
         if gs.phase != PH_MOVE or gs.turn.action_taken or pl.position < 0 or arg > 5:
             return ERR_ILLEGAL
@@ -1528,7 +1549,12 @@ cdef void check_city_revealed(GameState* gs, const EngineStatics* es, const Stat
 # Python face
 # ---------------------------------------------------------------------------------------
 
-HANDLER_TABLES = (TACTICS_HANDLERS, BASIC_HANDLERS, ADVANCED_HANDLERS)   # index = HandlerGroup
+HANDLER_TABLES = {HG_TACTICS: TACTICS_HANDLERS,
+                  HG_BASIC: BASIC_HANDLERS,
+                  HG_ADVANCED: ADVANCED_HANDLERS,
+                  HG_SPELLS: SPELLS_HANDLERS,
+                  HG_ARTIFACTS: ARTIFACTS_HANDLERS,
+                  }
 
 ERROR_TEXT = {
     ERR_ILLEGAL: "illegal action",
@@ -1645,8 +1671,10 @@ cdef class Engine:
         group = np.full(max(1, len(tables.handlers)), -1, dtype=np.int32)
         local = np.full(max(1, len(tables.handlers)), -1, dtype=np.int32)
         declared = {}
-        for g, table in enumerate(HANDLER_TABLES):
+        for g, table in HANDLER_TABLES.items():
             for code, (name, params) in enumerate(table):
+                if name in declared:       # a handler shared by several decks lives in one group
+                    raise RuntimeError(f"handler {name!r} is declared by two groups")
                 declared[name] = (g, code, params)
         for hid, name in enumerate(tables.handlers):
             if name in declared:
@@ -1802,6 +1830,8 @@ cdef class Engine:
             return NotImplementedError(f"{what}: effect handler {handler!r} is not implemented yet")
         if code == ERR_UNIT_RULES:
             return NotImplementedError(f"unit {self.tables.unit_ids[gs.error_arg]!r}: {ERROR_TEXT[code]}")
+        if code == ERR_UNIT_EFFECT and gs.error_card >= 0:      # name the card (Banners, Call to Arms)
+            return NotImplementedError(f"card {self.tables.card_ids[gs.error_card]!r}: {ERROR_TEXT[code]}")
         return NotImplementedError(ERROR_TEXT.get(code, f"engine error {code}"))
 
     def action_to_string_raw(self, int action):

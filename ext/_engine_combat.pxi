@@ -324,6 +324,8 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         if gs.phase != PH_COMBAT_BLOCK:
             return ERR_ILLEGAL
         res = commit_block(gs, st, s, i)                           # + Advanced Action block effects
+        if res > 0:
+            fx_combat_event(gs, es, st, p, FXE_BLOCKED, s)            # Burning / Exploding Shield
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     if kind == A_DAMAGE_START:
         res = damage_start(gs, st, arg & 0x1F, arg >> 5)
@@ -336,10 +338,12 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     if kind == A_NEXT_PHASE:
         clear_block_fx(gs)                                         # 11.4.5: unused Block is lost
+        fx_combat_event(gs, es, st, p, FXE_PHASE_END, -1)              # Bow of Starsdawn, Burning Shield
         if gs.phase == PH_COMBAT_ATTACK:
             finish_combat(gs, es, st, p)
             return ERR_NONE
         res = combat_next_phase(gs, st)
+        fx_combat_event(gs, es, st, p, FXE_PHASE_START, -1)
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     return ERR_ILLEGAL
 
@@ -363,6 +367,7 @@ cdef void finish_combat(GameState* gs, const EngineStatics* es, const Statics* s
     policy = UNDEFEATED_STAY
     if reason == CK_BURN or site == es.sites.dungeon or site == es.sites.tomb:
         policy = UNDEFEATED_DISCARD                                # 11.12.4
+    fx_combat_event(gs, es, st, p, FXE_COMBAT_END, -1)               # Sword of Justice
     cleared = combat_site_cleared(gs)
     defeated = combat_end(gs, st, policy, &und)
     gs.phase = PH_MOVE

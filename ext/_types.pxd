@@ -160,6 +160,8 @@ cdef struct Player:
     uint8_t knocked_out        # this combat (11.7.8)
     int16_t wounds_this_combat # towards knock-out (21.2 A17)
     int8_t round_order         # position in the round order
+    int8_t claimed_die         # Mana Claim: colour + 1 of the die kept until the round ends, 0 = none
+    int8_t claim_per_turn      # Mana Claim: tokens of that colour at the start of each later turn
 
 cdef struct Dummy:             # the dummy player (18)
     int8_t hero
@@ -238,6 +240,21 @@ cdef struct TurnState:
     int8_t terrain_set[NUM_TERRAINS]   # cost set for the turn + 1 (0 = not set; 9.6)
     uint8_t terrain_open       # bit per terrain made passable this turn (lake, mountain)
     uint8_t terrain_safe       # bit per terrain that also counts as safe (9.7)
+    # spells and artifacts (ext/_fx_spells.pxi, ext/_fx_artifacts.pxi)
+    uint8_t endless_mana       # bit per colour: endless supply of mana tokens this turn (Rings)
+    uint8_t ring_fame          # bit per basic colour: Fame +1 per Spell of it in play at end of turn (Rings)
+    uint8_t mana_anytime       # 1: gold usable at Night (Amulet of the Sun); 2: black by Day (Amulet of Darkness)
+    int8_t draw_per_heal       # Golden Grail: cards drawn per Wound healed from hand from now on
+    int8_t burning_pending     # Burning Shield: Fire Attack gained if the block pool it joined succeeds
+    int8_t burning_armed       # ... that block succeeded: Fire Attack added when the Attack phase starts
+    int8_t sword_fame          # Sword of Justice: Fame per enemy defeated in this combat (at its end)
+    int8_t bow_fame            # Bow of Starsdawn: Fame per enemy defeated in bow_phase (at its end)
+    int8_t bow_phase           # the combat phase the Bow was played in, 0 = none
+    uint32_t phase_defeated    # combat slots already defeated when the current combat phase began
+    uint8_t exploding_pending  # Exploding Shield: destroy the enemy its block pool blocks
+    int8_t wounds_healed       # Wounds healed from hand this turn (Cure)
+    int8_t cure_draw           # Cure: draw a card per Wound healed from hand from now on
+    uint8_t space_bending      # Space Bending: spaces 2 away count as adjacent for moves (A_MOVE arg 8 + hex)
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty

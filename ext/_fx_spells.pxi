@@ -1,0 +1,629 @@
+# Named effect handlers of the Spell cards (spells.toml), included into ext/_engine.pyx.
+# Protocol: see "Handler protocol" in _engine.pyx.  SPELLS_HANDLERS lists (name, declared
+# argument names) in handler-code order; the content's keyword arguments must match them.
+#
+# Rules: 5.4.2-5.4.3 / 6.1.4 (paying a spell is done by the loop: A_PLAY), 6.2.1-6.2.2
+# (costs inside effects), 6.3.3 (timing).  Handlers shared with other decks live in the group
+# file that declared them first: here recruit_free_from_offer (also Banner of Command);
+# pay_mana_by_colour (Mana Bolt, also Pure Magic) is in _fx_advanced.pxi.  The travel and card-colour helpers are used by
+# _fx_artifacts.pxi too (Druidic Staff).
+#
+# Also here: fx_combat_event, the combat hooks of these cards (called from
+# _engine_combat.pxi), and rings_fame (end of turn, from end_turn_begin).
+
+from libc.stdlib cimport abs
+from mksim._types cimport FOREST, DESERT, SIEGE, RANGED, FIRE, ICE, PHYSICAL, MAX_HEXES, CE_GONE
+from mksim._combat cimport defeat_enemy, enemy_ability, AB_ARCANE_IMMUNITY
+
+SPELLS_HANDLERS = (
+    ("bonus_per_enemy", ("effect", "per_enemy")),
+    ("burning_shield", ("block", "attack")),
+    ("restoration", ("heal", "heal_in_forest", "ready_levels", "ready_levels_in_forest")),
+    ("meditation", ("cards", "extra_draw")),
+    ("underground_travel", ("spaces",)),
+    ("wings_of_wind", ("max_spaces", "move_per_space")),
+    ("call_to_arms", ()),
+    ("recruit_free_from_offer", ()),
+    ("mana_radiance", ("crystals",)),
+    ("mana_meltdown", ()),
+    ("mind_read", ("steal",)),
+    ("offering_discard", ("max_cards",)),
+    ("destroy_enemy", ("target", "attack_phase_only")),
+    ("exploding_shield", ("block",)),
+    ("sacrifice", ("siege", "ranged")),
+    ("energy_flow", ("heal", "opponent_max_level")),
+    ("cure_bonus", ()),
+    ("space_bending", ("distance",)),
+    ("mana_claim", ("now", "per_turn", "curse")),
+)
+
+cdef enum SpellHandler:
+    SP_BONUS_PER_ENEMY = 0
+    SP_BURNING_SHIELD = 1
+    SP_RESTORATION = 2
+    SP_MEDITATION = 3
+    SP_UNDERGROUND_TRAVEL = 4
+    SP_WINGS_OF_WIND = 5
+    SP_CALL_TO_ARMS = 6
+    SP_RECRUIT_FREE = 7
+    SP_MANA_RADIANCE = 8
+    SP_MANA_MELTDOWN = 9
+    SP_MIND_READ = 10
+    SP_OFFERING_DISCARD = 11
+    SP_DESTROY_ENEMY = 12
+    SP_EXPLODING_SHIELD = 13
+    SP_SACRIFICE = 14
+    SP_ENERGY_FLOW = 15
+    SP_CURE_BONUS = 16
+    SP_SPACE_BENDING = 17
+    SP_MANA_CLAIM = 18
+
+cdef enum FxCombatEvent:
+    FXE_BLOCKED = 0            # a block was committed successfully (11.6.3)
+    FXE_PHASE_END = 1          # A_NEXT_PHASE, before the phase changes
+    FXE_PHASE_START = 2        # A_NEXT_PHASE, after the phase changed
+    FXE_COMBAT_END = 3         # finish_combat, before the tokens leave (11.12)
+
+cdef enum:
+    NO_ARG = -9999             # row_args: argument not given
+    TRAVEL_MAX_BFS = MAX_HEXES
+
+
+# -- small helpers shared with _fx_artifacts.pxi ------------------------------------------
+
+cdef inline bint outside_combat_now(const GameState* gs) noexcept nogil:
+    """Movement part or rest of a turn: where Heal and 'outside combat' effects go (12.4.1)."""
+    return gs.phase == PH_MOVE or gs.phase == PH_REST
+
+
+cdef inline bint special_now(const GameState* gs) noexcept nogil:
+    """6.3.3: a special effect may be played any time during the turn, combat and
+    interaction included."""
+    return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT or gs.combat.active != 0
+
+
+cdef int faced_enemies(const GameState* gs) noexcept nogil:
+    """Enemy tokens still in the combat (not defeated, not discarded summons)."""
+    cdef int s, n = 0
+    if not gs.combat.active:
+        return 0
+    for s in range(gs.combat.n_enemies):
+        if gs.combat.enemies[s].token >= 0 and not (gs.combat.enemies[s].flags & (CE_DEFEATED | CE_GONE)):
+            n += 1
+    return n
+
+
+cdef uint32_t defeated_mask(const GameState* gs) noexcept nogil:
+    """Combat slots defeated so far; summoned monsters left out (no Fame for them, 21.2 A18)."""
+    cdef int s
+    cdef uint32_t m = 0
+    for s in range(gs.combat.n_enemies):
+        if gs.combat.enemies[s].flags & CE_DEFEATED and gs.combat.enemies[s].summoned_by < 0:
+            m |= (<uint32_t>1) << s
+    return m
+
+
+cdef int popcount32(uint32_t m) noexcept nogil:
+    cdef int n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
+cdef uint64_t non_wound_hand(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    """Hand indices (< 63) of non-Wound cards: what a discard cost may use (6.2.2)."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef uint64_t o = 0
+    cdef int i
+    for i in range(pl.n_hand):
+        if i < ASK_DONE and pl.hand[i] != es.wound:
+            o |= (<uint64_t>1) << i
+    return o
+
+
+cdef uint64_t destroy_targets(const GameState* gs) noexcept nogil:
+    """Enemies a 'destroy target enemy' effect may name: those that could be attacked
+    (11.5.2).  An Arcane Immune one may be named, but the effect is ignored (LL-6.7.1)."""
+    cdef uint64_t o = 0
+    cdef int s
+    for s in range(gs.combat.n_enemies):
+        if s < ASK_DONE and is_targetable(gs, s):
+            o |= (<uint64_t>1) << s
+    return o
+
+
+cdef void destroy(GameState* gs, const Statics* st, int slot) noexcept nogil:
+    """Destroy an enemy: defeated, with its Fame (11.5.7); not an Arcane Immune one (LL-6.7.1)."""
+    if not enemy_ability(gs, st, slot, AB_ARCANE_IMMUNITY):
+        defeat_enemy(gs, st, slot)
+
+
+# -- travel: Underground Travel, Wings of Wind, Druidic Staff ------------------------------
+# The hero moves one revealed space at a time (A_CHOOSE(direction), ASK_OPTION) without
+# provoking (9.4.3 does not apply) and ignoring terrain; ASK_DONE stops on a safe space
+# (9.7).  A direction is offered only if a safe space can still be reached from it, so a
+# travel never strands the hero.  hvars[0] spaces moved, hvars[1] the most spaces,
+# hvars[2] Move points paid per space.
+
+cdef int travel_budget(const GameState* gs) noexcept nogil:
+    cdef int left = gs.turn.hvars[1] - gs.turn.hvars[0]
+    cdef int per = gs.turn.hvars[2]
+    if per > 0 and gs.turn.move_points // per < left:
+        left = gs.turn.move_points // per
+    return left
+
+
+cdef bint safe_within(const GameState* gs, const Statics* st, int p, int start, int budget) noexcept nogil:
+    """A safe space at most `budget` spaces from `start` (start included), over the map."""
+    cdef int16_t depth[MAX_HEXES]
+    cdef int16_t queue[MAX_HEXES]
+    cdef int head = 0, tail = 0, h, d, nb
+    if start < 0:
+        return False
+    for h in range(gs.n_hexes):
+        depth[h] = -1
+    depth[start] = 0
+    queue[tail] = <int16_t>start
+    tail += 1
+    while head < tail:
+        h = queue[head]
+        head += 1
+        if is_safe(gs, st, h, p):
+            return True
+        if depth[h] >= budget:
+            continue
+        for d in range(6):
+            nb = gs.hexes[h].neighbour[d]
+            if nb >= 0 and depth[nb] < 0:
+                depth[nb] = <int16_t>(depth[h] + 1)
+                queue[tail] = <int16_t>nb
+                tail += 1
+    return False
+
+
+cdef uint64_t travel_options(const GameState* gs, const Statics* st, int p) noexcept nogil:
+    cdef int pos = gs.players[p].position, d, nb, budget = travel_budget(gs)
+    cdef uint64_t o = 0
+    if budget > 0:
+        for d in range(6):
+            nb = gs.hexes[pos].neighbour[d]
+            if nb >= 0 and safe_within(gs, st, p, nb, budget - 1):
+                o |= (<uint64_t>1) << d
+    if gs.turn.hvars[0] > 0 and is_safe(gs, st, pos, p):
+        o |= (<uint64_t>1) << ASK_DONE
+    return o
+
+
+cdef bint travel_playable(const GameState* gs, int spaces, int per) noexcept nogil:
+    """In the movement part before the action (4.4.5), on the map, able to pay a space."""
+    cdef const Player* pl = &gs.players[gs.current]
+    if gs.phase != PH_MOVE or gs.turn.action_taken or pl.position < 0 or spaces <= 0:
+        return False
+    return per <= 0 or gs.turn.move_points >= per
+
+
+cdef int travel(GameState* gs, const Statics* st, int p, int row, int choice, int spaces, int per) noexcept nogil:
+    cdef Player* pl = &gs.players[p]
+    cdef uint64_t o
+    cdef int to
+    if choice < 0:
+        gs.turn.hvars[0] = 0
+        gs.turn.hvars[1] = <int16_t>spaces
+        gs.turn.hvars[2] = <int16_t>per
+    elif choice == ASK_DONE:
+        if gs.turn.n_path < MAX_PATH:                            # for forced withdrawal (13.2)
+            gs.turn.path[gs.turn.n_path] = pl.position
+            gs.turn.n_path += 1
+        gs.turn.moved = 1
+        return RES_DONE
+    else:
+        to = gs.hexes[pl.position].neighbour[choice]
+        pl.position = <int16_t>to
+        gs.turn.move_points -= gs.turn.hvars[2]
+        gs.turn.hvars[0] += 1
+    o = travel_options(gs, st, p)
+    if o == 0:
+        set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)   # cannot happen (see above)
+        return RES_ERROR
+    if o == ((<uint64_t>1) << ASK_DONE):
+        return travel(gs, st, p, row, ASK_DONE, spaces, per)
+    return ask(gs, row, 0, ASK_OPTION, o)
+
+
+# -- the group ------------------------------------------------------------------------------
+
+cdef bint spells_playable(const GameState* gs, const EngineStatics* es, int row, int local) noexcept nogil:
+    cdef const int32_t* a = row_args(es, row)
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int k
+    if local == SP_BONUS_PER_ENEMY:
+        return gs.combat.active != 0 and node_playable(gs, es, a[0])
+    if local == SP_BURNING_SHIELD:
+        return gs.phase == PH_COMBAT_BLOCK                       # 11.6.3
+    if local == SP_RESTORATION:
+        return outside_combat_now(gs)                            # 12.4.1
+    if local == SP_MEDITATION or local == SP_MANA_RADIANCE or local == SP_MANA_MELTDOWN \
+            or local == SP_MIND_READ or local == SP_CALL_TO_ARMS or local == SP_RECRUIT_FREE:
+        return special_now(gs)
+    if local == SP_UNDERGROUND_TRAVEL:
+        return travel_playable(gs, a[0], 0)
+    if local == SP_WINGS_OF_WIND:
+        return travel_playable(gs, a[0], a[1])
+    if local == SP_OFFERING_DISCARD:
+        return special_now(gs)
+    if local == SP_DESTROY_ENEMY:
+        # 6.6.1 (errata): Tornado and Disintegrate only in the Attack phase
+        if not gs.combat.active or (a[1] > 0 and gs.phase != PH_COMBAT_ATTACK):
+            return False
+        return destroy_targets(gs) != 0
+    if local == SP_EXPLODING_SHIELD:
+        return gs.phase == PH_COMBAT_BLOCK                       # 11.6.3
+    if local == SP_SACRIFICE:
+        return gs.phase == PH_COMBAT_RANGED or gs.phase == PH_COMBAT_ATTACK
+    if local == SP_ENERGY_FLOW:
+        for k in range(MAX_UNITS_):
+            if pl.units[k].card >= 0 and not pl.units[k].ready:
+                return special_now(gs)
+        return False
+    if local == SP_CURE_BONUS:
+        return outside_combat_now(gs)                            # with its Heal (12.4.1)
+    if local == SP_SPACE_BENDING:
+        return gs.phase == PH_MOVE and not gs.turn.action_taken and not gs.turn.space_bending
+    if local == SP_MANA_CLAIM:
+        return special_now(gs) and pl.claimed_die == 0 and claim_dice(gs) != 0
+    return False
+
+
+cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* st,
+                        int p, int row, int local, int choice) noexcept nogil:
+    cdef const int32_t* a = row_args(es, row)
+    cdef const int32_t* r
+    cdef Player* pl = &gs.players[p]
+    cdef uint64_t options = 0
+    cdef int i, c, n, card, q, k
+    if local == SP_BONUS_PER_ENEMY:
+        # Flame Wave: the Attack or Block gets +per_enemy for each enemy token faced.
+        if apply_op(gs, es, st, p, a[0]) != RES_DONE:
+            return RES_ERROR
+        r = erow(es, a[0])
+        n = a[1] * faced_enemies(gs)
+        if r[0] == OP_ATTACK:
+            gs.combat.attack[r[3]][r[2]] += n
+        elif r[0] == OP_BLOCK:
+            gs.combat.block[r[2]] += n
+        return RES_DONE
+    if local == SP_BURNING_SHIELD:
+        # Fire Block `block`; if it is part of a successful block, Fire Attack `attack`
+        # in the Attack phase (fx_combat_event).
+        gs.combat.block[<int>FIRE] += a[0]
+        gs.turn.burning_pending += <int8_t>a[1]
+        return RES_DONE
+    if local == SP_RESTORATION:
+        # Heal `heal` (in a forest: heal_in_forest, 12.3); Rebirth also readies Units -
+        # choosing which (their levels) is not implemented: a named error when one is spent.
+        q = pl.position >= 0 and gs.hexes[pl.position].terrain == FOREST
+        gs.turn.healing += a[1] if q else a[0]
+        if (a[3] if q else a[2]) > 0:
+            for i in range(MAX_UNITS_):
+                if pl.units[i].card >= 0 and not pl.units[i].ready:
+                    set_error(gs, ERR_UNIT_EFFECT, OP_READY_UNIT, gs.turn.resolving_card)
+                    return RES_ERROR
+        return RES_DONE
+    if local == SP_MEDITATION:
+        # `cards` random cards of the discard pile go together on top (0) or to the bottom
+        # (1) of the Deed deck (ASK_OPTION); the Hand limit of this turn's draw is
+        # +extra_draw (13.7.2).  hvars[0] = cards moved aside, kept in hvars[1..].
+        if choice < 0:
+            gs.turn.hand_limit_bonus += <int8_t>a[1]
+            n = a[0] if a[0] < pl.n_discard else pl.n_discard
+            if n > 6:
+                n = 6
+            for k in range(n):
+                i = <int>rng_below(&gs.rng[<int>STREAM_DEEDS], <uint32_t>pl.n_discard)
+                gs.turn.hvars[1 + k] = pl.discard[i]
+                remove_at(pl.discard, &pl.n_discard, i)
+            gs.turn.hvars[0] = <int16_t>n
+            if n == 0:
+                return RES_DONE
+            return ask(gs, row, 0, ASK_OPTION, 3)
+        for k in range(gs.turn.hvars[0]):
+            card = gs.turn.hvars[1 + k]
+            if choice == 0:
+                push_card(pl.deck, &pl.n_deck, card)
+            else:
+                if pl.n_deck < MAX_CARDS:
+                    for i in range(pl.n_deck, 0, -1):
+                        pl.deck[i] = pl.deck[i - 1]
+                    pl.deck[0] = <int16_t>card
+                    pl.n_deck += 1
+        return RES_DONE
+    if local == SP_UNDERGROUND_TRAVEL:
+        return travel(gs, st, p, row, choice, a[0], 0)
+    if local == SP_WINGS_OF_WIND:
+        return travel(gs, st, p, row, choice, a[0], a[1])
+    if local == SP_CALL_TO_ARMS or local == SP_RECRUIT_FREE:
+        set_error(gs, ERR_UNIT_EFFECT, erow(es, row)[1], gs.turn.resolving_card)   # units (7)
+        return RES_ERROR
+    if local == SP_MANA_RADIANCE:
+        # Choose a basic colour: every player takes a Wound per crystal of it they hold,
+        # then you gain `crystals` crystals of it (5.3.2).
+        if choice < 0:
+            return ask(gs, row, 0, ASK_COLOUR, 0xF)
+        for i in range(gs.n_players):
+            take_wounds(gs, es, &gs.players[i], gs.players[i].crystals[choice])
+        for i in range(a[0]):
+            gain_crystal(pl, gs, choice)
+        return RES_DONE
+    if local == SP_MANA_MELTDOWN:
+        # Each other player loses a random crystal (or takes a Wound): with no other player
+        # (solo) it does nothing; with others it is not implemented.
+        if gs.n_players > 1:
+            set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+            return RES_ERROR
+        return RES_DONE
+    if local == SP_MIND_READ:
+        # Choose a colour, gain a crystal of it; the other players' discards need their
+        # decisions (not implemented: a named error with more than one player).
+        if gs.n_players > 1:
+            set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+            return RES_ERROR
+        if choice < 0:
+            return ask(gs, row, 0, ASK_COLOUR, 0xF)
+        gain_crystal(pl, gs, choice)
+        return RES_DONE
+    if local == SP_OFFERING_DISCARD:
+        # Discard up to max_cards non-Wound cards (6.2.2): a crystal of each one's colour;
+        # an Artifact (colourless) gives one of a chosen colour.  Stage 0: the card
+        # (ASK_HAND_CARD or ASK_DONE); stage 1: the colour for an Artifact (ASK_COLOUR).
+        # hvars[0] = cards discarded.
+        if choice < 0:
+            gs.turn.hvars[0] = 0
+        elif gs.turn.handler_stage == 0:
+            if choice == ASK_DONE:
+                return RES_DONE
+            card = pl.hand[choice]
+            remove_at(pl.hand, &pl.n_hand, choice)
+            push_card(pl.discard, &pl.n_discard, card)
+            gs.turn.hvars[0] += 1
+            c = card_colour(es, card)
+            if c >= COLOURLESS:
+                return ask(gs, row, 1, ASK_COLOUR, 0xF)
+            gain_crystal(pl, gs, c)
+        else:
+            gain_crystal(pl, gs, choice)
+        if gs.turn.hvars[0] >= a[0]:
+            return RES_DONE
+        options = non_wound_hand(gs, es)
+        if options == 0:
+            return RES_DONE
+        return ask(gs, row, 0, ASK_HAND_CARD, options | ((<uint64_t>1) << ASK_DONE))
+    if local == SP_DESTROY_ENEMY:
+        # Tornado / Disintegrate: destroy one target enemy (ASK_OPTION = combat slot), or
+        # every enemy with target=all.
+        if a[0] == 1:
+            for i in range(gs.combat.n_enemies):
+                if is_targetable(gs, i):
+                    destroy(gs, st, i)
+            return RES_DONE
+        if choice < 0:
+            return ask(gs, row, 0, ASK_OPTION, destroy_targets(gs))
+        destroy(gs, st, choice)
+        return RES_DONE
+    if local == SP_EXPLODING_SHIELD:
+        # Fire Block `block`; if it is part of a successful block, the blocked enemy is
+        # destroyed (fx_combat_event; not an Arcane Immune one, LL-6.7.5).
+        gs.combat.block[<int>FIRE] += a[0]
+        gs.turn.exploding_pending = 1
+        return RES_DONE
+    if local == SP_SACRIFICE:
+        # Choose green or white and red or blue (ASK_OPTION: 0 green+red, 1 green+blue,
+        # 2 white+red, 3 white+blue); per pair of crystals of those two colours: Siege
+        # `siege` (green) or Ranged `ranged` (white) Attack, fire (red) or ice (blue); the
+        # paired crystals then become mana tokens (5.1.2).
+        if choice < 0:
+            return ask(gs, row, 0, ASK_OPTION, 0xF)
+        c = GREEN if choice < 2 else WHITE
+        q = RED if choice % 2 == 0 else BLUE
+        n = pl.crystals[c] if pl.crystals[c] < pl.crystals[q] else pl.crystals[q]
+        gs.combat.attack[<int>(SIEGE if c == GREEN else RANGED)][<int>(FIRE if q == RED else ICE)] += \
+            n * (a[0] if c == GREEN else a[1])
+        pl.crystals[c] -= n
+        pl.crystals[q] -= n
+        gs.turn.mana_tokens[c] += n
+        gs.turn.mana_tokens[q] += n
+        return RES_DONE
+    if local == SP_ENERGY_FLOW:
+        # Ready one of your spent Units (heal=1: and heal it; ASK_OPTION = unit slot).  The
+        # other players' Units (spent if level <= opponent_max_level) need their owners'
+        # states: with more than one player a named error.
+        if gs.n_players > 1:
+            set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+            return RES_ERROR
+        if choice < 0:
+            for i in range(MAX_UNITS_):
+                if pl.units[i].card >= 0 and not pl.units[i].ready:
+                    options |= (<uint64_t>1) << i
+            return ask(gs, row, 0, ASK_OPTION, options)
+        pl.units[choice].ready = 1                               # 7.2.2
+        if a[0]:
+            pl.units[choice].wounds = 0                          # 12.3.4
+        return RES_DONE
+    if local == SP_CURE_BONUS:
+        # Cure: draw a card per Wound healed from hand this turn (so far, and from now on,
+        # A_HEAL_WOUND) and ready each Unit healed this turn.  Healing Units is not
+        # implemented (OP_HEAL_UNIT raises), so none can have been healed yet.
+        draw_cards(gs, pl, gs.turn.wounds_healed)
+        gs.turn.cure_draw += 1
+        return RES_DONE
+    if local == SP_SPACE_BENDING:
+        # This turn spaces `distance` (2) away count as adjacent for moves (A_MOVE 8 + hex,
+        # space_bending_moves); such a move does not provoke (9.4.3).
+        if a[0] != 2:
+            set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+            return RES_ERROR
+        gs.turn.space_bending = 1
+        return RES_DONE
+    if local == SP_MANA_CLAIM:
+        # Take a basic-colour die from the Source and keep it until the round ends (it is
+        # not the turn's Source die, 5.5.2 [R]): `now` tokens of its colour now (option 0) or
+        # `per_turn` at the start of each of your later turns this round (option 1).
+        # Mana Curse with other players (their Wounds) is not implemented: a named error.
+        # Stage 0: the die (ASK_DIE); stage 1: the option.  hvars[0] = colour.
+        if a[2] and gs.n_players > 1:
+            set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+            return RES_ERROR
+        if choice < 0:
+            return ask(gs, row, 0, ASK_DIE, claim_dice(gs))
+        if gs.turn.handler_stage == 0:
+            gs.turn.hvars[0] = gs.dice[choice]
+            pl.claimed_die = <int8_t>(gs.dice[choice] + 1)
+            for i in range(choice, gs.n_dice - 1):                # out of the Source until round end
+                gs.dice[i] = gs.dice[i + 1]
+            gs.n_dice -= 1
+            gs.dice_taken = <uint8_t>((gs.dice_taken & ((1 << choice) - 1)) | ((gs.dice_taken >> (choice + 1)) << choice))
+            gs.turn.dice_kept = <uint8_t>((gs.turn.dice_kept & ((1 << choice) - 1)) | ((gs.turn.dice_kept >> (choice + 1)) << choice))
+            return ask(gs, row, 1, ASK_OPTION, 3)
+        if choice == 0:
+            gs.turn.mana_tokens[gs.turn.hvars[0]] += a[0]
+        else:
+            pl.claim_per_turn = <int8_t>a[1]
+        return RES_DONE
+    set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+    return RES_ERROR
+
+
+cdef uint64_t claim_dice(const GameState* gs) noexcept nogil:
+    """Source dice not taken this turn that show a basic colour (Mana Claim)."""
+    cdef uint64_t o = 0
+    cdef int i
+    for i in range(gs.n_dice):
+        if not (gs.dice_taken >> i) & 1 and gs.dice[i] < GOLD:
+            o |= (<uint64_t>1) << i
+    return o
+
+
+cdef void mana_claim_turn_start(GameState* gs, Player* pl) noexcept nogil:
+    """Mana Claim (per turn): tokens of the kept die's colour at the start of each turn."""
+    if pl.claimed_die > 0 and pl.claim_per_turn > 0:
+        gs.turn.mana_tokens[pl.claimed_die - 1] += pl.claim_per_turn
+
+
+cdef void spells_round_end(GameState* gs) noexcept nogil:
+    """Mana Claim: the kept die returns to the Source at the end of the round (before the
+    reroll of 2.2.2)."""
+    cdef int p
+    cdef Player* pl
+    for p in range(gs.n_players):
+        pl = &gs.players[p]
+        if pl.claimed_die > 0 and gs.n_dice < MAX_DICE:
+            gs.dice[gs.n_dice] = <int8_t>(pl.claimed_die - 1)
+            gs.n_dice += 1
+        pl.claimed_die = 0
+        pl.claim_per_turn = 0
+
+
+# -- Space Bending moves --------------------------------------------------------------------
+
+cdef enum:
+    BEND_MOVE = 8              # A_MOVE arguments from 8 on: 8 + the hex moved to
+
+cdef inline int hex_distance(const GameState* gs, int a, int b) noexcept nogil:
+    cdef int dq = gs.hexes[b].q - gs.hexes[a].q, dr = gs.hexes[b].r - gs.hexes[a].r
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+cdef bint bend_ok(const GameState* gs, const Statics* st, int h, int to) noexcept nogil:
+    """A Space Bending step: exactly 2 spaces away, accessible (9.2), no rampaging enemy on
+    it (9.4.2), affordable (9.3.5)."""
+    cdef int cost
+    if to < 0 or to >= gs.n_hexes or hex_distance(gs, h, to) != 2 or is_rampaging(gs, st, to):
+        return False
+    cost = move_cost(gs, st, to)
+    return cost >= 0 and cost <= gs.turn.move_points
+
+
+cdef int space_bending_moves(const GameState* gs, const Statics* st, int32_t* out, int n) noexcept nogil:
+    cdef int h = gs.players[gs.current].position, to
+    if not gs.turn.space_bending or h < 0 or gs.turn.action_taken:
+        return n
+    for to in range(gs.n_hexes):
+        if bend_ok(gs, st, h, to) and n < MAX_ACTIONS - 1:
+            out[n] = act(A_MOVE, BEND_MOVE + to)
+            n += 1
+    return n
+
+
+cdef int space_bending_move(GameState* gs, const EngineStatics* es, const Statics* st, int p, int to) noexcept nogil:
+    """Move 2 spaces as if adjacent: pay the space entered (9.2.1), no provoking (9.4.3);
+    entering a fortified site is still an assault (9.4.1)."""
+    cdef Player* pl = &gs.players[p]
+    cdef int b = pl.position
+    if not gs.turn.space_bending or gs.phase != PH_MOVE or gs.turn.action_taken or b < 0 \
+            or not bend_ok(gs, st, b, to):
+        return ERR_ILLEGAL
+    gs.turn.move_points -= move_cost(gs, st, to)
+    pl.position = <int16_t>to
+    if gs.turn.n_path < MAX_PATH:
+        gs.turn.path[gs.turn.n_path] = <int16_t>to
+        gs.turn.n_path += 1
+    gs.turn.moved = 1
+    if ends_movement(gs, st, to, p):
+        return fight_after_move(gs, es, st, p, b, to, 0)
+    return ERR_NONE
+
+
+# -- hooks ----------------------------------------------------------------------------------
+
+cdef void fx_combat_event(GameState* gs, const EngineStatics* es, const Statics* st, int p, int event,
+                          int slot) noexcept nogil:
+    """Combat-timed parts of Burning / Exploding Shield, Bow of Starsdawn and Sword of
+    Justice.  `slot`: the enemy just blocked (FXE_BLOCKED)."""
+    cdef Player* pl = &gs.players[p]
+    cdef uint32_t now
+    if event == FXE_BLOCKED:
+        gs.turn.burning_armed += gs.turn.burning_pending          # it was part of this block
+        gs.turn.burning_pending = 0
+        if gs.turn.exploding_pending:
+            gs.turn.exploding_pending = 0
+            destroy(gs, st, slot)
+    elif event == FXE_PHASE_END:
+        if gs.phase == PH_COMBAT_BLOCK:
+            gs.turn.burning_pending = 0                             # unused block points are lost
+            gs.turn.exploding_pending = 0
+        if gs.turn.bow_fame > 0 and gs.turn.bow_phase == gs.phase:
+            now = defeated_mask(gs) & ~gs.turn.phase_defeated
+            pl.fame += gs.turn.bow_fame * popcount32(now)
+            gs.turn.bow_fame = 0
+            gs.turn.bow_phase = 0
+    elif event == FXE_PHASE_START:
+        gs.turn.phase_defeated = defeated_mask(gs)
+        if gs.phase == PH_COMBAT_ATTACK and gs.turn.burning_armed > 0:
+            gs.combat.attack[<int>MELEE][<int>FIRE] += gs.turn.burning_armed
+            gs.turn.burning_armed = 0
+    elif event == FXE_COMBAT_END:
+        if gs.turn.sword_fame > 0:
+            pl.fame += gs.turn.sword_fame * popcount32(defeated_mask(gs))
+        gs.turn.sword_fame = 0
+        gs.turn.bow_fame = 0
+        gs.turn.bow_phase = 0
+        gs.turn.burning_pending = 0
+        gs.turn.burning_armed = 0
+        gs.turn.exploding_pending = 0
+        gs.turn.phase_defeated = 0
+
+
+cdef void rings_fame(GameState* gs, const EngineStatics* es, int p) noexcept nogil:
+    """Rings (thrown away): Fame per Spell of the ring's colour cast this turn, counted in
+    the play area before it is cleared (13.1.3).  ring_fame: 2 bits of Fame per colour."""
+    cdef Player* pl = &gs.players[p]
+    cdef int i, card, c, f
+    if gs.turn.ring_fame == 0:
+        return
+    for i in range(pl.n_play):
+        card = pl.play_area[i]
+        if card_deck(es, card) == DECK_SPELL:
+            c = card_colour(es, card)
+            if c < 4:
+                f = (gs.turn.ring_fame >> (2 * c)) & 3
+                pl.fame += f
