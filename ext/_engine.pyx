@@ -512,8 +512,64 @@ cdef int card_playable_mode(const GameState* gs, const EngineStatics* es, int ca
     return row
 
 
-cdef int legal_play(Engine eng, const GameState* gs, const EngineStatics* es, int32_t* out, int n) noexcept nogil:
+cdef struct PaySnap:           # the few fields a payment changes (pay_take), for a trial payment
+    int8_t tokens[6]
+    int8_t crystals[4]
+    int8_t spent[4]
+    uint8_t dice_taken
+    uint8_t dice_used
+    uint8_t black_any
+    int8_t stolen_die
+    uint8_t stolen_used
+
+
+cdef void pay_save(const GameState* gs, PaySnap* sn) noexcept nogil:
+    cdef int k
+    for k in range(6):
+        sn.tokens[k] = gs.turn.mana_tokens[k]
+    for k in range(4):
+        sn.crystals[k] = gs.players[gs.current].crystals[k]
+        sn.spent[k] = <int8_t>gs.turn.crystals_spent[k]
+    sn.dice_taken = gs.dice_taken
+    sn.dice_used = gs.turn.dice_used
+    sn.black_any = gs.turn.black_any
+    sn.stolen_die = gs.players[gs.current].stolen_die
+    sn.stolen_used = gs.turn.stolen_used
+
+
+cdef void pay_restore(GameState* gs, const PaySnap* sn) noexcept nogil:
+    cdef int k
+    for k in range(6):
+        gs.turn.mana_tokens[k] = sn.tokens[k]
+    for k in range(4):
+        gs.players[gs.current].crystals[k] = sn.crystals[k]
+        gs.turn.crystals_spent[k] = sn.spent[k]
+    gs.dice_taken = sn.dice_taken
+    gs.turn.dice_used = sn.dice_used
+    gs.turn.black_any = sn.black_any
+    gs.players[gs.current].stolen_die = sn.stolen_die
+    gs.turn.stolen_used = sn.stolen_used
+
+
+cdef bint playable_after_paying(GameState* gs, const EngineStatics* es, int card, int powered,
+                                int pay, int pay2, int colour) noexcept nogil:
+    """Is the card's effect still usable once its own mana is paid (5.4.5, 6.2.1)?  The
+    payment is tried on the state and undone, so effects that need more mana (Mana Bolt,
+    Pure Magic) are not offered when the card's own payment would use that mana."""
+    cdef PaySnap sn
+    cdef bint ok
+    pay_save(gs, &sn)
+    pay_take(gs, pay, colour)
+    if pay2 != PAY_NONE:
+        pay_take(gs, pay2, BLACK)
+    ok = card_playable_mode(gs, es, card, powered) >= 0
+    pay_restore(gs, &sn)
+    return ok
+
+
+cdef int legal_play(Engine eng, const GameState* cgs, const EngineStatics* es, int32_t* out, int n) noexcept nogil:
     """A_PLAY / A_SIDEWAYS for every card in hand (6.1, 6.1.7, 5.4)."""
+    cdef GameState* gs = <GameState*>cgs    # trial payments are undone before returning
     cdef const Player* pl = &gs.players[gs.current]
     if gs.phase == PH_REST and gs.turn.rest_mode == 0 and pl.n_hand < 2:
         return n    # 4.5.2: a card must remain for the rest itself
@@ -528,7 +584,8 @@ cdef int legal_play(Engine eng, const GameState* gs, const EngineStatics* es, in
         if card_playable_mode(gs, es, card, 0) >= 0:
             if deck == DECK_SPELL:
                 for pay in range(npay):
-                    if pay_ok(gs, pay, colour) and n < MAX_ACTIONS:
+                    if pay_ok(gs, pay, colour) and n < MAX_ACTIONS \
+                            and playable_after_paying(gs, es, card, 0, pay, PAY_NONE, colour):
                         out[n] = act(A_PLAY, i | (pay << 8) | (PAY_NONE << 13))
                         n += 1
             elif n < MAX_ACTIONS:
@@ -549,10 +606,11 @@ cdef int legal_play(Engine eng, const GameState* gs, const EngineStatics* es, in
                             if pay2 != pay and pay_ok(gs, pay2, BLACK) and not (
                                     pay >= PAY_DIE and pay2 >= PAY_DIE and pay < PAY_STOLEN and pay2 < PAY_STOLEN
                                     and gs.turn.dice_used + 2 > 1 + gs.turn.extra_dice) \
-                                    and not (pay == pay2) and n < MAX_ACTIONS:
+                                    and not (pay == pay2) and n < MAX_ACTIONS \
+                                    and playable_after_paying(gs, es, card, 1, pay, pay2, colour):
                                 out[n] = act(A_PLAY, i | (1 << 7) | (pay << 8) | (pay2 << 13))
                                 n += 1
-                    elif n < MAX_ACTIONS:
+                    elif n < MAX_ACTIONS and playable_after_paying(gs, es, card, 1, pay, PAY_NONE, colour):
                         out[n] = act(A_PLAY, i | (1 << 7) | (pay << 8) | (PAY_NONE << 13))
                         n += 1
         # sideways (6.1.7): Move 1 in the movement part; Influence/Attack/Block 1 come with

@@ -310,9 +310,6 @@ def test_6_2_1_mana_bolt_pays_one_more_mana_whose_colour_picks_the_attack(conten
     assert T.attack_value([0]) == 7 and crystals(core) == [0, 0, 0, 0]   # the only colour/payment
 
 
-@pytest.mark.xfail(strict=True, reason="pay_mana_by_colour (_fx_advanced.pxi) checks the extra mana "
-                   "before the card's own payment: Mana Bolt is offered with one blue token, then "
-                   "the play fails as illegal (6.2.1)")
 def test_6_2_1_mana_bolt_not_offered_without_a_second_mana(content, tables):
     core, eng, sc = start(content, tables, ["mana_bolt"], tokens=[0, 1, 0, 0, 0, 0],
                           dice=["black", "black", "black"])
