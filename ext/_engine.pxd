@@ -183,6 +183,7 @@ cdef class Engine:
     cdef readonly object tables
     cdef int32_t actions[MAX_ACTIONS]
     cdef int n_actions
+    cdef object _template      # the Engine whose bound statics this one shares (or None)
     cdef object _effects       # the numpy arrays EngineStatics points into (kept alive here)
     cdef object _cards
     cdef object _tactics

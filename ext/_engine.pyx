@@ -1669,7 +1669,18 @@ cdef class Engine:
     scenario_id : str
     """
 
-    def __init__(self, GameCore core, tables, content, scenario_id):
+    def __init__(self, GameCore core, tables, content, scenario_id, Engine template=None):
+        if template is not None:
+            # Same tables and scenario as `template`: share its bound statics (the arrays
+            # they point into stay alive through self._template) and only begin the game.
+            self.core = core
+            self.tables = tables
+            self._template = template
+            self.es = template.es
+            self.es.st = &core.st
+            self._handler_group = template._handler_group
+            self._begin(tables, content, scenario_id)
+            return
         if list(OP_ORDER) != [op.name for op in _fx.OPS]:
             raise RuntimeError("mksim.effects.OPS and ext/_engine.pyx OP_ORDER disagree")
         self.core = core

@@ -219,12 +219,11 @@ def clone_engine(Engine eng, content, scenario_id):
     display), which would change a mid-game state.  So the copy is built around a copied
     core (``GameCore.copy``) by the ordinary constructor, and then the original state is
     written back over the copy (one memcpy of ``GameState``), undoing ``_begin``.  The copy
-    therefore costs one Engine construction (~1 ms, the table binding in Python); an
-    ``Engine.clone()`` in ext/_engine.pyx that shares the bound tables would make it a
-    memcpy.
+    shares the original's bound tables (Engine's ``template``), so it costs the copy and
+    the per-game start of ``_begin``.
     """
     cdef GameCore core = eng.core.copy()
-    cdef Engine new = Engine(core, eng.tables, content, scenario_id)
+    cdef Engine new = Engine(core, eng.tables, content, scenario_id, eng)   # shares the bound tables
     memcpy(&core.gs, &eng.core.gs, sizeof(GameState))
     return new
 

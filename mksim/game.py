@@ -190,7 +190,10 @@ class Game:
         The state waits for the first decision: the choice of a tactic (3.1).
         """
         core = GameCore.from_setup(self.tables, self.setup, int(seed), int(game_index))
-        engine = Engine(core, self.tables, self.content, self.scenario_id)
+        template = getattr(self, "_engine_template", None)
+        engine = Engine(core, self.tables, self.content, self.scenario_id, template)
+        if template is None:
+            self._engine_template = engine   # later games share its bound tables
         return State(self, core, engine, [])
 
     def __repr__(self) -> str:
