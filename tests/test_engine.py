@@ -199,3 +199,24 @@ def test_illegal_action_is_refused(content, tables):
     core, eng = new_engine(content, tables)
     with pytest.raises(ValueError, match="illegal action"):
         eng.apply(encode("end_turn"))
+
+
+def test_an_engine_sharing_a_template_plays_the_same_game(content, tables):
+    """Engines built from a template share its bound tables (speed); the game must be the
+    same move for move as with a freshly bound engine."""
+    def run(template):
+        core = GameCore.new(tables, content, "solo_conquest", "tovak", 5, 3)
+        eng = Engine(core, tables, content, "solo_conquest", template)
+        rng = RandomStream(5, 3, "rewards")
+        log = []
+        while not eng.is_terminal() and len(log) < 400:
+            acts = eng.legal_actions()
+            a = int(acts[rng.below(len(acts))])
+            log.append(a)
+            eng.apply(a)
+        return log, core.to_dict()
+    other = Engine(GameCore.new(tables, content, "solo_conquest", "tovak", 1, 1), tables, content,
+                   "solo_conquest")
+    fresh, shared = run(None), run(other)
+    assert len(fresh[0]) > 50
+    assert fresh == shared
