@@ -254,14 +254,11 @@ cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int
     elif op == OP_TAKE_WOUND:
         take_wounds(gs, es, pl, r[1])
     elif op == OP_TERRAIN_COST:
-        if r[1] >= NUM_TERRAINS:                                # "all" terrains
-            for colour in range(NUM_TERRAINS):
+        for colour in range(NUM_TERRAINS):                      # 9.6.1-9.6.2
+            if r[1] >= NUM_TERRAINS or r[1] == colour:          # one terrain, or "all"
                 gs.turn.terrain_delta[colour] += r[2]
-        else:
-            gs.turn.terrain_delta[r[1]] += r[2]                 # 9.6.1-9.6.2
-        if r[3] != 0:
-            set_error(gs, ERR_HANDLER, -1, gs.turn.resolving_card)  # a floor above 0
-            return RES_ERROR
+                if r[3] > gs.turn.terrain_floor[colour]:
+                    gs.turn.terrain_floor[colour] = <int8_t>r[3]
     elif op == OP_ATTACK:
         gs.combat.attack[r[3]][r[2]] += r[1] + ambush_bonus(gs, 0)   # 11.5.2 / 11.8: kind, element
     elif op == OP_BLOCK:

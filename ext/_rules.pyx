@@ -38,7 +38,7 @@ cdef int move_cost(const GameState* gs, const Statics* st, int hex) noexcept nog
     hexes not on the map (9.2.2).  A city space costs 2 whatever its terrain (21.2 A9; the
     terrain deltas do not apply to it).  Otherwise the 9.2 cost by Day / Night plus
     gs.turn.terrain_delta[terrain], floored at 0 (9.6.2)."""
-    cdef int terrain, c, t
+    cdef int terrain, c, t, base
     if hex < 0 or hex >= gs.n_hexes:
         return RULES_INACCESSIBLE
     if gs.hexes[hex].site == st.sites.city:
@@ -50,7 +50,11 @@ cdef int move_cost(const GameState* gs, const Statics* st, int hex) noexcept nog
     c = TERRAIN_COST[t][terrain]
     if c < 0:
         return RULES_INACCESSIBLE
+    base = c
     c += gs.turn.terrain_delta[terrain]
+    if gs.turn.terrain_floor[terrain] > 0 and c < gs.turn.terrain_floor[terrain]:
+        # "costs -1 (min 2)": a reduction stops at the floor, a cost already below it stays
+        c = gs.turn.terrain_floor[terrain] if base >= gs.turn.terrain_floor[terrain] else base
     if c < 0:
         c = 0  # 9.6.2: never below 0
     return c

@@ -189,6 +189,7 @@ cdef struct TurnState:
     uint8_t moved              # any move this turn (action ends movement)
     uint8_t played_card        # 4.3.2
     int8_t terrain_delta[NUM_TERRAINS]  # movement cost changes this turn (9.6.2)
+    int8_t terrain_floor[NUM_TERRAINS]  # a reduction may not take the cost below this (Path Finding: min 2)
     int16_t path[MAX_PATH]     # hexes entered this turn, for forced withdrawal (13.2)
     int8_t n_path
     uint8_t rewards[16]        # rewards earned this turn, claimed at end of turn (13.5)

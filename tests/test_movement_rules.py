@@ -319,3 +319,28 @@ def test_exploration_is_deterministic(tables, content):
     assert a["players"][0]["fame"] == 2
     others = [run(i)["map"]["tiles"][3:] for i in range(1, 6)]
     assert any(o != a["map"]["tiles"][3:] for o in others)
+
+
+def test_9_6_2_path_finding_reduces_costs_by_one_but_not_below_two(content, tables):
+    """Path Finding basic: all terrain costs -1 this turn, min 2 (terrain_cost(all, -1,
+    floor=2)): forest 3 -> 2 by Day, desert 5 -> 4, plains stay 2 (9.2, 9.6.2)."""
+    from mksim._engine import Engine, encode
+    from mksim._rules import Rules
+    from mksim._scoring import ScoringTester
+    core = GameCore.new(tables, content, "first_reconnaissance", "arythea", 1)
+    eng = Engine(core, tables, content, "first_reconnaissance")
+    eng.apply(encode("tactic", content.ids("tactics").index("early_bird")))
+    eng.apply(encode("regular_turn"))
+    ScoringTester(core).set_cards(0, hand=["path_finding"])
+    eng.apply(encode("play", 0 | (31 << 8) | (31 << 13)))     # basic effect, no mana
+    r = Rules(core)
+    costs = {}
+    for h in range(r.n_hexes):
+        hx = [x for t in core.to_dict()["map"]["tiles"] for x in t["hexes"] if x["index"] == h][0]
+        if hx["site"] is None:
+            costs[hx["terrain"]] = r.move_cost(h)
+    assert costs["plains"] == 2
+    assert costs["forest"] == 2                               # start tile A has a forest
+    if "desert" in costs:
+        assert costs["desert"] == 4
+    assert core.to_dict()["turn"]["move_points"] == 2         # and Move 2
