@@ -9,6 +9,7 @@ from libc.string cimport memset, memcpy
 from libc.stdint cimport int32_t, int16_t, int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from mksim._types cimport (
+    DECK_BASIC, DECK_AA, DECK_SPELL, DECK_ARTIFACT, DECK_WOUND, COLOURLESS,
     GameState, Player, Dummy, Hex, TurnState, MAX_PLAYERS, MAX_CARDS, MAX_DICE, MAX_PATH,
     MAX_SKILLS, MAX_DECK, MAX_OFFER,
     RED, BLUE, WHITE, GREEN, GOLD, BLACK, NUM_COLOURS, NUM_TERRAINS, DAY, NIGHT,
@@ -69,12 +70,6 @@ OP_ORDER = ("nothing", "choice", "all", "by_time", "move", "influence", "attack"
             "handler")
 
 cdef enum:
-    DECK_BASIC = 0
-    DECK_AA = 1
-    DECK_SPELL = 2
-    DECK_ARTIFACT = 3
-    DECK_WOUND = 4
-    COLOURLESS = 4
     COLOUR_ANY = 6             # effects.COLOUR_CHOICES: ... "any", "any_basic"
     COLOUR_ANY_BASIC = 7
     DUMMY = MAX_PLAYERS        # actor id of the dummy player

@@ -16,7 +16,7 @@ from libc.stdint cimport int8_t, int16_t
 
 from mksim._types cimport (
     GameState, Hex, Player, Dummy, Unit, MAX_PLAYERS, MAX_CARDS, MAX_UNITS, NUM_COLOURS,
-    HEX_CONQUERED, HEX_BURNED,
+    HEX_CONQUERED, HEX_BURNED, DECK_BASIC, DECK_AA, DECK_SPELL, DECK_ARTIFACT, DECK_WOUND, COLOURLESS,
 )
 from mksim._state cimport GameCore, Statics, Table
 from mksim._rng cimport rng_shuffle_i16, STREAM_DUMMY
@@ -25,13 +25,6 @@ from mksim import content as _ct
 from mksim import effects as _fx
 
 cdef enum:
-    # card deck codes (mksim.tables.DECK_TYPES)
-    DECK_BASIC = 0
-    DECK_AA = 1
-    DECK_SPELL = 2
-    DECK_ARTIFACT = 3
-    DECK_WOUND = 4
-    COLOURLESS = 4             # mksim.tables.CARD_COLOURS: red blue white green colourless
     CRYSTAL_LIMIT = 3          # 5.1.3, 10.7.12.1
     INT8_MAX = 127
 

@@ -43,6 +43,16 @@ cdef enum Colour:              # mana colours, 5.1.1 (basic first)
     BLACK = 5
     NUM_COLOURS = 6
 
+cdef enum:                     # card deck codes (mksim.tables.DECK_TYPES, rule 6.1.1)
+    DECK_BASIC = 0
+    DECK_AA = 1
+    DECK_SPELL = 2
+    DECK_ARTIFACT = 3
+    DECK_WOUND = 4
+
+cdef enum:
+    COLOURLESS = 4             # card colour code of artifacts and the Wound (mksim.tables.CARD_COLOURS)
+
 cdef enum Element:             # 11.9.1
     PHYSICAL = 0
     FIRE = 1
