@@ -18,6 +18,7 @@ cdef enum:
     ACTION_SHIFT = 20
     ARG_MASK = (1 << 20) - 1
     MAX_ACTIONS = 512          # legal actions at one decision point
+    EXPLORE_FROM_BOX = 0x3FFF  # A_EXPLORE argument: explore with a tile from the box (9.8.8)
     MAX_HAND_INDEX = 63        # hand indices must fit a handler's 64 options (ask) and A_PLAY's 7 bits
     PAY_NONE = 31              # payment code: nothing to pay
     PAY_CRYSTAL = 6            # payment codes: 0-5 token of colour c, 6-9 crystal c, 10-17 Source die i
@@ -99,6 +100,7 @@ cdef enum EngineError:
     ERR_BOX_TILES = 5          # exploring with tiles from the box (9.8.8) not implemented
     ERR_UNIT_EFFECT = 6        # unit-targeting effects (ready/heal unit) not implemented
     ERR_CAPACITY = 7           # a MAX_* limit of _types.pxd was exceeded
+    ERR_ALTAR = 12             # ruins altar tribute (10.7.10.2) not implemented
     ERR_ENEMY_EFFECT = 8       # an enemy effect the engine does not implement (Armor floor other than 1)
     ERR_CARD_BONUS = 9         # error_arg = op: Concentration / Will Focus bonus on Influence, Block or
                                # Attack (needs interaction / combat, not implemented yet)

@@ -31,7 +31,8 @@ from mksim._combat cimport (combat_begin, combat_next_phase, combat_end, combat_
                             damage_start, damage_to_unit, damage_to_hero,
                             UNDEFEATED_STAY, UNDEFEATED_DISCARD, enemy_ability, AB_ASSASSINATION,
                             enemy_attack_value)
-from mksim._rules cimport (is_rampaging, move_cost, can_enter, ends_movement, provokes, is_safe,
+from mksim._hexmap cimport LATTICE_DIRS, lattice_to_axial, hex_distance as axial_distance
+from mksim._rules cimport (tile_at, is_rampaging, move_cost, can_enter, ends_movement, provokes, is_safe,
                            explorable, explore, MAX_EXPLORABLE, RULES_BOX_NOT_IMPLEMENTED)
 
 import numpy as np
@@ -622,6 +623,34 @@ cdef int legal_play(Engine eng, const GameState* cgs, const EngineStatics* es, i
     return n
 
 
+cdef bint box_explorable(const GameState* gs, const Statics* st, int hex) noexcept nogil:
+    """9.8.8: with the tile stack empty, a tile from the box may fill a hole: an empty
+    position of the shape touching the hero's space (21.2 A11) next to >= 3 placed tiles."""
+    cdef int k, d, a, b, cq, cr, near, i
+    cdef bint in_shape
+    if hex < 0:
+        return False
+    for k in range(6):
+        a = gs.tiles[gs.hexes[hex].tile].a + LATTICE_DIRS[k][0]
+        b = gs.tiles[gs.hexes[hex].tile].b + LATTICE_DIRS[k][1]
+        lattice_to_axial(a, b, &cq, &cr)
+        if axial_distance(gs.hexes[hex].q, gs.hexes[hex].r, cq, cr) != 2 or tile_at(gs, a, b) >= 0:
+            continue
+        in_shape = False
+        for i in range(st.shape.n_positions):
+            if st.shape.positions[2 * i] == a and st.shape.positions[2 * i + 1] == b:
+                in_shape = True
+        if not in_shape:
+            continue
+        near = 0
+        for d in range(6):
+            if tile_at(gs, a + LATTICE_DIRS[d][0], b + LATTICE_DIRS[d][1]) >= 0:
+                near += 1
+        if near >= 3:
+            return True
+    return False
+
+
 cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
     cdef GameState* gs = &eng.core.gs
     cdef const EngineStatics* es = &eng.es
@@ -702,8 +731,8 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
             n = space_bending_moves(gs, st, out, n)          # Space Bending: 2 spaces away
             if gs.turn.move_points >= 2:                     # 9.8.3
                 m = explorable(gs, st, h, pos)
-                if m == RULES_BOX_NOT_IMPLEMENTED:
-                    pass  # 9.8.8 box tiles: not offered until implemented (issue note)
+                if m == RULES_BOX_NOT_IMPLEMENTED and box_explorable(gs, st, h) and n < MAX_ACTIONS:
+                    out[n] = act(A_EXPLORE, EXPLORE_FROM_BOX)    # 9.8.8: offered, raises when taken
                 for k in range(m if m > 0 else 0):
                     if n < MAX_ACTIONS:
                         out[n] = act(A_EXPLORE, ((pos[2 * k] + 64) << 7) | (pos[2 * k + 1] + 64))
@@ -1440,6 +1469,12 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if a != 0 or ends_movement(gs, st, to, p):               # 9.4.1, 9.4.3 -> 11.1
             return fight_after_move(gs, es, st, p, b, to, a)
         return ERR_NONE
+    if kind == A_EXPLORE and arg == EXPLORE_FROM_BOX:            # 9.8.8
+        if gs.phase != PH_MOVE or gs.turn.action_taken or gs.turn.move_points < 2 \
+                or gs.n_tile_stack > 0 or not box_explorable(gs, st, pl.position):
+            return ERR_ILLEGAL
+        set_error(gs, ERR_BOX_TILES, 0, -1)
+        return ERR_BOX_TILES
     if kind == A_EXPLORE:                                        # 9.8
         if gs.phase != PH_MOVE or gs.turn.action_taken or gs.turn.move_points < 2:
             return ERR_ILLEGAL
@@ -1467,7 +1502,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         push_card(pl.discard, &pl.n_discard, card)               # 4.5.2: to the discard pile
         gs.turn.played_card = 1                                  # 4.3.2 satisfied
         return ERR_NONE
-    if kind >= A_CHALLENGE and kind <= A_INTERACT:
+    if (kind >= A_CHALLENGE and kind <= A_INTERACT) or kind == A_ALTAR:
         return apply_site_action(gs, es, st, p, kind, arg)
     if kind == A_CONVERT_MOVE:                                   # Agility (_fx_advanced.pxi)
         return apply_convert_move(gs, arg)
@@ -1507,7 +1542,6 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
                     break
         rewards_stage(gs, es, st)
         return gs.error
-        return ERR_NONE
     if kind == A_PICK_SKILL:                                     # 13.6.4
         if gs.phase != PH_END_TURN or gs.turn.end_stage != END_LEVEL_SKILL:
             return ERR_ILLEGAL
@@ -1608,6 +1642,7 @@ HANDLER_TABLES = {HG_TACTICS: TACTICS_HANDLERS,
 
 ERROR_TEXT = {
     ERR_ILLEGAL: "illegal action",
+    ERR_ALTAR: "ruins altars (paying the tribute, 10.7.10.2) are not implemented yet",
     ERR_COMBAT: "a fortified site without garrison tokens: city garrisons (9.9.3) are not implemented yet",
     ERR_ENEMY_EFFECT: "an enemy Armor change with a floor other than 1 is not implemented yet",
     ERR_INTERACTION: "interaction and site actions (rule 10) are not implemented yet",
@@ -1627,7 +1662,7 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
               A_GLADE_WOUND: "glade_wound", A_CHALLENGE: "challenge", A_ENTER_SITE: "enter_site",
               A_BURN: "burn", A_INTERACT: "interact", A_COMMIT_ATTACK: "attack", A_COMMIT_BLOCK: "block",
               A_DAMAGE_START: "damage_from", A_DAMAGE_HERO: "damage_hero", A_DAMAGE_UNIT: "damage_unit",
-              A_NEXT_PHASE: "next_phase", A_REWARD: "reward", A_TACTIC_ABILITY: "tactic_ability",
+              A_NEXT_PHASE: "next_phase", A_REWARD: "reward", A_ALTAR: "altar", A_TACTIC_ABILITY: "tactic_ability",
               A_FORFEIT: "forfeit", A_RETURN_CARD: "return_card", A_CONVERT_MOVE: "convert_move",
               A_END_INTERACT: "end_interact", A_RECRUIT: "recruit", A_BUY_HEALING: "buy_healing",
               A_BUY_AA: "buy_aa", A_BUY_SPELL: "buy_spell", A_ACTIVATE_UNIT: "activate_unit",

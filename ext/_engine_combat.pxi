@@ -220,6 +220,9 @@ cdef int legal_site_actions(const GameState* gs, const EngineStatics* es, const 
     if site == es.sites.monastery and not (gs.hexes[h].flags & HEX_BURNED) and n < MAX_ACTIONS:
         out[n] = act(A_BURN, 0)
         n += 1
+    if (site == es.sites.ancient_ruins and not (gs.hexes[h].flags & HEX_CONQUERED)
+            and gs.hexes[h].ruins >= 0 and es.ruins[gs.hexes[h].ruins * RUINS_WIDTH + RUINS_KIND] == 0):
+        n = legal_altar(<GameState*>gs, es, gs.hexes[h].ruins, out, n)   # 10.7.10.2, 21.2 A23
     if can_interact(gs, es, gs.current) and n < MAX_ACTIONS:      # 10.2.1, 10.2.3 (_engine_units.pxi)
         out[n] = act(A_INTERACT, 0)
         n += 1
@@ -289,6 +292,12 @@ cdef int legal_combat(const GameState* gs, const EngineStatics* es, const Static
 cdef int apply_site_action(GameState* gs, const EngineStatics* es, const Statics* st, int p,
                            int kind, int arg) noexcept nogil:
     cdef int h = gs.players[p].position, res, d
+    if kind == A_ALTAR:
+        if (gs.phase != PH_MOVE or gs.turn.action_taken or h < 0 or hex_site(gs, h) != es.sites.ancient_ruins
+                or gs.hexes[h].ruins < 0 or (gs.hexes[h].flags & HEX_CONQUERED)
+                or es.ruins[gs.hexes[h].ruins * RUINS_WIDTH + RUINS_KIND] != 0):
+            return ERR_ILLEGAL
+        return pay_altar(gs, es, p, h, arg)
     if kind == A_INTERACT:
         return start_interaction(gs, es, p)                        # 10.2 (_engine_units.pxi)
     if gs.phase != PH_MOVE or gs.turn.action_taken or h < 0:
@@ -480,7 +489,7 @@ cdef void start_rewards(GameState* gs, const EngineStatics* es, const Statics* s
                 return                                             # which one goes back: A_REWARD
             continue                                               # (already removed from the list)
         elif code == RW_FAME:
-            pass
+            set_error(gs, ERR_ALTAR, 1, -1)   # no site queues a Fame reward (altars pay Fame at once)
         elif code == RW_UNIT:                                      # 13.5.4: a decision (A_REWARD)
             return
         else:                                                      # spell / AA: a decision
@@ -566,4 +575,82 @@ cdef int apply_reward(GameState* gs, const EngineStatics* es, const Statics* st,
             pl.crystals[arg] += 1
     pop_reward(gs)
     start_rewards(gs, es, st)
+    return ERR_NONE
+
+
+# -- ruins altars (10.7.10.2) ---------------------------------------------------------------
+
+cdef int altar_sequences(GameState* gs, int* need, int depth, int seq, int last_pay, int last_colour,
+                         int32_t* out, int n) noexcept nogil:
+    """Every way to pay the remaining tribute `need` (per basic colour) from the current
+    sources: a sequence of up to 4 payment codes, 5 bits each, in colour order and, within a
+    colour, in non-decreasing code order (so each set of payments appears once)."""
+    cdef int c = 0, pay, npay = n_pay_codes(gs)
+    cdef PaySnap sn
+    while c < 4 and need[c] == 0:
+        c += 1
+    if c == 4:
+        if n < MAX_ACTIONS:
+            out[n] = act(A_ALTAR, seq | (PAY_NONE << (5 * depth)) if depth < 4 else seq)
+            n += 1
+        return n
+    if depth >= 4:
+        return n
+    for pay in range(npay):
+        if c == last_colour and pay < last_pay:
+            continue
+        if not pay_ok(gs, pay, c):
+            continue
+        pay_save(gs, &sn)
+        pay_take(gs, pay, c)
+        need[c] -= 1
+        n = altar_sequences(gs, need, depth + 1, seq | (pay << (5 * depth)), pay, c, out, n)
+        need[c] += 1
+        pay_restore(gs, &sn)
+    return n
+
+
+cdef int legal_altar(GameState* gs, const EngineStatics* es, int ruins, int32_t* out, int n) noexcept nogil:
+    """10.7.10.2 / 21.2 A23: the altar is offered only when its tribute can be paid, once per
+    distinct way of paying it (which tokens, crystals or Source die)."""
+    cdef int need[4]
+    cdef int c, total = 0, seq = 0
+    for c in range(4):
+        need[c] = es.ruins[ruins * RUINS_WIDTH + RUINS_TRIBUTE + c]
+        total += need[c]
+    if total == 0 or total > 4:
+        return n
+    return altar_sequences(gs, need, 0, seq, -1, -1, out, n)
+
+
+cdef int pay_altar(GameState* gs, const EngineStatics* es, int p, int h, int arg) noexcept nogil:
+    """Pay the tribute with the payment sequence `arg` (see altar_sequences), then place the
+    Shield and gain the Fame shown (10.7.10.2).  This is the turn's action."""
+    cdef int need[4]
+    cdef int c, k, pay, ruins = gs.hexes[h].ruins
+    cdef PaySnap sn
+    for c in range(4):
+        need[c] = es.ruins[ruins * RUINS_WIDTH + RUINS_TRIBUTE + c]
+    pay_save(gs, &sn)
+    for k in range(4):
+        pay = (arg >> (5 * k)) & 0x1F
+        if pay == PAY_NONE:
+            break
+        c = 0
+        while c < 4 and need[c] == 0:
+            c += 1
+        if c == 4 or not pay_ok(gs, pay, c):
+            pay_restore(gs, &sn)
+            return ERR_ILLEGAL
+        pay_take(gs, pay, c)
+        need[c] -= 1
+    for c in range(4):
+        if need[c] != 0:
+            pay_restore(gs, &sn)
+            return ERR_ILLEGAL
+    gs.players[p].fame += es.ruins[ruins * RUINS_WIDTH + RUINS_FAME]
+    gs.hexes[h].owner = <int8_t>p
+    gs.hexes[h].flags |= HEX_CONQUERED
+    gs.turn.action_taken = 1
+    gs.turn.move_points = 0                                        # 4.4.7
     return ERR_NONE

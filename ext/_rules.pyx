@@ -397,9 +397,9 @@ cdef class Rules:
             raise IndexError(terrain)
         self.core.gs.turn.terrain_delta[terrain] = <int8_t>delta
 
-    def set_hex(self, int hex, terrain=None, site=None, tokens=None, flags=None, owner=None):
+    def set_hex(self, int hex, terrain=None, site=None, tokens=None, flags=None, owner=None, ruins=None):
         """Overwrite fields of one hex (site = content.SITE_IDS index or -1; tokens = token
-        instance list)."""
+        instance list; ruins = ruins token index, -1 = none)."""
         cdef Hex* hx
         self._check_hex(hex)
         hx = &self.core.gs.hexes[hex]
@@ -417,6 +417,8 @@ cdef class Rules:
             hx.flags = <unsigned char>flags
         if owner is not None:
             hx.owner = <int8_t>owner
+        if ruins is not None:
+            hx.ruins = <int8_t>ruins
 
     def push_tile(self, int tile):
         """Put a tile (content index) on top of the tile stack."""

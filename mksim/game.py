@@ -427,6 +427,8 @@ class _ActionWords:
         return f"move {direction} to {where} (cost {cost})"
 
     def _explore(self, arg: int) -> str:
+        if arg == 0x3FFF:                                    # EXPLORE_FROM_BOX (9.8.8)
+            return "explore with a tile from the box"
         return f"explore tile position ({(arg >> 7) - 64}, {(arg & 0x7F) - 64})"
 
     def _tactic_ability(self, arg: int) -> str:
