@@ -1,0 +1,163 @@
+# Skills (rule 8): the A_USE_SKILL action and the named effect handlers of skills.toml,
+# included into ext/_engine.pyx after _fx_artifacts.pxi.  Protocol: see "Handler protocol"
+# in _engine.pyx.  SKILLS_HANDLERS lists (name, declared argument names) in handler-code
+# order; the content's keyword arguments must match them exactly.
+#
+# Usage (8.2): once_per_turn (8.2.3) may be used once each turn: bit SKILL_TURN_SHIFT + slot
+# of Player.skills_used, cleared at the start of the owner's turn.  once_per_round (8.2.1)
+# and interactive (8.2.2) flip face down: bit `slot`, cleared at round preparation (2.2.8,
+# 8.3.1).  passive skills are no action.  A skill is offered only when its effect can do
+# something now (node_playable, the timing table 6.3.3), on its owner's own turn (8.2.1).
+# A skill is not a card: the card bonuses (Concentration, Tirelessness, Ambush) do not apply
+# to its Move, Attack or Block (skill_op).
+#
+# Handlers not implemented here stay named errors (ERR_HANDLER naming the skill):
+# motivation (8.3.2: other players' turns; the "alone lowest Fame" bonus in solo), power_of_pain,
+# invocation, polarization, universal_power, i_dont_give_a_damn, who_needs_magic (sideways
+# card modifiers), flight, leadership, resistance_break, hawk_eyes, on_her_own, deadly_aim,
+# know_your_prey, taunt, dueling, bonds_of_loyalty, and the interactive skills.
+
+SKILLS_HANDLERS = (
+    ("outside_combat", ("then",)),
+    ("discard_wound_cost", ("then",)),
+    ("forward_march", ("per_unit", "max")),
+    ("glittering_fortune", ("per_colour",)),
+)
+
+cdef enum SkillHandler:
+    SK_OUTSIDE_COMBAT = 0
+    SK_DISCARD_WOUND_COST = 1
+    SK_FORWARD_MARCH = 2
+    SK_GLITTERING_FORTUNE = 3
+
+cdef enum SkillUsage:          # mksim.content.SKILL_USAGE order
+    SKU_ONCE_PER_TURN = 0
+    SKU_ONCE_PER_ROUND = 1
+    SKU_INTERACTIVE = 2
+    SKU_PASSIVE = 3
+
+
+cdef inline const int32_t* skill_entry(const EngineStatics* es, int skill) noexcept nogil:
+    return es.skill_row + skill * es.skill_stride     # hero usage effect ... (tables.SKILL_COLUMNS)
+
+
+cdef bint skill_usable(const GameState* gs, const EngineStatics* es, int p, int slot) noexcept nogil:
+    """8.2: may the owner use the skill in `slot` now?"""
+    cdef const Player* pl = &gs.players[p]
+    cdef int skill, usage
+    if slot < 0 or slot >= MAX_SKILLS:
+        return False
+    skill = pl.skills[slot]
+    if skill < 0 or skill >= es.n_skills:
+        return False
+    usage = skill_entry(es, skill)[1]
+    if usage == SKU_PASSIVE:
+        return False                                          # always active, not an action
+    if (pl.skills_used >> slot) & 1:
+        return False                                          # face down (8.2.1, 8.2.2)
+    if usage == SKU_ONCE_PER_TURN and (pl.skills_used >> (SKILL_TURN_SHIFT + slot)) & 1:
+        return False                                          # 8.2.3
+    if gs.phase != PH_MOVE and gs.phase != PH_REST and gs.phase != PH_INTERACT and not gs.combat.active:
+        return False
+    return node_playable(gs, es, skill_entry(es, skill)[2])
+
+
+cdef int legal_skills(const GameState* gs, const EngineStatics* es, int32_t* out, int n) noexcept nogil:
+    cdef int k
+    for k in range(MAX_SKILLS):
+        if n < MAX_ACTIONS and skill_usable(gs, es, gs.current, k):
+            out[n] = act(A_USE_SKILL, k)
+            n += 1
+    return n
+
+
+cdef int use_skill(GameState* gs, const EngineStatics* es, const Statics* st, int p, int slot) noexcept nogil:
+    """A_USE_SKILL: mark the token used (8.2) and resolve its effect like a card's."""
+    cdef Player* pl = &gs.players[p]
+    cdef int skill, usage, res
+    if not skill_usable(gs, es, p, slot):
+        return ERR_ILLEGAL
+    skill = pl.skills[slot]
+    usage = skill_entry(es, skill)[1]
+    if usage == SKU_ONCE_PER_TURN:
+        pl.skills_used |= <uint16_t>(1 << (SKILL_TURN_SHIFT + slot))     # 8.2.3
+    else:
+        pl.skills_used |= <uint16_t>(1 << slot)               # 8.2.1-8.2.2: flipped face down
+    gs.turn.resolving_card = <int16_t>(SKILL_CARD_BASE - skill)
+    push_eval(gs, skill_entry(es, skill)[2])
+    res = run_effects(gs, es, st, p)
+    return gs.error if res == RES_ERROR else ERR_NONE
+
+
+cdef int skill_op(GameState* gs, const int32_t* r) noexcept nogil:
+    """Move / Attack / Block of a skill: the plain value, without card bonuses."""
+    if r[0] == OP_MOVE:
+        gs.turn.move_points += r[1]
+    elif r[0] == OP_ATTACK:
+        gs.combat.attack[r[3]][r[2]] += r[1]                  # 11.5.2 / 11.8
+    else:
+        gs.combat.block[r[2]] += r[1]                         # 11.6.3
+    return RES_DONE
+
+
+cdef int ready_unwounded_units(const Player* pl) noexcept nogil:
+    cdef int k, n = 0
+    for k in range(MAX_UNITS):
+        if pl.units[k].card >= 0 and pl.units[k].ready and pl.units[k].wounds == 0:
+            n += 1
+    return n
+
+
+cdef int crystal_colours(const Player* pl) noexcept nogil:
+    cdef int c, n = 0
+    for c in range(4):
+        if pl.crystals[c] > 0:
+            n += 1
+    return n
+
+
+cdef bint has_wound_in_hand(const Player* pl, const EngineStatics* es) noexcept nogil:
+    cdef int i
+    for i in range(pl.n_hand):
+        if pl.hand[i] == es.wound:
+            return True
+    return False
+
+
+cdef bint skills_playable(const GameState* gs, const EngineStatics* es, int row, int local) noexcept nogil:
+    cdef const int32_t* a = row_args(es, row)
+    cdef const Player* pl = &gs.players[gs.current]
+    if local == SK_OUTSIDE_COMBAT:                # only outside combat, and only if it does something
+        return not gs.combat.active and node_playable(gs, es, a[0])   # 11: not in combat
+    if local == SK_DISCARD_WOUND_COST:            # I Feel No Pain: needs a Wound in hand
+        return has_wound_in_hand(pl, es) and node_playable(gs, es, a[0])
+    if local == SK_FORWARD_MARCH:                 # Move (9.3.2) with at least one such unit
+        return gs.phase == PH_MOVE and ready_unwounded_units(pl) > 0
+    if local == SK_GLITTERING_FORTUNE:            # Influence: interaction only (10.2.2)
+        return gs.phase == PH_INTERACT and crystal_colours(pl) > 0
+    return False
+
+
+cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row, int local, int choice) noexcept nogil:
+    cdef const int32_t* a = row_args(es, row)
+    cdef Player* pl = &gs.players[p]
+    cdef int i, v
+    if local == SK_OUTSIDE_COMBAT:
+        return push_eval(gs, a[0])
+    if local == SK_DISCARD_WOUND_COST:            # discard a Wound from hand; then the effect
+        for i in range(pl.n_hand):
+            if pl.hand[i] == es.wound:
+                remove_at(pl.hand, &pl.n_hand, i)
+                push_card(pl.discard, &pl.n_discard, es.wound)
+                return push_eval(gs, a[0])
+        set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+        return RES_ERROR
+    if local == SK_FORWARD_MARCH:                 # Move per Ready, unwounded unit, at most max
+        v = ready_unwounded_units(pl) * a[0]
+        gs.turn.move_points += v if v < a[1] else a[1]
+        return RES_DONE
+    if local == SK_GLITTERING_FORTUNE:            # Influence per different crystal colour
+        gs.turn.influence += crystal_colours(pl) * a[0]
+        return RES_DONE
+    set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+    return RES_ERROR
