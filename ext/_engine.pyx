@@ -1847,7 +1847,8 @@ cdef class Engine:
         n = 0
         if gs.has_dummy and gs.dummy.hero >= 0:
             for k, s in enumerate(skills):
-                if tables.hero_ids.index(s["hero"]) == gs.dummy.hero and self._skill_in_game(s):
+                if tables.hero_ids.index(s["hero"]) == gs.dummy.hero and self._skill_in_game(s) \
+                        and not s.get("interactive"):                  # 18.3.1: without it
                     gs.dummy.skill_stack[n] = k
                     n += 1
             rng_shuffle_i8(&gs.rng[<int>STREAM_OFFERS], gs.dummy.skill_stack, n)
