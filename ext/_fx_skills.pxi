@@ -12,9 +12,8 @@
 # to its Move, Attack or Block (skill_op).
 #
 # Handlers not implemented here stay named errors (ERR_HANDLER naming the skill):
-# motivation (8.3.2: other players' turns; the "alone lowest Fame" bonus in solo), power_of_pain,
-# invocation, polarization, universal_power, i_dont_give_a_damn, who_needs_magic (sideways
-# card modifiers), flight, leadership, resistance_break, hawk_eyes, on_her_own, deadly_aim,
+# motivation (8.3.2: other players' turns; the "alone lowest Fame" bonus in solo),
+# invocation, polarization, universal_power, who_needs_magic (sideways card modifiers), flight, leadership, resistance_break, hawk_eyes, on_her_own, deadly_aim,
 # know_your_prey, taunt, dueling, bonds_of_loyalty, and the interactive skills.
 
 SKILLS_HANDLERS = (
@@ -22,6 +21,8 @@ SKILLS_HANDLERS = (
     ("discard_wound_cost", ("then",)),
     ("forward_march", ("per_unit", "max")),
     ("glittering_fortune", ("per_colour",)),
+    ("power_of_pain", ("bonus",)),
+    ("i_dont_give_a_damn", ("bonus", "advanced_bonus")),
 )
 
 cdef enum SkillHandler:
@@ -29,6 +30,8 @@ cdef enum SkillHandler:
     SK_DISCARD_WOUND_COST = 1
     SK_FORWARD_MARCH = 2
     SK_GLITTERING_FORTUNE = 3
+    SK_POWER_OF_PAIN = 4
+    SK_I_DONT_GIVE_A_DAMN = 5
 
 cdef enum SkillUsage:          # mksim.content.SKILL_USAGE order
     SKU_ONCE_PER_TURN = 0
@@ -124,6 +127,48 @@ cdef bint has_wound_in_hand(const Player* pl, const EngineStatics* es) noexcept 
     return False
 
 
+cdef int sideways_kind(const GameState* gs) noexcept nogil:
+    """What a card played sideways gives now (6.1.7; as A_SIDEWAYS): 0 Move, 1 Influence,
+    2 Attack, 3 Block, -1 nothing."""
+    if gs.phase == PH_MOVE and not gs.turn.action_taken:
+        return 0
+    if gs.phase == PH_INTERACT:
+        return 1
+    if gs.phase == PH_COMBAT_ATTACK:
+        return 2
+    if gs.phase == PH_COMBAT_BLOCK:
+        return 3
+    return -1
+
+
+cdef uint64_t sideways_options(const Player* pl, const EngineStatics* es, bint wounds) noexcept nogil:
+    """Hand indices of the Wounds (wounds) or the non-Wound cards."""
+    cdef uint64_t options = 0
+    cdef int i
+    for i in range(pl.n_hand):
+        if i <= MAX_HAND_INDEX and (pl.hand[i] == es.wound) == wounds:
+            options |= (<uint64_t>1) << i
+    return options
+
+
+cdef void play_sideways_for(GameState* gs, Player* pl, int i, int value) noexcept nogil:
+    """Play hand card i sideways (6.1.7) for `value` instead of 1; card bonuses apply as for
+    A_SIDEWAYS (it is a card played)."""
+    cdef int card = pl.hand[i]
+    cdef int a = sideways_kind(gs)
+    remove_at(pl.hand, &pl.n_hand, i)
+    push_card(pl.play_area, &pl.n_play, card)        # a Wound too: discarded at end of turn
+    gs.turn.played_card = 1
+    if a == 0:
+        gs.turn.move_points += value + move_bonus(gs)
+    elif a == 1:
+        gs.turn.influence += value                    # 10.2.2
+    elif a == 2:
+        gs.combat.attack[0][0] += value + ambush_bonus(gs, 0)    # physical melee Attack
+    else:
+        gs.combat.block[0] += value + ambush_bonus(gs, 1)        # physical Block
+
+
 cdef bint skills_playable(const GameState* gs, const EngineStatics* es, int row, int local) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     cdef const Player* pl = &gs.players[gs.current]
@@ -135,6 +180,10 @@ cdef bint skills_playable(const GameState* gs, const EngineStatics* es, int row,
         return gs.phase == PH_MOVE and ready_unwounded_units(pl) > 0
     if local == SK_GLITTERING_FORTUNE:            # Influence: interaction only (10.2.2)
         return gs.phase == PH_INTERACT and crystal_colours(pl) > 0
+    if local == SK_POWER_OF_PAIN:                 # a Wound played sideways
+        return sideways_kind(gs) >= 0 and sideways_options(pl, es, True) != 0
+    if local == SK_I_DONT_GIVE_A_DAMN:            # a non-Wound card played sideways
+        return sideways_kind(gs) >= 0 and sideways_options(pl, es, False) != 0
     return False
 
 
@@ -158,6 +207,22 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
         return RES_DONE
     if local == SK_GLITTERING_FORTUNE:            # Influence per different crystal colour
         gs.turn.influence += crystal_colours(pl) * a[0]
+        return RES_DONE
+    if local == SK_POWER_OF_PAIN or local == SK_I_DONT_GIVE_A_DAMN:
+        # Power of Pain: a Wound played sideways as a non-Wound card, +bonus instead of +1
+        # (then discarded at end of turn with the play area).  I Don't Give a Damn: a card
+        # sideways +bonus instead of +1, +advanced_bonus for an AA, Spell or Artifact.
+        if choice < 0:
+            if sideways_kind(gs) < 0:
+                set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+                return RES_ERROR
+            return ask(gs, row, 0, ASK_HAND_CARD, sideways_options(pl, es, local == SK_POWER_OF_PAIN))
+        v = a[0]
+        if local == SK_I_DONT_GIVE_A_DAMN:
+            i = card_deck(es, pl.hand[choice])
+            if i == DECK_AA or i == DECK_SPELL or i == DECK_ARTIFACT:
+                v = a[1]
+        play_sideways_for(gs, pl, choice, v)
         return RES_DONE
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR

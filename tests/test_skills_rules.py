@@ -125,8 +125,8 @@ def test_8_2_passive_skill_is_no_action(content, tables):
 
 
 def test_8_2_skill_with_a_handler_not_implemented_raises_naming_the_skill(content, tables):
-    core, eng, _ = new_turn(content, tables, ["arythea_power_of_pain"])
-    with pytest.raises(NotImplementedError, match="skill 'arythea_power_of_pain': effect handler 'power_of_pain'"):
+    core, eng, _ = new_turn(content, tables, ["arythea_invocation"])
+    with pytest.raises(NotImplementedError, match="skill 'arythea_invocation': effect handler 'invocation'"):
         eng.apply(encode("use_skill", 0))
 
 
@@ -188,3 +188,29 @@ def test_18_3_1_dummy_skills_without_interactive_one_join_the_common_offer(conte
     # the other revealed token and the dummy's top token enter the Common Skill offer
     assert d2["skill_offer"] == [own[-2], dummy_stack[-1]]
     assert d2["dummy"]["skill_stack"] == dummy_stack[:-1]
+
+
+def test_power_of_pain_plays_a_wound_sideways_for_move_2(content, tables):
+    core, eng, _ = new_turn(content, tables, ["arythea_power_of_pain"], hand=["march", "wound"])
+    eng.apply(encode("use_skill", 0))
+    assert acts(eng) == ["choose(1)"]                  # only the Wound
+    eng.apply(encode("choose", 1))
+    p = player(core)
+    assert turn(core)["move_points"] == 2 and p["hand"] == ["march"] and p["play_area"] == ["wound"]
+    assert "use_skill(0)" not in acts(eng)              # 8.2.3
+    eng.apply(encode("end_turn"))                       # 13.7: the Wound goes to the discard pile
+    assert player(core)["discard"] == ["wound"]
+
+
+def test_i_dont_give_a_damn_sideways_2_or_3_for_an_advanced_action(content, tables):
+    core, eng, _ = new_turn(content, tables, ["tovak_i_dont_give_a_damn"],
+                            hand=["wound", "march", "ice_bolt"])
+    eng.apply(encode("use_skill", 0))
+    assert acts(eng) == ["choose(1)", "choose(2)"]      # not the Wound
+    eng.apply(encode("choose", 2))
+    assert turn(core)["move_points"] == 3               # an Advanced Action: +3
+    next_turn(eng, core)
+    ScoringTester(core).set_cards(0, hand=["march"])
+    eng.apply(encode("use_skill", 0))
+    eng.apply(encode("choose", 0))
+    assert turn(core)["move_points"] == 2               # a Basic Action: +2
