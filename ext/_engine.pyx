@@ -457,6 +457,8 @@ cdef bint pay_ok(const GameState* gs, int pay, int colour) noexcept nogil:
     if pay < PAY_DIE:                                       # a crystal (5.1.3)
         c = pay - PAY_CRYSTAL
         return c == colour and gs.players[gs.current].crystals[c] > 0
+    if gs.turn.no_source_dice:                              # Who Needs Magic (_fx_skills.pxi)
+        return False
     if pay == PAY_STOLEN:                                   # Mana Steal die (3.2, 21.2 A7):
         c = gs.players[gs.current].stolen_die               # in addition to the normal die
         return c >= 0 and c == colour

@@ -13,7 +13,7 @@
 #
 # Handlers not implemented here stay named errors (ERR_HANDLER naming the skill):
 # motivation (8.3.2: other players' turns; the "alone lowest Fame" bonus in solo),
-# invocation, polarization, universal_power, who_needs_magic (sideways card modifiers), flight, leadership, resistance_break, hawk_eyes, on_her_own, deadly_aim,
+# invocation, polarization, universal_power (mana added to a sideways card), flight, leadership, resistance_break, hawk_eyes, on_her_own, deadly_aim,
 # know_your_prey, taunt, dueling, bonds_of_loyalty, and the interactive skills.
 
 SKILLS_HANDLERS = (
@@ -23,6 +23,7 @@ SKILLS_HANDLERS = (
     ("glittering_fortune", ("per_colour",)),
     ("power_of_pain", ("bonus",)),
     ("i_dont_give_a_damn", ("bonus", "advanced_bonus")),
+    ("who_needs_magic", ("bonus", "no_source_bonus")),
 )
 
 cdef enum SkillHandler:
@@ -32,6 +33,7 @@ cdef enum SkillHandler:
     SK_GLITTERING_FORTUNE = 3
     SK_POWER_OF_PAIN = 4
     SK_I_DONT_GIVE_A_DAMN = 5
+    SK_WHO_NEEDS_MAGIC = 6
 
 cdef enum SkillUsage:          # mksim.content.SKILL_USAGE order
     SKU_ONCE_PER_TURN = 0
@@ -182,7 +184,7 @@ cdef bint skills_playable(const GameState* gs, const EngineStatics* es, int row,
         return gs.phase == PH_INTERACT and crystal_colours(pl) > 0
     if local == SK_POWER_OF_PAIN:                 # a Wound played sideways
         return sideways_kind(gs) >= 0 and sideways_options(pl, es, True) != 0
-    if local == SK_I_DONT_GIVE_A_DAMN:            # a non-Wound card played sideways
+    if local == SK_I_DONT_GIVE_A_DAMN or local == SK_WHO_NEEDS_MAGIC:   # a non-Wound card sideways
         return sideways_kind(gs) >= 0 and sideways_options(pl, es, False) != 0
     return False
 
@@ -223,6 +225,26 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
             if i == DECK_AA or i == DECK_SPELL or i == DECK_ARTIFACT:
                 v = a[1]
         play_sideways_for(gs, pl, choice, v)
+        return RES_DONE
+    if local == SK_WHO_NEEDS_MAGIC:
+        # a card sideways +bonus instead of +1; +no_source_bonus if no Source die is used this
+        # turn: offered (ASK_OPTION 1) only if none was used yet (the Mana Steal die and dice
+        # taken by Mana Draw count), and then none may be used for the rest of the turn.
+        # Stage 0: the card (ASK_HAND_CARD), stage 1: option 0 = +bonus, 1 = +no_source_bonus.
+        if choice < 0:
+            if sideways_kind(gs) < 0:
+                set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+                return RES_ERROR
+            return ask(gs, row, 0, ASK_HAND_CARD, sideways_options(pl, es, False))
+        if gs.turn.handler_stage == 0:
+            if gs.turn.dice_used == 0 and not gs.turn.stolen_used and gs.turn.dice_kept == 0:
+                gs.turn.hvars[0] = <int16_t>choice
+                return ask(gs, row, 1, ASK_OPTION, 3)
+            play_sideways_for(gs, pl, choice, a[0])
+            return RES_DONE
+        if choice == 1:
+            gs.turn.no_source_dice = 1
+        play_sideways_for(gs, pl, gs.turn.hvars[0], a[1] if choice == 1 else a[0])
         return RES_DONE
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR

@@ -214,3 +214,26 @@ def test_i_dont_give_a_damn_sideways_2_or_3_for_an_advanced_action(content, tabl
     eng.apply(encode("use_skill", 0))
     eng.apply(encode("choose", 0))
     assert turn(core)["move_points"] == 2               # a Basic Action: +2
+
+
+def test_who_needs_magic_plus_3_forbids_source_dice_for_the_rest_of_the_turn(content, tables):
+    core, eng, _ = new_turn(content, tables, ["tovak_who_needs_magic"], hand=["march", "march"])
+    eng.set_dice(["green", "green"])
+    die_plays = lambda: [a for a in acts(eng) if a.startswith("play(") and "pay=10" in a]
+    assert die_plays()                                  # a Source die could power March (5.5.2)
+    eng.apply(encode("use_skill", 0))
+    eng.apply(encode("choose", 0))
+    assert acts(eng) == ["choose(0)", "choose(1)"]      # +2, or +3 without Source dice
+    eng.apply(encode("choose", 1))
+    assert turn(core)["move_points"] == 3
+    assert die_plays() == []                            # no Source die for the rest of the turn
+
+
+def test_who_needs_magic_gives_only_2_after_a_source_die_was_used(content, tables):
+    core, eng, _ = new_turn(content, tables, ["tovak_who_needs_magic"], hand=["march", "march"])
+    eng.set_dice(["green", "green"])
+    eng.apply(encode("play", 0 | (1 << 7) | (10 << 8) | (31 << 13)))   # March powered by die 0
+    assert turn(core)["move_points"] == 4 and turn(core)["dice_used"] == 1
+    eng.apply(encode("use_skill", 0))
+    eng.apply(encode("choose", 0))                      # no +3 option: straight +2
+    assert turn(core)["move_points"] == 6
