@@ -74,6 +74,14 @@ cdef enum UnitActionKind:      # actions of _engine_units.pxi (interaction 10.2-
     A_ACTIVATE_UNIT = 65       # arg: unit slot | ability << 3 | pay << 7 (7.3.1)
     A_HEAL_UNIT = 66           # arg: unit slot; spend Healing points equal to its level (12.3.3)
 
+cdef enum SkillActionKind:     # actions of _fx_skills.pxi (8.2)
+    A_USE_SKILL = 70           # arg: skill slot of Player.skills; its effect resolves on the stack
+
+cdef enum:
+    SKILL_CARD_BASE = -2000    # resolving_card of a skill: SKILL_CARD_BASE - skill content index
+    SKILL_TURN_SHIFT = 8       # Player.skills_used: bit k = slot k face down (8.2.1-8.2.2, until
+                               # round preparation 8.3.1), bit 8 + k = slot k used this turn (8.2.3)
+
 cdef enum Ask:                 # what a pending handler decision picks (TurnState.ask)
     ASK_NONE = 0
     ASK_HAND_CARD = 1          # option k = hand index k

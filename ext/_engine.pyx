@@ -227,6 +227,8 @@ cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int
     cdef const int32_t* r = erow(es, row)
     cdef Player* pl = &gs.players[p]
     cdef int op = r[0], colour
+    if gs.turn.resolving_card <= SKILL_CARD_BASE and (op == OP_MOVE or op == OP_ATTACK or op == OP_BLOCK):
+        return skill_op(gs, r)          # a skill is no card: no card bonuses (_fx_skills.pxi)
     if gs.turn.concentration > 0 and (op == OP_INFLUENCE or op == OP_ATTACK or op == OP_BLOCK):
         set_error(gs, ERR_CARD_BONUS, op, gs.turn.resolving_card)   # Concentration bonus: later
         return RES_ERROR
@@ -355,6 +357,7 @@ cdef enum HandlerGroup:
     HG_SPELLS = 3
     HG_ARTIFACTS = 4
     HG_UNITS_SKILLS = 5
+    HG_SKILLS = 6
 
 
 cdef inline const int32_t* row_args(const EngineStatics* es, int row) noexcept nogil:
@@ -386,6 +389,8 @@ cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row
         return spells_playable(gs, es, row, local)
     if group == HG_ARTIFACTS:
         return artifacts_playable(gs, es, row, local)
+    if group == HG_SKILLS:
+        return skills_playable(gs, es, row, local)
     return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT or gs.combat.active != 0
 
 
@@ -414,6 +419,8 @@ cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, 
         return spells_handler(gs, es, st, p, row, local, choice)
     if group == HG_ARTIFACTS:
         return artifacts_handler(gs, es, st, p, row, local, choice)
+    if group == HG_SKILLS:
+        return skills_handler(gs, es, st, p, row, local, choice)
     set_error(gs, ERR_HANDLER, hid, gs.turn.resolving_card)
     return RES_ERROR
 
@@ -423,6 +430,7 @@ include "_fx_basic.pxi"
 include "_fx_advanced.pxi"
 include "_fx_spells.pxi"
 include "_fx_artifacts.pxi"
+include "_fx_skills.pxi"
 include "_engine_combat.pxi"
 include "_engine_units.pxi"
 
@@ -442,6 +450,8 @@ cdef bint pay_ok(const GameState* gs, int pay, int colour) noexcept nogil:
     if pay < PAY_DIE:                                       # a crystal (5.1.3)
         c = pay - PAY_CRYSTAL
         return c == colour and gs.players[gs.current].crystals[c] > 0
+    if gs.turn.no_source_dice:                              # Who Needs Magic (_fx_skills.pxi)
+        return False
     if pay == PAY_STOLEN:                                   # Mana Steal die (3.2, 21.2 A7):
         c = gs.players[gs.current].stolen_die               # in addition to the normal die
         return c >= 0 and c == colour
@@ -706,15 +716,18 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
         n = legal_play(eng, gs, es, out, n)
         n = legal_convert_move(gs, out, n)                   # Agility (_fx_advanced.pxi)
         n = legal_unit_actions(gs, es, out, n)               # 7.3 (_engine_units.pxi)
+        n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
         return legal_combat(gs, es, st, out, n)
     if gs.phase == PH_INTERACT:                              # 10.2 (_engine_units.pxi)
         n = legal_play(eng, gs, es, out, n)
+        n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
         return legal_interaction(gs, es, st, out, n)
     if gs.phase == PH_MOVE:
         n = legal_play(eng, gs, es, out, n)
         n = legal_heal(gs, es, out, n)
         n = legal_unit_actions(gs, es, out, n)
         n = legal_tactic_abilities(gs, es, out, n)           # 3.2 during the turn
+        n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
         n = legal_site_actions(gs, es, st, out, n)
         h = pl.position
         if h >= 0 and not gs.turn.action_taken:             # 4.4.5: no movement after the action
@@ -745,6 +758,7 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
         n = legal_heal(gs, es, out, n)
         n = legal_unit_actions(gs, es, out, n)
         n = legal_tactic_abilities(gs, es, out, n)           # 3.2 during the turn
+        n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
         if gs.turn.rest_mode == 0 and pl.n_hand == 0:
             # every card was played before the rest discard (4.5.3): nothing is left to
             # discard; 4.3.2 is met by the played cards, so the turn may end
@@ -1033,6 +1047,7 @@ cdef void start_actor_turn(GameState* gs, const EngineStatics* es, const Statics
     if pl.position >= 0 and gs.hexes[pl.position].site == es.glade_site:
         gs.turn.mana_tokens[<int>(GOLD if gs.time == DAY else BLACK)] += 1   # 10.7.11.1
     mana_claim_turn_start(gs, pl)                                # Mana Claim: a token per turn
+    pl.skills_used &= (1 << SKILL_TURN_SHIFT) - 1                # 8.2.3: once-per-turn skills again
     gs.turn.path[0] = pl.position
     gs.turn.n_path = 1
     pl.used_before_turn = 0
@@ -1344,6 +1359,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if res == RES_DONE and gs.phase == PH_END_TURN and gs.turn.end_stage == END_LONG_NIGHT:
             finish_turn(gs, es, st)                              # 13.7.4: go on drawing
         return gs.error if res == RES_ERROR else ERR_NONE
+    if kind == A_USE_SKILL:                                      # 8.2 (_fx_skills.pxi)
+        return use_skill(gs, es, st, p, arg)
     if kind == A_FORFEIT:                                        # 4.2.5
         if gs.phase != PH_TURN_START or gs.end_announced_by < 0 or pl.n_deck != 0 or pl.n_hand != 0:
             return ERR_ILLEGAL
@@ -1638,6 +1655,7 @@ HANDLER_TABLES = {HG_TACTICS: TACTICS_HANDLERS,
                   HG_ADVANCED: ADVANCED_HANDLERS,
                   HG_SPELLS: SPELLS_HANDLERS,
                   HG_ARTIFACTS: ARTIFACTS_HANDLERS,
+                  HG_SKILLS: SKILLS_HANDLERS,
                   }
 
 ERROR_TEXT = {
@@ -1666,7 +1684,7 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
               A_FORFEIT: "forfeit", A_RETURN_CARD: "return_card", A_CONVERT_MOVE: "convert_move",
               A_END_INTERACT: "end_interact", A_RECRUIT: "recruit", A_BUY_HEALING: "buy_healing",
               A_BUY_AA: "buy_aa", A_BUY_SPELL: "buy_spell", A_ACTIVATE_UNIT: "activate_unit",
-              A_HEAL_UNIT: "heal_unit"}
+              A_HEAL_UNIT: "heal_unit", A_USE_SKILL: "use_skill"}
 
 
 cdef void check_capacity(GameState* gs) noexcept nogil:
@@ -1869,7 +1887,8 @@ cdef class Engine:
         n = 0
         if gs.has_dummy and gs.dummy.hero >= 0:
             for k, s in enumerate(skills):
-                if tables.hero_ids.index(s["hero"]) == gs.dummy.hero and self._skill_in_game(s):
+                if tables.hero_ids.index(s["hero"]) == gs.dummy.hero and self._skill_in_game(s) \
+                        and not s.get("interactive"):                  # 18.3.1: without it
                     gs.dummy.skill_stack[n] = k
                     n += 1
             rng_shuffle_i8(&gs.rng[<int>STREAM_OFFERS], gs.dummy.skill_stack, n)
@@ -1914,7 +1933,9 @@ cdef class Engine:
             return ValueError(f"illegal action {describe(action)}")
         if code == ERR_HANDLER:
             card = gs.error_card
-            if card <= UNIT_CARD_BASE:
+            if card <= SKILL_CARD_BASE:
+                what = f"skill {self.tables.skill_ids[SKILL_CARD_BASE - card]!r}"
+            elif card <= UNIT_CARD_BASE:
                 what = f"unit {self.tables.unit_ids[(UNIT_CARD_BASE - card) // 8]!r}"
             elif card <= -2:
                 what = f"tactic {self.tables.tactic_ids[-2 - card]!r}"

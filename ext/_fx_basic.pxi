@@ -263,7 +263,7 @@ cdef bint basic_playable(const GameState* gs, const EngineStatics* es, int row, 
                 return True
         return False
     if local == H_MANA_DRAW_POWERED:
-        if gs.phase != PH_MOVE and gs.phase != PH_REST:
+        if (gs.phase != PH_MOVE and gs.phase != PH_REST) or gs.turn.no_source_dice:
             return False
         for i in range(gs.n_dice):
             if not (gs.dice_taken >> i) & 1:

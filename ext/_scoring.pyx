@@ -15,7 +15,7 @@ wrappers of the C functions.
 from libc.stdint cimport int8_t, int16_t
 
 from mksim._types cimport (
-    GameState, Hex, Player, Dummy, Unit, MAX_PLAYERS, MAX_CARDS, MAX_UNITS, NUM_COLOURS,
+    GameState, Hex, Player, Dummy, Unit, MAX_PLAYERS, MAX_CARDS, MAX_UNITS, MAX_SKILLS, NUM_COLOURS,
     HEX_CONQUERED, HEX_BURNED, DECK_BASIC, DECK_AA, DECK_SPELL, DECK_ARTIFACT, DECK_WOUND, COLOURLESS,
 )
 from mksim._state cimport GameCore, Statics, Table
@@ -403,6 +403,18 @@ cdef class ScoringTester:
             pl.units[i].wounds = <unsigned char>wounds
             pl.units[i].banner = <int16_t>(-1 if banner is None else self._card(banner))
             pl.units[i].ready = 1
+
+    def set_skills(self, int p, skills):
+        """Skill tokens owned, face up (8.1.3), by id or table index; slots in list order."""
+        cdef Player* pl = self._pl(p)
+        if len(skills) > MAX_SKILLS:
+            raise ValueError(f"at most {MAX_SKILLS} skills")
+        ids = self.core.tables.skill_ids
+        for i in range(MAX_SKILLS):
+            pl.skills[i] = -1
+        for i, s in enumerate(skills):
+            pl.skills[i] = <int8_t>(ids.index(s) if isinstance(s, str) else int(s))
+        pl.skills_used = 0
 
     def set_crystals(self, int p, crystals):
         """crystals: [red, blue, white, green]."""

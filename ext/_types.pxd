@@ -266,6 +266,7 @@ cdef struct TurnState:
     int8_t wounds_healed       # Wounds healed from hand this turn (Cure)
     int8_t cure_draw           # Cure: draw a card per Wound healed from hand from now on
     uint8_t space_bending      # Space Bending: spaces 2 away count as adjacent for moves (A_MOVE arg 8 + hex)
+    uint8_t no_source_dice     # Who Needs Magic +3: no Source die may be used for the rest of the turn
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty
