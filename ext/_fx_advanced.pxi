@@ -24,6 +24,9 @@ ADVANCED_HANDLERS = (
     ("shield_bash", ("block", "armor_per_excess")),
     ("spell_forge", ("crystals",)),
     ("agility_convert", ("move_per_attack", "move_per_ranged")),
+    ("terrain_cost_set", ("terrain", "cost")),
+    ("terrain_passable", ("terrain", "safe")),
+    ("mana_cost", ("colour", "optional", "then")),
 )
 
 cdef enum AdvancedHandler:
@@ -41,6 +44,9 @@ cdef enum AdvancedHandler:
     H_SHIELD_BASH = 11
     H_SPELL_FORGE = 12
     H_AGILITY_CONVERT = 13
+    H_TERRAIN_COST_SET = 14
+    H_TERRAIN_PASSABLE = 15
+    H_MANA_COST = 16
 
 
 cdef inline bint special_timing(const GameState* gs) noexcept nogil:
@@ -508,6 +514,44 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
         if a[1] > 0 and (gs.turn.agility_ranged == 0 or a[1] < gs.turn.agility_ranged):
             gs.turn.agility_ranged = <int8_t>a[1]
         return RES_DONE
+    if local == H_TERRAIN_COST_SET:
+        # Path Finding powered, Frost Bridge, Song of Wind powered, Mountain Lore powered,
+        # Mist Form: the terrain's Move cost is `cost` for the rest of the turn (9.6.1; read
+        # by _rules.move_cost).  Engine reading: of two set costs the lower counts.
+        for c in range(<int>NUM_TERRAINS):
+            if (a[0] == c or a[0] >= NUM_TERRAINS) and a[1] >= 0 and \
+                    (gs.turn.terrain_set[c] == 0 or a[1] + 1 < gs.turn.terrain_set[c]):
+                gs.turn.terrain_set[c] = <int8_t>(a[1] + 1)
+        return RES_DONE
+    if local == H_TERRAIN_PASSABLE:
+        # Lake / mountain may be entered this turn (9.6.3: the space is still not safe at
+        # the end of the turn, 9.7.1, unless safe=1 as on Mountain Lore powered).
+        if a[0] < 0 or a[0] >= NUM_TERRAINS:
+            set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+            return RES_ERROR
+        gs.turn.terrain_open |= <uint8_t>(1 << a[0])
+        if a[1] == 1:
+            gs.turn.terrain_safe |= <uint8_t>(1 << a[0])
+        return RES_DONE
+    if local == H_MANA_COST:
+        # Song of Wind powered: "you may pay a blue mana" (5.4; gold by Day as any basic,
+        # 5.1.5) to get `then`.  optional=1: ASK_DONE (63) declines.  ASK_OPTION = payment code.
+        if choice < 0:
+            options = pay_options(gs, a[0]) if a[2] >= 0 and node_playable(gs, es, a[2]) else 0
+            if options == 0:
+                if a[1] == 1:
+                    return RES_DONE                              # cannot pay: nothing happens
+                set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)   # 6.2.1
+                return RES_ERROR
+            if a[1] == 1:
+                return ask(gs, row, 0, ASK_OPTION, options | ((<uint64_t>1) << ASK_DONE))
+            choice = single_option(options)
+            if choice < 0:
+                return ask(gs, row, 0, ASK_OPTION, options)
+        if choice == ASK_DONE:
+            return RES_DONE
+        pay_take(gs, choice, a[0])
+        return push_eval(gs, a[2])
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR
 
@@ -515,6 +559,7 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
 cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int row, int local) noexcept nogil:
     """Whether the handler can do something now (called while the card is still in hand)."""
     cdef const Player* pl = &gs.players[gs.current]
+    cdef const int32_t* a
     cdef int i, c
     if local == H_ICE_SHIELD_BLOCK or local == H_BLOCK_DOUBLE_VS_SWIFT or local == H_SHIELD_BASH:
         return gs.phase == PH_COMBAT_BLOCK                        # 11.6.3
@@ -526,6 +571,13 @@ cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int ro
         return special_timing(gs) and throw_away_options(gs, es, row, True) != 0
     if local == H_IN_NEED:
         return gs.phase == PH_INTERACT                            # 10.2: not reached yet
+    if local == H_TERRAIN_COST_SET or local == H_TERRAIN_PASSABLE:
+        return gs.phase == PH_MOVE                                # 9.6.1: movement effects
+    if local == H_MANA_COST:
+        a = row_args(es, row)
+        if a[1] == 1:
+            return gs.phase == PH_MOVE or special_timing(gs)      # optional: may be declined
+        return a[2] >= 0 and pay_options(gs, a[0]) != 0 and node_playable(gs, es, a[2])
     if not special_timing(gs):
         return False
     if local == H_CRYSTAL_MASTERY_COPY:

@@ -267,3 +267,105 @@ def test_spell_forge_powered_two_different_offer_spells(G):
 def test_in_need_needs_interaction_and_is_not_offered_while_moving(G):
     G.T.set_hand(["in_need"])
     assert not any(a.startswith("play(hand=0") for a in acts(G))
+
+
+# -- terrain: terrain_cost_set / terrain_passable / mana_cost (9.2, 9.6, 9.7, 13.2) --------
+
+from mksim._rules import Rules  # noqa: E402
+
+PLAINS, HILLS, FOREST, WASTELAND, DESERT, SWAMP, LAKE, MOUNTAIN = range(8)
+
+
+def east_hex(g, terrain):
+    """Make the hex east of the hero (neighbour 1 of the portal) `terrain`; return its index."""
+    R = Rules(g.core_)
+    pos = player(g)["position"]
+    h = R.neighbours(pos)[1]
+    R.set_hex(h, terrain=terrain)
+    return R, pos, h
+
+
+def moves(g):
+    return [a for a in acts(g) if a.startswith("move(")]
+
+
+def test_9_2_9_6_frost_bridge_powered_lake_costs_1_and_is_not_safe_13_2(G):
+    """Frost Bridge powered (blue die): Move 4, a lake costs 1 this turn; ending there is not
+    safe (9.6.3, 9.7.1): forced withdrawal to the portal with one Wound (13.2)."""
+    R, pos, lake = east_hex(G, LAKE)
+    G.T.set_hand(["frost_bridge"])
+    assert R.move_cost(lake) == -1 and "move(1)" not in moves(G)
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + 1))
+    assert R.move_cost(lake) == 1 and not R.is_safe(lake)
+    G.apply(encode("move", 1))
+    assert player(G)["position"] == lake and G.core_.to_dict()["turn"]["move_points"] == 3
+    G.apply(encode("end_turn"))
+    p = player(G)
+    assert p["position"] == pos and p["hand"].count("wound") == 1
+
+
+def test_9_6_frost_bridge_basic_swamp_costs_1_lake_stays_closed(G):
+    R, pos, h = east_hex(G, SWAMP)
+    G.T.set_hand(["frost_bridge"])
+    assert R.move_cost(h) == 5                            # 9.2: swamp by Day
+    G.apply(play_code(0))
+    assert R.move_cost(h) == 1
+    R.set_hex(h, terrain=LAKE)
+    assert R.move_cost(h) == -1                           # basic: no lake
+
+
+def test_9_6_path_finding_powered_every_terrain_costs_2(G):
+    """Path Finding powered: desert (5 by Day) and forest (3) cost 2; lakes stay closed."""
+    R, pos, h = east_hex(G, DESERT)
+    G.T.set_hand(["path_finding"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + 3))
+    assert G.core_.to_dict()["turn"]["move_points"] == 4 and R.move_cost(h) == 2
+    R.set_hex(h, terrain=FOREST)
+    assert R.move_cost(h) == 2
+    R.set_hex(h, terrain=LAKE)
+    assert R.move_cost(h) == -1
+
+
+def test_9_6_2_set_cost_then_reduction_never_below_0(G):
+    """Engine reading: a set cost is reduced further (Path Finding powered plains 2, Song of
+    Wind basic -1 -> 1), never below 0 (9.6.2)."""
+    R, pos, h = east_hex(G, PLAINS)
+    set_crystals(G, [0, 0, 0, 1])
+    G.T.set_hand(["path_finding", "song_of_wind"])
+    G.apply(play_code(0, powered=1, pay=6 + 3))            # green crystal
+    G.apply(play_code(0))                                  # Song of Wind basic
+    assert R.move_cost(h) == 1
+
+
+def test_song_of_wind_powered_blue_mana_opens_lakes_at_cost_0(G):
+    """Song of Wind powered (white die): plains / desert / wasteland -2; "you may pay a blue
+    mana": paid with a blue crystal (the Source die is used, 5.5.2) -> lakes cost 0."""
+    R, pos, h = east_hex(G, LAKE)
+    set_crystals(G, [0, 1, 0, 0])
+    G.T.set_hand(["song_of_wind"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + 2))
+    assert acts(G) == ["choose(7)", "choose(63)"]          # blue crystal, or decline
+    G.apply(encode("choose", 7))
+    assert crystals(G) == [0, 0, 0, 0] and R.move_cost(h) == 0
+    R.set_hex(h, terrain=DESERT)
+    assert R.move_cost(h) == 3                             # 5 - 2
+    R.set_hex(h, terrain=LAKE)
+    G.apply(encode("move", 1))
+    assert player(G)["position"] == h and G.core_.to_dict()["turn"]["move_points"] == 2
+
+
+def test_song_of_wind_powered_declining_the_blue_mana_keeps_lakes_closed(G):
+    R, pos, h = east_hex(G, LAKE)
+    set_crystals(G, [0, 1, 0, 0])
+    G.T.set_hand(["song_of_wind"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + 2))
+    G.apply(encode("choose", 63))
+    assert crystals(G) == [0, 1, 0, 0] and R.move_cost(h) == -1
+
+
+def test_song_of_wind_powered_without_blue_mana_is_still_playable(G):
+    """No blue mana left after the white die: the optional payment is skipped."""
+    R, pos, h = east_hex(G, LAKE)
+    G.T.set_hand(["song_of_wind"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + 2))
+    assert G.core_.to_dict()["turn"]["move_points"] == 2 and R.move_cost(h) == -1
