@@ -5,7 +5,7 @@
 # Handlers of advanced_actions.toml not listed here (interaction, units, terrain, ...) stay
 # unimplemented: playing them raises ERR_HANDLER naming them.
 
-from mksim._types cimport PH_INTERACT, CE_BLOCKED, CE_GONE, CE_NO_ATTACK, ICE, RANGED, PHYSICAL
+from mksim._types cimport PH_INTERACT, CE_BLOCKED, CE_GONE, CE_NO_ATTACK, ICE, RANGED, PHYSICAL, HILLS, MOUNTAIN
 from mksim._combat cimport (enemy_ability, block_value, block_needed, AB_SWIFT, AB_SUMMON, attack_element,
                             AB_ARCANE_IMMUNITY, RES_FIRE, RES_ICE)
 
@@ -27,6 +27,9 @@ ADVANCED_HANDLERS = (
     ("terrain_cost_set", ("terrain", "cost")),
     ("terrain_passable", ("terrain", "safe")),
     ("mana_cost", ("colour", "optional", "then")),
+    ("mountain_lore_hand_limit", ("hills", "mountains")),
+    ("steady_tempo_return", ("to_top",)),
+    ("training_gain_aa", ("to_hand",)),
 )
 
 cdef enum AdvancedHandler:
@@ -47,6 +50,9 @@ cdef enum AdvancedHandler:
     H_TERRAIN_COST_SET = 14
     H_TERRAIN_PASSABLE = 15
     H_MANA_COST = 16
+    H_MOUNTAIN_LORE = 17
+    H_STEADY_TEMPO = 18
+    H_TRAINING = 19
 
 
 cdef inline bint special_timing(const GameState* gs) noexcept nogil:
@@ -239,6 +245,82 @@ cdef int apply_convert_move(GameState* gs, int arg) noexcept nogil:
     gs.turn.move_points -= cost
     gs.combat.attack[<int>(MELEE if arg == 0 else RANGED)][<int>PHYSICAL] += 1
     return ERR_NONE
+
+
+cdef void mountain_lore_bonus(GameState* gs, int p) noexcept nogil:
+    """Mountain Lore: ending the turn (after forced withdrawal, 13.1.2) in hills / mountains
+    raises the Hand limit of this turn's draw (13.7.2) by lore_hills / lore_mountains."""
+    cdef int pos = gs.players[p].position, t
+    if pos < 0 or pos >= gs.n_hexes:
+        return
+    t = gs.hexes[pos].terrain
+    if t == HILLS:
+        gs.turn.hand_limit_bonus += gs.turn.lore_hills
+    elif t == MOUNTAIN:
+        gs.turn.hand_limit_bonus += gs.turn.lore_mountains
+
+
+cdef bint steady_tempo_ok(const GameState* gs) noexcept nogil:
+    """Steady Tempo may go back now: end of turn, before the draw (13.3 put it in the discard
+    pile; 13.7.2 draws after), and for the basic effect the Deed deck is not empty."""
+    cdef const Player* pl = &gs.players[gs.current]
+    if gs.turn.steady_tempo == 0 or gs.phase != PH_END_TURN or gs.turn.end_stage != END_DISCARD:
+        return False
+    if gs.turn.steady_tempo == 1 and pl.n_deck == 0:
+        return False
+    return crystal_joy_in_discard(pl, gs.turn.steady_tempo_card)
+
+
+cdef int legal_steady_tempo(const GameState* gs, int32_t* out, int n) noexcept nogil:
+    if steady_tempo_ok(gs) and n < MAX_ACTIONS:
+        out[n] = act(A_STEADY_TEMPO, 0)
+        n += 1
+    return n
+
+
+cdef int apply_steady_tempo(GameState* gs, int p) noexcept nogil:
+    """A_STEADY_TEMPO: the card leaves the discard pile for the bottom (basic) or the top
+    (powered) of the Deed deck (deck[n_deck-1] is the top, 13.7.2)."""
+    cdef Player* pl = &gs.players[p]
+    cdef int i, k
+    if not steady_tempo_ok(gs) or pl.n_deck >= MAX_CARDS:
+        return ERR_ILLEGAL
+    for i in range(pl.n_discard - 1, -1, -1):
+        if pl.discard[i] == gs.turn.steady_tempo_card:
+            remove_at(pl.discard, &pl.n_discard, i)
+            break
+    if gs.turn.steady_tempo == 2:
+        pl.deck[pl.n_deck] = gs.turn.steady_tempo_card
+    else:
+        for k in range(pl.n_deck, 0, -1):
+            pl.deck[k] = pl.deck[k - 1]
+        pl.deck[0] = gs.turn.steady_tempo_card
+    pl.n_deck += 1
+    gs.turn.steady_tempo = 0
+    gs.turn.steady_tempo_card = -1
+    return ERR_NONE
+
+
+cdef uint64_t training_hand_options(const GameState* gs, const EngineStatics* es, int row,
+                                   bint exclude_self) noexcept nogil:
+    """Training: Action cards in hand with an Advanced Action of their colour in the offer.
+    exclude_self: Training is still in hand (one copy of it is left out)."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef uint64_t o = 0
+    cdef int i, k, card, deck
+    cdef bint skipped = not exclude_self
+    for i in range(pl.n_hand):
+        card = pl.hand[i]
+        deck = card_deck(es, card)
+        if deck != DECK_BASIC and deck != DECK_AA:
+            continue
+        if not skipped and is_self_row(es, card, row):
+            skipped = True
+            continue
+        for k in range(3):
+            if gs.aa_offer[k] >= 0 and card_colour(es, gs.aa_offer[k]) == card_colour(es, card) and i < 64:
+                o |= (<uint64_t>1) << i
+    return o
 
 
 cdef int enemy_icons(const GameState* gs, const Statics* st, int slot, int attack_index) noexcept nogil:
@@ -552,6 +634,43 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
             return RES_DONE
         pay_take(gs, choice, a[0])
         return push_eval(gs, a[2])
+    if local == H_MOUNTAIN_LORE:
+        gs.turn.lore_hills += <int8_t>a[0]                        # see mountain_lore_bonus
+        gs.turn.lore_mountains += <int8_t>a[1]
+        return RES_DONE
+    if local == H_STEADY_TEMPO:
+        gs.turn.steady_tempo = <int8_t>(2 if a[0] == 1 else 1)   # see apply_steady_tempo
+        gs.turn.steady_tempo_card = gs.turn.resolving_card
+        return RES_DONE
+    if local == H_TRAINING:
+        # Training: throw away an Action card from hand (removed from the game); take an
+        # Advanced Action of its colour from the offer (6.4.2 refill) to the discard pile /
+        # to hand (powered).  Stage 0: hand card (ASK_HAND_CARD), stage 1: offer slot.
+        if choice < 0:
+            options = training_hand_options(gs, es, row, False)
+            if options == 0:
+                set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+                return RES_ERROR
+            return ask(gs, row, 0, ASK_HAND_CARD, options)
+        if gs.turn.handler_stage == 0:
+            card = pl.hand[choice]
+            remove_at(pl.hand, &pl.n_hand, choice)
+            pl.removed += 1
+            c = card_colour(es, card)
+            gs.turn.hvars[0] = <int16_t>c
+            for k in range(3):
+                if gs.aa_offer[k] >= 0 and card_colour(es, gs.aa_offer[k]) == c:
+                    options |= (<uint64_t>1) << k
+            choice = single_option(options)
+            if choice < 0:
+                return ask(gs, row, 1, ASK_OFFER, options)
+        card = gs.aa_offer[choice]
+        refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, choice)
+        if a[0] == 1:
+            push_card(pl.hand, &pl.n_hand, card)
+        else:
+            push_card(pl.discard, &pl.n_discard, card)
+        return RES_DONE
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR
 
@@ -580,6 +699,8 @@ cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int ro
         return a[2] >= 0 and pay_options(gs, a[0]) != 0 and node_playable(gs, es, a[2])
     if not special_timing(gs):
         return False
+    if local == H_TRAINING:
+        return training_hand_options(gs, es, row, True) != 0
     if local == H_CRYSTAL_MASTERY_COPY:
         for c in range(4):
             if pl.crystals[c] > 0:
@@ -596,4 +717,6 @@ cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int ro
                 return True
         return False
     return local == H_CRYSTAL_MASTERY_RETURN or local == H_MANA_STORM_POWERED \
-        or local == H_AMBUSH_BONUS or local == H_AGILITY_CONVERT
+        or local == H_AMBUSH_BONUS or local == H_AGILITY_CONVERT \
+        or local == H_MOUNTAIN_LORE or local == H_STEADY_TEMPO
+

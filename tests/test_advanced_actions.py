@@ -369,3 +369,113 @@ def test_song_of_wind_powered_without_blue_mana_is_still_playable(G):
     G.T.set_hand(["song_of_wind"])
     G.apply(play_code(0, powered=1, pay=PAY_DIE + 2))
     assert G.core_.to_dict()["turn"]["move_points"] == 2 and R.move_cost(h) == -1
+
+
+def test_mountain_lore_powered_mountain_costs_5_is_safe_and_hand_limit_plus_2(G):
+    """Mountain Lore powered (green die): Move 5, a mountain costs 5 and is safe for this turn
+    (no forced withdrawal, 13.2); ending there: Hand limit +2 at this turn's draw (13.7.2:
+    level 1 limit 5 -> 7)."""
+    R, pos, mtn = east_hex(G, MOUNTAIN)
+    G.T.set_hand(["mountain_lore"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + 3))
+    assert R.move_cost(mtn) == 5 and R.is_safe(mtn)
+    G.apply(encode("move", 1))
+    assert G.core_.to_dict()["turn"]["move_points"] == 0
+    G.apply(encode("end_turn"))
+    assert player(G)["position"] == mtn and "wound" not in player(G)["hand"]
+    G.apply(encode("draw"))
+    assert len(player(G)["hand"]) == 7
+
+
+def test_mountain_lore_basic_hills_hand_limit_plus_1_not_elsewhere(G):
+    R, pos, h = east_hex(G, HILLS)
+    G.T.set_hand(["mountain_lore"])
+    G.apply(play_code(0))
+    assert R.move_cost(h) == 3
+    G.apply(encode("move", 1))
+    G.apply(encode("end_turn"))
+    G.apply(encode("draw"))
+    assert len(player(G)["hand"]) == 6                    # 5 + 1
+
+
+def test_mountain_lore_basic_on_plains_no_bonus(G):
+    R, pos, h = east_hex(G, PLAINS)
+    G.T.set_hand(["mountain_lore"])
+    G.apply(play_code(0))
+    G.apply(encode("move", 1))
+    G.apply(encode("end_turn"))
+    G.apply(encode("draw"))
+    assert len(player(G)["hand"]) == 5
+
+
+def test_steady_tempo_powered_goes_on_top_of_the_deed_deck_and_is_drawn_again(G):
+    G.T.set_hand(["steady_tempo"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + 1))
+    G.apply(encode("end_turn"))
+    assert "steady_tempo(0)" in acts(G) and "steady_tempo" in G.T.discard
+    n_deck = len(player(G)["deck"])
+    G.apply(encode("steady_tempo"))
+    p = player(G)
+    assert p["deck"][-1] == "steady_tempo" and len(p["deck"]) == n_deck + 1
+    assert "steady_tempo" not in p["discard"] and "steady_tempo(0)" not in acts(G)
+    G.apply(encode("draw"))
+    assert "steady_tempo" in player(G)["hand"]
+
+
+def test_steady_tempo_basic_goes_to_the_bottom_only_if_the_deck_is_not_empty(G):
+    G.T.set_hand(["steady_tempo"])
+    G.apply(play_code(0))
+    G.apply(encode("end_turn"))
+    G.apply(encode("steady_tempo"))
+    assert player(G)["deck"][0] == "steady_tempo"
+
+
+def test_steady_tempo_is_optional_discard_pile_by_default(G):
+    G.T.set_hand(["steady_tempo"])
+    G.apply(play_code(0))
+    G.apply(encode("end_turn"))
+    G.apply(encode("draw"))
+    p = player(G)
+    assert "steady_tempo" in p["discard"] and "steady_tempo" not in p["deck"]
+
+
+BASIC_OF = {"red": "rage", "blue": "stamina", "white": "swiftness", "green": "march"}
+
+
+def test_training_throws_away_an_action_card_for_an_offer_aa_of_its_colour(G):
+    """Training basic: throw away a basic card of the colour of the AA in offer slot 0; that
+    AA goes to the discard pile, the offer refills (6.4.2)."""
+    from mksim.content import load_content
+    colour = {c["id"]: c["colour"] for c in load_content()["advanced_actions"]}
+    offer = G.core_.to_dict()["advanced_action_offer"]
+    col = colour[offer[0]]
+    same = [k for k in range(3) if colour[offer[k]] == col]
+    G.T.set_hand(["training", BASIC_OF[col], "wound"])
+    G.apply(play_code(0))
+    assert acts(G) == ["choose(0)"]                        # the basic card, not the Wound
+    G.apply(encode("choose", 0))
+    if len(same) > 1:
+        assert acts(G) == [f"choose({k})" for k in same]
+        G.apply(encode("choose", 0))
+    p = player(G)
+    assert G.T.hand == ["wound"] and offer[0] in p["discard"] and BASIC_OF[col] not in p["discard"]
+    new = G.core_.to_dict()["advanced_action_offer"]
+    assert new[1:] == offer[1:] and new[0] is not None and new[0] != offer[0]   # 6.4.2
+
+
+def test_training_powered_puts_the_aa_into_hand(G):
+    from mksim.content import load_content
+    colour = {c["id"]: c["colour"] for c in load_content()["advanced_actions"]}
+    offer = G.core_.to_dict()["advanced_action_offer"]
+    col = colour[offer[0]]
+    G.T.set_hand(["training", BASIC_OF[col]])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + 3))
+    G.apply(encode("choose", 0))
+    if sum(colour[offer[k]] == col for k in range(3)) > 1:
+        G.apply(encode("choose", 0))                      # offer slot 0
+    assert G.T.hand == [offer[0]] and offer[0] not in player(G)["discard"]
+
+
+def test_training_not_playable_without_another_action_card(G):
+    G.T.set_hand(["training", "wound"])
+    assert not any(a.startswith("play(hand=0") for a in acts(G))
