@@ -263,9 +263,9 @@ cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int
             set_error(gs, ERR_HANDLER, -1, gs.turn.resolving_card)  # a floor above 0
             return RES_ERROR
     elif op == OP_ATTACK:
-        gs.combat.attack[r[3]][r[2]] += r[1] + ambush_bonus(gs, 0)   # 11.5.2 / 11.8: kind, element
+        gs.combat.attack[r[3]][r[2]] += r[1] + ambush_bonus(gs, 0) + unit_heat_bonus(gs)   # 11.5.2 / 11.8
     elif op == OP_BLOCK:
-        gs.combat.block[r[2]] += r[1] + ambush_bonus(gs, 1)          # 11.6.3
+        gs.combat.block[r[2]] += r[1] + ambush_bonus(gs, 1) + unit_heat_bonus(gs)   # 11.6.3
     elif op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
         return enemy_op_apply(gs, es, st, p, row, -1)           # 11.4.4, LL-6.7 (_fx_advanced)
     elif op == OP_EXTRA_SOURCE_DIE:
@@ -1870,6 +1870,9 @@ cdef class Engine:
         with nogil:
             err = apply_action(self, action)
             check_capacity(&self.core.gs)
+            if self.core.gs.turn.heat_window:                    # the start of a combat lasts
+                self.core.gs.turn.heat_window -= 1               # until its first action
+
         if err != ERR_NONE or self.core.gs.error != ERR_NONE:
             raise self._error(err, action)
 

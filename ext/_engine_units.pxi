@@ -475,8 +475,8 @@ cdef bint unit_can_take_damage(const GameState* gs, const Statics* st, int slot)
     cdef const Unit* u = &gs.players[gs.current].units[slot]
     if not gs.combat.units_allowed or gs.combat.dmg_slot < 0:
         return False
-    if u.card < 0 or u.wounds > 0 or u.damaged_this_combat:
-        return False
+    if u.card < 0 or u.wounds > 0 or u.damaged_this_combat or gs.turn.no_unit_damage:
+        return False                                               # (Into the Heat: no_unit_damage)
     return not enemy_ability(gs, st, gs.combat.dmg_slot, AB_ASSASSINATION)
 
 
@@ -586,6 +586,7 @@ cdef class UnitsTester:
         if begin_fight(gs, &self.eng.es, &self.eng.core.st, toks, orig, n, -1, 0, 0, 0,
                        units_allowed, CK_ADVENTURE) != ERR_NONE:
             raise RuntimeError("combat_begin failed")
+        gs.turn.heat_window = 1                  # as after the action that began it (Engine.apply)
 
     def claim_rewards(self, codes):
         """Start the end-of-turn reward stage (13.5) with these reward codes (content.REWARDS)."""

@@ -30,6 +30,7 @@ ADVANCED_HANDLERS = (
     ("mountain_lore_hand_limit", ("hills", "mountains")),
     ("steady_tempo_return", ("to_top",)),
     ("training_gain_aa", ("to_hand",)),
+    ("into_the_heat", ("bonus",)),
 )
 
 cdef enum AdvancedHandler:
@@ -53,6 +54,7 @@ cdef enum AdvancedHandler:
     H_MOUNTAIN_LORE = 17
     H_STEADY_TEMPO = 18
     H_TRAINING = 19
+    H_INTO_THE_HEAT = 20
 
 
 cdef inline bint special_timing(const GameState* gs) noexcept nogil:
@@ -245,6 +247,15 @@ cdef int apply_convert_move(GameState* gs, int arg) noexcept nogil:
     gs.turn.move_points -= cost
     gs.combat.attack[<int>(MELEE if arg == 0 else RANGED)][<int>PHYSICAL] += 1
     return ERR_NONE
+
+
+cdef inline int unit_heat_bonus(const GameState* gs) noexcept nogil:
+    """Into the Heat: + bonus to the Attack (any kind) and Block of a Unit's ability this
+    combat.  Unit abilities reach the pools through attack / block rows (and Shield-Bash-like
+    block_double_vs_swift); a handler of another group giving Unit Attack does not add it."""
+    if gs.turn.heat_bonus > 0 and gs.combat.active and gs.turn.resolving_card <= UNIT_CARD_BASE:
+        return gs.turn.heat_bonus
+    return 0
 
 
 cdef void mountain_lore_bonus(GameState* gs, int p) noexcept nogil:
@@ -476,7 +487,7 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
     if local == H_BLOCK_DOUBLE_VS_SWIFT or local == H_SHIELD_BASH:
         # Shield Bash: Block n counting twice against Swift (LL-2.10.10); powered: Armor
         # -armor_per_excess per point of excess Block on the blocked enemy (min 1, LL-6.7.5).
-        k = a[0] + ambush_bonus(gs, 1)
+        k = a[0] + ambush_bonus(gs, 1) + unit_heat_bonus(gs)
         gs.combat.block[<int>PHYSICAL] += k
         gs.turn.swift_block[<int>PHYSICAL] += k
         if local == H_SHIELD_BASH:
@@ -671,6 +682,13 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
         else:
             push_card(pl.discard, &pl.n_discard, card)
         return RES_DONE
+    if local == H_INTO_THE_HEAT:
+        # Into the Heat, played at the start of a combat: Units' Attack and Block + bonus this
+        # combat (unit_heat_bonus); no damage may be assigned to Units this turn (11.7.4).
+        if a[0] > gs.turn.heat_bonus:
+            gs.turn.heat_bonus = <int8_t>a[0]
+        gs.turn.no_unit_damage = 1
+        return RES_DONE
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR
 
@@ -697,6 +715,8 @@ cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int ro
         if a[1] == 1:
             return gs.phase == PH_MOVE or special_timing(gs)      # optional: may be declined
         return a[2] >= 0 and pay_options(gs, a[0]) != 0 and node_playable(gs, es, a[2])
+    if local == H_INTO_THE_HEAT:
+        return gs.combat.active != 0 and gs.turn.heat_window == 1   # "at the start of combat"
     if not special_timing(gs):
         return False
     if local == H_TRAINING:

@@ -246,6 +246,7 @@ cdef struct TurnState:
     int16_t steady_tempo_card  # that card (it is in the discard pile after 13.3), -1 = none
     int8_t heat_bonus          # Into the Heat: Units' Attack / Block + n this combat
     uint8_t no_unit_damage     # Into the Heat: no damage may be assigned to Units this turn
+    uint8_t heat_window        # 1 = at the start of a combat (no action taken in it yet); see Engine.apply
     # spells and artifacts (ext/_fx_spells.pxi, ext/_fx_artifacts.pxi)
     uint8_t endless_mana       # bit per colour: endless supply of mana tokens this turn (Rings)
     uint8_t ring_fame          # bit per basic colour: Fame +1 per Spell of it in play at end of turn (Rings)

@@ -479,3 +479,62 @@ def test_training_powered_puts_the_aa_into_hand(G):
 def test_training_not_playable_without_another_action_card(G):
     G.T.set_hand(["training", "wound"])
     assert not any(a.startswith("play(hand=0") for a in acts(G))
+
+
+# -- Into the Heat (units in combat, 7.3.3, 11.7.4) ----------------------------------------
+
+from interaction_setup import Game, PH_COMBAT_DAMAGE  # noqa: E402
+
+
+def heat_game(content, tables, powered):
+    g = Game(content, tables, hand=["into_the_heat", "march"])
+    g.ut.set_unit(0, "peasants")
+    g.ut.set_unit(1, "utem_crossbowmen")
+    g.eng.set_dice(["red", "blue", "white", "green", "gold"])
+    g.ut.start_combat(["prowlers"])
+    assert "play(hand=0, powered=0, pay=31, pay2=31)" in g.actions()     # at the start of combat
+    g.play(0, powered=powered, pay=PAY_DIE + 0 if powered else PAY_NONE)
+    return g
+
+
+def test_into_the_heat_powered_units_ranged_attack_plus_3(content, tables):
+    """Powered (red die): Utem Crossbowmen Ranged Attack 2 + 3 = 5 (11.5: prowlers Armor 3,
+    so 5 is counted in the Ranged phase)."""
+    g = heat_game(content, tables, 1)
+    g.activate(1, 1)                                     # Ranged Attack 2
+    assert CombatTester(g.core).attack_value([0]) == 5
+
+
+def test_into_the_heat_basic_unit_block_plus_2_and_no_damage_to_units(content, tables):
+    """Basic: Peasants Block 2 + 2 = 4 blocks the prowlers' Attack 4 (11.6.5); a card's block
+    gets nothing.  No unit may take damage this turn."""
+    g = heat_game(content, tables, 0)
+    g.do("next_phase")                                   # ranged -> block
+    g.do("sideways", 0 | (3 << 7))                       # March sideways: Block 1, no bonus
+    assert g.ut.block_pool == [1, 0, 0, 0]
+    g.activate(0, PEASANT_BLOCK_)
+    assert g.ut.block_pool == [5, 0, 0, 0]
+
+
+def test_into_the_heat_units_cannot_take_damage(content, tables):
+    g = heat_game(content, tables, 0)
+    g.do("next_phase")
+    g.do("next_phase")
+    assert g.turn["phase"] == PH_COMBAT_DAMAGE
+    g.do("damage_from", 0)
+    assert "damage_unit" not in g.kinds() and g.kinds().count("damage_hero") == 1
+    with pytest.raises(ValueError):
+        g.do("damage_unit", 0)
+
+
+def test_into_the_heat_only_at_the_start_of_combat(content, tables):
+    g = Game(content, tables, hand=["into_the_heat", "march"])
+    g.ut.set_unit(0, "peasants")
+    g.ut.start_combat(["prowlers"])
+    g.do("next_phase")                                   # an action taken in the combat
+    assert not any(a.startswith("play(hand=0") for a in g.actions())
+    g2 = Game(content, tables, hand=["into_the_heat"])
+    assert not any(a.startswith("play(hand=0") for a in g2.actions())     # no combat
+
+
+PEASANT_BLOCK_ = 1
