@@ -205,6 +205,7 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
         remove_offer_slot(gs, k)
         if gain_unit(gs, pl, u) < 0:
             return ERR_CAPACITY
+        heroic_tale_recruited(gs, pl)                              # Heroic Tale (_fx_advanced)
         return ERR_NONE
     if kind == A_BUY_HEALING:                                      # 10.5, 12.3.2
         cost = heal_price(es, site)

@@ -31,6 +31,7 @@ ADVANCED_HANDLERS = (
     ("steady_tempo_return", ("to_top",)),
     ("training_gain_aa", ("to_hand",)),
     ("into_the_heat", ("bonus",)),
+    ("heroic_tale_bonus", ("reputation", "fame")),
 )
 
 cdef enum AdvancedHandler:
@@ -55,6 +56,7 @@ cdef enum AdvancedHandler:
     H_STEADY_TEMPO = 18
     H_TRAINING = 19
     H_INTO_THE_HEAT = 20
+    H_HEROIC_TALE = 21
 
 
 cdef inline bint special_timing(const GameState* gs) noexcept nogil:
@@ -256,6 +258,14 @@ cdef inline int unit_heat_bonus(const GameState* gs) noexcept nogil:
     if gs.turn.heat_bonus > 0 and gs.combat.active and gs.turn.resolving_card <= UNIT_CARD_BASE:
         return gs.turn.heat_bonus
     return 0
+
+
+cdef void heroic_tale_recruited(GameState* gs, Player* pl) noexcept nogil:
+    """Heroic Tale: Reputation (10.4) and Fame for a Unit just recruited (10.6).  Engine
+    reading: Units recruited after the card is played (its effect starts then)."""
+    if gs.turn.heroic_rep:
+        change_reputation(pl, gs.turn.heroic_rep)
+    pl.fame += gs.turn.heroic_fame
 
 
 cdef void mountain_lore_bonus(GameState* gs, int p) noexcept nogil:
@@ -689,6 +699,10 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
             gs.turn.heat_bonus = <int8_t>a[0]
         gs.turn.no_unit_damage = 1
         return RES_DONE
+    if local == H_HEROIC_TALE:
+        gs.turn.heroic_rep += <int8_t>a[0]                        # see heroic_tale_recruited
+        gs.turn.heroic_fame += <int8_t>(a[1] if a[1] > 0 else 0)
+        return RES_DONE
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR
 
@@ -706,8 +720,8 @@ cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int ro
         return mana_colour_options(gs, es, row) != 0
     if local == H_THROW_AWAY_BY_COLOUR:
         return special_timing(gs) and throw_away_options(gs, es, row, True) != 0
-    if local == H_IN_NEED:
-        return gs.phase == PH_INTERACT                            # 10.2: not reached yet
+    if local == H_IN_NEED or local == H_HEROIC_TALE:
+        return gs.phase == PH_INTERACT                            # 10.2
     if local == H_TERRAIN_COST_SET or local == H_TERRAIN_PASSABLE:
         return gs.phase == PH_MOVE                                # 9.6.1: movement effects
     if local == H_MANA_COST:

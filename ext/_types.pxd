@@ -247,6 +247,8 @@ cdef struct TurnState:
     int8_t heat_bonus          # Into the Heat: Units' Attack / Block + n this combat
     uint8_t no_unit_damage     # Into the Heat: no damage may be assigned to Units this turn
     uint8_t heat_window        # 1 = at the start of a combat (no action taken in it yet); see Engine.apply
+    int8_t heroic_rep          # Heroic Tale: Reputation + n per Unit recruited from now on this turn
+    int8_t heroic_fame         # ... and Fame + n
     # spells and artifacts (ext/_fx_spells.pxi, ext/_fx_artifacts.pxi)
     uint8_t endless_mana       # bit per colour: endless supply of mana tokens this turn (Rings)
     uint8_t ring_fame          # bit per basic colour: Fame +1 per Spell of it in play at end of turn (Rings)

@@ -538,3 +538,31 @@ def test_into_the_heat_only_at_the_start_of_combat(content, tables):
 
 
 PEASANT_BLOCK_ = 1
+
+
+# -- Heroic Tale (10.4, 10.6) ----------------------------------------------------------------
+
+def test_heroic_tale_powered_reputation_and_fame_per_unit_recruited(content, tables):
+    """Heroic Tale powered (white die) at a village: Influence 6 (reputation 0: no modifier,
+    10.2.3); recruiting Peasants (4) gives Reputation +1 and Fame +1."""
+    g = Game(content, tables, site="village", hand=["heroic_tale"])
+    g.eng.set_dice(["white"])
+    g.ut.set_unit_offer(["peasants", "herbalists"])
+    g.do("interact")
+    before = (g.player["reputation"], g.player["fame"])
+    g.play(0, powered=1, pay=PAY_DIE + 0)
+    assert g.turn["influence"] == 6 and (g.player["reputation"], g.player["fame"]) == before
+    g.recruit(0)
+    assert (g.player["reputation"], g.player["fame"]) == (before[0] + 1, before[1] + 1)
+
+
+def test_heroic_tale_basic_reputation_only_and_only_while_interacting(content, tables):
+    g = Game(content, tables, site="village", hand=["heroic_tale", "promise"])
+    g.ut.set_unit_offer(["peasants"])
+    assert not any(a.startswith("play(hand=0") for a in g.actions())   # 10.2: interaction only
+    g.do("interact")
+    before = (g.player["reputation"], g.player["fame"])
+    g.play(0)
+    g.play(0)                                            # Promise: Influence 2 -> 5
+    g.recruit(0)
+    assert (g.player["reputation"], g.player["fame"]) == (before[0] + 1, before[1])
