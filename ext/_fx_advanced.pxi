@@ -32,6 +32,7 @@ ADVANCED_HANDLERS = (
     ("training_gain_aa", ("to_hand",)),
     ("into_the_heat", ("bonus",)),
     ("heroic_tale_bonus", ("reputation", "fame")),
+    ("blood_of_ancients_gain_aa", ("wounds",)),
 )
 
 cdef enum AdvancedHandler:
@@ -57,6 +58,7 @@ cdef enum AdvancedHandler:
     H_TRAINING = 19
     H_INTO_THE_HEAT = 20
     H_HEROIC_TALE = 21
+    H_BLOOD_GAIN_AA = 22
 
 
 cdef inline bint special_timing(const GameState* gs) noexcept nogil:
@@ -266,6 +268,26 @@ cdef void heroic_tale_recruited(GameState* gs, Player* pl) noexcept nogil:
     if gs.turn.heroic_rep:
         change_reputation(pl, gs.turn.heroic_rep)
     pl.fame += gs.turn.heroic_fame
+
+
+cdef uint64_t offer_slots_of_colour(const GameState* gs, const EngineStatics* es, int colour) noexcept nogil:
+    cdef uint64_t o = 0
+    cdef int k
+    for k in range(3):
+        if gs.aa_offer[k] >= 0 and card_colour(es, gs.aa_offer[k]) == colour:
+            o |= (<uint64_t>1) << k
+    return o
+
+
+cdef uint64_t blood_colour_options(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    """Blood of Ancients basic: basic colours with an Advanced Action in the offer that can
+    be paid now (5.4; gold by Day as any basic, 5.1.5)."""
+    cdef uint64_t o = 0
+    cdef int c
+    for c in range(4):
+        if offer_slots_of_colour(gs, es, c) != 0 and pay_options(gs, c) != 0:
+            o |= (<uint64_t>1) << c
+    return o
 
 
 cdef void mountain_lore_bonus(GameState* gs, int p) noexcept nogil:
@@ -703,6 +725,39 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
         gs.turn.heroic_rep += <int8_t>a[0]                        # see heroic_tale_recruited
         gs.turn.heroic_fame += <int8_t>(a[1] if a[1] > 0 else 0)
         return RES_DONE
+    if local == H_BLOOD_GAIN_AA:
+        # Blood of Ancients basic: take `wounds` Wound(s) to hand (12.1.1) and pay one mana;
+        # an Advanced Action of that colour goes from the offer to hand (6.4.2 refill).
+        # Stage 0: colour (ASK_COLOUR), 1: payment (ASK_OPTION = payment code), 2: offer slot.
+        if choice < 0:
+            options = blood_colour_options(gs, es)
+            if options == 0:
+                set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+                return RES_ERROR
+            choice = single_option(options)
+            if choice < 0:
+                return ask(gs, row, 0, ASK_COLOUR, options)
+            gs.turn.handler_stage = 0
+        if gs.turn.handler_stage == 0:
+            gs.turn.hvars[0] = <int16_t>choice
+            options = pay_options(gs, choice)
+            choice = single_option(options)
+            if choice < 0:
+                return ask(gs, row, 1, ASK_OPTION, options)
+            gs.turn.handler_stage = 1
+        if gs.turn.handler_stage == 1:
+            pay_take(gs, choice, gs.turn.hvars[0])
+            options = offer_slots_of_colour(gs, es, gs.turn.hvars[0])
+            choice = single_option(options)
+            if choice < 0:
+                return ask(gs, row, 2, ASK_OFFER, options)
+        card = gs.aa_offer[choice]
+        refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, choice)
+        take_wounds(gs, es, pl, a[0])
+        if gs.error != ERR_NONE:
+            return RES_ERROR
+        push_card(pl.hand, &pl.n_hand, card)
+        return RES_DONE
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR
 
@@ -735,6 +790,8 @@ cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int ro
         return False
     if local == H_TRAINING:
         return training_hand_options(gs, es, row, True) != 0
+    if local == H_BLOOD_GAIN_AA:
+        return blood_colour_options(gs, es) != 0
     if local == H_CRYSTAL_MASTERY_COPY:
         for c in range(4):
             if pl.crystals[c] > 0:

@@ -566,3 +566,30 @@ def test_heroic_tale_basic_reputation_only_and_only_while_interacting(content, t
     g.play(0)                                            # Promise: Influence 2 -> 5
     g.recruit(0)
     assert (g.player["reputation"], g.player["fame"]) == (before[0] + 1, before[1])
+
+
+# -- Blood of Ancients basic (12.1.1, 5.4, 6.4.2) --------------------------------------------
+
+def test_blood_of_ancients_basic_wound_and_crystal_for_an_offer_aa_to_hand(G):
+    """Only a crystal of the colour of the AA in offer slot 0 can pay (the black die is not
+    a basic colour, 5.1.7): one Wound to hand, the crystal is spent, that AA goes to hand."""
+    from mksim.content import load_content
+    colour = {c["id"]: c["colour"] for c in load_content()["advanced_actions"]}
+    offer = G.core_.to_dict()["advanced_action_offer"]
+    col = colour[offer[0]]
+    cr = [0, 0, 0, 0]
+    cr[("red", "blue", "white", "green").index(col)] = 1
+    set_crystals(G, cr)
+    G.set_dice(["black"])
+    G.T.set_hand(["blood_of_ancients"])
+    G.apply(play_code(0))
+    if sum(colour[offer[k]] == col for k in range(3)) > 1:
+        G.apply(encode("choose", 0))                     # offer slot 0
+    assert sorted(G.T.hand) == sorted(["wound", offer[0]]) and crystals(G) == [0, 0, 0, 0]
+
+
+def test_blood_of_ancients_basic_not_playable_without_mana(G):
+    set_crystals(G, [0, 0, 0, 0])
+    G.set_dice(["black"])
+    G.T.set_hand(["blood_of_ancients"])
+    assert not any(a.startswith("play(hand=0, powered=0") for a in acts(G))
