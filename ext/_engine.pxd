@@ -50,6 +50,7 @@ cdef enum ActionKind:
     A_FORFEIT = 31             # 4.2.5: forfeit a turn (offered only when a before-turn option exists)
     A_RETURN_CARD = 32         # arg: hand index; Crystal Joy: discard it to return Crystal Joy to hand
     A_CONVERT_MOVE = 33        # arg: 0 melee Attack 1, 1 Ranged Attack 1 for Move points (Agility)
+    A_STEADY_TEMPO = 37        # end of turn: Steady Tempo to the bottom / top of the Deed deck (_fx_advanced)
 
 cdef enum SiteActionKind:      # actions of _engine_combat.pxi (numbered apart from ActionKind)
     A_CHALLENGE = 40           # arg: bitmask of neighbour directions whose rampaging enemies are challenged (11.1.5)

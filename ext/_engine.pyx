@@ -258,9 +258,9 @@ cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int
                 if r[3] > gs.turn.terrain_floor[colour]:
                     gs.turn.terrain_floor[colour] = <int8_t>r[3]
     elif op == OP_ATTACK:
-        gs.combat.attack[r[3]][r[2]] += r[1] + ambush_bonus(gs, 0)   # 11.5.2 / 11.8: kind, element
+        gs.combat.attack[r[3]][r[2]] += r[1] + ambush_bonus(gs, 0) + unit_heat_bonus(gs)   # 11.5.2 / 11.8
     elif op == OP_BLOCK:
-        gs.combat.block[r[2]] += r[1] + ambush_bonus(gs, 1)          # 11.6.3
+        gs.combat.block[r[2]] += r[1] + ambush_bonus(gs, 1) + unit_heat_bonus(gs)   # 11.6.3
     elif op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
         return enemy_op_apply(gs, es, st, p, row, -1)           # 11.4.4, LL-6.7 (_fx_advanced)
     elif op == OP_EXTRA_SOURCE_DIE:
@@ -873,6 +873,7 @@ cdef int legal_end_turn(const GameState* gs, const EngineStatics* es, const Stat
                 if (pl.hand[i] != es.wound or gs.turn.crystal_joy == 2) and n < MAX_ACTIONS:
                     out[n] = act(A_RETURN_CARD, i)
                     n += 1
+        n = legal_steady_tempo(gs, out, n)                   # Steady Tempo (_fx_advanced)
         if not must_discard:
             out[n] = act(A_DRAW, 0)
             n += 1
@@ -928,6 +929,7 @@ cdef void end_turn_begin(GameState* gs, const EngineStatics* es, const Statics* 
     return_dice(gs)                                              # 13.1.1
     return_spent_crystals(gs, p)                                 # Crystal Mastery (_fx_advanced)
     forced_withdrawal(gs, es, st, p)                             # 13.1.2
+    mountain_lore_bonus(gs, p)                                   # Mountain Lore (_fx_advanced)
     clear_play_area(gs, st, p)                                   # 13.1.3
     gs.phase = PH_END_TURN
     site = gs.hexes[pl.position].site if pl.position >= 0 else -1
@@ -1366,6 +1368,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             return ERR_ILLEGAL
         end_actor_turn(gs, es, st)
         return ERR_NONE
+    if kind == A_STEADY_TEMPO:
+        return apply_steady_tempo(gs, p)
     if kind == A_RETURN_CARD:                                    # Crystal Joy (end of turn)
         if gs.phase != PH_END_TURN or gs.turn.end_stage != END_DISCARD or not gs.turn.crystal_joy \
                 or arg >= pl.n_hand or not crystal_joy_in_discard(pl, gs.turn.crystal_joy_card):
@@ -1682,6 +1686,7 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
               A_DAMAGE_START: "damage_from", A_DAMAGE_HERO: "damage_hero", A_DAMAGE_UNIT: "damage_unit",
               A_NEXT_PHASE: "next_phase", A_REWARD: "reward", A_ALTAR: "altar", A_TACTIC_ABILITY: "tactic_ability",
               A_FORFEIT: "forfeit", A_RETURN_CARD: "return_card", A_CONVERT_MOVE: "convert_move",
+              A_STEADY_TEMPO: "steady_tempo",
               A_END_INTERACT: "end_interact", A_RECRUIT: "recruit", A_BUY_HEALING: "buy_healing",
               A_BUY_AA: "buy_aa", A_BUY_SPELL: "buy_spell", A_ACTIVATE_UNIT: "activate_unit",
               A_HEAL_UNIT: "heal_unit", A_USE_SKILL: "use_skill"}
@@ -1923,6 +1928,9 @@ cdef class Engine:
         with nogil:
             err = apply_action(self, action)
             check_capacity(&self.core.gs)
+            if self.core.gs.turn.heat_window:                    # the start of a combat lasts
+                self.core.gs.turn.heat_window -= 1               # until its first action
+
         if err != ERR_NONE or self.core.gs.error != ERR_NONE:
             raise self._error(err, action)
 

@@ -70,6 +70,7 @@ cdef int begin_fight(GameState* gs, const EngineStatics* es, const Statics* st, 
         set_error(gs, ERR_CAPACITY, 3, -1)
         return ERR_CAPACITY
     gs.combat.reason = <int8_t>reason
+    gs.turn.heat_window = 2                                        # start of combat (Into the Heat)
     gs.turn.healing = 0                                            # 12.4.2: lost on entering combat
     gs.turn.action_taken = 1
     gs.turn.move_points = 0                                        # 4.4.7
@@ -340,6 +341,8 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         res = damage_start(gs, st, arg & 0x1F, arg >> 5)
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     if kind == A_DAMAGE_UNIT:
+        if gs.turn.no_unit_damage:                                 # Into the Heat
+            return ERR_ILLEGAL
         res = damage_to_unit(gs, st, arg)
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     if kind == A_DAMAGE_HERO:

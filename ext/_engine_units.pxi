@@ -205,6 +205,7 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
         remove_offer_slot(gs, k)
         if gain_unit(gs, pl, u) < 0:
             return ERR_CAPACITY
+        heroic_tale_recruited(gs, pl)                              # Heroic Tale (_fx_advanced)
         return ERR_NONE
     if kind == A_BUY_HEALING:                                      # 10.5, 12.3.2
         cost = heal_price(es, site)
@@ -475,8 +476,8 @@ cdef bint unit_can_take_damage(const GameState* gs, const Statics* st, int slot)
     cdef const Unit* u = &gs.players[gs.current].units[slot]
     if not gs.combat.units_allowed or gs.combat.dmg_slot < 0:
         return False
-    if u.card < 0 or u.wounds > 0 or u.damaged_this_combat:
-        return False
+    if u.card < 0 or u.wounds > 0 or u.damaged_this_combat or gs.turn.no_unit_damage:
+        return False                                               # (Into the Heat: no_unit_damage)
     return not enemy_ability(gs, st, gs.combat.dmg_slot, AB_ASSASSINATION)
 
 
@@ -586,6 +587,7 @@ cdef class UnitsTester:
         if begin_fight(gs, &self.eng.es, &self.eng.core.st, toks, orig, n, -1, 0, 0, 0,
                        units_allowed, CK_ADVENTURE) != ERR_NONE:
             raise RuntimeError("combat_begin failed")
+        gs.turn.heat_window = 1                  # as after the action that began it (Engine.apply)
 
     def claim_rewards(self, codes):
         """Start the end-of-turn reward stage (13.5) with these reward codes (content.REWARDS)."""

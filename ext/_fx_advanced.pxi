@@ -5,7 +5,7 @@
 # Handlers of advanced_actions.toml not listed here (interaction, units, terrain, ...) stay
 # unimplemented: playing them raises ERR_HANDLER naming them.
 
-from mksim._types cimport PH_INTERACT, CE_BLOCKED, CE_GONE, CE_NO_ATTACK, ICE, RANGED, PHYSICAL
+from mksim._types cimport PH_INTERACT, CE_BLOCKED, CE_GONE, CE_NO_ATTACK, ICE, RANGED, PHYSICAL, HILLS, MOUNTAIN
 from mksim._combat cimport (enemy_ability, block_value, block_needed, AB_SWIFT, AB_SUMMON, attack_element,
                             AB_ARCANE_IMMUNITY, RES_FIRE, RES_ICE)
 
@@ -24,6 +24,15 @@ ADVANCED_HANDLERS = (
     ("shield_bash", ("block", "armor_per_excess")),
     ("spell_forge", ("crystals",)),
     ("agility_convert", ("move_per_attack", "move_per_ranged")),
+    ("terrain_cost_set", ("terrain", "cost")),
+    ("terrain_passable", ("terrain", "safe")),
+    ("mana_cost", ("colour", "optional", "then")),
+    ("mountain_lore_hand_limit", ("hills", "mountains")),
+    ("steady_tempo_return", ("to_top",)),
+    ("training_gain_aa", ("to_hand",)),
+    ("into_the_heat", ("bonus",)),
+    ("heroic_tale_bonus", ("reputation", "fame")),
+    ("blood_of_ancients_gain_aa", ("wounds",)),
 )
 
 cdef enum AdvancedHandler:
@@ -41,6 +50,15 @@ cdef enum AdvancedHandler:
     H_SHIELD_BASH = 11
     H_SPELL_FORGE = 12
     H_AGILITY_CONVERT = 13
+    H_TERRAIN_COST_SET = 14
+    H_TERRAIN_PASSABLE = 15
+    H_MANA_COST = 16
+    H_MOUNTAIN_LORE = 17
+    H_STEADY_TEMPO = 18
+    H_TRAINING = 19
+    H_INTO_THE_HEAT = 20
+    H_HEROIC_TALE = 21
+    H_BLOOD_GAIN_AA = 22
 
 
 cdef inline bint special_timing(const GameState* gs) noexcept nogil:
@@ -235,6 +253,119 @@ cdef int apply_convert_move(GameState* gs, int arg) noexcept nogil:
     return ERR_NONE
 
 
+cdef inline int unit_heat_bonus(const GameState* gs) noexcept nogil:
+    """Into the Heat: + bonus to the Attack (any kind) and Block of a Unit's ability this
+    combat.  Unit abilities reach the pools through attack / block rows (and Shield-Bash-like
+    block_double_vs_swift); a handler of another group giving Unit Attack does not add it."""
+    if gs.turn.heat_bonus > 0 and gs.combat.active and gs.turn.resolving_card <= UNIT_CARD_BASE:
+        return gs.turn.heat_bonus
+    return 0
+
+
+cdef void heroic_tale_recruited(GameState* gs, Player* pl) noexcept nogil:
+    """Heroic Tale: Reputation (10.4) and Fame for a Unit just recruited (10.6).  Engine
+    reading: Units recruited after the card is played (its effect starts then)."""
+    if gs.turn.heroic_rep:
+        change_reputation(pl, gs.turn.heroic_rep)
+    pl.fame += gs.turn.heroic_fame
+
+
+cdef uint64_t offer_slots_of_colour(const GameState* gs, const EngineStatics* es, int colour) noexcept nogil:
+    cdef uint64_t o = 0
+    cdef int k
+    for k in range(3):
+        if gs.aa_offer[k] >= 0 and card_colour(es, gs.aa_offer[k]) == colour:
+            o |= (<uint64_t>1) << k
+    return o
+
+
+cdef uint64_t blood_colour_options(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    """Blood of Ancients basic: basic colours with an Advanced Action in the offer that can
+    be paid now (5.4; gold by Day as any basic, 5.1.5)."""
+    cdef uint64_t o = 0
+    cdef int c
+    for c in range(4):
+        if offer_slots_of_colour(gs, es, c) != 0 and pay_options(gs, c) != 0:
+            o |= (<uint64_t>1) << c
+    return o
+
+
+cdef void mountain_lore_bonus(GameState* gs, int p) noexcept nogil:
+    """Mountain Lore: ending the turn (after forced withdrawal, 13.1.2) in hills / mountains
+    raises the Hand limit of this turn's draw (13.7.2) by lore_hills / lore_mountains."""
+    cdef int pos = gs.players[p].position, t
+    if pos < 0 or pos >= gs.n_hexes:
+        return
+    t = gs.hexes[pos].terrain
+    if t == HILLS:
+        gs.turn.hand_limit_bonus += gs.turn.lore_hills
+    elif t == MOUNTAIN:
+        gs.turn.hand_limit_bonus += gs.turn.lore_mountains
+
+
+cdef bint steady_tempo_ok(const GameState* gs) noexcept nogil:
+    """Steady Tempo may go back now: end of turn, before the draw (13.3 put it in the discard
+    pile; 13.7.2 draws after), and for the basic effect the Deed deck is not empty."""
+    cdef const Player* pl = &gs.players[gs.current]
+    if gs.turn.steady_tempo == 0 or gs.phase != PH_END_TURN or gs.turn.end_stage != END_DISCARD:
+        return False
+    if gs.turn.steady_tempo == 1 and pl.n_deck == 0:
+        return False
+    return crystal_joy_in_discard(pl, gs.turn.steady_tempo_card)
+
+
+cdef int legal_steady_tempo(const GameState* gs, int32_t* out, int n) noexcept nogil:
+    if steady_tempo_ok(gs) and n < MAX_ACTIONS:
+        out[n] = act(A_STEADY_TEMPO, 0)
+        n += 1
+    return n
+
+
+cdef int apply_steady_tempo(GameState* gs, int p) noexcept nogil:
+    """A_STEADY_TEMPO: the card leaves the discard pile for the bottom (basic) or the top
+    (powered) of the Deed deck (deck[n_deck-1] is the top, 13.7.2)."""
+    cdef Player* pl = &gs.players[p]
+    cdef int i, k
+    if not steady_tempo_ok(gs) or pl.n_deck >= MAX_CARDS:
+        return ERR_ILLEGAL
+    for i in range(pl.n_discard - 1, -1, -1):
+        if pl.discard[i] == gs.turn.steady_tempo_card:
+            remove_at(pl.discard, &pl.n_discard, i)
+            break
+    if gs.turn.steady_tempo == 2:
+        pl.deck[pl.n_deck] = gs.turn.steady_tempo_card
+    else:
+        for k in range(pl.n_deck, 0, -1):
+            pl.deck[k] = pl.deck[k - 1]
+        pl.deck[0] = gs.turn.steady_tempo_card
+    pl.n_deck += 1
+    gs.turn.steady_tempo = 0
+    gs.turn.steady_tempo_card = -1
+    return ERR_NONE
+
+
+cdef uint64_t training_hand_options(const GameState* gs, const EngineStatics* es, int row,
+                                   bint exclude_self) noexcept nogil:
+    """Training: Action cards in hand with an Advanced Action of their colour in the offer.
+    exclude_self: Training is still in hand (one copy of it is left out)."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef uint64_t o = 0
+    cdef int i, k, card, deck
+    cdef bint skipped = not exclude_self
+    for i in range(pl.n_hand):
+        card = pl.hand[i]
+        deck = card_deck(es, card)
+        if deck != DECK_BASIC and deck != DECK_AA:
+            continue
+        if not skipped and is_self_row(es, card, row):
+            skipped = True
+            continue
+        for k in range(3):
+            if gs.aa_offer[k] >= 0 and card_colour(es, gs.aa_offer[k]) == card_colour(es, card) and i < 64:
+                o |= (<uint64_t>1) << i
+    return o
+
+
 cdef int enemy_icons(const GameState* gs, const Statics* st, int slot, int attack_index) noexcept nogil:
     """Icons on an enemy token for Cold Toughness (LL-2.10.8): its abilities, resistances
     and the element of the blocked attack if not physical; none under Arcane Immunity."""
@@ -388,7 +519,7 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
     if local == H_BLOCK_DOUBLE_VS_SWIFT or local == H_SHIELD_BASH:
         # Shield Bash: Block n counting twice against Swift (LL-2.10.10); powered: Armor
         # -armor_per_excess per point of excess Block on the blocked enemy (min 1, LL-6.7.5).
-        k = a[0] + ambush_bonus(gs, 1)
+        k = a[0] + ambush_bonus(gs, 1) + unit_heat_bonus(gs)
         gs.combat.block[<int>PHYSICAL] += k
         gs.turn.swift_block[<int>PHYSICAL] += k
         if local == H_SHIELD_BASH:
@@ -508,6 +639,125 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
         if a[1] > 0 and (gs.turn.agility_ranged == 0 or a[1] < gs.turn.agility_ranged):
             gs.turn.agility_ranged = <int8_t>a[1]
         return RES_DONE
+    if local == H_TERRAIN_COST_SET:
+        # Path Finding powered, Frost Bridge, Song of Wind powered, Mountain Lore powered,
+        # Mist Form: the terrain's Move cost is `cost` for the rest of the turn (9.6.1; read
+        # by _rules.move_cost).  Engine reading: of two set costs the lower counts.
+        for c in range(<int>NUM_TERRAINS):
+            if (a[0] == c or a[0] >= NUM_TERRAINS) and a[1] >= 0 and \
+                    (gs.turn.terrain_set[c] == 0 or a[1] + 1 < gs.turn.terrain_set[c]):
+                gs.turn.terrain_set[c] = <int8_t>(a[1] + 1)
+        return RES_DONE
+    if local == H_TERRAIN_PASSABLE:
+        # Lake / mountain may be entered this turn (9.6.3: the space is still not safe at
+        # the end of the turn, 9.7.1, unless safe=1 as on Mountain Lore powered).
+        if a[0] < 0 or a[0] >= NUM_TERRAINS:
+            set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+            return RES_ERROR
+        gs.turn.terrain_open |= <uint8_t>(1 << a[0])
+        if a[1] == 1:
+            gs.turn.terrain_safe |= <uint8_t>(1 << a[0])
+        return RES_DONE
+    if local == H_MANA_COST:
+        # Song of Wind powered: "you may pay a blue mana" (5.4; gold by Day as any basic,
+        # 5.1.5) to get `then`.  optional=1: ASK_DONE (63) declines.  ASK_OPTION = payment code.
+        if choice < 0:
+            options = pay_options(gs, a[0]) if a[2] >= 0 and node_playable(gs, es, a[2]) else 0
+            if options == 0:
+                if a[1] == 1:
+                    return RES_DONE                              # cannot pay: nothing happens
+                set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)   # 6.2.1
+                return RES_ERROR
+            if a[1] == 1:
+                return ask(gs, row, 0, ASK_OPTION, options | ((<uint64_t>1) << ASK_DONE))
+            choice = single_option(options)
+            if choice < 0:
+                return ask(gs, row, 0, ASK_OPTION, options)
+        if choice == ASK_DONE:
+            return RES_DONE
+        pay_take(gs, choice, a[0])
+        return push_eval(gs, a[2])
+    if local == H_MOUNTAIN_LORE:
+        gs.turn.lore_hills += <int8_t>a[0]                        # see mountain_lore_bonus
+        gs.turn.lore_mountains += <int8_t>a[1]
+        return RES_DONE
+    if local == H_STEADY_TEMPO:
+        gs.turn.steady_tempo = <int8_t>(2 if a[0] == 1 else 1)   # see apply_steady_tempo
+        gs.turn.steady_tempo_card = gs.turn.resolving_card
+        return RES_DONE
+    if local == H_TRAINING:
+        # Training: throw away an Action card from hand (removed from the game); take an
+        # Advanced Action of its colour from the offer (6.4.2 refill) to the discard pile /
+        # to hand (powered).  Stage 0: hand card (ASK_HAND_CARD), stage 1: offer slot.
+        if choice < 0:
+            options = training_hand_options(gs, es, row, False)
+            if options == 0:
+                set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+                return RES_ERROR
+            return ask(gs, row, 0, ASK_HAND_CARD, options)
+        if gs.turn.handler_stage == 0:
+            card = pl.hand[choice]
+            remove_at(pl.hand, &pl.n_hand, choice)
+            pl.removed += 1
+            c = card_colour(es, card)
+            gs.turn.hvars[0] = <int16_t>c
+            for k in range(3):
+                if gs.aa_offer[k] >= 0 and card_colour(es, gs.aa_offer[k]) == c:
+                    options |= (<uint64_t>1) << k
+            choice = single_option(options)
+            if choice < 0:
+                return ask(gs, row, 1, ASK_OFFER, options)
+        card = gs.aa_offer[choice]
+        refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, choice)
+        if a[0] == 1:
+            push_card(pl.hand, &pl.n_hand, card)
+        else:
+            push_card(pl.discard, &pl.n_discard, card)
+        return RES_DONE
+    if local == H_INTO_THE_HEAT:
+        # Into the Heat, played at the start of a combat: Units' Attack and Block + bonus this
+        # combat (unit_heat_bonus); no damage may be assigned to Units this turn (11.7.4).
+        if a[0] > gs.turn.heat_bonus:
+            gs.turn.heat_bonus = <int8_t>a[0]
+        gs.turn.no_unit_damage = 1
+        return RES_DONE
+    if local == H_HEROIC_TALE:
+        gs.turn.heroic_rep += <int8_t>a[0]                        # see heroic_tale_recruited
+        gs.turn.heroic_fame += <int8_t>(a[1] if a[1] > 0 else 0)
+        return RES_DONE
+    if local == H_BLOOD_GAIN_AA:
+        # Blood of Ancients basic: take `wounds` Wound(s) to hand (12.1.1) and pay one mana;
+        # an Advanced Action of that colour goes from the offer to hand (6.4.2 refill).
+        # Stage 0: colour (ASK_COLOUR), 1: payment (ASK_OPTION = payment code), 2: offer slot.
+        if choice < 0:
+            options = blood_colour_options(gs, es)
+            if options == 0:
+                set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+                return RES_ERROR
+            choice = single_option(options)
+            if choice < 0:
+                return ask(gs, row, 0, ASK_COLOUR, options)
+            gs.turn.handler_stage = 0
+        if gs.turn.handler_stage == 0:
+            gs.turn.hvars[0] = <int16_t>choice
+            options = pay_options(gs, choice)
+            choice = single_option(options)
+            if choice < 0:
+                return ask(gs, row, 1, ASK_OPTION, options)
+            gs.turn.handler_stage = 1
+        if gs.turn.handler_stage == 1:
+            pay_take(gs, choice, gs.turn.hvars[0])
+            options = offer_slots_of_colour(gs, es, gs.turn.hvars[0])
+            choice = single_option(options)
+            if choice < 0:
+                return ask(gs, row, 2, ASK_OFFER, options)
+        card = gs.aa_offer[choice]
+        refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, choice)
+        take_wounds(gs, es, pl, a[0])
+        if gs.error != ERR_NONE:
+            return RES_ERROR
+        push_card(pl.hand, &pl.n_hand, card)
+        return RES_DONE
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR
 
@@ -515,6 +765,7 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
 cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int row, int local) noexcept nogil:
     """Whether the handler can do something now (called while the card is still in hand)."""
     cdef const Player* pl = &gs.players[gs.current]
+    cdef const int32_t* a
     cdef int i, c
     if local == H_ICE_SHIELD_BLOCK or local == H_BLOCK_DOUBLE_VS_SWIFT or local == H_SHIELD_BASH:
         return gs.phase == PH_COMBAT_BLOCK                        # 11.6.3
@@ -524,10 +775,23 @@ cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int ro
         return mana_colour_options(gs, es, row) != 0
     if local == H_THROW_AWAY_BY_COLOUR:
         return special_timing(gs) and throw_away_options(gs, es, row, True) != 0
-    if local == H_IN_NEED:
-        return gs.phase == PH_INTERACT                            # 10.2: not reached yet
+    if local == H_IN_NEED or local == H_HEROIC_TALE:
+        return gs.phase == PH_INTERACT                            # 10.2
+    if local == H_TERRAIN_COST_SET or local == H_TERRAIN_PASSABLE:
+        return gs.phase == PH_MOVE                                # 9.6.1: movement effects
+    if local == H_MANA_COST:
+        a = row_args(es, row)
+        if a[1] == 1:
+            return gs.phase == PH_MOVE or special_timing(gs)      # optional: may be declined
+        return a[2] >= 0 and pay_options(gs, a[0]) != 0 and node_playable(gs, es, a[2])
+    if local == H_INTO_THE_HEAT:
+        return gs.combat.active != 0 and gs.turn.heat_window == 1   # "at the start of combat"
     if not special_timing(gs):
         return False
+    if local == H_TRAINING:
+        return training_hand_options(gs, es, row, True) != 0
+    if local == H_BLOOD_GAIN_AA:
+        return blood_colour_options(gs, es) != 0
     if local == H_CRYSTAL_MASTERY_COPY:
         for c in range(4):
             if pl.crystals[c] > 0:
@@ -544,4 +808,6 @@ cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int ro
                 return True
         return False
     return local == H_CRYSTAL_MASTERY_RETURN or local == H_MANA_STORM_POWERED \
-        or local == H_AMBUSH_BONUS or local == H_AGILITY_CONVERT
+        or local == H_AMBUSH_BONUS or local == H_AGILITY_CONVERT \
+        or local == H_MOUNTAIN_LORE or local == H_STEADY_TEMPO
+

@@ -36,8 +36,15 @@ TERRAIN_COST[1][:] = [2, 3, 5, 4, 3, 5, -1, -1]   # Night
 cdef int move_cost(const GameState* gs, const Statics* st, int hex) noexcept nogil:
     """Move points to enter a hex; RULES_INACCESSIBLE (-1) for lake / mountain (9.2) and for
     hexes not on the map (9.2.2).  A city space costs 2 whatever its terrain (21.2 A9; the
-    terrain deltas do not apply to it).  Otherwise the 9.2 cost by Day / Night plus
-    gs.turn.terrain_delta[terrain], floored at 0 (9.6.2)."""
+    terrain deltas do not apply to it).  Otherwise the 9.2 cost by Day / Night, replaced by
+    a cost set for the turn (gs.turn.terrain_set: Path Finding, Frost Bridge, ...; 9.6.1),
+    plus gs.turn.terrain_delta[terrain], floored at 0 (9.6.2).  A lake / mountain made
+    passable this turn (gs.turn.terrain_open: Frost Bridge, Song of Wind, Mountain Lore)
+    costs the value its effect set; opened without a set cost it stays inaccessible (the
+    content always pairs terrain_passable with terrain_cost_set).
+    Engine reading: a set cost replaces the printed cost first and reductions apply to it
+    (Path Finding powered + Song of Wind: plains 2 - 1 = 1).  A reduction with a floor
+    (gs.turn.terrain_floor: Path Finding basic, -1 but min 2) stops at the floor."""
     cdef int terrain, c, t, base
     if hex < 0 or hex >= gs.n_hexes:
         return RULES_INACCESSIBLE
@@ -48,7 +55,11 @@ cdef int move_cost(const GameState* gs, const Statics* st, int hex) noexcept nog
         return RULES_INACCESSIBLE
     t = 1 if gs.time == NIGHT else 0
     c = TERRAIN_COST[t][terrain]
-    if c < 0:
+    if c < 0 and not (gs.turn.terrain_open >> terrain) & 1:
+        return RULES_INACCESSIBLE                        # 9.2
+    if gs.turn.terrain_set[terrain] > 0:
+        c = gs.turn.terrain_set[terrain] - 1             # 9.6.1: cost set for the turn
+    elif c < 0:
         return RULES_INACCESSIBLE
     base = c
     c += gs.turn.terrain_delta[terrain]
@@ -58,6 +69,23 @@ cdef int move_cost(const GameState* gs, const Statics* st, int hex) noexcept nog
     if c < 0:
         c = 0  # 9.6.2: never below 0
     return c
+
+
+cdef bint normally_accessible(const GameState* gs, const Statics* st, int hex) noexcept nogil:
+    """9.7.1: accessible under normal rules, without effects: on the map and not lake /
+    mountain (a city space always is, 21.2 A9) - unless an effect made that terrain safe
+    (Mountain Lore powered: gs.turn.terrain_safe)."""
+    cdef int terrain
+    if hex < 0 or hex >= gs.n_hexes:
+        return False
+    if gs.hexes[hex].site == st.sites.city:
+        return True
+    terrain = gs.hexes[hex].terrain
+    if terrain < 0 or terrain >= NUM_TERRAINS:
+        return False
+    if TERRAIN_COST[0][terrain] >= 0:
+        return True
+    return (gs.turn.terrain_safe >> terrain) & 1 != 0
 
 
 cdef bint is_rampaging(const GameState* gs, const Statics* st, int hex) noexcept nogil:
@@ -125,8 +153,8 @@ cdef bint is_safe(const GameState* gs, const Statics* st, int hex, int player) n
     may share it (portal, conquered city; 9.5.5).  The dummy has no figure (18)."""
     cdef int p, site
     cdef bint shared
-    if move_cost(gs, st, hex) < 0 or is_rampaging(gs, st, hex):
-        return False
+    if not normally_accessible(gs, st, hex) or is_rampaging(gs, st, hex):
+        return False                                    # 9.7.1 (9.6.3: effects do not count)
     if ends_movement(gs, st, hex, player):
         return False
     site = gs.hexes[hex].site

@@ -251,6 +251,15 @@ cdef struct TurnState:
     int8_t terrain_set[NUM_TERRAINS]   # cost set for the turn + 1 (0 = not set; 9.6)
     uint8_t terrain_open       # bit per terrain made passable this turn (lake, mountain)
     uint8_t terrain_safe       # bit per terrain that also counts as safe (9.7)
+    int8_t lore_hills          # Mountain Lore: Hand limit + n at the next draw if the turn ends in hills
+    int8_t lore_mountains      # ... in mountains
+    int8_t steady_tempo        # Steady Tempo: 1 to the bottom (deck not empty), 2 to the top of the deck
+    int16_t steady_tempo_card  # that card (it is in the discard pile after 13.3), -1 = none
+    int8_t heat_bonus          # Into the Heat: Units' Attack / Block + n this combat
+    uint8_t no_unit_damage     # Into the Heat: no damage may be assigned to Units this turn
+    uint8_t heat_window        # 1 = at the start of a combat (no action taken in it yet); see Engine.apply
+    int8_t heroic_rep          # Heroic Tale: Reputation + n per Unit recruited from now on this turn
+    int8_t heroic_fame         # ... and Fame + n
     # spells and artifacts (ext/_fx_spells.pxi, ext/_fx_artifacts.pxi)
     uint8_t endless_mana       # bit per colour: endless supply of mana tokens this turn (Rings)
     uint8_t ring_fame          # bit per basic colour: Fame +1 per Spell of it in play at end of turn (Rings)

@@ -267,3 +267,329 @@ def test_spell_forge_powered_two_different_offer_spells(G):
 def test_in_need_needs_interaction_and_is_not_offered_while_moving(G):
     G.T.set_hand(["in_need"])
     assert not any(a.startswith("play(hand=0") for a in acts(G))
+
+
+# -- terrain: terrain_cost_set / terrain_passable / mana_cost (9.2, 9.6, 9.7, 13.2) --------
+
+from mksim._rules import Rules  # noqa: E402
+
+PLAINS, HILLS, FOREST, WASTELAND, DESERT, SWAMP, LAKE, MOUNTAIN = range(8)
+
+
+def east_hex(g, terrain):
+    """Make the hex east of the hero (neighbour 1 of the portal) `terrain`; return its index."""
+    R = Rules(g.core_)
+    pos = player(g)["position"]
+    h = R.neighbours(pos)[1]
+    R.set_hex(h, terrain=terrain)
+    return R, pos, h
+
+
+def moves(g):
+    return [a for a in acts(g) if a.startswith("move(")]
+
+
+def test_9_2_9_6_frost_bridge_powered_lake_costs_1_and_is_not_safe_13_2(G):
+    """Frost Bridge powered (blue die): Move 4, a lake costs 1 this turn; ending there is not
+    safe (9.6.3, 9.7.1): forced withdrawal to the portal with one Wound (13.2)."""
+    R, pos, lake = east_hex(G, LAKE)
+    G.T.set_hand(["frost_bridge"])
+    assert R.move_cost(lake) == -1 and "move(1)" not in moves(G)
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + 1))
+    assert R.move_cost(lake) == 1 and not R.is_safe(lake)
+    G.apply(encode("move", 1))
+    assert player(G)["position"] == lake and G.core_.to_dict()["turn"]["move_points"] == 3
+    G.apply(encode("end_turn"))
+    p = player(G)
+    assert p["position"] == pos and p["hand"].count("wound") == 1
+
+
+def test_9_6_frost_bridge_basic_swamp_costs_1_lake_stays_closed(G):
+    R, pos, h = east_hex(G, SWAMP)
+    G.T.set_hand(["frost_bridge"])
+    assert R.move_cost(h) == 5                            # 9.2: swamp by Day
+    G.apply(play_code(0))
+    assert R.move_cost(h) == 1
+    R.set_hex(h, terrain=LAKE)
+    assert R.move_cost(h) == -1                           # basic: no lake
+
+
+def test_9_6_path_finding_powered_every_terrain_costs_2(G):
+    """Path Finding powered: desert (5 by Day) and forest (3) cost 2; lakes stay closed."""
+    R, pos, h = east_hex(G, DESERT)
+    G.T.set_hand(["path_finding"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + 3))
+    assert G.core_.to_dict()["turn"]["move_points"] == 4 and R.move_cost(h) == 2
+    R.set_hex(h, terrain=FOREST)
+    assert R.move_cost(h) == 2
+    R.set_hex(h, terrain=LAKE)
+    assert R.move_cost(h) == -1
+
+
+def test_9_6_2_set_cost_then_reduction_never_below_0(G):
+    """Engine reading: a set cost is reduced further (Path Finding powered plains 2, Song of
+    Wind basic -1 -> 1), never below 0 (9.6.2)."""
+    R, pos, h = east_hex(G, PLAINS)
+    set_crystals(G, [0, 0, 0, 1])
+    G.T.set_hand(["path_finding", "song_of_wind"])
+    G.apply(play_code(0, powered=1, pay=6 + 3))            # green crystal
+    G.apply(play_code(0))                                  # Song of Wind basic
+    assert R.move_cost(h) == 1
+
+
+def test_song_of_wind_powered_blue_mana_opens_lakes_at_cost_0(G):
+    """Song of Wind powered (white die): plains / desert / wasteland -2; "you may pay a blue
+    mana": paid with a blue crystal (the Source die is used, 5.5.2) -> lakes cost 0."""
+    R, pos, h = east_hex(G, LAKE)
+    set_crystals(G, [0, 1, 0, 0])
+    G.T.set_hand(["song_of_wind"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + 2))
+    assert acts(G) == ["choose(7)", "choose(63)"]          # blue crystal, or decline
+    G.apply(encode("choose", 7))
+    assert crystals(G) == [0, 0, 0, 0] and R.move_cost(h) == 0
+    R.set_hex(h, terrain=DESERT)
+    assert R.move_cost(h) == 3                             # 5 - 2
+    R.set_hex(h, terrain=LAKE)
+    G.apply(encode("move", 1))
+    assert player(G)["position"] == h and G.core_.to_dict()["turn"]["move_points"] == 2
+
+
+def test_song_of_wind_powered_declining_the_blue_mana_keeps_lakes_closed(G):
+    R, pos, h = east_hex(G, LAKE)
+    set_crystals(G, [0, 1, 0, 0])
+    G.T.set_hand(["song_of_wind"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + 2))
+    G.apply(encode("choose", 63))
+    assert crystals(G) == [0, 1, 0, 0] and R.move_cost(h) == -1
+
+
+def test_song_of_wind_powered_without_blue_mana_is_still_playable(G):
+    """No blue mana left after the white die: the optional payment is skipped."""
+    R, pos, h = east_hex(G, LAKE)
+    G.T.set_hand(["song_of_wind"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + 2))
+    assert G.core_.to_dict()["turn"]["move_points"] == 2 and R.move_cost(h) == -1
+
+
+def test_mountain_lore_powered_mountain_costs_5_is_safe_and_hand_limit_plus_2(G):
+    """Mountain Lore powered (green die): Move 5, a mountain costs 5 and is safe for this turn
+    (no forced withdrawal, 13.2); ending there: Hand limit +2 at this turn's draw (13.7.2:
+    level 1 limit 5 -> 7)."""
+    R, pos, mtn = east_hex(G, MOUNTAIN)
+    G.T.set_hand(["mountain_lore"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + 3))
+    assert R.move_cost(mtn) == 5 and R.is_safe(mtn)
+    G.apply(encode("move", 1))
+    assert G.core_.to_dict()["turn"]["move_points"] == 0
+    G.apply(encode("end_turn"))
+    assert player(G)["position"] == mtn and "wound" not in player(G)["hand"]
+    G.apply(encode("draw"))
+    assert len(player(G)["hand"]) == 7
+
+
+def test_mountain_lore_basic_hills_hand_limit_plus_1_not_elsewhere(G):
+    R, pos, h = east_hex(G, HILLS)
+    G.T.set_hand(["mountain_lore"])
+    G.apply(play_code(0))
+    assert R.move_cost(h) == 3
+    G.apply(encode("move", 1))
+    G.apply(encode("end_turn"))
+    G.apply(encode("draw"))
+    assert len(player(G)["hand"]) == 6                    # 5 + 1
+
+
+def test_mountain_lore_basic_on_plains_no_bonus(G):
+    R, pos, h = east_hex(G, PLAINS)
+    G.T.set_hand(["mountain_lore"])
+    G.apply(play_code(0))
+    G.apply(encode("move", 1))
+    G.apply(encode("end_turn"))
+    G.apply(encode("draw"))
+    assert len(player(G)["hand"]) == 5
+
+
+def test_steady_tempo_powered_goes_on_top_of_the_deed_deck_and_is_drawn_again(G):
+    G.T.set_hand(["steady_tempo"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + 1))
+    G.apply(encode("end_turn"))
+    assert "steady_tempo(0)" in acts(G) and "steady_tempo" in G.T.discard
+    n_deck = len(player(G)["deck"])
+    G.apply(encode("steady_tempo"))
+    p = player(G)
+    assert p["deck"][-1] == "steady_tempo" and len(p["deck"]) == n_deck + 1
+    assert "steady_tempo" not in p["discard"] and "steady_tempo(0)" not in acts(G)
+    G.apply(encode("draw"))
+    assert "steady_tempo" in player(G)["hand"]
+
+
+def test_steady_tempo_basic_goes_to_the_bottom_only_if_the_deck_is_not_empty(G):
+    G.T.set_hand(["steady_tempo"])
+    G.apply(play_code(0))
+    G.apply(encode("end_turn"))
+    G.apply(encode("steady_tempo"))
+    assert player(G)["deck"][0] == "steady_tempo"
+
+
+def test_steady_tempo_is_optional_discard_pile_by_default(G):
+    G.T.set_hand(["steady_tempo"])
+    G.apply(play_code(0))
+    G.apply(encode("end_turn"))
+    G.apply(encode("draw"))
+    p = player(G)
+    assert "steady_tempo" in p["discard"] and "steady_tempo" not in p["deck"]
+
+
+BASIC_OF = {"red": "rage", "blue": "stamina", "white": "swiftness", "green": "march"}
+
+
+def test_training_throws_away_an_action_card_for_an_offer_aa_of_its_colour(G):
+    """Training basic: throw away a basic card of the colour of the AA in offer slot 0; that
+    AA goes to the discard pile, the offer refills (6.4.2)."""
+    from mksim.content import load_content
+    colour = {c["id"]: c["colour"] for c in load_content()["advanced_actions"]}
+    offer = G.core_.to_dict()["advanced_action_offer"]
+    col = colour[offer[0]]
+    same = [k for k in range(3) if colour[offer[k]] == col]
+    G.T.set_hand(["training", BASIC_OF[col], "wound"])
+    G.apply(play_code(0))
+    assert acts(G) == ["choose(0)"]                        # the basic card, not the Wound
+    G.apply(encode("choose", 0))
+    if len(same) > 1:
+        assert acts(G) == [f"choose({k})" for k in same]
+        G.apply(encode("choose", 0))
+    p = player(G)
+    assert G.T.hand == ["wound"] and offer[0] in p["discard"] and BASIC_OF[col] not in p["discard"]
+    new = G.core_.to_dict()["advanced_action_offer"]
+    assert new[1:] == offer[1:] and new[0] is not None and new[0] != offer[0]   # 6.4.2
+
+
+def test_training_powered_puts_the_aa_into_hand(G):
+    from mksim.content import load_content
+    colour = {c["id"]: c["colour"] for c in load_content()["advanced_actions"]}
+    offer = G.core_.to_dict()["advanced_action_offer"]
+    col = colour[offer[0]]
+    G.T.set_hand(["training", BASIC_OF[col]])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + 3))
+    G.apply(encode("choose", 0))
+    if sum(colour[offer[k]] == col for k in range(3)) > 1:
+        G.apply(encode("choose", 0))                      # offer slot 0
+    assert G.T.hand == [offer[0]] and offer[0] not in player(G)["discard"]
+
+
+def test_training_not_playable_without_another_action_card(G):
+    G.T.set_hand(["training", "wound"])
+    assert not any(a.startswith("play(hand=0") for a in acts(G))
+
+
+# -- Into the Heat (units in combat, 7.3.3, 11.7.4) ----------------------------------------
+
+from interaction_setup import Game, PH_COMBAT_DAMAGE  # noqa: E402
+
+
+def heat_game(content, tables, powered):
+    g = Game(content, tables, hand=["into_the_heat", "march"])
+    g.ut.set_unit(0, "peasants")
+    g.ut.set_unit(1, "utem_crossbowmen")
+    g.eng.set_dice(["red", "blue", "white", "green", "gold"])
+    g.ut.start_combat(["prowlers"])
+    assert "play(hand=0, powered=0, pay=31, pay2=31)" in g.actions()     # at the start of combat
+    g.play(0, powered=powered, pay=PAY_DIE + 0 if powered else PAY_NONE)
+    return g
+
+
+def test_into_the_heat_powered_units_ranged_attack_plus_3(content, tables):
+    """Powered (red die): Utem Crossbowmen Ranged Attack 2 + 3 = 5 (11.5: prowlers Armor 3,
+    so 5 is counted in the Ranged phase)."""
+    g = heat_game(content, tables, 1)
+    g.activate(1, 1)                                     # Ranged Attack 2
+    assert CombatTester(g.core).attack_value([0]) == 5
+
+
+def test_into_the_heat_basic_unit_block_plus_2_and_no_damage_to_units(content, tables):
+    """Basic: Peasants Block 2 + 2 = 4 blocks the prowlers' Attack 4 (11.6.5); a card's block
+    gets nothing.  No unit may take damage this turn."""
+    g = heat_game(content, tables, 0)
+    g.do("next_phase")                                   # ranged -> block
+    g.do("sideways", 0 | (3 << 7))                       # March sideways: Block 1, no bonus
+    assert g.ut.block_pool == [1, 0, 0, 0]
+    g.activate(0, PEASANT_BLOCK_)
+    assert g.ut.block_pool == [5, 0, 0, 0]
+
+
+def test_into_the_heat_units_cannot_take_damage(content, tables):
+    g = heat_game(content, tables, 0)
+    g.do("next_phase")
+    g.do("next_phase")
+    assert g.turn["phase"] == PH_COMBAT_DAMAGE
+    g.do("damage_from", 0)
+    assert "damage_unit" not in g.kinds() and g.kinds().count("damage_hero") == 1
+    with pytest.raises(ValueError):
+        g.do("damage_unit", 0)
+
+
+def test_into_the_heat_only_at_the_start_of_combat(content, tables):
+    g = Game(content, tables, hand=["into_the_heat", "march"])
+    g.ut.set_unit(0, "peasants")
+    g.ut.start_combat(["prowlers"])
+    g.do("next_phase")                                   # an action taken in the combat
+    assert not any(a.startswith("play(hand=0") for a in g.actions())
+    g2 = Game(content, tables, hand=["into_the_heat"])
+    assert not any(a.startswith("play(hand=0") for a in g2.actions())     # no combat
+
+
+PEASANT_BLOCK_ = 1
+
+
+# -- Heroic Tale (10.4, 10.6) ----------------------------------------------------------------
+
+def test_heroic_tale_powered_reputation_and_fame_per_unit_recruited(content, tables):
+    """Heroic Tale powered (white die) at a village: Influence 6 (reputation 0: no modifier,
+    10.2.3); recruiting Peasants (4) gives Reputation +1 and Fame +1."""
+    g = Game(content, tables, site="village", hand=["heroic_tale"])
+    g.eng.set_dice(["white"])
+    g.ut.set_unit_offer(["peasants", "herbalists"])
+    g.do("interact")
+    before = (g.player["reputation"], g.player["fame"])
+    g.play(0, powered=1, pay=PAY_DIE + 0)
+    assert g.turn["influence"] == 6 and (g.player["reputation"], g.player["fame"]) == before
+    g.recruit(0)
+    assert (g.player["reputation"], g.player["fame"]) == (before[0] + 1, before[1] + 1)
+
+
+def test_heroic_tale_basic_reputation_only_and_only_while_interacting(content, tables):
+    g = Game(content, tables, site="village", hand=["heroic_tale", "promise"])
+    g.ut.set_unit_offer(["peasants"])
+    assert not any(a.startswith("play(hand=0") for a in g.actions())   # 10.2: interaction only
+    g.do("interact")
+    before = (g.player["reputation"], g.player["fame"])
+    g.play(0)
+    g.play(0)                                            # Promise: Influence 2 -> 5
+    g.recruit(0)
+    assert (g.player["reputation"], g.player["fame"]) == (before[0] + 1, before[1])
+
+
+# -- Blood of Ancients basic (12.1.1, 5.4, 6.4.2) --------------------------------------------
+
+def test_blood_of_ancients_basic_wound_and_crystal_for_an_offer_aa_to_hand(G):
+    """Only a crystal of the colour of the AA in offer slot 0 can pay (the black die is not
+    a basic colour, 5.1.7): one Wound to hand, the crystal is spent, that AA goes to hand."""
+    from mksim.content import load_content
+    colour = {c["id"]: c["colour"] for c in load_content()["advanced_actions"]}
+    offer = G.core_.to_dict()["advanced_action_offer"]
+    col = colour[offer[0]]
+    cr = [0, 0, 0, 0]
+    cr[("red", "blue", "white", "green").index(col)] = 1
+    set_crystals(G, cr)
+    G.set_dice(["black"])
+    G.T.set_hand(["blood_of_ancients"])
+    G.apply(play_code(0))
+    if sum(colour[offer[k]] == col for k in range(3)) > 1:
+        G.apply(encode("choose", 0))                     # offer slot 0
+    assert sorted(G.T.hand) == sorted(["wound", offer[0]]) and crystals(G) == [0, 0, 0, 0]
+
+
+def test_blood_of_ancients_basic_not_playable_without_mana(G):
+    set_crystals(G, [0, 0, 0, 0])
+    G.set_dice(["black"])
+    G.T.set_hand(["blood_of_ancients"])
+    assert not any(a.startswith("play(hand=0, powered=0") for a in acts(G))
