@@ -562,7 +562,7 @@ cdef int attack_value(const GameState* gs, const Statics* st, uint32_t targets, 
             return CB_ILLEGAL
         r = ev(gs, st, s, st.cols.enemy_resistances)
         res |= r
-        if (r & (RES_FIRE | RES_ICE)) == (RES_FIRE | RES_ICE):
+        if resists(r, COLDFIRE):
             coldfire_resisted = True
         if phase == PH_COMBAT_RANGED:
             lvl = fortification_level(gs, st, s)
@@ -579,19 +579,21 @@ cdef int attack_value(const GameState* gs, const Statics* st, uint32_t targets, 
         for k in range(k0, 3):
             pts[el] += c.attack[k][el]
     for el in range(4):
-        if el == PHYSICAL:
-            resisted = (res & RES_PHYSICAL) != 0
-        elif el == FIRE:
-            resisted = (res & RES_FIRE) != 0
-        elif el == ICE:
-            resisted = (res & RES_ICE) != 0
-        else:
-            resisted = coldfire_resisted
+        # 11.9.2: halved if any target resists; Cold Fire only if one target resists both
+        resisted = coldfire_resisted if el == COLDFIRE else resists(res, el)
         if resisted:
             ineff += pts[el]
         else:
             eff += pts[el]
     return eff + ineff // 2                         # 11.9.2
+
+
+cdef inline bint resists(int res, int element) noexcept nogil:
+    """Resistance bits vs an element (11.9.2, 11.7.5): physical, fire and ice resistance
+    each stop their element; Cold Fire needs both fire and ice resistance."""
+    if element == COLDFIRE:
+        return (res & (RES_FIRE | RES_ICE)) == (RES_FIRE | RES_ICE)
+    return (res & (1 << element)) != 0
 
 
 cdef void defeat_enemy(GameState* gs, const Statics* st, int slot) noexcept nogil:
@@ -837,14 +839,7 @@ cdef int assign_to_unit(GameState* gs, const Statics* st, int player, int unit_s
         return CB_ILLEGAL                           # 12.2.2, 11.7.6
     armor = tv(&st.units, u.card, st.cols.unit_armor)
     res = tv(&st.units, u.card, st.cols.unit_resistances)
-    if element == PHYSICAL:
-        resistant = (res & RES_PHYSICAL) != 0
-    elif element == FIRE:
-        resistant = (res & RES_FIRE) != 0
-    elif element == ICE:
-        resistant = (res & RES_ICE) != 0
-    else:
-        resistant = (res & (RES_FIRE | RES_ICE)) == (RES_FIRE | RES_ICE)
+    resistant = resists(res, element)
     if resistant:                                   # 11.7.5
         damage -= armor
         if damage <= 0:

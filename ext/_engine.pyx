@@ -272,7 +272,7 @@ cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int
         set_error(gs, ERR_UNIT_EFFECT, op, gs.turn.resolving_card)
         return RES_ERROR
     elif op == OP_NOTHING:
-        pass
+        return RES_DONE                                         # nothing(): no effect (6.1.6)
     else:
         set_error(gs, ERR_COMBAT, op, gs.turn.resolving_card)  # influence / attack / block ...
         return RES_ERROR

@@ -33,6 +33,23 @@ TERRAIN_COST[1][:] = [2, 3, 5, 4, 3, 5, -1, -1]   # Night
 # Movement (9.2-9.7)
 # ---------------------------------------------------------------------------------------
 
+cdef enum:
+    HEX_IS_CITY = -2           # hex_terrain: a city space (its terrain does not matter, 21.2 A9)
+
+
+cdef inline int hex_terrain(const GameState* gs, const Statics* st, int hex) noexcept nogil:
+    """The hex's terrain code; -1 off the map (9.2.2) or unknown; HEX_IS_CITY for a city."""
+    cdef int terrain
+    if hex < 0 or hex >= gs.n_hexes:
+        return -1
+    if gs.hexes[hex].site == st.sites.city:
+        return HEX_IS_CITY
+    terrain = gs.hexes[hex].terrain
+    if terrain < 0 or terrain >= NUM_TERRAINS:
+        return -1
+    return terrain
+
+
 cdef int move_cost(const GameState* gs, const Statics* st, int hex) noexcept nogil:
     """Move points to enter a hex; RULES_INACCESSIBLE (-1) for lake / mountain (9.2) and for
     hexes not on the map (9.2.2).  A city space costs 2 whatever its terrain (21.2 A9; the
@@ -45,13 +62,10 @@ cdef int move_cost(const GameState* gs, const Statics* st, int hex) noexcept nog
     Engine reading: a set cost replaces the printed cost first and reductions apply to it
     (Path Finding powered + Song of Wind: plains 2 - 1 = 1).  A reduction with a floor
     (gs.turn.terrain_floor: Path Finding basic, -1 but min 2) stops at the floor."""
-    cdef int terrain, c, t, base
-    if hex < 0 or hex >= gs.n_hexes:
-        return RULES_INACCESSIBLE
-    if gs.hexes[hex].site == st.sites.city:
+    cdef int terrain = hex_terrain(gs, st, hex), c, t, base
+    if terrain == HEX_IS_CITY:
         return CITY_MOVE_COST
-    terrain = gs.hexes[hex].terrain
-    if terrain < 0 or terrain >= NUM_TERRAINS:
+    if terrain < 0:
         return RULES_INACCESSIBLE
     t = 1 if gs.time == NIGHT else 0
     c = TERRAIN_COST[t][terrain]
@@ -75,13 +89,10 @@ cdef bint normally_accessible(const GameState* gs, const Statics* st, int hex) n
     """9.7.1: accessible under normal rules, without effects: on the map and not lake /
     mountain (a city space always is, 21.2 A9) - unless an effect made that terrain safe
     (Mountain Lore powered: gs.turn.terrain_safe)."""
-    cdef int terrain
-    if hex < 0 or hex >= gs.n_hexes:
-        return False
-    if gs.hexes[hex].site == st.sites.city:
+    cdef int terrain = hex_terrain(gs, st, hex)
+    if terrain == HEX_IS_CITY:
         return True
-    terrain = gs.hexes[hex].terrain
-    if terrain < 0 or terrain >= NUM_TERRAINS:
+    if terrain < 0:
         return False
     if TERRAIN_COST[0][terrain] >= 0:
         return True

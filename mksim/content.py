@@ -413,11 +413,9 @@ class Content:
 
 
 def _entry_label(kind: Kind, entry: Any, index: int) -> str:
-    if isinstance(entry, dict):
-        try:
-            return f"{kind.table} {kind.key(entry)!r}"
-        except (KeyError, TypeError):
-            pass
+    key = _safe_key(kind, entry) if isinstance(entry, dict) else None
+    if key is not None:
+        return f"{kind.table} {key!r}"
     return f"{kind.table} #{index + 1}"
 
 
