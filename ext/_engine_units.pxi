@@ -18,6 +18,12 @@ cdef enum:
     UNIT_CARD_BASE = -1000     # resolving_card of a unit ability: UNIT_CARD_BASE - (unit * 8 + slot)
 
 
+cdef inline bint unit_resolving(int resolving_card) noexcept nogil:
+    """Is a Unit's ability resolving?  Its code lies in (SKILL_CARD_BASE, UNIT_CARD_BASE]:
+    a skill's code (SKILL_CARD_BASE - skill) is lower still and is no unit."""
+    return SKILL_CARD_BASE < resolving_card <= UNIT_CARD_BASE
+
+
 cdef inline int unit_value(const EngineStatics* es, int unit, int col) noexcept nogil:
     return es.units.table[unit * es.units.stride + col]
 
@@ -420,7 +426,7 @@ cdef uint64_t unit_op_targets(const GameState* gs, const EngineStatics* es, int 
     cdef const Player* pl = &gs.players[gs.current]
     cdef uint64_t mask = 0
     cdef int i, own = -1
-    if gs.turn.resolving_card <= UNIT_CARD_BASE:
+    if unit_resolving(gs.turn.resolving_card):
         own = (UNIT_CARD_BASE - gs.turn.resolving_card) & 7
     for i in range(MAX_UNITS):
         if pl.units[i].card < 0 or i == own:

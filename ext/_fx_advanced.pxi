@@ -257,7 +257,7 @@ cdef inline int unit_heat_bonus(const GameState* gs) noexcept nogil:
     """Into the Heat: + bonus to the Attack (any kind) and Block of a Unit's ability this
     combat.  Unit abilities reach the pools through attack / block rows (and Shield-Bash-like
     block_double_vs_swift); a handler of another group giving Unit Attack does not add it."""
-    if gs.turn.heat_bonus > 0 and gs.combat.active and gs.turn.resolving_card <= UNIT_CARD_BASE:
+    if gs.turn.heat_bonus > 0 and gs.combat.active and unit_resolving(gs.turn.resolving_card):
         return gs.turn.heat_bonus
     return 0
 

@@ -6,7 +6,7 @@
 # POLICY_STREAM_BASE upwards, so that _rng's Stream enum (0-6, the game's chance) is never
 # shared with a decision maker: policy k of game g of the run seeded s draws from
 # rng_seed(s, g, POLICY_STREAM_BASE + k).
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint64_t, int32_t
 from mksim._rng cimport Rng
 
 cdef enum:
@@ -18,3 +18,13 @@ cdef class RandomPolicy:
     cdef readonly object game_index    # index of the game in the run
     cdef readonly int stream           # k: this policy's stream is POLICY_STREAM_BASE + k
     cdef int choose_index(self, int n) noexcept nogil   # uniform in [0, n), n > 0
+    cdef int pick(self, const int32_t* actions, int n) noexcept nogil   # index into actions[0:n]
+
+cdef enum:
+    MAX_KIND = 256             # action kinds (action >> ACTION_SHIFT) a weight table covers
+
+cdef class WeightedPolicy(RandomPolicy):
+    # A random legal action drawn with probability proportional to its kind's weight.
+    cdef double weight[MAX_KIND]       # per action kind; kinds not named keep `default`
+    cdef readonly object weights       # the {kind name: weight} the policy was built with
+    cdef readonly double default       # weight of kinds not named

@@ -11,13 +11,14 @@ The module functions read a :class:`mksim._state.GameCore` without building ``to
 (:func:`clone_engine`).
 """
 from libc.string cimport memcpy
+import numpy as np
 from libc.stdint cimport uint64_t, uint32_t, int32_t
 
 from mksim._rng cimport Rng, rng_seed, rng_below, rng_next
 from mksim._types cimport GameState, PH_GAME_OVER, MAX_PLAYERS
 from mksim._state cimport GameCore
 from mksim._engine cimport (
-    Engine, ASK_NONE, ASK_HAND_CARD, ASK_COLOUR, ASK_DIE, ASK_YES_NO, ASK_OFFER, ASK_NUMBER,
+    Engine, ACTION_SHIFT, ASK_NONE, ASK_HAND_CARD, ASK_COLOUR, ASK_DIE, ASK_YES_NO, ASK_OFFER, ASK_NUMBER,
     ASK_DECK_CARD, ASK_OPTION, ASK_DISCARD_CARD, ASK_ENEMY, ASK_UNIT,
 )
 from mksim._scoring cimport first_recon_score, solo_score, cities_conquered
@@ -74,6 +75,11 @@ cdef class RandomPolicy:
     cdef int choose_index(self, int n) noexcept nogil:
         return <int>rng_below(&self.rng, <uint32_t>n)
 
+    cdef int pick(self, const int32_t* actions, int n) noexcept nogil:
+        """The decision of the fast path: an index into ``actions[0:n]`` (uniform here;
+        subclasses weigh the actions)."""
+        return self.choose_index(n)
+
     def index(self, int n):
         """A uniform index in [0, n)."""
         if n <= 0:
@@ -85,14 +91,15 @@ cdef class RandomPolicy:
         cdef int n = len(legal)
         if n <= 0:
             raise ValueError("no legal action to choose from")
-        return int(legal[self.choose_index(n)])
+        cdef int32_t[::1] buf = np.asarray(legal, dtype=np.int32)
+        return int(legal[self.pick(&buf[0], n)])
 
     def choose_engine(self, Engine eng):
         """Like :meth:`choose` on ``eng.legal_actions()``, reading the engine's C buffer."""
         eng.legal_actions()
         if eng.n_actions <= 0:
             raise ValueError("no legal action to choose from")
-        return int(eng.actions[self.choose_index(eng.n_actions)])
+        return int(eng.actions[self.pick(eng.actions, eng.n_actions)])
 
     def play(self, Engine eng, long max_steps=100000):
         """Play ``eng`` until the game is over or ``max_steps`` actions were taken here.
@@ -117,7 +124,7 @@ cdef class RandomPolicy:
             n = eng.n_actions
             if n <= 0:
                 raise RuntimeError("no legal action although the game is not over")
-            a = eng.actions[self.choose_index(n)]
+            a = eng.actions[self.pick(eng.actions, n)]
             steps += 1
             eng.apply(a)
         return steps
@@ -132,6 +139,78 @@ cdef class RandomPolicy:
 
 def _restore_random(seed, game_index, stream, state):
     cdef RandomPolicy p = RandomPolicy(seed, game_index, stream)
+    p.rng.s0, p.rng.s1, p.rng.s2, p.rng.s3 = state
+    return p
+
+
+#: Default weights of the ``eager`` policy: what a player who wants things to happen
+#: prefers.  Ending the turn, a combat phase or the round is kept possible but rare, so
+#: games reach exploration, combat, sites, units and level-ups far more often than with
+#: uniform choices.  Kinds not named weigh 4.
+EAGER_WEIGHTS = {
+    "announce_end": 0.1, "forfeit": 0.1, "end_turn": 1.0, "next_phase": 1.0, "rest": 0.5,
+    "end_interact": 1.0, "discard": 0.5, "move": 8.0, "explore": 20.0, "enter_site": 20.0,
+    "challenge": 6.0, "interact": 20.0, "attack": 40.0, "block": 40.0, "recruit": 40.0,
+    "buy_spell": 30.0, "buy_aa": 30.0, "buy_healing": 10.0, "heal_unit": 10.0, "heal_wound": 10.0,
+    "activate_unit": 10.0, "use_skill": 10.0, "play": 8.0, "sideways": 3.0, "burn": 2.0,
+}
+
+
+cdef class WeightedPolicy(RandomPolicy):
+    """A random legal action, drawn with probability proportional to the weight of its
+    action kind (``mksim._engine.KIND_NAMES``).
+
+    Parameters
+    ----------
+    seed, game_index, stream : as :class:`RandomPolicy`
+    weights : dict of str to float
+        Weight per action-kind name; kinds not named weigh ``default``.  Weights must be
+        >= 0; when every legal action weighs 0 the choice is uniform.
+    default : float
+    """
+
+    def __init__(self, seed=0, game_index=0, int stream=0, weights=None, double default=4.0):
+        from mksim._engine import KIND_NAMES
+        cdef int k
+        super().__init__(seed, game_index, stream)
+        if default < 0:
+            raise ValueError("default weight must be >= 0")
+        codes = {name: code for code, name in KIND_NAMES.items()}
+        weights = dict(EAGER_WEIGHTS if weights is None else weights)
+        for k in range(MAX_KIND):
+            self.weight[k] = default
+        for name, w in weights.items():
+            if name not in codes:
+                raise ValueError(f"unknown action kind {name!r}; known: {', '.join(sorted(codes))}")
+            if not (float(w) >= 0):
+                raise ValueError(f"weight of {name!r} must be a number >= 0, not {w!r}")
+            self.weight[codes[name]] = float(w)
+        self.weights = weights
+        self.default = default
+
+    cdef int pick(self, const int32_t* actions, int n) noexcept nogil:
+        cdef double total = 0, u
+        cdef int i, kind
+        for i in range(n):
+            kind = actions[i] >> ACTION_SHIFT
+            total += self.weight[kind] if kind < MAX_KIND else self.default
+        if total <= 0:
+            return self.choose_index(n)
+        u = <double>(rng_next(&self.rng) >> 11) * (1.0 / 9007199254740992.0) * total   # [0, total)
+        for i in range(n):
+            kind = actions[i] >> ACTION_SHIFT
+            u -= self.weight[kind] if kind < MAX_KIND else self.default
+            if u < 0:
+                return i
+        return n - 1                                   # rounding at the very top
+
+    def __reduce__(self):
+        return (_restore_weighted, (self.seed, self.game_index, self.stream, self.rng_state(),
+                                    self.weights, self.default))
+
+
+def _restore_weighted(seed, game_index, stream, state, weights, default):
+    cdef WeightedPolicy p = WeightedPolicy(seed, game_index, stream, weights, default)
     p.rng.s0, p.rng.s1, p.rng.s2, p.rng.s3 = state
     return p
 

@@ -186,3 +186,48 @@ def test_base_policy_must_be_subclassed():
         Policy().choose(None, [1])
     with pytest.raises(NotImplementedError):
         Policy().play_engine(None, 1)
+
+
+class TestEager(PolicyContract):
+    name = "eager"
+
+    def test_weights_set_the_odds_of_each_kind(self):
+        """Two kinds weighted 1 and 3: about a quarter / three quarters of the draws."""
+        from mksim._policies import WeightedPolicy
+        p = WeightedPolicy(1, 0, 0, {"move": 1.0, "explore": 3.0}, 0.0)
+        move, explore = (8 << 20) | 2, (9 << 20) | 5          # A_MOVE, A_EXPLORE
+        picks = [p.choose([move, explore]) for _ in range(4000)]
+        share = picks.count(explore) / len(picks)
+        assert 0.72 < share < 0.78
+
+    def test_zero_weight_kind_is_never_chosen_when_another_is_legal(self):
+        from mksim._policies import WeightedPolicy
+        p = WeightedPolicy(2, 0, 0, {"end_turn": 0.0}, 1.0)
+        end, move = (10 << 20), (8 << 20) | 1
+        assert {p.choose([end, move, end]) for _ in range(500)} == {move}
+        assert p.choose([end]) == end          # all zero: uniform among them
+
+    def test_plays_more_of_the_game_than_random(self, game):
+        """Over the same seeds the eager policy takes more decisions per game and explores
+        more tiles than uniform random choices (its reason to exist)."""
+        from mksim._policies import core_info
+        tiles = {}
+        for name in ("random", "eager"):
+            total = 0
+            for seed in range(6):
+                p = get_policy(name)
+                p.reset(seed, 0)
+                s = game.new_state(seed)
+                try:
+                    p.play_engine(s.engine, 20000)
+                except NotImplementedError:
+                    pass
+                total += core_info(s.core)["n_tiles"]
+            tiles[name] = total
+        assert tiles["eager"] > tiles["random"]
+
+    def test_unknown_kind_or_negative_weight_is_rejected(self):
+        with pytest.raises(ValueError, match="unknown action kind 'fly'"):
+            get_policy("eager", weights={"fly": 1})
+        with pytest.raises(ValueError, match="must be a number >= 0"):
+            get_policy("eager", weights={"move": -1})

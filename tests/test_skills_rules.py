@@ -237,3 +237,17 @@ def test_who_needs_magic_gives_only_2_after_a_source_die_was_used(content, table
     eng.apply(encode("use_skill", 0))
     eng.apply(encode("choose", 0))                      # no +3 option: straight +2
     assert turn(core)["move_points"] == 6
+
+
+def test_inspiration_readies_the_unit_in_slot_0(content, tables):
+    """Norowas' Inspiration (a skill, 8.2): ready_unit may pick any Spent unit, the first
+    unit slot included.  (Regression: a skill's resolving code was read as a unit ability's,
+    so slot 0 counted as "the unit itself" and the choice had no legal option.)"""
+    from mksim._engine import UnitsTester
+    core, eng, sc = new_turn(content, tables, ["norowas_inspiration"], hero="norowas")
+    ut = UnitsTester(eng)
+    ut.set_unit(0, "herbalists", ready=0)
+    eng.apply(encode("use_skill", 0))
+    assert acts(eng) == ["choose(0)"]               # ready_unit; heal_unit has no wounded unit
+    eng.apply(encode("choose", 0))
+    assert ut.unit(0)["ready"] == 1

@@ -53,3 +53,50 @@ class FirstPolicy(Policy):
 
     def choose(self, state, legal: Sequence[int]) -> int:
         return int(legal[0])
+
+
+@register
+class EagerPolicy(Policy):
+    """A random legal action weighted by its kind: a player who wants things to happen.
+
+    Ending the turn, a combat phase or the round is possible but rare; exploring, fighting,
+    recruiting, buying and entering sites are preferred (``mksim._policies.EAGER_WEIGHTS``).
+    It is a baseline that reaches far more of the game than ``random`` (which ends most
+    turns at once), and a sweep policy for the engine's tests.
+
+    Parameters
+    ----------
+    stream : int, default 0
+        Policy stream ``k`` (as for ``random``).
+    weights : dict of str to float, optional
+        Weight per action kind (names of ``mksim._engine.KIND_NAMES``), replacing the
+        defaults for the kinds it names.
+    default : float, default 4.0
+        Weight of kinds named neither here nor in the defaults.
+    """
+
+    name = "eager"
+    description = "a random legal action weighted by its kind, preferring to act (seeded, C fast path)"
+    metadata = {"stochastic": True, "uses_state": False, "fast_path": True, "rules": ()}
+
+    def __init__(self, stream: int = 0, weights: dict | None = None, default: float = 4.0) -> None:
+        stream = int(stream)
+        if stream < 0:
+            raise ValueError("stream must be >= 0")
+        merged = dict(_policies.EAGER_WEIGHTS)
+        merged.update(weights or {})
+        self._core = _policies.WeightedPolicy(0, 0, stream, merged, float(default))
+        params = {"stream": stream, "default": float(default)}
+        if weights:
+            params["weights"] = dict(weights)
+        super().__init__(**params)
+
+    def reset(self, seed: int, game_index: int = 0) -> None:
+        super().reset(seed, game_index)
+        self._core.reset(seed, game_index)
+
+    def choose(self, state, legal: Sequence[int]) -> int:
+        return self._core.choose(legal)
+
+    def play_engine(self, engine, max_steps: int) -> int:
+        return self._core.play(engine, max_steps)
