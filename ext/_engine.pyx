@@ -1670,7 +1670,7 @@ ERROR_TEXT = {
     ERR_INTERACTION: "interaction and site actions (rule 10) are not implemented yet",
     ERR_BOX_TILES: "exploring with tiles from the box (9.8.8) is not implemented yet",
     ERR_UNIT_EFFECT: "effects on Units (ready/heal a unit, 7.3.4, 12.3.4) are not implemented yet",
-    ERR_CAPACITY: "a size limit of the core was reached (ext/_types.pxd MAX_CARDS, or a hand of more than 63 cards)",
+    ERR_CAPACITY: "a size limit of the core was reached (ext/_types.pxd MAX_CARDS, or more than 62 cards other than Wounds in a hand)",
     ERR_CARD_BONUS: "the Concentration / Will Focus bonus on Influence, Block or Attack is not implemented yet",
     ERR_UNIT_RULES: "a unit's special rules (Thugs / Heroes LL-4.2-LL-4.3, Magic Familiars LL-4.5) are not implemented yet",
     ERR_CITY: "interaction in a conquered city (city Shields 10.2.4, city colours 10.10) is not implemented yet",
@@ -1692,17 +1692,37 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
               A_HEAL_UNIT: "heal_unit", A_USE_SKILL: "use_skill"}
 
 
-cdef void check_capacity(GameState* gs) noexcept nogil:
+cdef void check_capacity(GameState* gs, int wound) noexcept nogil:
     """Stop the game with ERR_CAPACITY rather than lose a card silently: a zone that reached
     MAX_CARDS may have refused a card, and hand indices must fit the action encoding (7
-    bits) and the 64 options of a handler's question."""
-    cdef int p
+    bits) and the 64 options of a handler's question.
+
+    Wounds have no limit (1.2.4: the Wound pile; a hero who keeps fighting can hold 60+).
+    A hand is a set of cards and every Wound is alike, so a hand grown past the encodable
+    indices is reordered with its Wounds last (the other cards keep their order): then
+    every distinct card, the first Wound included, still has an index the encodings
+    reach.  Only between decisions (no question pending), so no index held by a pending
+    question moves."""
+    cdef int p, i, k
     cdef Player* pl
     for p in range(gs.n_players):
         pl = &gs.players[p]
-        if (pl.n_deck >= MAX_CARDS or pl.n_discard >= MAX_CARDS or pl.n_play >= MAX_CARDS
-                or pl.n_hand > MAX_HAND_INDEX):
+        if (pl.n_hand > MAX_HAND_INDEX and gs.turn.handler_row < 0 and gs.turn.pending_choice < 0
+                and gs.turn.n_eval == 0):
+            k = 0
+            for i in range(pl.n_hand):                  # stable: non-Wounds first, in order
+                if pl.hand[i] != wound:
+                    pl.hand[k] = pl.hand[i]
+                    k += 1
+            for i in range(k, pl.n_hand):
+                pl.hand[i] = <int16_t>wound
+        if pl.n_deck >= MAX_CARDS or pl.n_discard >= MAX_CARDS or pl.n_play >= MAX_CARDS:
             set_error(gs, ERR_CAPACITY, 5, -1)
+        elif pl.n_hand > MAX_HAND_INDEX:
+            for i in range(MAX_HAND_INDEX, pl.n_hand):  # a card the encodings cannot reach
+                if pl.hand[i] != wound or (i == MAX_HAND_INDEX and pl.hand[i - 1] != wound):
+                    set_error(gs, ERR_CAPACITY, 5, -1)
+                    break
     if gs.dummy.n_deck >= MAX_CARDS or gs.dummy.n_discard >= MAX_CARDS:
         set_error(gs, ERR_CAPACITY, 6, -1)
 
@@ -1927,7 +1947,7 @@ cdef class Engine:
         cdef int err
         with nogil:
             err = apply_action(self, action)
-            check_capacity(&self.core.gs)
+            check_capacity(&self.core.gs, self.es.wound)
             if self.core.gs.turn.heat_window:                    # the start of a combat lasts
                 self.core.gs.turn.heat_window -= 1               # until its first action
 

@@ -220,3 +220,28 @@ def test_an_engine_sharing_a_template_plays_the_same_game(content, tables):
     fresh, shared = run(None), run(other)
     assert len(fresh[0]) > 50
     assert fresh == shared
+
+
+def test_1_2_4_wounds_have_no_limit_a_hand_of_70_wounds_keeps_its_cards_playable(content, tables):
+    """1.2.4 sets no limit on Wounds: a hero who keeps fighting can hold more than the 63
+    hand indices the action encoding reaches.  The hand is then reordered with its Wounds
+    last, so the other cards (and one Wound) stay reachable, and the game goes on."""
+    from mksim._scoring import ScoringTester
+    core, eng = start_turn(content, tables)
+    ScoringTester(core).set_cards(0, hand=["wound"] * 70 + ["march", "rage"])
+    eng.apply(encode("regular_turn"))
+    hand = core.to_dict()["players"][0]["hand"]
+    assert hand[:2] == ["march", "rage"] and hand[2:] == ["wound"] * 70
+    acts = [describe(int(a)) for a in eng.legal_actions()]
+    assert "sideways(0)" in acts and "sideways(1)" in acts     # March, Rage: Move 1 (6.1.7)
+    eng.apply(encode("sideways", 0))
+    assert core.to_dict()["turn"]["move_points"] == 1
+    assert len(core.to_dict()["players"][0]["hand"]) == 71
+
+
+def test_a_hand_with_63_cards_other_than_wounds_is_a_named_capacity_stop(content, tables):
+    from mksim._scoring import ScoringTester
+    core, eng = start_turn(content, tables)
+    ScoringTester(core).set_cards(0, hand=["march"] * 64)
+    with pytest.raises(NotImplementedError, match="more than 62 cards other than Wounds"):
+        eng.apply(encode("regular_turn"))
