@@ -1,0 +1,125 @@
+# cython: language_level=3
+"""Invariants of a game state (issue 3's property checks), read straight from the C struct.
+
+:func:`violations` lists every broken invariant of a :class:`mksim._state.GameCore` in
+words; an empty list means the state is sound.  Each check cites the rule it guards.
+Card conservation needs the names of the cards and stays in the tests (to_dict).
+"""
+from mksim._types cimport (
+    GameState, Player, MAX_CARDS, MAX_UNITS, MAX_COMBAT_ENEMIES, MAX_DICE, NUM_COLOURS,
+    MAX_PLAYERS, MAX_HEXES,
+)
+from mksim._state cimport GameCore
+
+# One code per check; the words are in CHECKS.
+cdef enum:
+    V_CRYSTALS = 0             # 5.1.3: 0..3 crystals per colour
+    V_FAME = 1                 # Fame never negative (20)
+    V_REPUTATION = 2           # 10.3: the track's spaces (reputation.toml: -7 .. +8)
+    V_LEVEL = 3                # 13.6: levels 1..10
+    V_ZONES = 4                # deck / hand / discard / play area sizes within 0..MAX_CARDS
+    V_UNIT_WOUNDS = 5          # 11.7.9: a unit is wounded at most twice (Poison)
+    V_UNITS_HELD = 6           # 7.2.1: no more Units than Command tokens
+    V_MOVE = 7                 # 9.3.2: Move points never negative
+    V_HEALING = 8              # 12.3.3: Healing points never negative
+    V_MANA_TOKENS = 9          # 5.1.2: mana tokens never negative
+    V_DUMMY_CRYSTALS = 10      # 18.4.4: the dummy's crystals never negative
+    V_DICE = 11                # 5.5.1: players + 2 Source dice (+1 at most), each a mana colour
+    V_COMBAT = 12              # 11: enemy slots within bounds, pools never negative
+    V_POSITION = 13            # 9.3: the hero stands on a hex of the map or off it (-1)
+    V_UNIT_READY = 14          # 7.2.2: a unit is Ready or Spent (0/1)
+    N_CHECKS = 15
+
+CHECKS = (
+    "crystals outside 0..3 (5.1.3)", "negative Fame", "reputation off the track (10.3)",
+    "level outside 1..10 (13.6)", "a card zone outside 0..MAX_CARDS",
+    "a unit with more than 2 wounds (11.7.9)", "more Units than Command tokens (7.2.1)",
+    "negative Move points (9.3.2)", "negative Healing points (12.3.3)",
+    "negative mana tokens (5.1.2)", "negative dummy crystals (18.4.4)",
+    "Source dice count or colour wrong (5.5.1; dice kept by Mana Steal / Mana Claim count)", "combat slots or pools out of range (11)",
+    "hero position off the map (9.3)", "unit neither Ready nor Spent (7.2.2)",
+)
+
+
+cdef inline int note(int* codes, int n, int max_codes, int code) noexcept nogil:
+    if n < max_codes:
+        codes[n] = code
+    return n + 1
+
+
+cdef int count_violations(const GameState* gs, int* codes, int max_codes) noexcept nogil:
+    """Write the code of each broken invariant into ``codes`` (at most ``max_codes``);
+    return how many were found."""
+    cdef int n = 0, p, c, u, held, k, e
+    cdef const Player* pl
+    for p in range(gs.n_players):
+        pl = &gs.players[p]
+        for c in range(4):
+            if pl.crystals[c] < 0 or pl.crystals[c] > 3:
+                n = note(codes, n, max_codes, V_CRYSTALS)
+        if pl.fame < 0:
+            n = note(codes, n, max_codes, V_FAME)
+        if pl.reputation < -7 or pl.reputation > 8:
+            n = note(codes, n, max_codes, V_REPUTATION)
+        if pl.level < 1 or pl.level > 10:
+            n = note(codes, n, max_codes, V_LEVEL)
+        if not (0 <= pl.n_deck <= MAX_CARDS and 0 <= pl.n_hand <= MAX_CARDS
+                and 0 <= pl.n_discard <= MAX_CARDS and 0 <= pl.n_play <= MAX_CARDS):
+            n = note(codes, n, max_codes, V_ZONES)
+        held = 0
+        for u in range(MAX_UNITS):
+            if pl.units[u].card >= 0:
+                held += 1
+                if pl.units[u].wounds > 2:
+                    n = note(codes, n, max_codes, V_UNIT_WOUNDS)
+                if pl.units[u].ready > 1:
+                    n = note(codes, n, max_codes, V_UNIT_READY)
+        if held > pl.command_tokens:
+            n = note(codes, n, max_codes, V_UNITS_HELD)
+        if pl.position < -1 or pl.position >= gs.n_hexes:
+            n = note(codes, n, max_codes, V_POSITION)
+    if gs.turn.move_points < 0:
+        n = note(codes, n, max_codes, V_MOVE)
+    if gs.turn.healing < 0:
+        n = note(codes, n, max_codes, V_HEALING)
+    for c in range(NUM_COLOURS):
+        if gs.turn.mana_tokens[c] < 0:
+            n = note(codes, n, max_codes, V_MANA_TOKENS)
+    if gs.has_dummy:
+        for c in range(4):
+            if gs.dummy.crystals[c] < 0:
+                n = note(codes, n, max_codes, V_DUMMY_CRYSTALS)
+    # dice kept on a tactic or spell card are out of the Source, not lost (Mana Steal 3.2,
+    # Mana Claim); a used Mana Steal die returns at the end of the turn
+    held = gs.n_dice + (gs.turn.stolen_used != 0)
+    for p in range(gs.n_players):
+        held += (gs.players[p].stolen_die >= 0) + (gs.players[p].claimed_die > 0)
+    if held < gs.n_players + 2 or held > gs.n_players + 3 or gs.n_dice > MAX_DICE:
+        n = note(codes, n, max_codes, V_DICE)
+    else:
+        for k in range(gs.n_dice):
+            if gs.dice[k] < 0 or gs.dice[k] >= NUM_COLOURS:
+                n = note(codes, n, max_codes, V_DICE)
+    if gs.combat.active:
+        if gs.combat.n_enemies < 0 or gs.combat.n_enemies > MAX_COMBAT_ENEMIES:
+            n = note(codes, n, max_codes, V_COMBAT)
+        for k in range(3):
+            for e in range(4):
+                if gs.combat.attack[k][e] < 0:
+                    n = note(codes, n, max_codes, V_COMBAT)
+        for e in range(4):
+            if gs.combat.block[e] < 0:
+                n = note(codes, n, max_codes, V_COMBAT)
+    return n
+
+
+def violations(GameCore core):
+    """The broken invariants of ``core``'s state, in words (empty list: none)."""
+    cdef int codes[64]
+    cdef int n = count_violations(&core.gs, codes, 64)
+    return [CHECKS[codes[i]] for i in range(min(n, 64))]
+
+
+def n_checks():
+    """How many invariants :func:`violations` checks."""
+    return N_CHECKS
