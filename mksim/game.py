@@ -71,6 +71,10 @@ def _compiled(content: Content):
     return tables
 
 
+#: Combat phases by ``Phase`` code (ext/_types.pxd), as the rulebook names them (11.3).
+COMBAT_PHASE_WORDS = {4: "Ranged and Siege Attack", 5: "Block", 6: "Assign Damage", 7: "Attack"}
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended (or why it did not).
@@ -491,7 +495,8 @@ class _ActionWords:
         return f"assign the damage to {self.game.name('unit', unit)}" if unit else f"assign the damage to unit {arg}"
 
     def _next_phase(self, arg: int) -> str:           # 11.3.2
-        return "end this combat phase"
+        phase = COMBAT_PHASE_WORDS.get(self.info["phase"])
+        return f"end the {phase} phase" if phase else "end this combat phase"
 
     def _reward(self, arg: int) -> str:               # 13.5
         return f"claim reward: option {arg}"

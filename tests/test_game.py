@@ -233,3 +233,15 @@ def test_same_seed_same_game_in_another_process(game):
     here = [a, w, s.result().to_dict()]
     assert logs[0] == logs[1] == json.loads(json.dumps(here))
     assert len(a) > 0
+
+
+def test_11_3_the_log_names_the_combat_phase_that_ends(content):
+    """The readable log says which combat phase (11.3) a player ends, in the rulebook's words."""
+    from mksim.policies import get_policy
+    from mksim.runner import play_logged
+    lines = []
+    play_logged(Game("first-reconnaissance", "tovak", content=content), 3, 0, get_policy("eager"),
+                echo=lines.append)
+    ended = {line.split(". ", 1)[1] for line in lines if ". end the " in line}
+    assert {"end the Ranged and Siege Attack phase", "end the Block phase",
+            "end the Attack phase"} <= ended
