@@ -194,6 +194,8 @@ cdef class Engine:
     cdef readonly object tables
     cdef int32_t actions[MAX_ACTIONS]
     cdef int n_actions
+    cdef int c_fill_legal(self) noexcept nogil        # legal_actions() into `actions`, no Python objects
+    cdef int c_apply(self, int action) noexcept nogil # apply() without raising: the EngineError code
     cdef object _template      # the Engine whose bound statics this one shares (or None)
     cdef object _effects       # the numpy arrays EngineStatics points into (kept alive here)
     cdef object _cards

@@ -1946,13 +1946,26 @@ cdef class Engine:
         """Apply one action; raise on an illegal action or on a rule not implemented yet."""
         cdef int err
         with nogil:
-            err = apply_action(self, action)
-            check_capacity(&self.core.gs, self.es.wound)
-            if self.core.gs.turn.heat_window:                    # the start of a combat lasts
-                self.core.gs.turn.heat_window -= 1               # until its first action
-
-        if err != ERR_NONE or self.core.gs.error != ERR_NONE:
+            err = self.c_apply(action)
+        if err != ERR_NONE:
             raise self._error(err, action)
+
+    cdef int c_fill_legal(self) noexcept nogil:
+        """The C fast path of legal_actions(): fill ``self.actions`` / ``self.n_actions``
+        without creating any Python object; return the count."""
+        self.n_actions = legal_actions(self, self.actions)
+        return self.n_actions
+
+    cdef int c_apply(self, int action) noexcept nogil:
+        """The C fast path of apply(): apply ``action``; return ERR_NONE or the EngineError
+        that apply() would raise (see ``_error``)."""
+        cdef int err = apply_action(self, action)
+        check_capacity(&self.core.gs, self.es.wound)
+        if self.core.gs.turn.heat_window:                        # the start of a combat lasts
+            self.core.gs.turn.heat_window -= 1                   # until its first action
+        if err != ERR_NONE:
+            return err
+        return self.core.gs.error
 
     def _error(self, int err, int action):
         cdef GameState* gs = &self.core.gs

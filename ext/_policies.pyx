@@ -96,8 +96,7 @@ cdef class RandomPolicy:
 
     def choose_engine(self, Engine eng):
         """Like :meth:`choose` on ``eng.legal_actions()``, reading the engine's C buffer."""
-        eng.legal_actions()
-        if eng.n_actions <= 0:
+        if eng.c_fill_legal() <= 0:
             raise ValueError("no legal action to choose from")
         return int(eng.actions[self.pick(eng.actions, eng.n_actions)])
 
@@ -117,16 +116,22 @@ cdef class RandomPolicy:
             If a game that is not over offers no legal action.
         """
         cdef long steps = 0
-        cdef int n, a
+        cdef int n = 1, a = 0, err = 0
         cdef GameState* gs = &eng.core.gs
-        while gs.phase != PH_GAME_OVER and steps < max_steps:
-            eng.legal_actions()
-            n = eng.n_actions
-            if n <= 0:
-                raise RuntimeError("no legal action although the game is not over")
-            a = eng.actions[self.pick(eng.actions, n)]
-            steps += 1
-            eng.apply(a)
+        with nogil:                                    # no Python object per decision
+            while gs.phase != PH_GAME_OVER and steps < max_steps:
+                n = eng.c_fill_legal()
+                if n <= 0:
+                    break
+                a = eng.actions[self.pick(eng.actions, n)]
+                steps += 1
+                err = eng.c_apply(a)
+                if err != 0:
+                    break
+        if err != 0:
+            raise eng._error(err, a)
+        if n <= 0:
+            raise RuntimeError("no legal action although the game is not over")
         return steps
 
     def rng_state(self):
