@@ -71,6 +71,11 @@ def _compiled(content: Content):
     return tables
 
 
+def possessive(name: str) -> str:
+    """``Gargoyle's``, ``Wolf Riders'``."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 #: Combat phases by ``Phase`` code (ext/_types.pxd), as the rulebook names them (11.3).
 COMBAT_PHASE_WORDS = {4: "Ranged and Siege Attack", 5: "Block", 6: "Assign Damage", 7: "Attack"}
 
@@ -480,11 +485,25 @@ class _ActionWords:
         targets = [self.enemy(k) for k in range(32) if arg >> k & 1]
         return "attack " + (", ".join(targets) if targets else "nobody")
 
+    def enemy_attack(self, slot: int, attack: int) -> str:
+        """``Gargoyle's Attack 5`` (or ``... attack no. 2, Attack 4 fire`` for enemies with
+        several attacks, LL-6.1), printed values before any effect changed them."""
+        name = self.enemy(slot)
+        for k, enemy, _flags in combat_enemies(self.state.core):
+            if k == slot and enemy >= 0:
+                attacks = self.game.content.get("enemies", self.game.tables.enemy_ids[enemy]).get("attacks", [])
+                if attack < len(attacks):
+                    a = attacks[attack]
+                    element = "" if a["element"] == "physical" else " " + a["element"].replace("_", " ")
+                    which = f"attack no. {attack + 1}, " if len(attacks) > 1 else ""
+                    return f"{possessive(name)} {which}Attack {a['value']}{element}"
+        return f"{possessive(name)} attack no. {attack + 1}"
+
     def _block(self, arg: int) -> str:                # 11.6.3: slot | attack << 5
-        return f"block {self.enemy(arg & 0x1F)} (attack {(arg >> 5) + 1})"
+        return f"block {self.enemy_attack(arg & 0x1F, arg >> 5)}"
 
     def _damage_from(self, arg: int) -> str:          # 11.7.1
-        return f"take the damage of {self.enemy(arg & 0x1F)} (its attack no. {(arg >> 5) + 1})"
+        return f"take the damage of {self.enemy_attack(arg & 0x1F, arg >> 5)}"
 
     def _damage_hero(self, arg: int) -> str:          # 11.7.7
         return "assign the damage to the hero"

@@ -22,7 +22,7 @@ from typing import Callable, Optional, Union
 
 import numpy as np
 
-from ._policies import DUMMY_ACTOR, core_info, final_score, outcome_numbers
+from ._policies import DUMMY_ACTOR, combat_enemies, core_info, final_score, outcome_numbers
 from .effects import TIMES
 from .game import Game, Outcome, State, actor_name
 from .policies import Policy, get_policy
@@ -296,6 +296,7 @@ def play_logged(game: Game, seed: int, game_index: int, policy: Policy,
         action = policy.choose(state, legal)
         words = state.action_to_string(action)
         step += 1
+        fighting = combat_enemies(state.core)
         try:
             state.apply(action)
         except NotImplementedError as err:
@@ -306,6 +307,8 @@ def play_logged(game: Game, seed: int, game_index: int, policy: Policy,
             turn_start = False           # the turn is over (4.2.6, 4.2.5)
         after = state.to_dict()
         echo(f"  {step:4d}. {words}{_consequences(game, before, after)}")
+        for line in _combat_lines(game, fighting, combat_enemies(state.core)):
+            echo(line)
         for line in _offstage(game, before, after):
             echo(line)
         before = after
@@ -314,6 +317,47 @@ def play_logged(game: Game, seed: int, game_index: int, policy: Policy,
     echo(f"game over: {out.termination.replace('_', ' ')} in round {out.rounds}: "
          f"Fame {out.fame}{score}, {out.steps} decisions")
     return out
+
+
+CE_DEFEATED = 1   # CombatEnemyFlags (ext/_types.pxd)
+
+
+def enemy_words(game: Game, enemy_index: int) -> str:
+    """An enemy token as a player reads it: name, Armor, attacks with their elements,
+    abilities and resistances (e.g. ``Diggers (Armor 3, Attack 3, fortified)``)."""
+    ident = game.tables.enemy_ids[enemy_index]
+    e = game.content.get("enemies", ident)
+    parts = [f"Armor {e['armor']}"]
+    for a in e.get("attacks", []):
+        element = "" if a["element"] == "physical" else f" {a['element'].replace('_', ' ')}"
+        parts.append(f"Attack {a['value']}{element}")
+    for s in e.get("summon", []):
+        parts.append(f"summons {s if isinstance(s, str) else s.get('colour', s)}")
+    parts += [ab.replace("_", " ") for ab in e.get("abilities", [])
+              if not (ab == "summon" and e.get("summon"))]
+    if e.get("resistances"):
+        parts.append("resists " + " and ".join(r.replace("_", " ") for r in e["resistances"]))
+    return f"{e.get('name', ident)} ({', '.join(parts)})"
+
+
+def _combat_lines(game: Game, before: list, after: list) -> list[str]:
+    """Combat in the log (11): the enemies when a combat starts or enemies join it, and
+    each enemy defeated."""
+    lines = []
+    old = {slot: (enemy, flags) for slot, enemy, flags in before}
+    joined = [enemy for slot, enemy, _flags in after if slot not in old]
+    if joined:
+        lines.append(("  -- combat: " if not old else "  -- joining the combat: ")
+                     + "; ".join(enemy_words(game, e) for e in joined))
+    for slot, enemy, flags in after:
+        was = old.get(slot)
+        if flags & CE_DEFEATED and not (was and was[1] & CE_DEFEATED):
+            lines.append(f"  -- {game.name('enemy', game.tables.enemy_ids[enemy])} is defeated")
+    return lines
+
+
+def _wounds(player: dict) -> int:
+    return sum(1 for zone in ("hand", "discard", "deck") for c in player.get(zone, []) if c == "wound")
 
 
 def _consequences(game: Game, before: dict, after: dict) -> str:
@@ -329,6 +373,11 @@ def _consequences(game: Game, before: dict, after: dict) -> str:
         notes.append("reveals " + ", ".join(t["tile"] for t in after["map"]["tiles"][n0:]))
     if p1["fame"] != p0["fame"]:
         notes.append(f"{p1['fame'] - p0['fame']:+d} Fame")
+    wounds = _wounds(p1) - _wounds(p0)
+    if wounds > 0:
+        notes.append(f"{wounds} Wound{'s' if wounds > 1 else ''}")
+    if p1.get("reputation") != p0.get("reputation") and p1.get("reputation") is not None:
+        notes.append(f"Reputation {p1['reputation'] - p0['reputation']:+d}")
     if p1["level"] != p0["level"]:
         notes.append(f"level {p1['level']}")
     return f"  [{'; '.join(notes)}]" if notes else ""

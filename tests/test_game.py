@@ -245,3 +245,18 @@ def test_11_3_the_log_names_the_combat_phase_that_ends(content):
     ended = {line.split(". ", 1)[1] for line in lines if ". end the " in line}
     assert {"end the Ranged and Siege Attack phase", "end the Block phase",
             "end the Attack phase"} <= ended
+
+
+def test_11_the_log_shows_combats_with_numbers(content):
+    """A combat in the log: the enemy with its printed Armor and Attack when the combat
+    starts, and the Wounds the hero takes (11.7.7: Attack 3 on Tovak's Armor 2 -> 2)."""
+    from mksim.runner import play_logged
+    lines = []
+    play_logged(Game("first-reconnaissance", "tovak", content=content), 3, 0, get_policy("eager"),
+                echo=lines.append)
+    wolf = content.get("enemies", "wolf_riders")
+    hero_armor = content.entries["levels"][0]["armor"]                    # level 1 (13.6)
+    assert f"  -- combat: Wolf Riders (Armor {wolf['armor']}, Attack {wolf['attacks'][0]['value']}, swift)" in lines
+    wounds = -(-wolf["attacks"][0]["value"] // hero_armor)                 # rounded up (11.7.7)
+    assert any(line.endswith(f"assign the damage to the hero  [{wounds} Wounds]") for line in lines)
+    assert any(line.endswith(". take the damage of Wolf Riders' Attack 3") for line in lines)
