@@ -4,7 +4,7 @@
 # order; the content's keyword arguments must match them exactly.
 #
 # Rules: 6.1.5 (basic effect, or thrown away for the strong one: done by A_PLAY), 6.2.1-6.2.2
-# (costs), 7.5 (Banners are attached to a Unit: not implemented, a named error).
+# (costs), 7.5 (Banners: the basic effect assigns the card to a Unit, see "Banners" below).
 
 ARTIFACTS_HANDLERS = (
     ("random_crystals", ("n",)),
@@ -42,7 +42,14 @@ cdef enum ArtifactHandler:
     AR_AMULET_DARKNESS = 7
     AR_READY_ALL_UNITS = 8
     AR_HEAL_ALL_UNITS = 9
-    AR_BANNER_FIRST = 10       # 10-16: Banners (attached to a Unit, 7.5) - not implemented
+    AR_BANNER_FIRST = 10       # 10-16: Banners (7.5)
+    AR_GLORY_ATTACHED = 10
+    AR_GLORY_ALL_UNITS = 11
+    AR_FEAR_ATTACHED = 12
+    AR_PROTECTION_ATTACHED = 13
+    AR_COURAGE_ATTACHED = 14
+    AR_FORTITUDE_ATTACHED = 15
+    AR_COMMAND_ATTACH = 16
     AR_BANNER_LAST = 16
     AR_DRUIDIC_STAFF_MOVE = 17
     AR_DISCARD_BY_COLOUR = 18
@@ -121,6 +128,265 @@ cdef uint64_t by_colour_cards(const GameState* gs, const EngineStatics* es, cons
     return o
 
 
+# ---------------------------------------------------------------------------------------
+# Banners (7.5).  Playing a Banner for its basic effect assigns it to a Unit (7.5.1): the card
+# leaves the play area for Unit.banner, and Player.banner_fx[slot] records what it does
+# there (BF_* bits; the numbers come from the card's handler arguments).  A Banner replaced
+# by another, or on a Unit destroyed / disbanded, goes to the discard pile (7.5.2: here,
+# disband() in _engine_units.pxi and Paralyze in _combat.assign_to_unit).  Round
+# preparation flips every Banner back up and lets the player take Banners back into the
+# Deed deck before it is shuffled (2.2.8, 7.5.3: banner_prep, A_BANNER_RETURN).
+# ---------------------------------------------------------------------------------------
+
+cdef enum BannerFx:            # Player.banner_fx bits (mirrored in _combat.assign_to_unit)
+    BF_ARMOR = 3               # Armor bonus of the Unit (Glory, Protection), 0-3
+    BF_FIRE_ICE = 4            # fire and ice resistance (Protection)
+    BF_GLORY = 8               # + bonus to its Attacks / Blocks, Fame whenever it attacks or blocks
+    BF_FEAR = 16               # Block phase: spend the Unit to cancel one enemy attack
+    BF_COURAGE = 32            # once a round, outside combat: flip to ready the Unit
+    BF_FORTITUDE = 64          # once a round: flip to ignore a wound of the Unit
+
+cdef enum BannerActionKind:    # artifacts area: ActionKind values 100-109
+    A_BANNER_COURAGE = 100     # arg: unit slot (Banner of Courage)
+    A_BANNER_FEAR = 101        # arg: unit slot | enemy slot << 3 | attack << 8 (Banner of Fear)
+    A_DAMAGE_FORTITUDE = 102   # arg: unit slot; assign the damage, the Banner of Fortitude ignores the wound
+    A_BANNER_RETURN = 103      # arg: unit slot: its Banner back to the Deed deck; BANNER_KEEP = keep the rest (7.5.3)
+
+cdef enum:
+    BANNER_KEEP = 7
+
+
+cdef inline const int32_t* banner_args(const EngineStatics* es, int card) noexcept nogil:
+    """Arguments of the handler of a Banner card's basic effect (its attached effect)."""
+    return row_args(es, es.card_basic[card * es.card_stride])
+
+
+cdef inline int banner_fx_of(const Player* pl, int slot) noexcept nogil:
+    return pl.banner_fx[slot] if pl.units[slot].card >= 0 and pl.units[slot].banner >= 0 else 0
+
+
+cdef int unit_banner_bonus(GameState* gs, const EngineStatics* es, Player* pl) noexcept nogil:
+    """Banner of Glory on the Unit whose ability resolves: + bonus to its Attack / Block and
+    Fame + fame whenever it attacks or blocks (card text); Banner of Glory powered: every
+    Unit + bonus, Fame + fame once for each Unit that attacks or blocks this turn.  Called
+    by apply_op for each attack / block row (a Unit ability holds at most one)."""
+    cdef int slot, b = 0
+    cdef const int32_t* a
+    if gs.turn.resolving_card > UNIT_CARD_BASE or not gs.combat.active:
+        return 0
+    slot = (UNIT_CARD_BASE - gs.turn.resolving_card) & 7
+    if slot >= MAX_UNITS_:
+        return 0
+    if banner_fx_of(pl, slot) & BF_GLORY:
+        a = banner_args(es, pl.units[slot].banner)
+        b += a[1]
+        pl.fame += a[2]
+    if gs.turn.glory_all:
+        b += gs.turn.glory_all
+        if not ((gs.turn.glory_units >> slot) & 1):
+            gs.turn.glory_units |= <uint8_t>(1 << slot)
+            pl.fame += gs.turn.glory_fame
+    return b
+
+
+cdef bint banners_attached(const Player* pl) noexcept nogil:
+    cdef int i
+    for i in range(MAX_UNITS_):
+        if pl.units[i].card >= 0 and pl.units[i].banner >= 0:
+            return True
+    return False
+
+
+cdef uint64_t banner_targets(const Player* pl) noexcept nogil:
+    cdef uint64_t o = 0
+    cdef int i
+    for i in range(MAX_UNITS_):
+        if pl.units[i].card >= 0:
+            o |= (<uint64_t>1) << i
+    return o
+
+
+cdef int banner_attach(GameState* gs, const EngineStatics* es, int p, int row, int local,
+                       int choice) noexcept nogil:
+    """7.5.1: put the Banner being played under one of the player's Units (ASK_UNIT when
+    there are several); a Banner already there goes to the discard pile (7.5.2)."""
+    cdef Player* pl = &gs.players[p]
+    cdef const int32_t* a = row_args(es, row)
+    cdef uint64_t mask = banner_targets(pl)
+    cdef int i, slot = -1, count = 0, card = gs.turn.resolving_card, fx = 0
+    cdef Unit* u
+    if choice < 0:
+        for i in range(MAX_UNITS_):
+            if (mask >> i) & 1:
+                count += 1
+                slot = i
+        if count == 0 or card < 0:
+            set_error(gs, ERR_ILLEGAL, 0, card)
+            return RES_ERROR
+        if count > 1:
+            return ask(gs, row, 0, ASK_UNIT, mask)
+    else:
+        slot = choice
+    count = -1
+    for i in range(pl.n_play - 1, -1, -1):              # out of the play area (6.1.2)
+        if pl.play_area[i] == card:
+            count = i
+            break
+    if count < 0 or slot < 0 or slot >= MAX_UNITS_ or pl.units[slot].card < 0:
+        set_error(gs, ERR_ILLEGAL, 0, card)
+        return RES_ERROR
+    remove_at(pl.play_area, &pl.n_play, count)
+    u = &pl.units[slot]
+    if u.banner >= 0:
+        push_card(pl.discard, &pl.n_discard, u.banner)  # 7.5.2: the old Banner
+    if local == AR_GLORY_ATTACHED:
+        fx = (a[0] if a[0] < 3 else 3) | BF_GLORY
+    elif local == AR_FEAR_ATTACHED:
+        fx = BF_FEAR
+    elif local == AR_PROTECTION_ATTACHED:
+        fx = (a[0] if a[0] < 3 else 3) | BF_FIRE_ICE
+    elif local == AR_COURAGE_ATTACHED:
+        fx = BF_COURAGE
+    elif local == AR_FORTITUDE_ATTACHED:
+        fx = BF_FORTITUDE
+    u.banner = <int16_t>card
+    pl.banner_fx[slot] = <uint8_t>fx
+    pl.banner_flipped &= <uint8_t>~(1 << slot)          # a newly assigned Banner is face up
+    return RES_DONE
+
+
+cdef bint fear_target_ok(const GameState* gs, const Statics* st, int s, int k) noexcept nogil:
+    """Banner of Fear: a live attack of an enemy that effects may act on (not Arcane Immune,
+    LL-6.7.1; a summoner replaced by its monster does not attack, 11.6.2)."""
+    return attack_is_live(gs, st, s, k) and enemy_effect_ok(gs, st, s, -1)
+
+
+cdef int legal_banner_actions(const GameState* gs, const EngineStatics* es, const Statics* st,
+                              int32_t* out, int n) noexcept nogil:
+    """Banner abilities of the Units (7.5.1): Courage, Fear, Fortitude."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef const Unit* u
+    cdef int i, s, k, fx
+    for i in range(MAX_UNITS_):
+        fx = banner_fx_of(pl, i)
+        if fx == 0:
+            continue
+        u = &pl.units[i]
+        # Banner of Courage: once a round, except during combat, flip it to ready the Unit
+        # (FAQ: a wounded Unit too); offered only when the Unit is Spent.
+        if fx & BF_COURAGE and not gs.combat.active and not u.ready \
+                and not ((pl.banner_flipped >> i) & 1) \
+                and (gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT) and n < MAX_ACTIONS:
+            out[n] = act(A_BANNER_COURAGE, i)
+            n += 1
+        # Banner of Fear: in the Block phase spend the (Ready, unwounded, 7.3.7) Unit to
+        # cancel one enemy attack; not where Units may not be used (7.3.8).
+        if fx & BF_FEAR and gs.combat.active and gs.phase == PH_COMBAT_BLOCK and gs.combat.units_allowed \
+                and u.ready and u.wounds == 0:
+            for s in range(gs.combat.n_enemies):
+                for k in range(enemy_n_attacks(gs, st, s)):
+                    if fear_target_ok(gs, st, s, k) and n < MAX_ACTIONS:
+                        out[n] = act(A_BANNER_FEAR, i | (s << 3) | (k << 8))
+                        n += 1
+        # Banner of Fortitude: once a round, the Unit takes its damage without the wound.
+        if fx & BF_FORTITUDE and gs.combat.active and gs.phase == PH_COMBAT_DAMAGE \
+                and gs.combat.dmg_slot >= 0 and not gs.turn.no_unit_damage \
+                and not ((pl.banner_flipped >> i) & 1) and unit_can_take_damage(gs, st, i) and n < MAX_ACTIONS:
+            out[n] = act(A_DAMAGE_FORTITUDE, i)
+            n += 1
+    return n
+
+
+cdef int legal_banner_prep(const GameState* gs, int32_t* out, int n) noexcept nogil:
+    """2.2.8 / 7.5.3: take a Banner back (it is shuffled into the Deed deck) or keep all."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int i
+    for i in range(MAX_UNITS_):
+        if pl.units[i].card >= 0 and pl.units[i].banner >= 0:
+            out[n] = act(A_BANNER_RETURN, i)
+            n += 1
+    out[n] = act(A_BANNER_RETURN, BANNER_KEEP)
+    return n + 1
+
+
+cdef int apply_banner_action(GameState* gs, const EngineStatics* es, const Statics* st, int p,
+                             int kind, int arg) noexcept nogil:
+    cdef Player* pl = &gs.players[p]
+    cdef int slot = arg & 7, s = (arg >> 3) & 0x1F, k = (arg >> 8) & 3, fx, res
+    cdef CombatEnemy* e
+    cdef Unit* u
+    if kind == A_BANNER_RETURN:
+        if gs.phase != PH_TACTICS or not pl.banner_prep:
+            return ERR_ILLEGAL
+        if slot == BANNER_KEEP:
+            pl.banner_prep = 0                                   # 2.2.8: shuffle and draw now
+            shuffle_all_deeds(gs, pl)
+            draw_cards(gs, pl, hand_limit(gs, st, p))
+            return ERR_NONE
+        if slot >= MAX_UNITS_ or pl.units[slot].card < 0 or pl.units[slot].banner < 0:
+            return ERR_ILLEGAL
+        push_card(pl.discard, &pl.n_discard, pl.units[slot].banner)   # shuffled in with the rest
+        pl.units[slot].banner = -1
+        pl.banner_fx[slot] = 0
+        return ERR_NONE
+    if slot >= MAX_UNITS_:
+        return ERR_ILLEGAL
+    u = &pl.units[slot]
+    fx = banner_fx_of(pl, slot)
+    if kind == A_BANNER_COURAGE:                                 # Banner of Courage
+        if not (fx & BF_COURAGE) or gs.combat.active or u.ready or (pl.banner_flipped >> slot) & 1 \
+                or not (gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT):
+            return ERR_ILLEGAL
+        pl.banner_flipped |= <uint8_t>(1 << slot)
+        u.ready = 1                                              # 7.3.4
+        return ERR_NONE
+    if kind == A_BANNER_FEAR:                                    # Banner of Fear
+        if not (fx & BF_FEAR) or not gs.combat.active or gs.phase != PH_COMBAT_BLOCK \
+                or not gs.combat.units_allowed or not u.ready or u.wounds > 0 \
+                or s >= gs.combat.n_enemies or not fear_target_ok(gs, st, s, k):
+            return ERR_ILLEGAL
+        u.ready = 0                                              # spent (7.3.2)
+        e = &gs.combat.enemies[s]
+        if enemy_n_attacks(gs, st, s) == 1:
+            e.flags |= CE_NO_ATTACK                              # its only attack is cancelled
+        else:
+            e.damaged |= <uint8_t>(1 << k)                       # LL-6.1.2: that attack only (not blocked)
+        pl.fame += banner_args(es, u.banner)[0]
+        return ERR_NONE
+    if kind == A_DAMAGE_FORTITUDE:                               # Banner of Fortitude, LL-5.2
+        if not (fx & BF_FORTITUDE) or not gs.combat.active or gs.phase != PH_COMBAT_DAMAGE \
+                or gs.combat.dmg_slot < 0 or gs.turn.no_unit_damage or (pl.banner_flipped >> slot) & 1:
+            return ERR_ILLEGAL
+        gs.turn.fortitude_unit = <int8_t>(slot + 1)
+        res = damage_to_unit(gs, st, slot)
+        if gs.turn.fortitude_unit == 0:                          # the wound was ignored: flipped
+            pl.banner_flipped |= <uint8_t>(1 << slot)
+        gs.turn.fortitude_unit = 0
+        return ERR_NONE if res >= 0 else ERR_ILLEGAL
+    return ERR_ILLEGAL
+
+
+cdef void protection_end_of_turn(GameState* gs, const EngineStatics* es, Player* pl) noexcept nogil:
+    """Banner of Protection powered: at the end of the turn the Wounds received this turn
+    (into the hand, 12.1.1, or the discard pile, Poison 11.7.9) are thrown away (6.5.2)."""
+    cdef int i, h = gs.turn.wounds_to_hand, d = gs.turn.wounds_to_discard
+    if not gs.turn.protection:
+        return
+    gs.turn.protection = 0
+    for i in range(pl.n_hand - 1, -1, -1):
+        if h <= 0:
+            break
+        if pl.hand[i] == es.wound:
+            remove_at(pl.hand, &pl.n_hand, i)
+            h -= 1
+    for i in range(pl.n_discard - 1, -1, -1):
+        if d <= 0:
+            break
+        if pl.discard[i] == es.wound:
+            remove_at(pl.discard, &pl.n_discard, i)
+            d -= 1
+
+
 cdef bint artifacts_playable(const GameState* gs, const EngineStatics* es, int row, int local) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     cdef const Player* pl = &gs.players[gs.current]
@@ -138,8 +404,12 @@ cdef bint artifacts_playable(const GameState* gs, const EngineStatics* es, int r
         return gs.phase == PH_COMBAT_RANGED or gs.phase == PH_COMBAT_ATTACK
     if local == AR_READY_ALL_UNITS or local == AR_HEAL_ALL_UNITS:
         return outside_combat_now(gs) if a[0] else special_now(gs)
-    if local >= AR_BANNER_FIRST and local <= AR_BANNER_LAST:
+    if local == AR_GLORY_ALL_UNITS:
+        return special_now(gs)
+    if local == AR_COMMAND_ATTACH:
         return special_now(gs)                                   # offered; playing it raises
+    if local >= AR_BANNER_FIRST and local <= AR_BANNER_LAST:
+        return special_now(gs) and banner_targets(pl) != 0       # 7.5.1: a Unit to assign it to
     if local == AR_DRUIDIC_STAFF_MOVE:
         return travel_playable(gs, a[0], 0)
     if local == AR_DISCARD_BY_COLOUR:
@@ -256,9 +526,18 @@ cdef int artifacts_handler(GameState* gs, const EngineStatics* es, const Statics
             if pl.units[i].card >= 0:
                 pl.units[i].wounds = 0
         return RES_DONE
-    if local >= AR_BANNER_FIRST and local <= AR_BANNER_LAST:
-        set_error(gs, ERR_UNIT_EFFECT, erow(es, row)[1], gs.turn.resolving_card)   # 7.5
+    if local == AR_GLORY_ALL_UNITS:
+        # Banner of Glory powered: this turn every Unit has Armor + armor and + bonus to its
+        # Attacks and Blocks; Fame + fame for each Unit that attacks or blocks.
+        gs.turn.glory_armor = <int8_t>a[0]
+        gs.turn.glory_all = <int8_t>a[1]
+        gs.turn.glory_fame = <int8_t>a[2]
+        return RES_DONE
+    if local == AR_COMMAND_ATTACH:
+        set_error(gs, ERR_UNIT_EFFECT, erow(es, row)[1], gs.turn.resolving_card)   # LL-5.1
         return RES_ERROR
+    if local >= AR_BANNER_FIRST and local <= AR_BANNER_LAST:
+        return banner_attach(gs, es, p, row, local, choice)     # 7.5.1
     if local == AR_DRUIDIC_STAFF_MOVE:
         return travel(gs, st, p, row, choice, a[0], 0)
     if local == AR_DISCARD_BY_COLOUR:

@@ -172,6 +172,10 @@ cdef struct Player:
     int8_t round_order         # position in the round order
     int8_t claimed_die         # Mana Claim: colour + 1 of the die kept until the round ends, 0 = none
     int8_t claim_per_turn      # Mana Claim: tokens of that colour at the start of each later turn
+    # --- artifacts ---
+    uint8_t banner_fx[MAX_UNITS]   # BF_* bits of the Banner on unit slot i (_fx_artifacts.pxi); read only while units[i].banner >= 0
+    uint8_t banner_flipped     # bit per unit slot: its Banner was flipped this round (Courage, Fortitude; 2.2.8 flips it back)
+    uint8_t banner_prep        # 7.5.3 / 2.2.8: 1 = keep-or-return choice for attached Banners pending before the round draw
 
 cdef struct Dummy:             # the dummy player (18)
     int8_t hero
@@ -276,6 +280,15 @@ cdef struct TurnState:
     int8_t cure_draw           # Cure: draw a card per Wound healed from hand from now on
     uint8_t space_bending      # Space Bending: spaces 2 away count as adjacent for moves (A_MOVE arg 8 + hex)
     uint8_t no_source_dice     # Who Needs Magic +3: no Source die may be used for the rest of the turn
+    # --- artifacts ---
+    int8_t glory_armor         # Banner of Glory powered: every Unit Armor + n this turn
+    int8_t glory_all           # ... and + n to its Attacks / Blocks
+    int8_t glory_fame          # ... Fame + n for each Unit that attacks or blocks (once per Unit, glory_units)
+    uint8_t glory_units        # bit per unit slot: its Banner of Glory (powered) Fame was paid this turn
+    int8_t fortitude_unit      # unit slot + 1 whose wound the Banner of Fortitude ignores in assign_to_unit, 0 = none
+    uint8_t protection         # Banner of Protection powered: throw away the Wounds received this turn at its end
+    int16_t wounds_to_hand     # Wounds received into the hand this turn (12.1.1; Banner of Protection)
+    int16_t wounds_to_discard  # Wounds received into the discard pile this turn (Poison 11.7.9)
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty
