@@ -29,6 +29,7 @@ ARTIFACTS_HANDLERS = (
     ("book_of_wisdom_gain_aa", ()),
     ("book_of_wisdom_gain_spell", ("crystals",)),
     ("tome_of_all_spells", ("powered",)),
+    ("throw_away_hand_wounds_end_of_turn", ()),
 )
 
 cdef enum ArtifactHandler:
@@ -56,6 +57,7 @@ cdef enum ArtifactHandler:
     AR_BOOK_AA = 19
     AR_BOOK_SPELL = 20
     AR_TOME = 21
+    AR_PROTECTION_POWERED = 22
 
 cdef enum:
     NIGHT_FOREST_COST = 5      # 9.2
@@ -404,7 +406,7 @@ cdef bint artifacts_playable(const GameState* gs, const EngineStatics* es, int r
         return gs.phase == PH_COMBAT_RANGED or gs.phase == PH_COMBAT_ATTACK
     if local == AR_READY_ALL_UNITS or local == AR_HEAL_ALL_UNITS:
         return outside_combat_now(gs) if a[0] else special_now(gs)
-    if local == AR_GLORY_ALL_UNITS:
+    if local == AR_GLORY_ALL_UNITS or local == AR_PROTECTION_POWERED:
         return special_now(gs)
     if local == AR_COMMAND_ATTACH:
         return special_now(gs)                                   # offered; playing it raises
@@ -532,6 +534,11 @@ cdef int artifacts_handler(GameState* gs, const EngineStatics* es, const Statics
         gs.turn.glory_armor = <int8_t>a[0]
         gs.turn.glory_all = <int8_t>a[1]
         gs.turn.glory_fame = <int8_t>a[2]
+        return RES_DONE
+    if local == AR_PROTECTION_POWERED:
+        # Banner of Protection powered (published text): at the end of this turn throw away
+        # the Wounds received this turn (protection_end_of_turn).
+        gs.turn.protection = 1
         return RES_DONE
     if local == AR_COMMAND_ATTACH:
         set_error(gs, ERR_UNIT_EFFECT, erow(es, row)[1], gs.turn.resolving_card)   # LL-5.1

@@ -1,0 +1,323 @@
+"""Artifact handlers of ext/_fx_artifacts.pxi completed for the artifacts area: Banners
+(7.5: assigned to a Unit, their ongoing effects, 7.5.2 replaced / destroyed, 7.5.3 round
+preparation), the powered Banners, and the remaining Artifact effects.  Card texts from
+artifacts.toml (cards.csv summaries) read as the published cards; rule numbers or card
+names in the test names."""
+from mksim._combat import CombatTester
+from mksim._engine import describe, encode, Engine, UnitsTester
+from mksim._rules import Rules
+from mksim._scoring import ScoringTester
+from mksim._state import GameCore
+
+NONE = 31                      # payment code: nothing
+
+
+def play_code(hand, powered, pay=NONE, pay2=NONE):
+    return encode("play", hand | (powered << 7) | (pay << 8) | (pay2 << 13))
+
+
+def acts(eng):
+    return [describe(int(a)) for a in eng.legal_actions()]
+
+
+def start(content, tables, hand, units=(), deck=None, discard=None, seed=1):
+    """A turn of the first reconnaissance (Day) with `hand` and the given units
+    ((unit id, ready) pairs, slot order)."""
+    core = GameCore.new(tables, content, "first_reconnaissance", "arythea", seed)
+    eng = Engine(core, tables, content, "first_reconnaissance")
+    eng.apply(encode("tactic", content.ids("tactics").index("early_bird")))
+    sc = ScoringTester(core)
+    sc.set_cards(0, hand=hand, deck=deck if deck is not None else [],
+                 discard=discard if discard is not None else [])
+    eng.apply(encode("regular_turn"))
+    U = UnitsTester(eng)
+    for i, (u, ready) in enumerate(units):
+        U.set_unit(i, u, ready=ready)
+    return core, eng, U
+
+
+def player(core):
+    return core.to_dict()["players"][0]
+
+
+def combat(core, enemies, phase=None):
+    T = CombatTester(core)
+    T.begin(enemies)
+    if phase:
+        T.set_phase(phase)
+    return T
+
+
+def attach(eng, hand_index, slot=None):
+    eng.apply(play_code(hand_index, 0))
+    if slot is not None:
+        eng.apply(encode("choose", slot))
+
+
+# -- 7.5.1 / 7.5.2 assigning a Banner --------------------------------------------------------
+
+def test_7_5_1_banner_is_assigned_to_a_chosen_unit_and_leaves_the_play_area(content, tables):
+    core, eng, U = start(content, tables, ["banner_of_glory", "march"],
+                         units=[("peasants", 1), ("utem_guardsmen", 1)])
+    eng.apply(play_code(0, 0))
+    assert acts(eng) == ["choose(0)", "choose(1)"]          # ASK_UNIT: either Unit
+    eng.apply(encode("choose", 1))
+    p = player(core)
+    assert [u["banner"] for u in p["units"]] == [None, "banner_of_glory"]
+    assert p["play_area"] == [] and p["hand"] == ["march"] and p["discard"] == []
+
+
+def test_7_5_1_banner_is_not_offered_without_a_unit(content, tables):
+    core, eng, U = start(content, tables, ["banner_of_glory"])
+    plays = [a for a in acts(eng) if a.startswith("play(")]
+    assert plays == ["play(hand=0, powered=1, pay=31, pay2=31)"]   # only its strong effect
+
+
+def test_7_5_2_a_second_banner_on_the_same_unit_sends_the_old_one_to_the_discard_pile(content, tables):
+    core, eng, U = start(content, tables, ["banner_of_glory", "banner_of_protection"],
+                         units=[("peasants", 1)])
+    attach(eng, 0)                                           # one Unit: no question
+    attach(eng, 0)
+    p = player(core)
+    assert p["units"][0]["banner"] == "banner_of_protection"
+    assert p["discard"] == ["banner_of_glory"] and p["play_area"] == []
+
+
+def test_7_5_2_banner_of_a_unit_destroyed_by_paralyze_goes_to_the_discard_pile(content, tables):
+    core, eng, U = start(content, tables, ["banner_of_glory"], units=[("peasants", 1)])
+    attach(eng, 0)
+    T = combat(core, ["medusa"], phase="damage")
+    T.assign_to_unit(0, 6, paralyze=True)                    # 11.7.10: destroyed
+    p = player(core)
+    assert p["units"] == [] and p["discard"] == ["banner_of_glory"]
+
+
+# -- Banner of Glory ------------------------------------------------------------------------
+
+def test_banner_of_glory_unit_attack_plus_1_and_fame_plus_1_when_it_attacks(content, tables):
+    """Peasants (Attack 2) with the Banner of Glory: Attack 3 and Fame +1."""
+    core, eng, U = start(content, tables, ["banner_of_glory"], units=[("peasants", 1)])
+    attach(eng, 0)
+    T = combat(core, ["prowlers"], phase="attack")
+    fame0 = player(core)["fame"]
+    eng.apply(encode("activate_unit", 0 | (0 << 3) | (NONE << 7)))   # attack(2)
+    assert T.attack_value([0]) == 3
+    assert player(core)["fame"] == fame0 + 1
+
+
+def test_banner_of_glory_unit_block_plus_1(content, tables):
+    core, eng, U = start(content, tables, ["banner_of_glory"], units=[("peasants", 1)])
+    attach(eng, 0)
+    T = combat(core, ["prowlers"], phase="block")
+    fame0 = player(core)["fame"]
+    eng.apply(encode("activate_unit", 0 | (1 << 3) | (NONE << 7)))   # block(2)
+    assert T.block_value(0) == 3
+    assert player(core)["fame"] == fame0 + 1
+
+
+def test_banner_of_glory_unit_armor_plus_1(content, tables):
+    """Peasants Armor 3 + 1: 6 damage wounds them and 2 is left (11.7.4)."""
+    core, eng, U = start(content, tables, ["banner_of_glory"], units=[("peasants", 1)])
+    attach(eng, 0)
+    T = combat(core, ["prowlers"], phase="damage")
+    assert T.assign_to_unit(0, 6) == 2
+    assert T.unit(0)["wounds"] == 1
+
+
+def test_banner_of_glory_powered_every_unit_plus_1_and_fame_per_unit(content, tables):
+    """Strong: two Units attack, each with + 1 (2 + 1, 2 + 1 = 6), Fame + 1 for each; Armor
+    + 1 this turn; the Banner is thrown away (6.1.5)."""
+    core, eng, U = start(content, tables, ["banner_of_glory"],
+                         units=[("peasants", 1), ("peasants", 1)])
+    T = combat(core, ["prowlers"], phase="attack")
+    fame0 = player(core)["fame"]
+    eng.apply(play_code(0, 1))
+    eng.apply(encode("activate_unit", 0 | (0 << 3) | (NONE << 7)))
+    eng.apply(encode("activate_unit", 1 | (0 << 3) | (NONE << 7)))
+    assert T.attack_value([0]) == 6
+    assert player(core)["fame"] == fame0 + 2
+    assert player(core)["removed"] == 1
+    assert T.assign_to_unit(0, 5) == 1                       # Armor 3 + 1
+
+
+# -- Banner of Protection -------------------------------------------------------------------
+
+def test_banner_of_protection_fire_resistance_and_armor_plus_1(content, tables):
+    """Peasants Armor 3 + 1, fire and ice resistant: Fire 4 is absorbed without a wound
+    (11.7.5); Physical 4 still wounds them."""
+    core, eng, U = start(content, tables, ["banner_of_protection"],
+                         units=[("peasants", 1), ("peasants", 1)])
+    attach(eng, 0, 0)
+    T = combat(core, ["fire_mages"], phase="damage")
+    assert T.assign_to_unit(0, 4, element="fire") == 0
+    assert T.unit(0)["wounds"] == 0
+    assert T.assign_to_unit(1, 4, element="fire") == 1     # no Banner: Armor 3, wounded
+    assert T.unit(1)["wounds"] == 1
+
+
+def test_banner_of_protection_ice_damage_of_6_wounds_the_unit_and_leaves_0(content, tables):
+    """Resistant: 6 - 4 = 2 left, so it is wounded and reduced by 4 again: 0 (11.7.5)."""
+    core, eng, U = start(content, tables, ["banner_of_protection"], units=[("peasants", 1)])
+    attach(eng, 0)
+    T = combat(core, ["ice_mages"], phase="damage")
+    assert T.assign_to_unit(0, 6, element="ice") == 0
+    assert T.unit(0)["wounds"] == 1
+
+
+def count_wounds(p):
+    return sum(z.count("wound") for z in (p["hand"], p["discard"], p["deck"], p["play_area"]))
+
+
+def test_banner_of_protection_powered_throws_away_the_wounds_received_this_turn(content, tables):
+    """Strong: 1 Wound in hand before, 2 received into the hand this turn and 1 Poison
+    Wound into the discard pile (11.7.9): at the end of the turn the 3 received are thrown
+    away, the old one stays."""
+    core, eng, U = start(content, tables, ["banner_of_protection", "wound", "march"],
+                         deck=["rage"] * 6)
+    eng.apply(play_code(0, 1))
+    T = CombatTester(core)
+    T.hero_take_wounds(1)
+    T.assign_to_hero(2, poison=True)                         # Armor 2: 1 to hand, 1 to discard
+    p = player(core)
+    assert p["hand"].count("wound") == 3 and p["discard"].count("wound") == 1
+    eng.apply(encode("end_turn"))
+    while not any(a.startswith("regular_turn") for a in acts(eng)) and not eng.is_terminal():
+        a = [x for x in acts(eng) if x.startswith("draw")] or acts(eng)
+        eng.apply(encode(a[0].split("(")[0], int(a[0].split("(")[1].rstrip(")") or 0)))
+    assert count_wounds(player(core)) == 1
+
+
+# -- Banner of Courage ----------------------------------------------------------------------
+
+def test_banner_of_courage_once_a_round_readies_its_spent_unit_outside_combat(content, tables):
+    core, eng, U = start(content, tables, ["banner_of_courage"], units=[("peasants", 0)])
+    attach(eng, 0)
+    assert "banner_courage(0)" in acts(eng)
+    eng.apply(encode("banner_courage", 0))
+    assert U.unit(0)["ready"]
+    eng.apply(encode("activate_unit", 0 | (3 << 3) | (NONE << 7)))   # move(2): spent again
+    assert not U.unit(0)["ready"]
+    assert "banner_courage(0)" not in acts(eng)              # flipped: once a round
+
+
+def test_banner_of_courage_not_for_a_ready_unit_and_not_in_combat(content, tables):
+    core, eng, U = start(content, tables, ["banner_of_courage"], units=[("peasants", 1)])
+    attach(eng, 0)
+    assert "banner_courage(0)" not in acts(eng)              # Ready already: nothing to do
+    eng.apply(encode("activate_unit", 0 | (3 << 3) | (NONE << 7)))   # move(2): spent
+    assert "banner_courage(0)" in acts(eng)
+    combat(core, ["prowlers"], phase="attack")
+    assert "banner_courage(0)" not in acts(eng)              # "except during combat"
+
+
+# -- Banner of Fear -------------------------------------------------------------------------
+
+def test_banner_of_fear_spends_the_unit_to_cancel_an_attack_in_the_block_phase_fame_1(content, tables):
+    core, eng, U = start(content, tables, ["banner_of_fear"], units=[("peasants", 1)])
+    attach(eng, 0)
+    T = combat(core, ["prowlers", "sorcerers"], phase="block")
+    fear = [a for a in acts(eng) if a.startswith("banner_fear")]
+    assert fear == ["banner_fear(0)"]                        # sorcerers: Arcane Immunity (LL-6.7.1)
+    fame0 = player(core)["fame"]
+    eng.apply(encode("banner_fear", 0 | (0 << 3)))
+    assert "no_attack" in T.enemy(0)["flags"]
+    assert not T.attack_live(0)
+    assert not U.unit(0)["ready"]
+    assert player(core)["fame"] == fame0 + 1
+    assert not any(a.startswith("banner_fear") for a in acts(eng))   # the Unit is spent
+
+
+def test_banner_of_fear_cancels_one_of_two_attacks(content, tables):
+    """Orc Skirmishers attack twice (LL-6.1.2): one attack cancelled, the other still live."""
+    core, eng, U = start(content, tables, ["banner_of_fear"], units=[("peasants", 1)])
+    attach(eng, 0)
+    T = combat(core, ["orc_skirmishers"], phase="block")
+    assert [a for a in acts(eng) if a.startswith("banner_fear")] == [
+        f"banner_fear({0 | (0 << 3) | (0 << 8)})", f"banner_fear({0 | (0 << 3) | (1 << 8)})"]
+    eng.apply(encode("banner_fear", 1 << 8))
+    assert T.attack_live(0, 0) and not T.attack_live(0, 1)
+    assert "blocked" not in T.enemy(0)["flags"]
+
+
+def test_banner_of_fear_not_offered_for_a_wounded_unit_or_outside_the_block_phase(content, tables):
+    core, eng, U = start(content, tables, ["banner_of_fear"], units=[("peasants", 1)])
+    attach(eng, 0)
+    T = combat(core, ["prowlers"], phase="attack")
+    assert not any(a.startswith("banner_fear") for a in acts(eng))
+    T.set_phase("block")
+    assert any(a.startswith("banner_fear") for a in acts(eng))
+
+
+# -- Banner of Fortitude (LL-5.2) -----------------------------------------------------------
+
+def test_banner_of_fortitude_ignores_the_wound_once_a_round(content, tables):
+    """Prowlers' 4 damage to Peasants (Armor 3) with Fortitude: no wound, 1 damage left to
+    assign; the Banner is flipped; the Unit cannot take more damage this combat."""
+    core, eng, U = start(content, tables, ["banner_of_fortitude"], units=[("peasants", 1)])
+    attach(eng, 0)
+    T = combat(core, ["prowlers"], phase="damage")
+    eng.apply(encode("damage_from", 0))
+    assert "damage_fortitude(0)" in acts(eng) and "damage_unit(0)" in acts(eng)
+    eng.apply(encode("damage_fortitude", 0))
+    assert T.unit(0)["wounds"] == 0
+    assert T.dmg_left == 1
+    assert "damage_unit(0)" not in acts(eng) and "damage_fortitude(0)" not in acts(eng)
+
+
+def test_banner_of_fortitude_ignores_paralyze(content, tables):
+    """Medusa (6, Paralyze) would destroy the Unit (11.7.10): Fortitude ignores it."""
+    core, eng, U = start(content, tables, ["banner_of_fortitude"], units=[("peasants", 1)])
+    attach(eng, 0)
+    T = combat(core, ["medusa"], phase="damage")
+    eng.apply(encode("damage_from", 0))
+    eng.apply(encode("damage_fortitude", 0))
+    p = player(core)
+    assert p["units"][0]["unit"] == "peasants" and p["units"][0]["wounds"] == 0
+    assert p["units"][0]["banner"] == "banner_of_fortitude"
+    assert T.dmg_left == 3
+
+
+# -- 7.5.3 / 2.2.8 round preparation -----------------------------------------------------
+
+def finish_round(core, eng):
+    """End this turn, then announce the End of the Round (4.2) and let the round end."""
+    eng.apply(encode("end_turn"))
+    for _ in range(50):
+        a = acts(eng)
+        if eng.phase() == "tactics" or any(x.startswith("banner_return") for x in a):
+            return
+        pick = [x for x in a if x.startswith(("announce_end", "draw"))] or a
+        name, arg = pick[0].split("(")
+        eng.apply(encode(name, int(arg.rstrip(")") or 0)))
+    raise AssertionError("the round did not end")
+
+
+def test_7_5_3_banners_may_be_kept_or_shuffled_back_at_round_preparation(content, tables):
+    core, eng, U = start(content, tables, ["banner_of_courage", "banner_of_glory"],
+                         units=[("peasants", 1), ("peasants", 1)], discard=["rage"] * 6)
+    attach(eng, 0, 0)
+    attach(eng, 0, 1)
+    finish_round(core, eng)
+    assert acts(eng) == ["banner_return(0)", "banner_return(1)", "banner_return(7)"]
+    eng.apply(encode("banner_return", 1))                    # Glory back to the Deed deck
+    assert acts(eng) == ["banner_return(0)", "banner_return(7)"]
+    eng.apply(encode("banner_return", 7))                    # keep Courage; shuffle and draw
+    p = player(core)
+    assert [u["banner"] for u in p["units"]] == ["banner_of_courage", None]
+    assert "banner_of_glory" in p["hand"] + p["deck"]
+    assert len(p["hand"]) == 5 and len(p["deck"]) == 2       # 7 Deed cards, drawn after the choice
+    assert all(a.startswith("tactic") for a in acts(eng))
+
+
+def test_2_2_8_banner_of_courage_is_flipped_back_up_for_the_new_round(content, tables):
+    core, eng, U = start(content, tables, ["banner_of_courage"], units=[("peasants", 0)],
+                         discard=["rage"] * 6)
+    attach(eng, 0)
+    eng.apply(encode("banner_courage", 0))
+    finish_round(core, eng)
+    eng.apply(encode("banner_return", 7))
+    eng.apply(encode("tactic", content.ids("tactics").index("from_the_dusk")))
+    assert "regular_turn(0)" in acts(eng)
+    eng.apply(encode("regular_turn"))
+    eng.apply(encode("activate_unit", 0 | (3 << 3) | (NONE << 7)))   # spend it again
+    assert "banner_courage(0)" in acts(eng)
