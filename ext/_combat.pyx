@@ -570,6 +570,8 @@ cdef int attack_value(const GameState* gs, const Statics* st, uint32_t targets, 
                 return CB_ILLEGAL                   # 11.5.4
             if lvl == 1:
                 fortified = True                    # 11.5.3
+    if gs.turn.sword_double:
+        res &= ~RES_PHYSICAL                        # Sword of Justice powered: this turn
     if phase == PH_COMBAT_RANGED:
         k0 = SIEGE if fortified else RANGED         # 11.5.3: Siege only / Ranged and Siege
     else:
@@ -578,6 +580,8 @@ cdef int attack_value(const GameState* gs, const Statics* st, uint32_t targets, 
         pts[el] = 0
         for k in range(k0, 3):
             pts[el] += c.attack[k][el]
+    if phase == PH_COMBAT_ATTACK and gs.turn.sword_double > 1:
+        pts[<int>PHYSICAL] *= gs.turn.sword_double  # Sword of Justice powered
     for el in range(4):
         # 11.9.2: halved if any target resists; Cold Fire only if one target resists both
         resisted = coldfire_resisted if el == COLDFIRE else resists(res, el)

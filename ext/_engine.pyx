@@ -722,6 +722,7 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
         n = legal_convert_move(gs, out, n)                   # Agility (_fx_advanced.pxi)
         n = legal_unit_actions(gs, es, out, n)               # 7.3 (_engine_units.pxi)
         n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
+        n = legal_bow_changes(gs, out, n)                    # Bow of Starsdawn powered
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
         return legal_combat(gs, es, st, out, n)
     if gs.phase == PH_INTERACT:                              # 10.2 (_engine_units.pxi)
@@ -1363,6 +1364,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         return gs.error if res == RES_ERROR else ERR_NONE
     if kind >= A_BANNER_COURAGE and kind <= A_BANNER_RETURN:    # 7.5 (_fx_artifacts.pxi)
         return apply_banner_action(gs, es, st, p, kind, arg)
+    if kind == A_BOW_CHANGE:                                     # Bow of Starsdawn powered
+        return apply_bow_change(gs, arg)
     if kind == A_TACTIC:
         if gs.phase != PH_TACTICS or pl.banner_prep:
             return ERR_ILLEGAL
@@ -1707,7 +1710,8 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
               A_BUY_AA: "buy_aa", A_BUY_SPELL: "buy_spell", A_ACTIVATE_UNIT: "activate_unit",
               A_HEAL_UNIT: "heal_unit", A_USE_SKILL: "use_skill",
               A_BANNER_COURAGE: "banner_courage", A_BANNER_FEAR: "banner_fear",
-              A_DAMAGE_FORTITUDE: "damage_fortitude", A_BANNER_RETURN: "banner_return"}
+              A_DAMAGE_FORTITUDE: "damage_fortitude", A_BANNER_RETURN: "banner_return",
+              A_BOW_CHANGE: "bow_change"}
 
 
 cdef void check_capacity(GameState* gs) noexcept nogil:

@@ -6,6 +6,8 @@
 # Rules: 6.1.5 (basic effect, or thrown away for the strong one: done by A_PLAY), 6.2.1-6.2.2
 # (costs), 7.5 (Banners: the basic effect assigns the card to a Unit, see "Banners" below).
 
+from mksim._combat cimport RES_PHYSICAL
+
 ARTIFACTS_HANDLERS = (
     ("random_crystals", ("n",)),
     ("endless_mana", ("colour", "fame_per_spell")),
@@ -30,6 +32,10 @@ ARTIFACTS_HANDLERS = (
     ("book_of_wisdom_gain_spell", ("crystals",)),
     ("tome_of_all_spells", ("powered",)),
     ("throw_away_hand_wounds_end_of_turn", ()),
+    ("sword_of_justice_powered", ("multiplier", "fame_per_enemy")),
+    ("soul_harvester", ("attack", "target")),
+    ("split_block", ("n", "count", "element")),
+    ("bow_of_starsdawn_powered", ("multiplier",)),
 )
 
 cdef enum ArtifactHandler:
@@ -58,6 +64,10 @@ cdef enum ArtifactHandler:
     AR_BOOK_SPELL = 20
     AR_TOME = 21
     AR_PROTECTION_POWERED = 22
+    AR_SWORD_POWERED = 23
+    AR_SOUL_HARVESTER = 24
+    AR_SPLIT_BLOCK = 25
+    AR_BOW_POWERED = 26
 
 cdef enum:
     NIGHT_FOREST_COST = 5      # 9.2
@@ -389,6 +399,155 @@ cdef void protection_end_of_turn(GameState* gs, const EngineStatics* es, Player*
             d -= 1
 
 
+# ---------------------------------------------------------------------------------------
+# Combat artifacts: Soul Harvester, Shield of the Fallen Kings, Bow of Starsdawn powered
+# (Sword of Justice powered is read by _combat.attack_value through TurnState.sword_double)
+# ---------------------------------------------------------------------------------------
+
+cdef enum:
+    A_BOW_CHANGE = 104         # arg: mode | element << 2 (Bow of Starsdawn powered; modes below)
+    BOW_DOUBLE = 0             # the Ranged points not yet changed are doubled
+    BOW_TO_SIEGE = 1           # ... become Siege points of the same element
+    BOW_SIEGE_DOUBLE = 2       # Siege points not made by the Bow are doubled and become Ranged
+
+
+cdef int soul_colours(const GameState* gs, const Statics* st, int slot) noexcept nogil:
+    """Soul Harvester: red for a fire-resistant enemy, blue ice, green physical (the
+    player's pick when it has several), white for none (card text)."""
+    cdef int res = st.enemies.data[gs.combat.enemies[slot].enemy * st.enemies.width + st.cols.enemy_resistances]
+    cdef int o = 0
+    if res & RES_FIRE:
+        o |= 1 << RED
+    if res & RES_ICE:
+        o |= 1 << BLUE
+    if res & RES_PHYSICAL:
+        o |= 1 << GREEN
+    return o if o != 0 else 1 << WHITE
+
+
+cdef inline int single_colour(int opts) noexcept nogil:
+    """The colour when `opts` has exactly one bit, else -1."""
+    cdef int c
+    if opts == 0 or (opts & (opts - 1)) != 0:
+        return -1
+    for c in range(NUM_COLOURS):
+        if opts == (1 << c):
+            return c
+    return -1
+
+
+cdef int soul_process(GameState* gs, const Statics* st, Player* pl) noexcept nogil:
+    """Crystals for the enemies in soul_slots, asking the colour where there is a choice."""
+    cdef int s, opts, c
+    while gs.turn.soul_slots:
+        for s in range(32):
+            if (gs.turn.soul_slots >> s) & 1:
+                break
+        opts = soul_colours(gs, st, s)
+        c = single_colour(opts)
+        if c < 0 and gs.turn.soul_row > 0:
+            gs.turn.hvars[0] = <int16_t>s
+            return ask(gs, gs.turn.soul_row - 1, 1, ASK_COLOUR, <uint64_t>opts)
+        gs.turn.soul_slots &= ~((<uint32_t>1) << s)
+        gain_crystal(pl, gs, c if c >= 0 else WHITE)         # 5.3.2
+    return RES_DONE
+
+
+cdef void artifacts_after_attack(GameState* gs, const EngineStatics* es, const Statics* st, int p,
+                                 uint32_t newly) noexcept nogil:
+    """After an attack was committed (A_COMMIT_ATTACK; the pools are empty now): Soul
+    Harvester's crystal for one enemy that attack defeated, its powered crystals for the
+    enemies defeated in the phase, and the Bow's record of changed points is spent."""
+    cdef Player* pl = &gs.players[p]
+    cdef int opts = 0, s, c
+    for s in range(4):
+        gs.turn.bow_done_r[s] = 0
+        gs.turn.bow_done_s[s] = 0
+    if gs.turn.soul_all:
+        gs.turn.soul_slots |= newly
+    if gs.turn.soul_one > 0:
+        gs.turn.soul_one = 0
+        for s in range(gs.combat.n_enemies):
+            if (newly >> s) & 1:
+                opts |= soul_colours(gs, st, s)
+        c = single_colour(opts)
+        if opts != 0 and c < 0 and gs.turn.soul_row > 0:
+            gs.turn.hvars[0] = -1                            # the enemy (its colour) is picked
+            ask(gs, gs.turn.soul_row - 1, 1, ASK_COLOUR, <uint64_t>opts)
+            return
+        if c >= 0:
+            gain_crystal(pl, gs, c)
+    soul_process(gs, st, pl)
+
+
+cdef void artifacts_after_block(GameState* gs) noexcept nogil:
+    """Shield of the Fallen Kings: after a successful block the next separate Block of the
+    split joins the (now empty) pool, to be used against a different attack."""
+    if gs.turn.split_left > 0:
+        gs.turn.split_left -= 1
+        gs.combat.block[gs.turn.split_el] += gs.turn.split_n
+
+
+cdef void artifacts_phase_end(GameState* gs) noexcept nogil:
+    """A_NEXT_PHASE: unused Block / Attack points are lost (11.4.5), and with them the split
+    Blocks still to come and Soul Harvester's pending crystal; the powered Soul Harvester
+    counts this phase only."""
+    cdef int s
+    gs.turn.split_left = 0
+    gs.turn.soul_one = 0
+    gs.turn.soul_all = 0
+    for s in range(4):
+        gs.turn.bow_done_r[s] = 0
+        gs.turn.bow_done_s[s] = 0
+
+
+cdef int legal_bow_changes(const GameState* gs, int32_t* out, int n) noexcept nogil:
+    cdef int el
+    if not gs.turn.bow_powered or not gs.combat.active \
+            or (gs.phase != PH_COMBAT_RANGED and gs.phase != PH_COMBAT_ATTACK):
+        return n
+    for el in range(4):
+        if gs.combat.attack[<int>RANGED][el] > gs.turn.bow_done_r[el] and n + 1 < MAX_ACTIONS:
+            out[n] = act(A_BOW_CHANGE, BOW_DOUBLE | (el << 2))
+            out[n + 1] = act(A_BOW_CHANGE, BOW_TO_SIEGE | (el << 2))
+            n += 2
+        if gs.combat.attack[<int>SIEGE][el] > gs.turn.bow_done_s[el] and n < MAX_ACTIONS:
+            out[n] = act(A_BOW_CHANGE, BOW_SIEGE_DOUBLE | (el << 2))
+            n += 1
+    return n
+
+
+cdef int apply_bow_change(GameState* gs, int arg) noexcept nogil:
+    """Bow of Starsdawn powered: each Ranged Attack this turn is doubled or becomes a Siege
+    Attack of the same element; a Siege Attack may be doubled but becomes Ranged.  Points
+    the Bow already changed are not changed again (bow_done_*)."""
+    cdef int mode = arg & 3, el = (arg >> 2) & 3, x
+    if not gs.turn.bow_powered or not gs.combat.active or arg >> 4 \
+            or (gs.phase != PH_COMBAT_RANGED and gs.phase != PH_COMBAT_ATTACK):
+        return ERR_ILLEGAL
+    if mode == BOW_DOUBLE or mode == BOW_TO_SIEGE:
+        x = gs.combat.attack[<int>RANGED][el] - gs.turn.bow_done_r[el]
+        if x <= 0:
+            return ERR_ILLEGAL
+        if mode == BOW_DOUBLE:
+            gs.combat.attack[<int>RANGED][el] += x * (gs.turn.bow_powered - 1)
+            gs.turn.bow_done_r[el] = gs.combat.attack[<int>RANGED][el]
+        else:
+            gs.combat.attack[<int>RANGED][el] -= x
+            gs.combat.attack[<int>SIEGE][el] += x
+            gs.turn.bow_done_s[el] += x
+        return ERR_NONE
+    if mode == BOW_SIEGE_DOUBLE:
+        x = gs.combat.attack[<int>SIEGE][el] - gs.turn.bow_done_s[el]
+        if x <= 0:
+            return ERR_ILLEGAL
+        gs.combat.attack[<int>SIEGE][el] -= x
+        gs.combat.attack[<int>RANGED][el] += x * gs.turn.bow_powered
+        gs.turn.bow_done_r[el] += x * gs.turn.bow_powered
+        return ERR_NONE
+    return ERR_ILLEGAL
+
+
 cdef bint artifacts_playable(const GameState* gs, const EngineStatics* es, int row, int local) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     cdef const Player* pl = &gs.players[gs.current]
@@ -408,6 +567,12 @@ cdef bint artifacts_playable(const GameState* gs, const EngineStatics* es, int r
         return outside_combat_now(gs) if a[0] else special_now(gs)
     if local == AR_GLORY_ALL_UNITS or local == AR_PROTECTION_POWERED:
         return special_now(gs)
+    if local == AR_SWORD_POWERED or local == AR_BOW_POWERED:
+        return gs.combat.active != 0                             # effects on this turn's attacks
+    if local == AR_SOUL_HARVESTER:
+        return gs.phase == PH_COMBAT_ATTACK                      # Attack: 11.8
+    if local == AR_SPLIT_BLOCK:
+        return gs.phase == PH_COMBAT_BLOCK                       # Block: 11.6
     if local == AR_COMMAND_ATTACH:
         return special_now(gs)                                   # offered; playing it raises
     if local >= AR_BANNER_FIRST and local <= AR_BANNER_LAST:
@@ -539,6 +704,46 @@ cdef int artifacts_handler(GameState* gs, const EngineStatics* es, const Statics
         # Banner of Protection powered (published text): at the end of this turn throw away
         # the Wounds received this turn (protection_end_of_turn).
         gs.turn.protection = 1
+        return RES_DONE
+    if local == AR_SWORD_POWERED:
+        # Sword of Justice powered: physical Attacks doubled in the Attack phase, enemies
+        # without physical resistance this turn (_combat.attack_value); Fame per enemy
+        # defeated, counted at the end of the combat like the basic effect (fx_combat_event).
+        if a[0] > gs.turn.sword_double:
+            gs.turn.sword_double = <int8_t>a[0]
+        gs.turn.sword_fame += <int8_t>a[1]
+        return RES_DONE
+    if local == AR_SOUL_HARVESTER:
+        # Soul Harvester: Attack `attack`; target=one: a crystal for one enemy the attack it
+        # joins defeats; target=all: a crystal for each enemy defeated in this phase (those
+        # defeated before it was played included).  Stage 1: a colour (ASK_COLOUR) for the
+        # enemy hvars[0] (-1: the "one" enemy).  artifacts_after_attack does the counting.
+        if choice < 0:
+            gs.combat.attack[<int>MELEE][<int>PHYSICAL] += a[0]
+            gs.turn.soul_row = <int16_t>(row + 1)
+            if a[1] == 0:
+                gs.turn.soul_one = 1
+                return RES_DONE
+            gs.turn.soul_all = 1
+            gs.turn.soul_slots |= defeated_mask(gs) & ~gs.turn.phase_defeated
+            return soul_process(gs, st, pl)
+        gain_crystal(pl, gs, choice)
+        if gs.turn.hvars[0] >= 0:
+            gs.turn.soul_slots &= ~((<uint32_t>1) << gs.turn.hvars[0])
+        return soul_process(gs, st, pl)
+    if local == AR_SPLIT_BLOCK:
+        # Shield of the Fallen Kings: up to `count` separate Blocks of `n` against different
+        # attacks: the first joins the pool now, each next one after a successful block
+        # (artifacts_after_block); those not used when the phase ends are lost (11.4.5).
+        gs.combat.block[a[2]] += a[0]
+        gs.turn.split_left = <int8_t>(a[1] - 1)
+        gs.turn.split_n = <int8_t>a[0]
+        gs.turn.split_el = <int8_t>a[2]
+        return RES_DONE
+    if local == AR_BOW_POWERED:
+        # Bow of Starsdawn powered: the change of each Ranged / Siege Attack is the player's
+        # action A_BOW_CHANGE (legal_bow_changes) while its points are in the pool.
+        gs.turn.bow_powered = <uint8_t>a[0]
         return RES_DONE
     if local == AR_COMMAND_ATTACH:
         set_error(gs, ERR_UNIT_EFFECT, erow(es, row)[1], gs.turn.resolving_card)   # LL-5.1

@@ -289,6 +289,17 @@ cdef struct TurnState:
     uint8_t protection         # Banner of Protection powered: throw away the Wounds received this turn at its end
     int16_t wounds_to_hand     # Wounds received into the hand this turn (12.1.1; Banner of Protection)
     int16_t wounds_to_discard  # Wounds received into the discard pile this turn (Poison 11.7.9)
+    int8_t sword_double        # Sword of Justice powered: physical Attack x n in the Attack phase, no physical resistance
+    int8_t soul_one            # Soul Harvester: crystals for one enemy defeated by the next committed attack
+    uint8_t soul_all           # Soul Harvester powered: a crystal per enemy defeated in this (Attack) phase
+    int16_t soul_row           # the Soul Harvester handler row + 1 (asks for a crystal colour), 0 = none
+    uint32_t soul_slots        # enemy slots defeated whose Soul Harvester crystal is still to be taken
+    int8_t split_left          # Shield of the Fallen Kings: separate Blocks still to come after the next block
+    int8_t split_n             # ... each of split_n points
+    int8_t split_el            # ... of this Element
+    uint8_t bow_powered        # Bow of Starsdawn powered: each Ranged Attack doubled or made Siege this turn
+    int16_t bow_done_r[4]      # ... Ranged points per element in the pool that the Bow already changed
+    int16_t bow_done_s[4]      # ... Siege points per element that the Bow made
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty

@@ -321,3 +321,145 @@ def test_2_2_8_banner_of_courage_is_flipped_back_up_for_the_new_round(content, t
     eng.apply(encode("regular_turn"))
     eng.apply(encode("activate_unit", 0 | (3 << 3) | (NONE << 7)))   # spend it again
     assert "banner_courage(0)" in acts(eng)
+
+
+# -- Sword of Justice (powered) -------------------------------------------------------------
+
+def test_sword_of_justice_powered_doubles_physical_attack_and_removes_physical_resistance(content, tables):
+    """Fire Golems (Armor 4, physical and fire resistant): 2 sideways Attack 1 would count
+    1 (11.9.2); with the Sword they count (1 + 1) x 2 = 4 and defeat them; Fame 5 at once,
+    + 1 at the end of the combat."""
+    core, eng, U = start(content, tables, ["sword_of_justice", "march", "rage"])
+    T = combat(core, ["fire_golems"], phase="attack")
+    eng.apply(encode("sideways", 1 | (2 << 7)))
+    eng.apply(encode("sideways", 1 | (2 << 7)))
+    assert T.attack_value([0]) == 1
+    fame0 = player(core)["fame"]
+    eng.apply(play_code(0, 1))
+    assert T.attack_value([0]) == 4
+    eng.apply(encode("attack", 1))
+    assert "defeated" in T.enemy(0)["flags"]
+    assert player(core)["fame"] == fame0 + 5
+    eng.apply(encode("next_phase"))
+    assert player(core)["fame"] == fame0 + 6
+
+
+def test_sword_of_justice_powered_does_not_double_fire_or_ranged_phase_points(content, tables):
+    core, eng, U = start(content, tables, ["sword_of_justice"])
+    T = combat(core, ["prowlers"])                           # Ranged phase
+    eng.apply(play_code(0, 1))
+    T.set_attack("ranged", "physical", 2)
+    assert T.attack_value([0]) == 2                          # not the Attack phase
+    T.set_phase("attack")
+    T.set_attack("melee", "fire", 3)
+    assert T.attack_value([0]) == 3 + 2 * 2                  # fire 3, physical Ranged 2 x 2
+
+
+# -- Soul Harvester -------------------------------------------------------------------------
+
+def test_soul_harvester_attack_3_white_crystal_for_an_enemy_without_resistance(content, tables):
+    core, eng, U = start(content, tables, ["soul_harvester"])
+    T = combat(core, ["prowlers"], phase="attack")
+    eng.apply(play_code(0, 0))
+    assert T.attack_value([0]) == 3
+    eng.apply(encode("attack", 1))
+    c = player(core)["crystals"]
+    assert c.get("white") == 1 and sum(c.values()) == 1
+
+
+def test_soul_harvester_no_crystal_when_its_attack_fails(content, tables):
+    core, eng, U = start(content, tables, ["soul_harvester"])
+    T = combat(core, ["orc_skirmishers"], phase="attack")   # Armor 4
+    eng.apply(play_code(0, 0))
+    assert "attack(1)" not in acts(eng)
+    eng.apply(encode("next_phase"))
+    assert sum(player(core)["crystals"].values()) == 0
+
+
+def test_soul_harvester_powered_attack_8_a_crystal_for_each_enemy_defeated(content, tables):
+    """Attack 8 on Prowlers and Diggers (Armor 3 + 3): two white crystals."""
+    core, eng, U = start(content, tables, ["soul_harvester"])
+    T = combat(core, ["prowlers", "diggers"], phase="attack")
+    eng.apply(play_code(0, 1))
+    assert T.attack_value([0, 1]) == 8
+    eng.apply(encode("attack", 3))
+    assert player(core)["crystals"].get("white") == 2
+
+
+def test_soul_harvester_powered_colour_choice_for_a_fire_and_physical_resistant_enemy(content, tables):
+    """Fire Golems resist fire and physical: the player picks red or green."""
+    core, eng, U = start(content, tables, ["soul_harvester"])
+    T = combat(core, ["fire_golems"], phase="attack")
+    eng.apply(play_code(0, 1))
+    assert T.attack_value([0]) == 4                          # 8 halved (11.9.2) = Armor 4
+    eng.apply(encode("attack", 1))
+    assert acts(eng) == ["choose(0)", "choose(3)"]           # red, green
+    eng.apply(encode("choose", 3))
+    assert player(core)["crystals"].get("green") == 1
+
+
+# -- Shield of the Fallen Kings ---------------------------------------------------------------
+
+def test_shield_of_the_fallen_kings_two_separate_blocks_of_4(content, tables):
+    """Prowlers (attack 4) and Diggers (attack 3): two Block 4, one against each; none
+    is left for the Orc Skirmishers."""
+    core, eng, U = start(content, tables, ["shield_of_the_fallen_kings"])
+    T = combat(core, ["prowlers", "diggers", "orc_skirmishers"], phase="block")
+    eng.apply(play_code(0, 0))
+    assert acts(eng) == ["choose(0)", "choose(1)"]           # Block 6, or the split
+    eng.apply(encode("choose", 1))
+    assert T.block_value(0) == 4
+    eng.apply(encode("block", 0))
+    assert "blocked" in T.enemy(0)["flags"]
+    assert T.block_value(1) == 4                             # the second Block 4
+    eng.apply(encode("block", 1))
+    assert "blocked" in T.enemy(1)["flags"]
+    assert T.block_value(2) == 0                             # only two
+
+
+def test_shield_of_the_fallen_kings_split_blocks_do_not_add_up(content, tables):
+    """Fire Mages attack 6 (fire): powered, Cold Fire Block 4 alone does not stop it, and
+    the next Block 4 of the split only comes after a successful block."""
+    core, eng, U = start(content, tables, ["shield_of_the_fallen_kings"])
+    T = combat(core, ["fire_mages"], phase="block")
+    eng.apply(play_code(0, 1))
+    eng.apply(encode("choose", 1))                           # up to three Cold Fire Block 4
+    assert T.block_value(0) == 4
+    assert "block(0)" not in acts(eng)
+
+
+# -- Bow of Starsdawn (powered) --------------------------------------------------------------
+
+def test_bow_of_starsdawn_powered_ranged_attack_doubled_once(content, tables):
+    core, eng, U = start(content, tables, ["bow_of_starsdawn"])
+    T = combat(core, ["orc_skirmishers"])                    # Armor 4
+    eng.apply(play_code(0, 1))
+    T.set_attack("ranged", "physical", 2)
+    assert "bow_change(0)" in acts(eng) and "bow_change(1)" in acts(eng)
+    eng.apply(encode("bow_change", 0))                       # doubled
+    assert T.attack_value([0]) == 4
+    assert not any(a.startswith("bow_change") for a in acts(eng))   # not twice
+    eng.apply(encode("attack", 1))
+    assert "defeated" in T.enemy(0)["flags"]
+
+
+def test_bow_of_starsdawn_powered_ranged_becomes_siege_against_a_fortified_enemy(content, tables):
+    """Diggers (fortified, Armor 3): Ranged 3 does not count (11.5.3); as Siege it does."""
+    core, eng, U = start(content, tables, ["bow_of_starsdawn"])
+    T = combat(core, ["diggers"])
+    eng.apply(play_code(0, 1))
+    T.set_attack("ranged", "physical", 3)
+    assert T.attack_value([0]) == 0
+    eng.apply(encode("bow_change", 1))
+    assert T.attack_value([0]) == 3
+    assert "bow_change(2)" not in acts(eng)                  # made by the Bow: not doubled back
+
+
+def test_bow_of_starsdawn_powered_siege_doubled_becomes_ranged(content, tables):
+    core, eng, U = start(content, tables, ["bow_of_starsdawn"])
+    T = combat(core, ["prowlers", "diggers"])
+    eng.apply(play_code(0, 1))
+    T.set_attack("siege", "fire", 2)
+    eng.apply(encode("bow_change", 2 | (1 << 2)))            # fire Siege 2 -> fire Ranged 4
+    assert T.attack_value([0]) == 4                          # prowlers: Ranged counts
+    assert T.attack_value([1]) == 0                          # fortified diggers: Siege only
