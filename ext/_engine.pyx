@@ -723,10 +723,12 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
         n = legal_unit_actions(gs, es, out, n)               # 7.3 (_engine_units.pxi)
         n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
         n = legal_bow_changes(gs, out, n)                    # Bow of Starsdawn powered
+        n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
         return legal_combat(gs, es, st, out, n)
     if gs.phase == PH_INTERACT:                              # 10.2 (_engine_units.pxi)
         n = legal_play(eng, gs, es, out, n)
+        n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
         n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
         return legal_interaction(gs, es, st, out, n)
@@ -736,6 +738,7 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
         n = legal_unit_actions(gs, es, out, n)
         n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
         n = legal_tactic_abilities(gs, es, out, n)           # 3.2 during the turn
+        n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
         n = legal_site_actions(gs, es, st, out, n)
         h = pl.position
@@ -768,6 +771,7 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
         n = legal_unit_actions(gs, es, out, n)
         n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
         n = legal_tactic_abilities(gs, es, out, n)           # 3.2 during the turn
+        n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
         if gs.turn.rest_mode == 0 and pl.n_hand == 0:
             # every card was played before the rest discard (4.5.3): nothing is left to
@@ -1366,6 +1370,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         return apply_banner_action(gs, es, st, p, kind, arg)
     if kind == A_BOW_CHANGE:                                     # Bow of Starsdawn powered
         return apply_bow_change(gs, arg)
+    if kind == A_CIRCLET_SKILL:                                  # Circlet of Proficiency
+        return apply_circlet_skill(gs, es, st, p)
     if kind == A_TACTIC:
         if gs.phase != PH_TACTICS or pl.banner_prep:
             return ERR_ILLEGAL
@@ -1711,7 +1717,7 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
               A_HEAL_UNIT: "heal_unit", A_USE_SKILL: "use_skill",
               A_BANNER_COURAGE: "banner_courage", A_BANNER_FEAR: "banner_fear",
               A_DAMAGE_FORTITUDE: "damage_fortitude", A_BANNER_RETURN: "banner_return",
-              A_BOW_CHANGE: "bow_change"}
+              A_BOW_CHANGE: "bow_change", A_CIRCLET_SKILL: "circlet_skill"}
 
 
 cdef void check_capacity(GameState* gs) noexcept nogil:

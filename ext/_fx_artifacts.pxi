@@ -36,6 +36,8 @@ ARTIFACTS_HANDLERS = (
     ("soul_harvester", ("attack", "target")),
     ("split_block", ("n", "count", "element")),
     ("bow_of_starsdawn_powered", ("multiplier",)),
+    ("circlet_use_offer_skill", ("once_per_turn_uses",)),
+    ("circlet_gain_offer_skill", ()),
 )
 
 cdef enum ArtifactHandler:
@@ -68,6 +70,8 @@ cdef enum ArtifactHandler:
     AR_SOUL_HARVESTER = 24
     AR_SPLIT_BLOCK = 25
     AR_BOW_POWERED = 26
+    AR_CIRCLET_USE = 27
+    AR_CIRCLET_GAIN = 28
 
 cdef enum:
     NIGHT_FOREST_COST = 5      # 9.2
@@ -548,6 +552,62 @@ cdef int apply_bow_change(GameState* gs, int arg) noexcept nogil:
     return ERR_ILLEGAL
 
 
+# ---------------------------------------------------------------------------------------
+# Circlet of Proficiency: a skill of the common Skill offer (1.2.7) used this turn, or taken
+# ---------------------------------------------------------------------------------------
+
+cdef enum:
+    A_CIRCLET_SKILL = 105      # use the Circlet's borrowed skill again this turn (arg 0)
+
+
+cdef bint circlet_skill_now(const GameState* gs, const EngineStatics* es, int skill) noexcept nogil:
+    """A non-interactive, non-passive skill whose effect can do something now (8.2, 6.3.3).
+    Passive skills are not offered: the engine reads them from Player.skills only."""
+    cdef const int32_t* e
+    if skill < 0 or skill >= es.n_skills:
+        return False
+    e = skill_entry(es, skill)
+    if e[1] == SKU_INTERACTIVE or e[1] == SKU_PASSIVE:
+        return False
+    if gs.phase != PH_MOVE and gs.phase != PH_REST and gs.phase != PH_INTERACT and not gs.combat.active:
+        return False
+    return node_playable(gs, es, e[2])
+
+
+cdef uint64_t circlet_offer_slots(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    cdef uint64_t o = 0
+    cdef int k
+    for k in range(gs.n_skill_offer):
+        if k < 64 and circlet_skill_now(gs, es, gs.skill_offer[k]):
+            o |= (<uint64_t>1) << k
+    return o
+
+
+cdef int circlet_use(GameState* gs, const EngineStatics* es, int skill) noexcept nogil:
+    """One use of the borrowed skill: its effect resolves like the owner's (use_skill)."""
+    gs.turn.circlet_uses -= 1
+    gs.turn.resolving_card = <int16_t>(SKILL_CARD_BASE - skill)
+    return push_eval(gs, skill_entry(es, skill)[2])
+
+
+cdef int legal_circlet(const GameState* gs, const EngineStatics* es, int32_t* out, int n) noexcept nogil:
+    if gs.turn.circlet_skill > 0 and gs.turn.circlet_uses > 0 and n < MAX_ACTIONS \
+            and circlet_skill_now(gs, es, gs.turn.circlet_skill - 1):
+        out[n] = act(A_CIRCLET_SKILL, 0)
+        n += 1
+    return n
+
+
+cdef int apply_circlet_skill(GameState* gs, const EngineStatics* es, const Statics* st, int p) noexcept nogil:
+    cdef int res
+    if gs.turn.circlet_skill <= 0 or gs.turn.circlet_uses <= 0 \
+            or not circlet_skill_now(gs, es, gs.turn.circlet_skill - 1):
+        return ERR_ILLEGAL
+    circlet_use(gs, es, gs.turn.circlet_skill - 1)
+    res = run_effects(gs, es, st, p)
+    return gs.error if res == RES_ERROR else ERR_NONE
+
+
 cdef bint artifacts_playable(const GameState* gs, const EngineStatics* es, int row, int local) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     cdef const Player* pl = &gs.players[gs.current]
@@ -567,6 +627,10 @@ cdef bint artifacts_playable(const GameState* gs, const EngineStatics* es, int r
         return outside_combat_now(gs) if a[0] else special_now(gs)
     if local == AR_GLORY_ALL_UNITS or local == AR_PROTECTION_POWERED:
         return special_now(gs)
+    if local == AR_CIRCLET_USE:
+        return circlet_offer_slots(gs, es) != 0
+    if local == AR_CIRCLET_GAIN:
+        return special_now(gs) and gs.n_skill_offer > 0
     if local == AR_SWORD_POWERED or local == AR_BOW_POWERED:
         return gs.combat.active != 0                             # effects on this turn's attacks
     if local == AR_SOUL_HARVESTER:
@@ -745,6 +809,45 @@ cdef int artifacts_handler(GameState* gs, const EngineStatics* es, const Statics
         # action A_BOW_CHANGE (legal_bow_changes) while its points are in the pool.
         gs.turn.bow_powered = <uint8_t>a[0]
         return RES_DONE
+    if local == AR_CIRCLET_USE:
+        # Circlet of Proficiency: use a non-interactive skill of the common offer as one's
+        # own this turn, once_per_turn_uses times if it is a once-a-turn skill (else once).
+        # The first use resolves now; later ones are A_CIRCLET_SKILL (legal_circlet).
+        if choice < 0:
+            options = circlet_offer_slots(gs, es)
+            if options == 0:
+                set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+                return RES_ERROR
+            return ask(gs, row, 0, ASK_OFFER, options)
+        k = gs.skill_offer[choice]
+        gs.turn.circlet_skill = <int8_t>(k + 1)
+        gs.turn.circlet_uses = <int8_t>(a[0] if skill_entry(es, k)[1] == SKU_ONCE_PER_TURN else 1)
+        return circlet_use(gs, es, k)
+    if local == AR_CIRCLET_GAIN:
+        # Circlet of Proficiency powered: take a skill of the common offer for good, as if
+        # gained by levelling up (13.6.4): in a solo game a dummy skill joins the offer
+        # (18.3.1).
+        if choice < 0:
+            if gs.n_skill_offer <= 0:
+                set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+                return RES_ERROR
+            options = ((<uint64_t>1) << gs.n_skill_offer) - 1 if gs.n_skill_offer < 64 else ~(<uint64_t>0)
+            return ask(gs, row, 0, ASK_OFFER, options)
+        for i in range(MAX_SKILLS):
+            if pl.skills[i] < 0:
+                break
+        else:
+            set_error(gs, ERR_CAPACITY, 5, gs.turn.resolving_card)
+            return RES_ERROR
+        pl.skills[i] = gs.skill_offer[choice]
+        for k in range(choice, gs.n_skill_offer - 1):
+            gs.skill_offer[k] = gs.skill_offer[k + 1]
+        gs.n_skill_offer -= 1
+        if gs.has_dummy and gs.dummy.n_skill_stack > 0:         # 18.3.1
+            gs.dummy.n_skill_stack -= 1
+            gs.skill_offer[gs.n_skill_offer] = gs.dummy.skill_stack[gs.dummy.n_skill_stack]
+            gs.n_skill_offer += 1
+        return RES_DONE
     if local == AR_COMMAND_ATTACH:
         set_error(gs, ERR_UNIT_EFFECT, erow(es, row)[1], gs.turn.resolving_card)   # LL-5.1
         return RES_ERROR
@@ -816,3 +919,14 @@ cdef int artifacts_handler(GameState* gs, const EngineStatics* es, const Statics
         return push_eval(gs, tome_row(gs, es, gs.spell_offer[choice], a[0]))
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR
+
+
+def set_skill_offer(Engine eng, skills):
+    """Test surface: lay out the common Skill offer (1.2.7) as the given skill ids."""
+    cdef GameState* gs = &eng.core.gs
+    ids = eng.tables.skill_ids
+    if len(skills) > 24:
+        raise ValueError("offer too long")
+    for i, s in enumerate(skills):
+        gs.skill_offer[i] = ids.index(s)
+    gs.n_skill_offer = len(skills)

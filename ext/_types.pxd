@@ -300,6 +300,8 @@ cdef struct TurnState:
     uint8_t bow_powered        # Bow of Starsdawn powered: each Ranged Attack doubled or made Siege this turn
     int16_t bow_done_r[4]      # ... Ranged points per element in the pool that the Bow already changed
     int16_t bow_done_s[4]      # ... Siege points per element that the Bow made
+    int8_t circlet_skill       # Circlet of Proficiency: common-offer skill used as one's own this turn + 1, 0 = none
+    int8_t circlet_uses        # ... uses of it left this turn (A_CIRCLET_SKILL)
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty

@@ -463,3 +463,58 @@ def test_bow_of_starsdawn_powered_siege_doubled_becomes_ranged(content, tables):
     eng.apply(encode("bow_change", 2 | (1 << 2)))            # fire Siege 2 -> fire Ranged 4
     assert T.attack_value([0]) == 4                          # prowlers: Ranged counts
     assert T.attack_value([1]) == 0                          # fortified diggers: Siege only
+
+
+# -- Circlet of Proficiency -----------------------------------------------------------------
+
+def test_circlet_uses_a_once_a_turn_offer_skill_twice_this_turn(content, tables):
+    """Common offer: Dark Paths (once a turn: Move 1 by Day), Healing Ritual (interactive:
+    not offered).  The Circlet uses Dark Paths now (Move 1) and once more (Move 2 in all)."""
+    from mksim._engine import set_skill_offer
+    core, eng, U = start(content, tables, ["circlet_of_proficiency"])
+    set_skill_offer(eng, ["arythea_healing_ritual", "arythea_dark_paths"])
+    move0 = core.to_dict()["turn"]["move_points"]
+    eng.apply(play_code(0, 0))
+    assert acts(eng) == ["choose(1)"]
+    eng.apply(encode("choose", 1))
+    assert core.to_dict()["turn"]["move_points"] == move0 + 1
+    assert "circlet_skill(0)" in acts(eng)
+    eng.apply(encode("circlet_skill"))
+    assert core.to_dict()["turn"]["move_points"] == move0 + 2
+    assert "circlet_skill(0)" not in acts(eng)
+    assert player(core)["skills"] == []                      # not the player's own
+
+
+def test_circlet_once_a_round_offer_skill_is_used_once(content, tables):
+    from mksim._engine import set_skill_offer
+    core, eng, U = start(content, tables, ["circlet_of_proficiency"])
+    set_skill_offer(eng, ["goldyx_white_crystal_craft"])
+    eng.apply(play_code(0, 0))
+    eng.apply(encode("choose", 0))
+    assert player(core)["crystals"].get("blue") == 1
+    assert "circlet_skill(0)" not in acts(eng)
+
+
+def test_circlet_skill_whose_handler_is_missing_still_raises_its_named_error(content, tables):
+    import pytest
+    from mksim._engine import set_skill_offer
+    core, eng, U = start(content, tables, ["circlet_of_proficiency"])
+    set_skill_offer(eng, ["arythea_invocation"])
+    assert "play(hand=0, powered=0, pay=31, pay2=31)" in acts(eng)
+    eng.apply(play_code(0, 0))
+    with pytest.raises(NotImplementedError, match="invocation"):
+        eng.apply(encode("choose", 0))
+
+
+def test_circlet_powered_takes_an_offer_skill_for_good(content, tables):
+    from mksim._engine import set_skill_offer
+    core, eng, U = start(content, tables, ["circlet_of_proficiency"])
+    set_skill_offer(eng, ["arythea_dark_paths", "goldyx_potion_making"])
+    eng.apply(play_code(0, 1))
+    assert acts(eng) == ["choose(0)", "choose(1)"]
+    eng.apply(encode("choose", 1))
+    assert player(core)["skills"] == ["goldyx_potion_making"]
+    offer = core.to_dict()["skill_offer"]
+    assert offer[0] == "arythea_dark_paths" and "goldyx_potion_making" not in offer
+    assert len(offer) == 2                                   # 18.3.1: a dummy skill joins
+    assert player(core)["removed"] == 1
