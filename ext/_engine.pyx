@@ -1366,7 +1366,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         push_eval(gs, r[4] + arg)
         res = run_effects(gs, es, st, p)
         return gs.error if res == RES_ERROR else ERR_NONE
-    if kind >= A_BANNER_COURAGE and kind <= A_BANNER_RETURN:    # 7.5 (_fx_artifacts.pxi)
+    if (kind >= A_BANNER_COURAGE and kind <= A_BANNER_RETURN) or kind == A_BANNER_COMMAND:   # 7.5
         return apply_banner_action(gs, es, st, p, kind, arg)
     if kind == A_BOW_CHANGE:                                     # Bow of Starsdawn powered
         return apply_bow_change(gs, arg)
@@ -1717,7 +1717,8 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
               A_HEAL_UNIT: "heal_unit", A_USE_SKILL: "use_skill",
               A_BANNER_COURAGE: "banner_courage", A_BANNER_FEAR: "banner_fear",
               A_DAMAGE_FORTITUDE: "damage_fortitude", A_BANNER_RETURN: "banner_return",
-              A_BOW_CHANGE: "bow_change", A_CIRCLET_SKILL: "circlet_skill"}
+              A_BOW_CHANGE: "bow_change", A_CIRCLET_SKILL: "circlet_skill",
+              A_BANNER_COMMAND: "banner_command"}
 
 
 cdef void check_capacity(GameState* gs) noexcept nogil:

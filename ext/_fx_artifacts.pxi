@@ -161,12 +161,14 @@ cdef enum BannerFx:            # Player.banner_fx bits (mirrored in _combat.assi
     BF_FEAR = 16               # Block phase: spend the Unit to cancel one enemy attack
     BF_COURAGE = 32            # once a round, outside combat: flip to ready the Unit
     BF_FORTITUDE = 64          # once a round: flip to ignore a wound of the Unit
+    BF_COMMAND = 128           # Banner of Command: the Unit holds it instead of a Command token (LL-5.1)
 
 cdef enum BannerActionKind:    # artifacts area: ActionKind values 100-109
     A_BANNER_COURAGE = 100     # arg: unit slot (Banner of Courage)
     A_BANNER_FEAR = 101        # arg: unit slot | enemy slot << 3 | attack << 8 (Banner of Fear)
     A_DAMAGE_FORTITUDE = 102   # arg: unit slot; assign the damage, the Banner of Fortitude ignores the wound
     A_BANNER_RETURN = 103      # arg: unit slot: its Banner back to the Deed deck; BANNER_KEEP = keep the rest (7.5.3)
+    A_BANNER_COMMAND = 106     # arg: unit slot recruited this turn: the Banner of Command goes to it (LL-5.1)
 
 cdef enum:
     BANNER_KEEP = 7
@@ -213,6 +215,48 @@ cdef bint banners_attached(const Player* pl) noexcept nogil:
     return False
 
 
+cdef int play_area_index(const Player* pl, int card) noexcept nogil:
+    cdef int i
+    for i in range(pl.n_play - 1, -1, -1):
+        if pl.play_area[i] == card:
+            return i
+    return -1
+
+
+cdef bint command_banner_ready(const GameState* gs) noexcept nogil:
+    """The Banner of Command played this turn is still in the play area (LL-5.1)."""
+    return gs.turn.command_card > 0 \
+        and play_area_index(&gs.players[gs.current], gs.turn.command_card - 1) >= 0
+
+
+cdef void remove_commanded_unit(Player* pl, int slot) noexcept nogil:
+    """LL-5.1: a Unit that loses the Banner of Command is removed from the game (the
+    Banner itself goes where the caller puts it)."""
+    cdef Unit* u = &pl.units[slot]
+    u.card = -1
+    u.banner = -1
+    u.ready = 0
+    u.wounds = 0
+    u.damaged_this_combat = 0
+    pl.banner_fx[slot] = 0
+
+
+cdef void attach_command_banner(GameState* gs, Player* pl, int slot) noexcept nogil:
+    """Banner of Command from the play area to the Unit (instead of its Command token)."""
+    cdef int card = gs.turn.command_card - 1
+    cdef int i = play_area_index(pl, card)
+    cdef Unit* u = &pl.units[slot]
+    if i < 0:
+        return
+    remove_at(pl.play_area, &pl.n_play, i)
+    if u.banner >= 0:
+        push_card(pl.discard, &pl.n_discard, u.banner)  # 7.5.2
+    u.banner = <int16_t>card
+    pl.banner_fx[slot] = BF_COMMAND
+    pl.banner_flipped &= <uint8_t>~(1 << slot)
+    gs.turn.command_card = 0
+
+
 cdef uint64_t banner_targets(const Player* pl) noexcept nogil:
     cdef uint64_t o = 0
     cdef int i
@@ -255,6 +299,10 @@ cdef int banner_attach(GameState* gs, const EngineStatics* es, int p, int row, i
     u = &pl.units[slot]
     if u.banner >= 0:
         push_card(pl.discard, &pl.n_discard, u.banner)  # 7.5.2: the old Banner
+        if pl.banner_fx[slot] & BF_COMMAND:
+            remove_commanded_unit(pl, slot)              # LL-5.1: the Unit leaves the game,
+            push_card(pl.discard, &pl.n_discard, card)   # and this Banner with it (7.5.2)
+            return RES_DONE
     if local == AR_GLORY_ATTACHED:
         fx = (a[0] if a[0] < 3 else 3) | BF_GLORY
     elif local == AR_FEAR_ATTACHED:
@@ -283,6 +331,11 @@ cdef int legal_banner_actions(const GameState* gs, const EngineStatics* es, cons
     cdef const Player* pl = &gs.players[gs.current]
     cdef const Unit* u
     cdef int i, s, k, fx
+    if command_banner_ready(gs):                              # Banner of Command (LL-5.1)
+        for i in range(MAX_UNITS_):
+            if (gs.turn.recruited_units >> i) & 1 and pl.units[i].card >= 0 and n < MAX_ACTIONS:
+                out[n] = act(A_BANNER_COMMAND, i)
+                n += 1
     for i in range(MAX_UNITS_):
         fx = banner_fx_of(pl, i)
         if fx == 0:
@@ -342,12 +395,20 @@ cdef int apply_banner_action(GameState* gs, const EngineStatics* es, const Stati
         if slot >= MAX_UNITS_ or pl.units[slot].card < 0 or pl.units[slot].banner < 0:
             return ERR_ILLEGAL
         push_card(pl.discard, &pl.n_discard, pl.units[slot].banner)   # shuffled in with the rest
+        if pl.banner_fx[slot] & BF_COMMAND:
+            remove_commanded_unit(pl, slot)                      # LL-5.1
         pl.units[slot].banner = -1
         pl.banner_fx[slot] = 0
         return ERR_NONE
     if slot >= MAX_UNITS_:
         return ERR_ILLEGAL
     u = &pl.units[slot]
+    if kind == A_BANNER_COMMAND:                                 # LL-5.1
+        if u.card < 0 or not ((gs.turn.recruited_units >> slot) & 1) or not command_banner_ready(gs) \
+                or (u.banner >= 0 and pl.banner_fx[slot] & BF_COMMAND):
+            return ERR_ILLEGAL
+        attach_command_banner(gs, pl, slot)
+        return ERR_NONE
     fx = banner_fx_of(pl, slot)
     if kind == A_BANNER_COURAGE:                                 # Banner of Courage
         if not (fx & BF_COURAGE) or gs.combat.active or u.ready or (pl.banner_flipped >> slot) & 1 \
@@ -638,7 +699,7 @@ cdef bint artifacts_playable(const GameState* gs, const EngineStatics* es, int r
     if local == AR_SPLIT_BLOCK:
         return gs.phase == PH_COMBAT_BLOCK                       # Block: 11.6
     if local == AR_COMMAND_ATTACH:
-        return special_now(gs)                                   # offered; playing it raises
+        return special_now(gs)
     if local >= AR_BANNER_FIRST and local <= AR_BANNER_LAST:
         return special_now(gs) and banner_targets(pl) != 0       # 7.5.1: a Unit to assign it to
     if local == AR_DRUIDIC_STAFF_MOVE:
@@ -849,8 +910,11 @@ cdef int artifacts_handler(GameState* gs, const EngineStatics* es, const Statics
             gs.n_skill_offer += 1
         return RES_DONE
     if local == AR_COMMAND_ATTACH:
-        set_error(gs, ERR_UNIT_EFFECT, erow(es, row)[1], gs.turn.resolving_card)   # LL-5.1
-        return RES_ERROR
+        # Banner of Command: a Unit recruited this turn (before or after playing it) may get
+        # the Banner instead of a Command token (A_BANNER_COMMAND; at the Command limit,
+        # A_RECRUIT without a disband attaches it, _engine_units.pxi).  LL-5.1.
+        gs.turn.command_card = <int16_t>(gs.turn.resolving_card + 1)
+        return RES_DONE
     if local >= AR_BANNER_FIRST and local <= AR_BANNER_LAST:
         return banner_attach(gs, es, p, row, local, choice)     # 7.5.1
     if local == AR_DRUIDIC_STAFF_MOVE:

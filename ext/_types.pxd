@@ -302,6 +302,8 @@ cdef struct TurnState:
     int16_t bow_done_s[4]      # ... Siege points per element that the Bow made
     int8_t circlet_skill       # Circlet of Proficiency: common-offer skill used as one's own this turn + 1, 0 = none
     int8_t circlet_uses        # ... uses of it left this turn (A_CIRCLET_SKILL)
+    int16_t command_card       # Banner of Command played this turn (in the play area) + 1, 0 = none (LL-5.1)
+    uint8_t recruited_units    # bit per unit slot: Unit recruited this turn (10.6; Banner of Command)
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty

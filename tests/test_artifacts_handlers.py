@@ -518,3 +518,56 @@ def test_circlet_powered_takes_an_offer_skill_for_good(content, tables):
     assert offer[0] == "arythea_dark_paths" and "goldyx_potion_making" not in offer
     assert len(offer) == 2                                   # 18.3.1: a dummy skill joins
     assert player(core)["removed"] == 1
+
+
+# -- Banner of Command (LL-5.1) --------------------------------------------------------------
+
+def command_game(content, tables, hand=("banner_of_command",)):
+    from interaction_setup import Game
+    g = Game(content, tables, site="village", hand=list(hand))
+    g.ut.set_unit_offer(["peasants", "peasants"])
+    return g
+
+
+def test_banner_of_command_lets_a_unit_be_recruited_beyond_the_command_limit(content, tables):
+    """Level 1: one Command token, held by Peasants.  Influence 4 from the Banner recruits
+    a second Peasants (cost 4) without disbanding: the Banner goes to it."""
+    g = command_game(content, tables)
+    g.ut.set_unit(0, "peasants")
+    g.do("interact")
+    g.play(0)
+    assert g.turn["influence"] == 4
+    assert "recruit(offer=0, disband=-1)" in g.of_kind("recruit")   # the Banner instead
+    assert "recruit(offer=0, disband=0)" in g.of_kind("recruit")    # or disband (7.2.4)
+    g.do("recruit", 0)
+    p = g.player
+    assert [(u["unit"], u["banner"]) for u in p["units"]] == [("peasants", None),
+                                                              ("peasants", "banner_of_command")]
+    assert p["play_area"] == []
+
+
+def test_banner_of_command_on_a_unit_recruited_this_turn_frees_its_command_token(content, tables):
+    g = command_game(content, tables, hand=("banner_of_command", "march"))
+    g.do("interact")
+    g.play(0)
+    g.do("recruit", 0)                                      # free token: Peasants in slot 0
+    assert g.of_kind("banner_command") == ["banner_command(0)"]
+    g.do("banner_command", 0)
+    assert g.player["units"][0]["banner"] == "banner_of_command"
+    g.ut.set_turn(influence=4)
+    assert g.of_kind("recruit") == ["recruit(offer=0, disband=-1)"]   # a free token (7.2.1)
+
+
+def test_banner_of_command_unit_leaves_the_game_when_another_banner_replaces_it(content, tables):
+    """LL-5.1: the Unit that loses the Banner of Command is removed from the game; both
+    Banners go to the discard pile (7.5.2)."""
+    g = command_game(content, tables, hand=("banner_of_command", "banner_of_glory"))
+    g.ut.set_unit(0, "peasants")
+    g.do("interact")
+    g.play(0)
+    g.do("recruit", 0)                                      # slot 1, with the Banner
+    g.play(0)                                               # Banner of Glory: which Unit?
+    g.do("choose", 1)
+    p = g.player
+    assert [u["unit"] for u in p["units"]] == ["peasants"]
+    assert sorted(p["discard"]) == ["banner_of_command", "banner_of_glory"]
