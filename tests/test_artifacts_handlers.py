@@ -571,3 +571,17 @@ def test_banner_of_command_unit_leaves_the_game_when_another_banner_replaces_it(
     p = g.player
     assert [u["unit"] for u in p["units"]] == ["peasants"]
     assert sorted(p["discard"]) == ["banner_of_command", "banner_of_glory"]
+
+
+# -- card conservation with Banners on Units (tests/test_invariants.py counts them) ----------
+
+def test_cards_are_conserved_when_banners_move_between_play_area_units_and_discard(content, tables):
+    from test_invariants import deed_cards
+    core, eng, U = start(content, tables, ["banner_of_glory", "banner_of_protection", "march"],
+                         units=[("peasants", 1)], deck=["rage"], discard=["stamina"])
+    before = deed_cards(core.to_dict())
+    attach(eng, 0)                                           # on the Unit
+    assert deed_cards(core.to_dict()) == before
+    attach(eng, 0)                                           # replaced: Glory to the discard pile
+    assert deed_cards(core.to_dict()) == before
+    assert player(core)["units"][0]["banner"] == "banner_of_protection"
