@@ -570,6 +570,8 @@ cdef int attack_value(const GameState* gs, const Statics* st, uint32_t targets, 
                 return CB_ILLEGAL                   # 11.5.4
             if lvl == 1:
                 fortified = True                    # 11.5.3
+    if gs.turn.sword_double:
+        res &= ~RES_PHYSICAL                        # Sword of Justice powered: this turn
     if phase == PH_COMBAT_RANGED:
         k0 = SIEGE if fortified else RANGED         # 11.5.3: Siege only / Ranged and Siege
     else:
@@ -578,6 +580,8 @@ cdef int attack_value(const GameState* gs, const Statics* st, uint32_t targets, 
         pts[el] = 0
         for k in range(k0, 3):
             pts[el] += c.attack[k][el]
+    if phase == PH_COMBAT_ATTACK and gs.turn.sword_double > 1:
+        pts[<int>PHYSICAL] *= gs.turn.sword_double  # Sword of Justice powered
     for el in range(4):
         # 11.9.2: halved if any target resists; Cold Fire only if one target resists both
         resisted = coldfire_resisted if el == COLDFIRE else resists(res, el)
@@ -829,7 +833,7 @@ cdef int assign_to_unit(GameState* gs, const Statics* st, int player, int unit_s
     11.7.10, 7.5.2) and the damage is reduced by its Armor (11.7.4)."""
     cdef Player* pl
     cdef Unit* u
-    cdef int armor, res
+    cdef int armor, res, fx
     cdef bint resistant
     if player < 0 or player >= MAX_PLAYERS or unit_slot < 0 or unit_slot >= MAX_UNITS or damage <= 0:
         return CB_ILLEGAL
@@ -839,13 +843,22 @@ cdef int assign_to_unit(GameState* gs, const Statics* st, int player, int unit_s
         return CB_ILLEGAL                           # 12.2.2, 11.7.6
     armor = tv(&st.units, u.card, st.cols.unit_armor)
     res = tv(&st.units, u.card, st.cols.unit_resistances)
+    if u.banner >= 0:                               # 7.5.1: Banner of Glory / Protection (BF_* of
+        fx = pl.banner_fx[unit_slot]                # ext/_fx_artifacts.pxi): Armor +n, fire + ice
+        armor += fx & 3
+        if fx & 4:
+            res |= RES_FIRE | RES_ICE
+    armor += gs.turn.glory_armor                    # Banner of Glory powered: every Unit
     resistant = resists(res, element)
     if resistant:                                   # 11.7.5
         damage -= armor
         if damage <= 0:
             u.damaged_this_combat = 1               # 11.7.6
             return 0
-    if paralyze:                                    # 11.7.10: destroyed instead of wounded
+    if gs.turn.fortitude_unit == unit_slot + 1:     # Banner of Fortitude (LL-5.2): the wound and
+        gs.turn.fortitude_unit = 0                  # its side effects are ignored; the Unit has
+        u.damaged_this_combat = 1                   # taken its damage for this combat
+    elif paralyze:                                  # 11.7.10: destroyed instead of wounded
         if u.banner >= 0 and pl.n_discard < MAX_CARDS:
             pl.discard[pl.n_discard] = u.banner     # 7.5.2
             pl.n_discard += 1
@@ -886,6 +899,7 @@ cdef int hero_take_wounds(GameState* gs, const Statics* st, int player, int n) n
         pl.hand[pl.n_hand] = <int16_t>w
         pl.n_hand += 1
         added += 1
+    gs.turn.wounds_to_hand = <int16_t>(gs.turn.wounds_to_hand + added)   # Banner of Protection
     if gs.combat.active:
         pl.wounds_this_combat = <int16_t>(pl.wounds_this_combat + added)
         if not pl.knocked_out and pl.wounds_this_combat >= tv(&st.levels, level_row(gs, st, player),
@@ -917,6 +931,7 @@ cdef int assign_to_hero(GameState* gs, const Statics* st, int player, int damage
             if pl.n_discard < MAX_CARDS:
                 pl.discard[pl.n_discard] = <int16_t>w
                 pl.n_discard += 1
+                gs.turn.wounds_to_discard += 1      # Banner of Protection
     if paralyze and wounds > 0:                     # 11.7.10
         discard_non_wounds(gs, st, player)
     return wounds

@@ -175,6 +175,7 @@ cdef void take_wounds(GameState* gs, const EngineStatics* es, Player* pl, int n)
         if not push_card(pl.hand, &pl.n_hand, es.wound):
             set_error(gs, ERR_CAPACITY, 0, es.wound)
             return
+        gs.turn.wounds_to_hand += 1                             # Banner of Protection
 
 
 # ---------------------------------------------------------------------------------------
@@ -258,9 +259,11 @@ cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int
                 if r[3] > gs.turn.terrain_floor[colour]:
                     gs.turn.terrain_floor[colour] = <int8_t>r[3]
     elif op == OP_ATTACK:
-        gs.combat.attack[r[3]][r[2]] += r[1] + ambush_bonus(gs, 0) + unit_heat_bonus(gs)   # 11.5.2 / 11.8
+        gs.combat.attack[r[3]][r[2]] += r[1] + ambush_bonus(gs, 0) + unit_heat_bonus(gs) \
+            + unit_banner_bonus(gs, es, pl)                     # 11.5.2 / 11.8; Banner of Glory
     elif op == OP_BLOCK:
-        gs.combat.block[r[2]] += r[1] + ambush_bonus(gs, 1) + unit_heat_bonus(gs)   # 11.6.3
+        gs.combat.block[r[2]] += r[1] + ambush_bonus(gs, 1) + unit_heat_bonus(gs) \
+            + unit_banner_bonus(gs, es, pl)                     # 11.6.3; Banner of Glory
     elif op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
         return enemy_op_apply(gs, es, st, p, row, -1)           # 11.4.4, LL-6.7 (_fx_advanced)
     elif op == OP_EXTRA_SOURCE_DIE:
@@ -690,6 +693,8 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
                 out[n] = act(A_CHOOSE, k)
                 n += 1
         return n
+    if gs.phase == PH_TACTICS and pl.banner_prep:            # 2.2.8, 7.5.3 (_fx_artifacts)
+        return legal_banner_prep(gs, out, 0)
     if gs.phase == PH_TACTICS:                               # 3.1, 17.3.4
         for i in range(6):
             if gs.tactics_available[i] >= 0:
@@ -716,17 +721,24 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
         n = legal_play(eng, gs, es, out, n)
         n = legal_convert_move(gs, out, n)                   # Agility (_fx_advanced.pxi)
         n = legal_unit_actions(gs, es, out, n)               # 7.3 (_engine_units.pxi)
+        n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
+        n = legal_bow_changes(gs, out, n)                    # Bow of Starsdawn powered
+        n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
         return legal_combat(gs, es, st, out, n)
     if gs.phase == PH_INTERACT:                              # 10.2 (_engine_units.pxi)
         n = legal_play(eng, gs, es, out, n)
+        n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
+        n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
         return legal_interaction(gs, es, st, out, n)
     if gs.phase == PH_MOVE:
         n = legal_play(eng, gs, es, out, n)
         n = legal_heal(gs, es, out, n)
         n = legal_unit_actions(gs, es, out, n)
+        n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
         n = legal_tactic_abilities(gs, es, out, n)           # 3.2 during the turn
+        n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
         n = legal_site_actions(gs, es, st, out, n)
         h = pl.position
@@ -757,7 +769,9 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
         n = legal_play(eng, gs, es, out, n)
         n = legal_heal(gs, es, out, n)
         n = legal_unit_actions(gs, es, out, n)
+        n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
         n = legal_tactic_abilities(gs, es, out, n)           # 3.2 during the turn
+        n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
         if gs.turn.rest_mode == 0 and pl.n_hand == 0:
             # every card was played before the rest discard (4.5.3): nothing is left to
@@ -926,6 +940,7 @@ cdef void end_turn_begin(GameState* gs, const EngineStatics* es, const Statics* 
     cdef Player* pl = &gs.players[p]
     cdef int site, colour
     rings_fame(gs, es, p)                                        # Rings: Fame per Spell cast (in play area)
+    protection_end_of_turn(gs, es, pl)                           # Banner of Protection powered
     return_dice(gs)                                              # 13.1.1
     return_spent_crystals(gs, p)                                 # Crystal Mastery (_fx_advanced)
     forced_withdrawal(gs, es, st, p)                             # 13.1.2
@@ -1193,8 +1208,12 @@ cdef void prepare_round(GameState* gs, const EngineStatics* es, const Statics* s
             if pl.units[i].card >= 0:
                 pl.units[i].ready = 1
         pl.skills_used = 0
-        shuffle_all_deeds(gs, pl)
-        draw_cards(gs, pl, hand_limit(gs, st, p))
+        pl.banner_flipped = 0                                    # Banners face up
+        if banners_attached(pl):
+            pl.banner_prep = 1                                   # 7.5.3: keep or take back, then shuffle
+        else:
+            shuffle_all_deeds(gs, pl)
+            draw_cards(gs, pl, hand_limit(gs, st, p))
         pl.tactic = -1
         pl.tactic_used = 0
     gs.end_announced_by = -1
@@ -1347,8 +1366,14 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         push_eval(gs, r[4] + arg)
         res = run_effects(gs, es, st, p)
         return gs.error if res == RES_ERROR else ERR_NONE
+    if (kind >= A_BANNER_COURAGE and kind <= A_BANNER_RETURN) or kind == A_BANNER_COMMAND:   # 7.5
+        return apply_banner_action(gs, es, st, p, kind, arg)
+    if kind == A_BOW_CHANGE:                                     # Bow of Starsdawn powered
+        return apply_bow_change(gs, arg)
+    if kind == A_CIRCLET_SKILL:                                  # Circlet of Proficiency
+        return apply_circlet_skill(gs, es, st, p)
     if kind == A_TACTIC:
-        if gs.phase != PH_TACTICS:
+        if gs.phase != PH_TACTICS or pl.banner_prep:
             return ERR_ILLEGAL
         return take_tactic(gs, es, st, arg)
     if kind == A_TACTIC_ABILITY:                                 # 3.2, 4.1
@@ -1689,7 +1714,11 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
               A_STEADY_TEMPO: "steady_tempo",
               A_END_INTERACT: "end_interact", A_RECRUIT: "recruit", A_BUY_HEALING: "buy_healing",
               A_BUY_AA: "buy_aa", A_BUY_SPELL: "buy_spell", A_ACTIVATE_UNIT: "activate_unit",
-              A_HEAL_UNIT: "heal_unit", A_USE_SKILL: "use_skill"}
+              A_HEAL_UNIT: "heal_unit", A_USE_SKILL: "use_skill",
+              A_BANNER_COURAGE: "banner_courage", A_BANNER_FEAR: "banner_fear",
+              A_DAMAGE_FORTITUDE: "damage_fortitude", A_BANNER_RETURN: "banner_return",
+              A_BOW_CHANGE: "bow_change", A_CIRCLET_SKILL: "circlet_skill",
+              A_BANNER_COMMAND: "banner_command"}
 
 
 cdef void check_capacity(GameState* gs, int wound) noexcept nogil:

@@ -326,7 +326,10 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
     if kind == A_COMMIT_ATTACK:
         if gs.phase != PH_COMBAT_RANGED and gs.phase != PH_COMBAT_ATTACK:
             return ERR_ILLEGAL
+        s = <int>defeated_mask(gs)
         res = resolve_attack(gs, st, <uint32_t>arg, gs.phase)
+        if res >= 0:                                               # Soul Harvester, Bow (_fx_artifacts)
+            artifacts_after_attack(gs, es, st, p, defeated_mask(gs) & ~(<uint32_t>s))
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     if kind == A_COMMIT_BLOCK:
         s = arg & 0x1F
@@ -336,6 +339,7 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         res = commit_block(gs, st, s, i)                           # + Advanced Action block effects
         if res > 0:
             fx_combat_event(gs, es, st, p, FXE_BLOCKED, s)            # Burning / Exploding Shield
+            artifacts_after_block(gs)                                  # Shield of the Fallen Kings
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     if kind == A_DAMAGE_START:
         res = damage_start(gs, st, arg & 0x1F, arg >> 5)
@@ -351,6 +355,7 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
     if kind == A_NEXT_PHASE:
         clear_block_fx(gs)                                         # 11.4.5: unused Block is lost
         fx_combat_event(gs, es, st, p, FXE_PHASE_END, -1)              # Bow of Starsdawn, Burning Shield
+        artifacts_phase_end(gs)                                        # _fx_artifacts.pxi
         if gs.phase == PH_COMBAT_ATTACK:
             finish_combat(gs, es, st, p)
             return ERR_NONE

@@ -33,9 +33,11 @@ cdef inline int unit_level(const EngineStatics* es, int unit) noexcept nogil:
 
 
 cdef int units_held(const Player* pl) noexcept nogil:
+    """Units that hold a Command token (7.2.1); one with the Banner of Command holds the
+    Banner instead (LL-5.1, _fx_artifacts.pxi)."""
     cdef int i, n = 0
     for i in range(MAX_UNITS):
-        if pl.units[i].card >= 0:
+        if pl.units[i].card >= 0 and not (pl.units[i].banner >= 0 and pl.banner_fx[i] & BF_COMMAND):
             n += 1
     return n
 
@@ -118,6 +120,9 @@ cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const S
                     if pl.units[d].card >= 0 and n < MAX_ACTIONS:
                         out[n] = act(A_RECRUIT, k | ((d + 1) << 4))
                         n += 1
+                if command_banner_ready(gs) and n < MAX_ACTIONS:   # LL-5.1: the Banner instead
+                    out[n] = act(A_RECRUIT, k)
+                    n += 1
         elif site == es.sites.monastery and infl >= es.units.aa_cost and n < MAX_ACTIONS:
             out[n] = act(A_BUY_AA, k)                              # 10.7.2.2
             n += 1
@@ -179,6 +184,7 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
     cdef Player* pl = &gs.players[p]
     cdef int site = interaction_site(gs, es, p)
     cdef int k, u, d, cost, card, pay
+    cdef bint with_banner
     if kind == A_ACTIVATE_UNIT:
         return activate_unit(gs, es, st, p, arg)
     if kind == A_HEAL_UNIT:
@@ -201,16 +207,24 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
         if es.units.special[u]:                                    # LL-4.2-LL-4.5
             set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u * 8)
             return ERR_UNIT_RULES
+        with_banner = False
         if units_held(pl) >= pl.command_tokens:                    # 7.2.1, 7.2.4: must disband
-            if d < 0 or d >= MAX_UNITS or pl.units[d].card < 0:
+            if d < 0 and command_banner_ready(gs):
+                with_banner = True                                 # LL-5.1: Banner of Command
+            elif d < 0 or d >= MAX_UNITS or pl.units[d].card < 0:
                 return ERR_ILLEGAL
-            disband(pl, d)
+            else:
+                disband(pl, d)
         elif d >= 0:
             return ERR_ILLEGAL                                     # a free Command token: no disband
         gs.turn.influence = <int16_t>(gs.turn.influence - cost)
         remove_offer_slot(gs, k)
-        if gain_unit(gs, pl, u) < 0:
+        d = gain_unit(gs, pl, u)
+        if d < 0:
             return ERR_CAPACITY
+        gs.turn.recruited_units |= <uint8_t>(1 << d)               # Banner of Command
+        if with_banner:
+            attach_command_banner(gs, pl, d)
         heroic_tale_recruited(gs, pl)                              # Heroic Tale (_fx_advanced)
         return ERR_NONE
     if kind == A_BUY_HEALING:                                      # 10.5, 12.3.2

@@ -172,6 +172,10 @@ cdef struct Player:
     int8_t round_order         # position in the round order
     int8_t claimed_die         # Mana Claim: colour + 1 of the die kept until the round ends, 0 = none
     int8_t claim_per_turn      # Mana Claim: tokens of that colour at the start of each later turn
+    # --- artifacts ---
+    uint8_t banner_fx[MAX_UNITS]   # BF_* bits of the Banner on unit slot i (_fx_artifacts.pxi); read only while units[i].banner >= 0
+    uint8_t banner_flipped     # bit per unit slot: its Banner was flipped this round (Courage, Fortitude; 2.2.8 flips it back)
+    uint8_t banner_prep        # 7.5.3 / 2.2.8: 1 = keep-or-return choice for attached Banners pending before the round draw
 
 cdef struct Dummy:             # the dummy player (18)
     int8_t hero
@@ -276,6 +280,30 @@ cdef struct TurnState:
     int8_t cure_draw           # Cure: draw a card per Wound healed from hand from now on
     uint8_t space_bending      # Space Bending: spaces 2 away count as adjacent for moves (A_MOVE arg 8 + hex)
     uint8_t no_source_dice     # Who Needs Magic +3: no Source die may be used for the rest of the turn
+    # --- artifacts ---
+    int8_t glory_armor         # Banner of Glory powered: every Unit Armor + n this turn
+    int8_t glory_all           # ... and + n to its Attacks / Blocks
+    int8_t glory_fame          # ... Fame + n for each Unit that attacks or blocks (once per Unit, glory_units)
+    uint8_t glory_units        # bit per unit slot: its Banner of Glory (powered) Fame was paid this turn
+    int8_t fortitude_unit      # unit slot + 1 whose wound the Banner of Fortitude ignores in assign_to_unit, 0 = none
+    uint8_t protection         # Banner of Protection powered: throw away the Wounds received this turn at its end
+    int16_t wounds_to_hand     # Wounds received into the hand this turn (12.1.1; Banner of Protection)
+    int16_t wounds_to_discard  # Wounds received into the discard pile this turn (Poison 11.7.9)
+    int8_t sword_double        # Sword of Justice powered: physical Attack x n in the Attack phase, no physical resistance
+    int8_t soul_one            # Soul Harvester: crystals for one enemy defeated by the next committed attack
+    uint8_t soul_all           # Soul Harvester powered: a crystal per enemy defeated in this (Attack) phase
+    int16_t soul_row           # the Soul Harvester handler row + 1 (asks for a crystal colour), 0 = none
+    uint32_t soul_slots        # enemy slots defeated whose Soul Harvester crystal is still to be taken
+    int8_t split_left          # Shield of the Fallen Kings: separate Blocks still to come after the next block
+    int8_t split_n             # ... each of split_n points
+    int8_t split_el            # ... of this Element
+    uint8_t bow_powered        # Bow of Starsdawn powered: each Ranged Attack doubled or made Siege this turn
+    int16_t bow_done_r[4]      # ... Ranged points per element in the pool that the Bow already changed
+    int16_t bow_done_s[4]      # ... Siege points per element that the Bow made
+    int8_t circlet_skill       # Circlet of Proficiency: common-offer skill used as one's own this turn + 1, 0 = none
+    int8_t circlet_uses        # ... uses of it left this turn (A_CIRCLET_SKILL)
+    int16_t command_card       # Banner of Command played this turn (in the play area) + 1, 0 = none (LL-5.1)
+    uint8_t recruited_units    # bit per unit slot: Unit recruited this turn (10.6; Banner of Command)
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty

@@ -513,6 +513,38 @@ class _ActionWords:
         unit = units[arg]["unit"] if arg < len(units) else None
         return f"assign the damage to {self.game.name('unit', unit)}" if unit else f"assign the damage to unit {arg}"
 
+    def unit_word(self, slot: int) -> str:
+        units = self.player.get("units", [])
+        unit = units[slot]["unit"] if slot < len(units) else None
+        return self.game.name("unit", unit) if unit else f"unit {slot}"
+
+    def _banner_courage(self, arg: int) -> str:       # Banner of Courage (7.5)
+        return f"flip the Banner of Courage to ready {self.unit_word(arg)}"
+
+    def _banner_fear(self, arg: int) -> str:          # Banner of Fear (7.5)
+        return (f"spend {self.unit_word(arg & 7)} (Banner of Fear) to cancel attack {(arg >> 8) & 3} "
+                f"of enemy {(arg >> 3) & 0x1F}")
+
+    def _damage_fortitude(self, arg: int) -> str:     # Banner of Fortitude (LL-5.2)
+        return f"assign the damage to {self.unit_word(arg)}, the Banner of Fortitude ignoring the wound"
+
+    def _banner_return(self, arg: int) -> str:        # 2.2.8, 7.5.3
+        if arg == 7:
+            return "keep the other Banners on their Units"
+        return f"take the Banner back from {self.unit_word(arg)} into the Deed deck"
+
+    def _banner_command(self, arg: int) -> str:       # LL-5.1
+        return f"give the Banner of Command to {self.unit_word(arg)} instead of a Command token"
+
+    def _bow_change(self, arg: int) -> str:           # Bow of Starsdawn (powered)
+        element = ("physical", "fire", "ice", "cold fire")[(arg >> 2) & 3]
+        words = ("double the {} Ranged Attack", "make the {} Ranged Attack Siege",
+                 "double the {} Siege Attack, as Ranged", "bow change {}")
+        return words[arg & 3].format(element)
+
+    def _circlet_skill(self, arg: int) -> str:        # Circlet of Proficiency
+        return "use the Circlet of Proficiency's skill again"
+
     def _next_phase(self, arg: int) -> str:           # 11.3.2
         phase = COMBAT_PHASE_WORDS.get(self.info["phase"])
         return f"end the {phase} phase" if phase else "end this combat phase"

@@ -162,9 +162,11 @@ def test_12_3_4_banner_of_fortitude_thrown_away_heals_all_units(content, tables)
     assert [u["wounds"] for u in player(core)["units"]] == [0, 0]
 
 
-def test_7_5_banners_attached_to_a_unit_raise_a_named_error(content, tables):
+def test_7_5_1_a_banner_without_a_unit_cannot_be_assigned(content, tables):
+    """Banners are implemented in tests/test_artifacts_handlers.py; with no Unit the basic
+    effect (assign it to a Unit) is not a legal play."""
     core, eng, sc = start(content, tables, ["banner_of_glory"])
-    with pytest.raises(NotImplementedError, match="Units"):
+    with pytest.raises(ValueError, match="illegal"):
         eng.apply(play_code(0, 0))
 
 
