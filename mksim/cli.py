@@ -207,6 +207,11 @@ def play(
     log: bool = typer.Option(False, "--log", help="Print the game turn by turn."),
     lost_legion: bool = typer.Option(False, "--lost-legion", help="Add The Lost Legion components."),
     max_steps: str = typer.Option("100000", "--max-steps", help="Stop a game after this many decisions."),
+    fixture: Optional[Path] = typer.Option(
+        None, "--fixture", metavar="FILE",
+        help="Continue a game from the position in a fixture file (.json or .toml, see "
+             "docs/fixtures.md); its scenario, hero, Lost Legion flag, seed and game index "
+             "replace --scenario, --hero, --lost-legion, --seed and --game-index."),
     content: Optional[Path] = CONTENT_OPTION,
 ) -> None:
     """Play one game (or one per scenario / hero with 'all') and print its outcome.
@@ -230,6 +235,9 @@ def play(
         pol = get_policy(policy)
     except ValueError:
         fail(f"unknown policy {policy!r}; known: {', '.join(list_policies())}")
+    if fixture is not None:
+        _play_fixture(fixture, c, pol, log, steps_n)
+        return
     stopped = False
     first = True
     for sc in scenarios:
@@ -257,6 +265,40 @@ def play(
             if out.stopped is not None or not out.finished:
                 stopped = True
     if stopped:
+        raise typer.Exit(code=EXIT_STOPPED)
+
+
+def _play_fixture(path: Path, c, pol, log: bool, steps_n: int) -> None:
+    """``mksim play --fixture FILE``: continue the game written in FILE with policy ``pol``."""
+    from .fixtures import FixtureError, fixture_game_args, load_fixture_file
+    from .game import Game
+    from .runner import play_logged
+
+    try:
+        d = load_fixture_file(path)
+        args = fixture_game_args(d)
+        try:
+            game = Game(args["scenario"], args["hero"], content=c, lost_legion=args["lost_legion"])
+        except (ValueError, ContentError) as err:
+            raise FixtureError(f"{'hero' if str(err).startswith('unknown hero') else 'scenario'}: {err}") from None
+        state = game.state_from_dict(d)
+    except FixtureError as err:
+        fail(f"{path}: {err}")
+    seed_n, index_n = int(d.get("seed", 0)), int(d.get("game_index", 0))
+    head = f"{path} ({game.scenario_id.replace('_', '-')} / {game.hero_id}) / policy {pol!r}"
+    lines: list[str] = []
+    echo = typer.echo if log else lines.append
+    if log:
+        typer.echo(f"# {game.title} -- {head}")
+    out = play_logged(game, seed_n, index_n, pol, echo=echo, max_steps=steps_n, state=state)
+    if not log:
+        if out.stopped is not None or not out.finished:
+            typer.echo(f"{head}: after {out.steps} decisions in round {out.rounds}, Fame {out.fame}")
+            typer.echo(lines[-1] if lines and lines[-1].startswith("game stopped:")
+                       else f"game stopped: {out.stopped}")
+        else:
+            typer.echo(f"{head}: {lines[-1]}")
+    if out.stopped is not None or not out.finished:
         raise typer.Exit(code=EXIT_STOPPED)
 
 
