@@ -587,6 +587,8 @@ class _Loader:
                             slot[kk] = y
                         else:
                             raise FixtureError(f"{_key(ep, kk)}: unknown key")
+                    if "enemy" in e and "hex" not in e:
+                        slot["hex"] = -1           # drawn for this combat unless a hex is given
                     if "token" not in slot and slot.get("enemy", -1) >= 0:
                         # an enemy given by id only: take a token of it from its pile
                         self.allocations.append((slot["enemy"], ep, lambda t, s=slot: s.__setitem__("token", t)))
