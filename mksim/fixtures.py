@@ -136,7 +136,8 @@ def _player_out(N: _Names, raw: dict) -> dict:
         elif k in ("deck", "hand", "discard", "play_area"):
             out[k] = _counted(N, "card", v, raw[_COUNT[k]])
         elif k == "units":
-            out[k] = _trim([_unit_out(N, u) for u in v])
+            out[k] = [_unit_out(N, u, slot, i) for i, (slot, u) in
+                      enumerate((slot, u) for slot, u in enumerate(v) if u["card"] >= 0)]
         elif k == "skills":
             out[k] = _trim([N.name("skill", x) for x in v])
         elif k == "skill_stack":
@@ -156,10 +157,12 @@ def _player_out(N: _Names, raw: dict) -> dict:
     return out
 
 
-def _unit_out(N: _Names, raw: dict) -> Optional[dict]:
-    if raw["card"] < 0:
-        return None
+def _unit_out(N: _Names, raw: dict, slot: int, i: int) -> dict:
+    """An occupied Unit slot; ``slot`` is written only where an empty slot lies before it
+    (a disbanded Unit, 7.2.4), so that the list holds Units only."""
     out = {"unit": N.name("unit", raw["card"])}
+    if slot != i:
+        out["slot"] = slot
     for k, v in raw.items():
         if k == "card":
             continue
@@ -493,22 +496,27 @@ class _Loader:
         return out
 
     def units(self, v: Any, path: str, base: list) -> list:
+        """Units in slots 0, 1, ... (or in the slot a unit names with ``slot``)."""
         v = _list(v, path, len(base))
         empty = {k: (-1 if k in ("card", "banner") else 0) for k in base[0]}
-        out = []
+        out = [dict(empty) for _ in base]
+        used: set = set()
         for i, u in enumerate(v):
             up = f"{path}[{i}]"
-            if u in NONE_WORDS:
-                out.append(dict(empty))
-                continue
             u = _table(u, up)
             if "unit" not in u:
-                raise FixtureError(f"{up}: a unit needs 'unit' (its id), or write none for an empty slot")
-            slot = dict(empty, ready=1)        # a unit given without 'ready' is ready (7.2.2)
+                raise FixtureError(f"{up}: a unit needs 'unit' (its id)")
+            slot = dict(empty, ready=1)        # a unit given without 'ready' is ready (7.2.3)
+            at = _int(u["slot"], _key(up, "slot"), 0, len(base) - 1) if "slot" in u else i
+            if at in used:
+                raise FixtureError(f"{_key(up, 'slot')}: slot {at} holds another unit already")
+            used.add(at)
             for k, x in u.items():
                 kp = _key(up, k)
                 if k == "unit":
                     slot["card"] = self.N.idx("unit", x, kp)
+                elif k == "slot":
+                    continue
                 elif k == "banner":
                     slot[k] = self.N.idx("card", x, kp, optional=True)
                 elif k == "wounds":
@@ -517,8 +525,8 @@ class _Loader:
                     slot[k] = x
                 else:
                     raise FixtureError(f"{kp}: unknown key")
-            out.append(slot)
-        return out + [dict(empty) for _ in range(len(base) - len(v))]
+            out[at] = slot
+        return out
 
     def dummy(self, v: Any, path: str) -> dict:
         v = _table(v, path)

@@ -503,8 +503,8 @@ class _ActionWords:
         return "assign the damage to the hero"
 
     def _damage_unit(self, arg: int) -> str:          # 11.7.4
-        units = self.player.get("units", [])
-        unit = units[arg]["unit"] if arg < len(units) else None
+        units = self.player.get("units", [])           # occupied slots; "slot" after a gap
+        unit = next((u["unit"] for i, u in enumerate(units) if u.get("slot", i) == arg), None)
         return f"assign the damage to {self.game.name('unit', unit)}" if unit else f"assign the damage to unit {arg}"
 
     def _next_phase(self, arg: int) -> str:           # 11.3.2

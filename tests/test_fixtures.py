@@ -307,14 +307,18 @@ def test_fixture_units_skills_tokens_and_position_by_coordinates(fr):
     base = fr.new_state(0).to_dict()
     h = base["map"]["tiles"][1]["hexes"][2]
     fx = {"format": 1,
-          "players": [{"units": [{"unit": "peasants", "wounds": 1}, None, {"unit": "foresters", "ready": False}],
+          "players": [{"units": [{"unit": "peasants", "wounds": 1}, {"unit": "foresters", "ready": False, "slot": 2}],
                        "skills": ["arythea_dark_paths"], "position": [h["q"], h["r"]]}],
           "map": {"hexes": {str(h["index"]): {"tokens": ["prowlers"], "flags": ["tokens_revealed"]}}}}
     d = fr.state_from_dict(fx).to_dict()
     p = d["players"][0]
     assert p["position"] == h["index"]
-    assert [u and (u["unit"], u["ready"], u["wounds"]) for u in p["units"]] == \
-        [("peasants", True, 1), None, ("foresters", False, 0)]
+    assert [(u["unit"], u["ready"], u["wounds"], u.get("slot")) for u in p["units"]] == \
+        [("peasants", True, 1, None), ("foresters", False, 0, 2)]      # slot 1 empty (a gap)
+    state = fr.state_from_dict(fx)
+    assert_same_state(state, restore(fr, state))
+    raw = state.core.raw_dict()["players"][0]["units"]
+    assert [u["card"] >= 0 for u in raw] == [True, False, True, False, False, False]
     assert p["skills"] == ["arythea_dark_paths"]
     hx = [x for t in d["map"]["tiles"] for x in t["hexes"] if x["index"] == h["index"]][0]
     assert [t["enemy"] for t in hx["tokens"]] == ["prowlers"] and hx["tokens_face_up"] is True
@@ -342,6 +346,21 @@ def test_toml_fixture_file(tmp_path, fr):
     assert p["hand"] == ["march", "rage"] and p["tactic"] is None and p["crystals"]["blue"] == 2
 
 
+def test_the_examples_of_docs_fixtures_md_load(fr):
+    """The JSON and TOML examples of docs/fixtures.md are the same, working fixture."""
+    import re
+    import tomllib
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[1] / "docs" / "fixtures.md").read_text()
+    js = json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))
+    tm = tomllib.loads(re.search(r"```toml\n(.*?)```", text, re.S).group(1))
+    a, b = fr.state_from_dict(js), fr.state_from_dict(tm)
+    assert a.core.state_bytes() == b.core.state_bytes()
+    assert "attack Prowlers" not in words(a)
+    apply_words(a, "play Rage (powered, paying a red crystal)")
+    assert "attack Prowlers" in words(a)
+
+
 # ---------------------------------------------------------------------------------------
 # bad input
 # ---------------------------------------------------------------------------------------
@@ -367,6 +386,8 @@ BAD = [
     ({"format": 1, "players": [{"units": [{"unit": "peasants", "wounds": 3}]}]},
      "players[0].units[0].wounds: 3 is out of range (0 .. 2)"),
     ({"format": 1, "players": [{"units": [{"ready": True}]}]}, "players[0].units[0]: a unit needs 'unit'"),
+    ({"format": 1, "players": [{"units": [{"unit": "peasants"}, {"unit": "peasants", "slot": 0}]}]},
+     "players[0].units[1].slot: slot 0 holds another unit already"),
     ({"format": 1, "players": [{"position": 999}]}, "players[0].position: no hex 999 on this map"),
     ({"format": 1, "players": [{"position": [50, 50]}]}, "players[0].position: no hex at (q, r) = (50, 50)"),
     ({"format": 1, "players": [{}, {}]}, "players: 2 entries, at most 1 fit"),
