@@ -848,3 +848,12 @@ cdef class GameCore:
         docs/fixtures.md); :meth:`mksim.game.Game.state_from_dict` reads it back."""
         from mksim.fixtures import state_to_dict
         return state_to_dict(self)
+
+    def load_dict(self, d):
+        """Write a fixture (a dict shaped like :meth:`to_dict`, possibly partial) over this
+        state: the keys it gives replace the current values, the others stay.  Raises
+        mksim.fixtures.FixtureError (a ValueError) naming the key path of a mistake, and
+        then leaves the state as it was.  To start from a fresh setup use
+        :meth:`mksim.game.Game.state_from_dict`."""
+        from mksim.fixtures import apply_fixture
+        apply_fixture(self, d)

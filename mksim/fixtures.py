@@ -27,8 +27,8 @@ from . import content as _ct
 from . import effects as _fx
 from ._state import HEX_FLAG_NAMES, PHASE_NAMES, TERMINATION_NAMES, FixtureError
 
-__all__ = ["FORMAT", "FixtureError", "state_to_dict", "state_from_dict", "load_fixture_file",
-           "fixture_game_args", "canonical_raw"]
+__all__ = ["FORMAT", "FixtureError", "state_to_dict", "state_from_dict", "apply_fixture",
+           "load_fixture_file", "fixture_game_args", "canonical_raw"]
 
 #: Version of the fixture format; a fixture must carry ``"format": FORMAT``.
 FORMAT = 1
@@ -36,6 +36,8 @@ MAX_CRYSTALS = 3            # 5.1.3: at most 3 crystals of one colour (the dummy
 REPUTATION_RANGE = (-7, 8)  # 10.3: the Reputation track
 LEVEL_RANGE = (1, 10)       # 13.6
 UNIT_WOUNDS = (0, 2)        # 11.7.9: a unit holds at most 2 Wounds (Poison)
+HAND_CAPACITY = 63          # MAX_HAND_INDEX of ext/_engine.pxd: hand indices fit the action encoding
+ZONE_CAPACITY = 255         # MAX_CARDS - 1: a full zone stops the game (check_capacity, ext/_engine.pyx)
 HEADER_KEYS = ("format", "scenario", "hero", "lost_legion")
 NONE_WORDS = (None, "none")  # TOML has no null: write "none"
 
@@ -391,9 +393,8 @@ def _deepcopy(x):
 class _Loader:
     """Turns a (partial) fixture dict into a partial raw dict over a fresh state."""
 
-    def __init__(self, game, state) -> None:
-        self.game = game
-        self.core = state.core
+    def __init__(self, core) -> None:
+        self.core = core
         self.N = _names(self.core)
         self.base = self.core.raw_dict()
         self.patch: dict = {}
@@ -402,9 +403,11 @@ class _Loader:
 
     # -- small converters ------------------------------------------------------------
 
-    def ids(self, kind: str, v: Any, path: str, n: int, fill: int = -1, optional: bool = False) -> list:
-        """A list of ids -> indices padded with ``fill`` to the array length ``n``."""
-        v = _list(v, path, n)
+    def ids(self, kind: str, v: Any, path: str, n: int, fill: int = -1, optional: bool = False,
+            cap: Optional[int] = None) -> list:
+        """A list of ids -> indices padded with ``fill`` to the array length ``n``; at most
+        ``cap`` entries (default ``n``)."""
+        v = _list(v, path, n if cap is None else cap)
         return [self.N.idx(kind, x, f"{path}[{i}]", optional) for i, x in enumerate(v)] + [fill] * (n - len(v))
 
     def colour_counts(self, v: Any, path: str, colours, hi: int, full: bool = False) -> list:
@@ -461,7 +464,8 @@ class _Loader:
             elif k == "crystals":
                 out[k] = self.colour_counts(x, kp, _fx.BASIC_COLOURS, MAX_CRYSTALS)
             elif k in ("deck", "hand", "discard", "play_area"):
-                out[k] = self.ids("card", x, kp, len(base[k]))
+                cap = HAND_CAPACITY if k == "hand" else ZONE_CAPACITY
+                out[k] = self.ids("card", x, kp, len(base[k]), cap=cap)
                 out[_COUNT[k]] = len(x)
             elif k == "units":
                 out[k] = self.units(x, kp, base[k])
@@ -539,7 +543,7 @@ class _Loader:
             elif k == "crystals":
                 out[k] = self.colour_counts(x, kp, _fx.BASIC_COLOURS, 127)    # no limit (18.4.4)
             elif k in ("deck", "discard"):
-                out[k] = self.ids("card", x, kp, len(base[k]))
+                out[k] = self.ids("card", x, kp, len(base[k]), cap=ZONE_CAPACITY)
                 out[_COUNT[k]] = len(x)
             elif k == "skill_stack":
                 out[k] = self.ids("skill", x, kp, len(base[k]))
@@ -765,8 +769,10 @@ class _Loader:
         order = sorted(d, key=lambda k: {"token_enemy": 0, "map": 1, "enemy_piles": 2, "enemy_discards": 2}.get(k, 3))
         for k in order:
             x = d[k]
-            if k in HEADER_KEYS or k in ("seed", "game_index"):
+            if k in HEADER_KEYS:
                 continue
+            if k in ("seed", "game_index"):
+                self.patch[k] = _int(x, k, 0, (1 << 64) - 1)
             if k in ("time", "phase", "termination"):
                 self.patch[k] = N.idx(k, x, k)
             elif k == "end_announced_by":
@@ -934,24 +940,48 @@ def fixture_game_args(d: Any) -> dict:
     return {"scenario": d["scenario"], "hero": d["hero"], "lost_legion": ll}
 
 
-def state_from_dict(game, d: Any):
-    """A :class:`mksim.game.State` of ``game`` at the position ``d`` (see the module doc)."""
+def _check_header(setup, d: dict) -> None:
+    """The fixture's scenario / hero / lost_legion, if given, are those of the setup."""
     from .game import normalize_id
-    _check_format(d)
-    for k, want in (("scenario", game.scenario_id), ("hero", game.hero_id)):
+    for k, want in (("scenario", setup.scenario_id), ("hero", setup.hero_id)):
         if k in d:
             if not isinstance(d[k], str):
                 raise FixtureError(f"{k}: expected an id, got {d[k]!r}")
             if normalize_id(d[k]) != want:
                 raise FixtureError(f"{k}: the fixture is for {d[k]!r}, the game is {want!r}")
-    if "lost_legion" in d and d["lost_legion"] is not game.lost_legion:
-        raise FixtureError(f"lost_legion: the fixture says {d['lost_legion']!r}, the game {game.lost_legion!r}")
+    if "lost_legion" in d:
+        if not isinstance(d["lost_legion"], bool):
+            raise FixtureError(f"lost_legion: expected true or false, got {d['lost_legion']!r}")
+        if d["lost_legion"] is not bool(setup.lost_legion):
+            raise FixtureError(f"lost_legion: the fixture says {d['lost_legion']!r}, the game "
+                               f"{bool(setup.lost_legion)!r}")
+
+
+def apply_fixture(core, d: Any) -> None:
+    """Write the fixture ``d`` over the state of ``core`` (``GameCore.load_dict``): the keys
+    it gives replace the core's values, the others are kept.  Nothing is written when
+    ``d`` has a mistake (FixtureError)."""
+    _check_format(d)
+    _check_header(core.setup, d)
+    before = core.raw_dict()
+    loader = _Loader(core)
+    try:
+        loader.load(d)
+        core.set_raw(loader.patch)
+    except FixtureError:
+        core.clear_map()              # undo a map laid by the loader, then every field
+        core.set_raw(before)
+        raise
+
+
+def state_from_dict(game, d: Any):
+    """A :class:`mksim.game.State` of ``game`` at the position ``d`` (see the module doc)."""
+    _check_format(d)
+    _check_header(game.setup, d)
     seed = _int(d.get("seed", 0), "seed", 0, (1 << 64) - 1)
     index = _int(d.get("game_index", 0), "game_index", 0, (1 << 64) - 1)
     state = game.new_state(seed, index)
-    loader = _Loader(game, state)
-    loader.load(d)
-    state.core.set_raw(loader.patch)
+    apply_fixture(state.core, d)
     return state
 
 

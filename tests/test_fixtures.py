@@ -374,7 +374,9 @@ BAD = [
     ({"format": 1, "players": [{"hnad": []}]}, "players[0].hnad: unknown key"),
     ({"format": 1, "players": [{"hand": ["march", "rage", "marhc"]}]}, "players[0].hand[2]: unknown card 'marhc'"),
     ({"format": 1, "players": [{"hand": "march"}]}, "players[0].hand: expected a list"),
-    ({"format": 1, "players": [{"hand": ["march"] * 257}]}, "players[0].hand: 257 entries, at most 256 fit"),
+    ({"format": 1, "players": [{"hand": ["march"] * 64}]}, "players[0].hand: 64 entries, at most 63 fit"),
+    ({"format": 1, "players": [{"deck": ["wound"] * 256}]}, "players[0].deck: 256 entries, at most 255 fit"),
+    ({"format": 1, "lost_legion": "no"}, "lost_legion: expected true or false"),
     ({"format": 1, "players": [{"crystals": {"blue": 4}}]}, "players[0].crystals.blue: 4 is out of range (0 .. 3)"),
     ({"format": 1, "players": [{"crystals": {"purple": 1}}]}, "players[0].crystals.purple: unknown colour"),
     ({"format": 1, "players": [{"reputation": 9}]}, "players[0].reputation: 9 is out of range (-7 .. 8)"),
@@ -490,3 +492,23 @@ def test_cli_missing_fixture_file(tmp_path):
     path = tmp_path / "nope.json"
     r = cli.invoke(app, ["play", "--fixture", str(path)])
     assert r.exit_code == 2 and r.output.startswith(f"error: {path}: cannot read the file")
+
+
+def test_core_load_dict_changes_only_the_keys_given(fr):
+    """GameCore.load_dict writes a fixture over a game in progress; a bad fixture leaves
+    the state exactly as it was."""
+    state = fr.new_state(9)
+    random_walk(state, random.Random(9), 35)
+    before = state.to_dict()
+    state.core.load_dict({"format": 1, "players": [{"fame": 7, "crystals": {"white": 2}}]})
+    after = state.to_dict()
+    assert after["players"][0]["fame"] == 7 and after["players"][0]["crystals"]["white"] == 2
+    after["players"][0]["fame"], after["players"][0]["crystals"] = (before["players"][0]["fame"],
+                                                                    before["players"][0]["crystals"])
+    assert after == before
+    raw = state.core.state_bytes()
+    with pytest.raises(FixtureError, match=r"^players\[0\]\.hand\[1\]: unknown card 'x'"):
+        state.core.load_dict({"format": 1, "round": 2, "map": {"tiles": [{"tile": before["map"]["tiles"][0]["tile"],
+                                                                          "position": [0, 0]}]},
+                              "players": [{"fame": 9, "hand": ["march", "x"]}]})
+    assert state.core.state_bytes() == raw
