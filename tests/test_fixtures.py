@@ -488,6 +488,14 @@ def test_cli_bad_fixture_is_one_error_line(tmp_path, text, message):
     assert len(out) == 1 and out[0].startswith(f"error: {path}: {message}"), r.output
 
 
+def test_cli_fixture_refuses_options_it_replaces(tmp_path):
+    path = tmp_path / "f.json"
+    path.write_text('{"format": 1, "scenario": "first-reconnaissance", "hero": "arythea"}')
+    r = cli.invoke(app, ["play", "--fixture", str(path), "--hero", "tovak", "--seed", "3"])
+    assert r.exit_code == 2 and r.output.strip() == ("error: --fixture FILE sets the scenario, hero, Lost "
+                                                     "Legion flag, seed and game index; leave out --hero, --seed")
+
+
 def test_cli_missing_fixture_file(tmp_path):
     path = tmp_path / "nope.json"
     r = cli.invoke(app, ["play", "--fixture", str(path)])
