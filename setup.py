@@ -21,6 +21,12 @@ for pxd in EXT_DIR.glob("_*.pxd"):
     if not target.exists() or target.read_text() != pxd.read_text():
         target.write_text(pxd.read_text())
 
+# ext/_fields.pxi (included by ext/_state.pyx) is generated from the struct headers, so that
+# the fixture conversion (GameCore.raw_dict / set_raw) always covers every field.
+_gen = {"__name__": "gen_fields", "__file__": str(EXT_DIR.resolve() / "gen_fields.py")}
+exec(compile((EXT_DIR / "gen_fields.py").read_text(), _gen["__file__"], "exec"), _gen)
+_gen["main"](EXT_DIR.resolve())
+
 # MKSIM_DEV_BUILD=1 compiles with -O0: the 4 MB _engine.c then builds in ~5 s instead of
 # ~50 s, for edit-build-test cycles.  Releases, CI and benchmarks use -O3.
 OPT = "-O0" if os.environ.get("MKSIM_DEV_BUILD") else "-O3"

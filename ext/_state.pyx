@@ -7,12 +7,12 @@ and fills the struct with C code (see ``_state.pxd`` for the split between the P
 preparation and the C setup).  ``to_dict()`` describes the state in plain Python.
 """
 from libc.string cimport memset, memcpy
-from libc.stdint cimport int32_t, int16_t, int8_t, uint64_t
+from libc.stdint cimport int32_t, int16_t, int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 import numpy as np
 
 from mksim._types cimport (
-    GameState, Hex, Tile, Player, Dummy,
+    GameState, Hex, Tile, Player, Dummy, Unit, TurnState, CombatEnemy, Combat,
     MAX_PLAYERS, MAX_CARDS, MAX_UNITS, MAX_SKILLS, MAX_TILES, MAX_HEXES, MAX_TOKENS,
     MAX_PILE, MAX_DICE, MAX_OFFER, MAX_DECK, MAX_COMBAT_ENEMIES, NUM_PILES,
     RED, BLUE, WHITE, GREEN, GOLD, BLACK, NUM_COLOURS, DAY, NIGHT, PH_TACTICS, TERM_NONE,
@@ -595,20 +595,48 @@ def prepare_setup(tables, content, scenario_id, hero_id, lost_legion_cards=False
     )
 
 
-cdef list _ids(names, const int16_t* arr, int n):
-    return [names[arr[i]] for i in range(n)]
-
-
-cdef dict _crystals(const int8_t* arr):
-    return {_fx.BASIC_COLOURS[i]: arr[i] for i in range(4)}
-
-
 cdef Table _table(const int32_t[:, ::1] mv):
     cdef Table t
     t.rows = <int>mv.shape[0]
     t.width = <int>mv.shape[1]
     t.data = &mv[0, 0] if mv.shape[0] > 0 else NULL
     return t
+
+
+# ---------------------------------------------------------------------------------------
+# Fixtures: field-by-field dict conversion of the whole state (docs/fixtures.md)
+# ---------------------------------------------------------------------------------------
+
+class FixtureError(ValueError):
+    """A fixture (a state written as a dict, docs/fixtures.md) is wrong; the message starts
+    with the key path of the wrong value, e.g. ``players[0].hand[2]: unknown card 'marhc'``."""
+
+
+def _fx_key(path, name):
+    return name if not path else f"{path}.{name}"
+
+
+def _fx_int(v, path, lo, hi):
+    """A whole number in [lo, hi] (bool counts as 0 / 1)."""
+    if isinstance(v, bool):
+        v = int(v)
+    if not isinstance(v, int):
+        raise FixtureError(f"{path}: expected a whole number, got {v!r}")
+    if v < lo or v > hi:
+        raise FixtureError(f"{path}: {v} is out of range ({lo} .. {hi})")
+    return v
+
+
+def _fx_list(v, path, n):
+    """A list of at most n entries."""
+    if not isinstance(v, (list, tuple)):
+        raise FixtureError(f"{path}: expected a list, got {v!r}")
+    if len(v) > n:
+        raise FixtureError(f"{path}: {len(v)} entries, at most {n} fit")
+    return v
+
+
+include "_fields.pxi"
 
 
 _SETUP_ERRORS = {
@@ -781,115 +809,51 @@ cdef class GameCore:
         """sizeof(GameState) in bytes."""
         return <long>sizeof(GameState)
 
+    # -- fixtures (mksim/fixtures.py, docs/fixtures.md) ---------------------------------
+
+    def raw_dict(self):
+        """Every field of the GameState struct as plain Python (integers, lists, dicts),
+        generated from ext/_types.pxd (ext/gen_fields.py): nothing is named or left out."""
+        return raw_GameState(&self.gs)
+
+    def set_raw(self, d, path=""):
+        """Write the fields present in ``d`` (a dict shaped like :meth:`raw_dict`, possibly
+        partial) into the state; raise FixtureError naming the key path of a bad value."""
+        set_GameState(&self.gs, d, path)
+
+    def state_bytes(self):
+        """The raw bytes of the GameState struct (for exact comparisons in tests)."""
+        return (<char*>&self.gs)[:sizeof(GameState)]
+
+    def clear_map(self):
+        """Remove every tile and hex (the struct's map part zeroed, as before setup)."""
+        memset(&self.gs.tiles[0], 0, sizeof(self.gs.tiles))
+        memset(&self.gs.hexes[0], 0, sizeof(self.gs.hexes))
+        self.gs.n_tiles = 0
+        self.gs.n_hexes = 0
+
+    def place_tile(self, int tile, int a, int b):
+        """Put tile content ``tile`` at lattice position (a, b) as exploration does (9.8),
+        without revealing its sites (no tokens are drawn); return its tile slot."""
+        cdef int slot = place_tile(&self.gs, &self.st, tile, a, b)
+        if slot < 0:
+            raise FixtureError(f"tile position ({a}, {b}): {_SETUP_ERRORS.get(slot, slot)}")
+        return slot
+
     # -- description ------------------------------------------------------------------
 
     def to_dict(self):
-        """The whole state as plain Python (ids and names, no indices into tables)."""
-        cdef GameState* gs = &self.gs
-        cdef Player* pl
-        cdef Dummy* d
-        cdef Tile* tl
-        cdef Hex* hx
-        cdef int p, i, k, h, c, u
-        t = self.tables
-        su = self.setup
-        cards, units, enemies = t.card_ids, t.unit_ids, t.enemy_ids
-        mana = _fx.MANA_COLOURS
-        basic = _fx.BASIC_COLOURS
-        ecol = _ct.ENEMY_COLOURS
+        """The whole state as plain Python: every field of the struct, content ids and
+        words for what a player sees (the fixture format, mksim/fixtures.py and
+        docs/fixtures.md); :meth:`mksim.game.Game.state_from_dict` reads it back."""
+        from mksim.fixtures import state_to_dict
+        return state_to_dict(self)
 
-        players = []
-        for p in range(gs.n_players):
-            pl = &gs.players[p]
-            players.append({
-                "hero": su.hero_ids[pl.hero], "fame": pl.fame, "reputation": pl.reputation,
-                "level": pl.level, "command_tokens": pl.command_tokens,
-                "crystals": _crystals(pl.crystals),
-                "deck": _ids(cards, pl.deck, pl.n_deck), "hand": _ids(cards, pl.hand, pl.n_hand),
-                "discard": _ids(cards, pl.discard, pl.n_discard),
-                "play_area": _ids(cards, pl.play_area, pl.n_play), "removed": pl.removed,
-                "units": [{"unit": units[pl.units[i].card], "ready": bool(pl.units[i].ready),
-                           "wounds": pl.units[i].wounds,
-                           "banner": cards[pl.units[i].banner] if pl.units[i].banner >= 0 else None}
-                          for i in range(MAX_UNITS) if pl.units[i].card >= 0],
-                "skills": [su.skill_ids[pl.skills[i]] for i in range(MAX_SKILLS) if pl.skills[i] >= 0],
-                "position": pl.position,
-                "tactic": t.tactic_ids[pl.tactic] if pl.tactic >= 0 else None,
-                "tactic_used": bool(pl.tactic_used),
-                "tactic_cards": _ids(cards, pl.tactic_cards, pl.n_tactic_cards),
-                "stolen_die": mana[pl.stolen_die] if pl.stolen_die >= 0 else None,
-                "round_order": pl.round_order,
-                "skill_stack": [su.skill_ids[pl.skill_stack[i]] for i in range(pl.n_skill_stack)],
-            })
-        d = &gs.dummy
-        dummy = None
-        if gs.has_dummy:
-            dummy = {"hero": su.hero_ids[d.hero] if d.hero >= 0 else None,
-                     "deck": _ids(cards, d.deck, d.n_deck), "discard": _ids(cards, d.discard, d.n_discard),
-                     "crystals": _crystals(d.crystals),
-                     "tactic": t.tactic_ids[d.tactic] if d.tactic >= 0 else None,
-                     "round_order": d.round_order,
-                     "skill_stack": [su.skill_ids[d.skill_stack[i]] for i in range(d.n_skill_stack)]}
-        tiles = []
-        for k in range(gs.n_tiles):
-            tl = &gs.tiles[k]
-            hexes = []
-            for h in range(tl.first_hex, tl.first_hex + 7):
-                hx = &gs.hexes[h]
-                hexes.append({
-                    "index": h, "q": hx.q, "r": hx.r, "terrain": _fx.TERRAINS[hx.terrain],
-                    "site": _ct.SITE_IDS[hx.site] if hx.site >= 0 else None,
-                    "colours": [basic[i] for i in range(4) if hx.colours & (1 << i)],
-                    "neighbours": [hx.neighbour[i] for i in range(6)],
-                    "owner": hx.owner if hx.owner >= 0 else None,
-                    "flags": [HEX_FLAG_NAMES[i] for i in range(4) if hx.flags & (1 << i)],
-                    "tokens": [{"token": hx.tokens[i], "enemy": enemies[gs.token_enemy[hx.tokens[i]]]}
-                               for i in range(hx.n_tokens)],
-                    "tokens_face_up": bool(hx.flags & HEX_TOKENS_REVEALED),
-                    "ruins": su.ruins_ids[hx.ruins] if hx.ruins >= 0 else None,
-                    "ruins_face_up": bool(hx.flags & HEX_RUINS_REVEALED),
-                    "city_level": hx.city_level,
-                })
-            tiles.append({"tile": t.tile_ids[tl.content], "position": [tl.a, tl.b], "hexes": hexes})
-        unit_offer = []
-        for i in range(gs.n_unit_offer):
-            u = gs.unit_offer[i]
-            unit_offer.append({"unit": units[u]} if u >= 0 else {"advanced_action": cards[-u - 1]})
-        return {
-            "seed": gs.seed, "game_index": gs.game_index, "scenario": su.scenario_id,
-            "lost_legion": su.lost_legion, "n_players": gs.n_players, "round": gs.round,
-            "time": _fx.TIMES[gs.time], "phase": PHASE_NAMES[gs.phase], "current": gs.current,
-            "end_announced_by": gs.end_announced_by if gs.end_announced_by >= 0 else None,
-            "final_turns_left": gs.final_turns_left, "termination": TERMINATION_NAMES[gs.termination],
-            "steps": gs.steps, "turn_player": gs.turn_player,
-            "turn": {"move_points": gs.turn.move_points, "influence": gs.turn.influence,
-                     "healing": gs.turn.healing,
-                     "mana_tokens": {mana[i]: gs.turn.mana_tokens[i] for i in range(6) if gs.turn.mana_tokens[i]},
-                     "dice_used": gs.turn.dice_used, "extra_dice": gs.turn.extra_dice,
-                     "played_card": bool(gs.turn.played_card), "action_taken": bool(gs.turn.action_taken),
-                     "path": [gs.turn.path[i] for i in range(gs.turn.n_path)],
-                     "terrain_delta": {_fx.TERRAINS[i]: gs.turn.terrain_delta[i] for i in range(8)
-                                       if gs.turn.terrain_delta[i]},
-                     "hand_limit_bonus": gs.turn.hand_limit_bonus, "extra_turn": bool(gs.turn.extra_turn)},
-            "players": players, "dummy": dummy,
-            "map": {"shape": su.shape_id, "tiles": tiles, "n_hexes": gs.n_hexes,
-                    "core_revealed": bool(gs.core_revealed)},
-            "tile_stack": [t.tile_ids[gs.tile_stack[i]] for i in range(gs.n_tile_stack)],
-            "enemy_piles": {ecol[c]: [enemies[gs.token_enemy[gs.piles[c][i]]] for i in range(gs.n_pile[c])]
-                            for c in range(NUM_PILES)},
-            "enemy_discards": {ecol[c]: [enemies[gs.token_enemy[gs.pile_discard[c][i]]]
-                                         for i in range(gs.n_pile_discard[c])] for c in range(NUM_PILES)},
-            "ruins_pile": [su.ruins_ids[gs.ruins_pile[i]] for i in range(gs.n_ruins_pile)],
-            "source": {"dice": [mana[gs.dice[i]] for i in range(gs.n_dice)], "taken": gs.dice_taken},
-            "unit_offer": unit_offer,
-            "advanced_action_offer": [cards[gs.aa_offer[i]] if gs.aa_offer[i] >= 0 else None for i in range(3)],
-            "spell_offer": [cards[gs.spell_offer[i]] if gs.spell_offer[i] >= 0 else None for i in range(3)],
-            "advanced_action_deck": _ids(cards, gs.aa_deck, gs.n_aa_deck),
-            "spell_deck": _ids(cards, gs.spell_deck, gs.n_spell_deck),
-            "artifact_deck": _ids(cards, gs.artifact_deck, gs.n_artifact_deck),
-            "regular_units": _ids(units, gs.regular_units, gs.n_regular_units),
-            "elite_units": _ids(units, gs.elite_units, gs.n_elite_units),
-            "skill_offer": [su.skill_ids[gs.skill_offer[i]] for i in range(gs.n_skill_offer)],
-            "tactics_available": [t.tactic_ids[x] for x in gs.tactics_available if x >= 0],
-            "tactics_removed": [t.tactic_ids[x] for x in gs.tactics_removed if x >= 0],
-        }
+    def load_dict(self, d):
+        """Write a fixture (a dict shaped like :meth:`to_dict`, possibly partial) over this
+        state: the keys it gives replace the current values, the others stay.  Raises
+        mksim.fixtures.FixtureError (a ValueError) naming the key path of a mistake, and
+        then leaves the state as it was.  To start from a fresh setup use
+        :meth:`mksim.game.Game.state_from_dict`."""
+        from mksim.fixtures import apply_fixture
+        apply_fixture(self, d)

@@ -197,16 +197,25 @@ def _choices(value: str, known: list[str], what: str) -> list[str]:
 
 @app.command("play")
 def play(
-    scenario: str = typer.Option("first-reconnaissance", "--scenario", help="Scenario id "
-                                 "(first-reconnaissance, solo-conquest) or 'all'."),
-    hero: str = typer.Option("arythea", "--hero", help="Hero id (arythea, goldyx, norowas, tovak, "
-                             "wolfhawk) or 'all'."),
+    scenario: Optional[str] = typer.Option(None, "--scenario", help="Scenario id "
+                                           "(first-reconnaissance, solo-conquest) or 'all'. "
+                                           "[default: first-reconnaissance]"),
+    hero: Optional[str] = typer.Option(None, "--hero", help="Hero id (arythea, goldyx, norowas, "
+                                       "tovak, wolfhawk) or 'all'. [default: arythea]"),
     policy: str = typer.Option("random", "--policy", help="Policy name (see mksim.policies)."),
-    seed: str = typer.Option("0", "--seed", help="Root seed of the run (a whole number)."),
-    game_index: str = typer.Option("0", "--game-index", help="Which game of the run (0, 1, ...)."),
+    seed: Optional[str] = typer.Option(None, "--seed", help="Root seed of the run (a whole number). "
+                                       "[default: 0]"),
+    game_index: Optional[str] = typer.Option(None, "--game-index", help="Which game of the run "
+                                             "(0, 1, ...). [default: 0]"),
     log: bool = typer.Option(False, "--log", help="Print the game turn by turn."),
     lost_legion: bool = typer.Option(False, "--lost-legion", help="Add The Lost Legion components."),
     max_steps: str = typer.Option("100000", "--max-steps", help="Stop a game after this many decisions."),
+    fixture: Optional[Path] = typer.Option(
+        None, "--fixture", metavar="FILE",
+        help="Continue a game from the position in a fixture file (.json or .toml, see "
+             "docs/fixtures.md). The file names the scenario, hero, Lost Legion flag, seed "
+             "and game index, so --scenario, --hero, --lost-legion, --seed and --game-index "
+             "cannot be given with it."),
     content: Optional[Path] = CONTENT_OPTION,
 ) -> None:
     """Play one game (or one per scenario / hero with 'all') and print its outcome.
@@ -220,8 +229,17 @@ def play(
     from .policies import get_policy, list_policies
     from .runner import play_logged
 
-    seed_n = _int(seed, "--seed", 0)
-    index_n = _int(game_index, "--game-index", 0)
+    if fixture is not None:
+        given = [name for name, v in (("--scenario", scenario), ("--hero", hero), ("--seed", seed),
+                                      ("--game-index", game_index), ("--lost-legion", lost_legion or None))
+                 if v is not None]
+        if given:
+            fail(f"--fixture FILE sets the scenario, hero, Lost Legion flag, seed and game index; "
+                 f"leave out {', '.join(given)}")
+    scenario = "first-reconnaissance" if scenario is None else scenario
+    hero = "arythea" if hero is None else hero
+    seed_n = _int("0" if seed is None else seed, "--seed", 0)
+    index_n = _int("0" if game_index is None else game_index, "--game-index", 0)
     steps_n = _int(max_steps, "--max-steps", 1)
     c = _load(content, True)
     scenarios = _choices(scenario, c.ids("scenarios"), "scenario")
@@ -230,6 +248,9 @@ def play(
         pol = get_policy(policy)
     except ValueError:
         fail(f"unknown policy {policy!r}; known: {', '.join(list_policies())}")
+    if fixture is not None:
+        _play_fixture(fixture, c, pol, log, steps_n)
+        return
     stopped = False
     first = True
     for sc in scenarios:
@@ -257,6 +278,40 @@ def play(
             if out.stopped is not None or not out.finished:
                 stopped = True
     if stopped:
+        raise typer.Exit(code=EXIT_STOPPED)
+
+
+def _play_fixture(path: Path, c, pol, log: bool, steps_n: int) -> None:
+    """``mksim play --fixture FILE``: continue the game written in FILE with policy ``pol``."""
+    from .fixtures import FixtureError, fixture_game_args, load_fixture_file
+    from .game import Game
+    from .runner import play_logged
+
+    try:
+        d = load_fixture_file(path)
+        args = fixture_game_args(d)
+        try:
+            game = Game(args["scenario"], args["hero"], content=c, lost_legion=args["lost_legion"])
+        except (ValueError, ContentError) as err:
+            raise FixtureError(f"{'hero' if str(err).startswith('unknown hero') else 'scenario'}: {err}") from None
+        state = game.state_from_dict(d)
+    except FixtureError as err:
+        fail(f"{path}: {err}")
+    seed_n, index_n = int(d.get("seed", 0)), int(d.get("game_index", 0))
+    head = f"{path} ({game.scenario_id.replace('_', '-')} / {game.hero_id}) / policy {pol!r}"
+    lines: list[str] = []
+    echo = typer.echo if log else lines.append
+    if log:
+        typer.echo(f"# {game.title} -- {head}")
+    out = play_logged(game, seed_n, index_n, pol, echo=echo, max_steps=steps_n, state=state)
+    if not log:
+        if out.stopped is not None or not out.finished:
+            typer.echo(f"{head}: after {out.steps} decisions in round {out.rounds}, Fame {out.fame}")
+            typer.echo(lines[-1] if lines and lines[-1].startswith("game stopped:")
+                       else f"game stopped: {out.stopped}")
+        else:
+            typer.echo(f"{head}: {lines[-1]}")
+    if out.stopped is not None or not out.finished:
         raise typer.Exit(code=EXIT_STOPPED)
 
 

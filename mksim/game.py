@@ -205,6 +205,22 @@ class Game:
             self._engine_template = engine   # later games share its bound tables
         return State(self, core, engine, [])
 
+    def state_from_dict(self, d: dict) -> "State":
+        """A state of this game at the position written in ``d`` (a fixture).
+
+        ``d`` is shaped like :meth:`State.to_dict` and may be partial: only ``"format"`` is
+        required; every other field comes from ``new_state(seed, game_index)`` with the
+        dict's ``seed`` / ``game_index`` (default 0).  See docs/fixtures.md.
+
+        Raises
+        ------
+        mksim.fixtures.FixtureError
+            (a ValueError) naming the key path of the first wrong value, e.g.
+            ``players[0].hand[2]: unknown card 'marhc'``.
+        """
+        from .fixtures import state_from_dict
+        return state_from_dict(self, d)
+
     def __repr__(self) -> str:
         ll = ", lost_legion=True" if self.lost_legion else ""
         return f"Game({_kebab(self.scenario_id)!r}, hero={self.hero_id!r}{ll})"
@@ -292,7 +308,8 @@ class State:
         return State(self.game, engine_core(engine), engine, list(self.history), self.stopped)
 
     def to_dict(self) -> dict:
-        """The whole state as plain Python (content ids, no table indices)."""
+        """The whole state as a JSON-serialisable fixture dict: every field of the engine's
+        state (docs/fixtures.md); :meth:`Game.state_from_dict` rebuilds the state from it."""
         return self.core.to_dict()
 
     def info(self) -> dict:
@@ -509,8 +526,8 @@ class _ActionWords:
         return "assign the damage to the hero"
 
     def _damage_unit(self, arg: int) -> str:          # 11.7.4
-        units = self.player.get("units", [])
-        unit = units[arg]["unit"] if arg < len(units) else None
+        units = self.player.get("units", [])           # occupied slots; "slot" after a gap
+        unit = next((u["unit"] for i, u in enumerate(units) if u.get("slot", i) == arg), None)
         return f"assign the damage to {self.game.name('unit', unit)}" if unit else f"assign the damage to unit {arg}"
 
     def unit_word(self, slot: int) -> str:

@@ -258,8 +258,12 @@ def run(config: GameConfig, n_games: int, seed: int, jobs: int = 1, chunk: Optio
 # ---------------------------------------------------------------------------------------
 
 def play_logged(game: Game, seed: int, game_index: int, policy: Policy,
-                echo: Callable[[str], None] = print, max_steps: int = 100_000) -> Outcome:
+                echo: Callable[[str], None] = print, max_steps: int = 100_000,
+                state: Optional[State] = None) -> Outcome:
     """Play one game and tell it turn by turn through ``echo``.
+
+    ``state`` continues a game from a given position (a fixture, docs/fixtures.md) instead
+    of setting up game ``game_index`` of the run seeded ``seed``.
 
     Prints round headers (Day / Night, 2.1), each turn of the hero, the dummy's turns
     (18.4), every decision in words, Fame gained, and the end.  When the engine stops at a
@@ -271,7 +275,8 @@ def play_logged(game: Game, seed: int, game_index: int, policy: Policy,
         ``stopped`` is set when the game did not finish.
     """
     policy.reset(seed, game_index)
-    state = game.new_state(seed, game_index)
+    if state is None:
+        state = game.new_state(seed, game_index)
     before = state.to_dict()
     last_round = None
     step = 0

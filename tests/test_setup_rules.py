@@ -179,10 +179,10 @@ def test_1_2_2_token_piles_hold_every_base_copy(games, content):
     assert per_colour == {"green": 12, "grey": 10, "violet": 10, "brown": 10, "red": 8, "white": 10}
     for d in games:
         on_map = [tok["enemy"] for h in all_hexes(d) for tok in h["tokens"]]
-        piles = [e for pile in d["enemy_piles"].values() for e in pile]
+        piles = [tok["enemy"] for pile in d["enemy_piles"].values() for tok in pile]
         assert Counter(piles + on_map) == base
         for c, pile in d["enemy_piles"].items():
-            assert all(colour[e] == c for e in pile)
+            assert all(colour[tok["enemy"]] == c for tok in pile)
             placed = sum(colour[e] == c for e in on_map)
             assert len(pile) == per_colour[c] - placed
         tokens = [tok["token"] for h in all_hexes(d) for tok in h["tokens"]]

@@ -1,0 +1,1004 @@
+"""Fixtures: a game state written as a plain dict (JSON / TOML), and back.
+
+``state_to_dict(core)`` describes EVERY field of the GameState struct (ext/_types.pxd):
+the parts a player recognises use content ids and words (cards ``"march"``, units, enemies,
+tiles, sites, skills, tactics, colours, terrains, phases); the engine's bookkeeping (turn
+state, combat, random stream states ...) stays numeric.  The struct is read field by field
+by code generated from the headers (``GameCore.raw_dict``, ext/gen_fields.py), and only the
+fields named in this module are translated: a field added to any struct appears in the dict
+(numeric, under its C name) after the next build, and is written back by
+:func:`state_from_dict`.
+
+``state_from_dict(game, d)`` builds a state from such a dict.  A PARTIAL dict is allowed:
+every field it leaves out comes from a fresh setup of the game's scenario and hero with the
+dict's ``seed`` / ``game_index`` (default 0).  Only ``format`` is required.  Any mistake
+raises :class:`FixtureError` (a ValueError) whose message starts with the key path, e.g.
+``players[0].hand[2]: unknown card 'marhc'``.
+
+The format is described for users in docs/fixtures.md.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Callable, Optional, Union
+
+from . import content as _ct
+from . import effects as _fx
+from ._state import HEX_FLAG_NAMES, PHASE_NAMES, TERMINATION_NAMES, FixtureError
+
+__all__ = ["FORMAT", "FixtureError", "state_to_dict", "state_from_dict", "apply_fixture",
+           "load_fixture_file", "fixture_game_args", "canonical_raw"]
+
+#: Version of the fixture format; a fixture must carry ``"format": FORMAT``.
+FORMAT = 1
+MAX_CRYSTALS = 3            # 5.1.3: at most 3 crystals of one colour (the dummy has no limit, 18.4.4)
+REPUTATION_RANGE = (-7, 8)  # 10.3: the Reputation track
+LEVEL_RANGE = (1, 10)       # 13.6
+UNIT_WOUNDS = (0, 2)        # 11.7.9: a unit holds at most 2 Wounds (Poison)
+HAND_CAPACITY = 63          # MAX_HAND_INDEX of ext/_engine.pxd: hand indices fit the action encoding
+ZONE_CAPACITY = 255         # MAX_CARDS - 1: a full zone stops the game (check_capacity, ext/_engine.pyx)
+HEADER_KEYS = ("format", "scenario", "hero", "lost_legion")
+NONE_WORDS = (None, "none")  # TOML has no null: write "none"
+
+
+# ---------------------------------------------------------------------------------------
+# names
+# ---------------------------------------------------------------------------------------
+
+class _Names:
+    """Content id lists of one game (index <-> id) and the ids' reverse lookups."""
+
+    def __init__(self, core) -> None:
+        t, su = core.tables, core.setup
+        self.tables = t
+        self.lists = {
+            "card": list(t.card_ids), "unit": list(t.unit_ids), "enemy": list(t.enemy_ids),
+            "tile": list(t.tile_ids), "tactic": list(t.tactic_ids), "hero": list(su.hero_ids),
+            "skill": list(su.skill_ids), "ruins token": list(su.ruins_ids), "site": list(_ct.SITE_IDS),
+            "colour": list(_fx.MANA_COLOURS), "basic colour": list(_fx.BASIC_COLOURS),
+            "terrain": list(_fx.TERRAINS), "time": list(_fx.TIMES), "phase": list(PHASE_NAMES),
+            "termination": list(TERMINATION_NAMES), "pile colour": list(_ct.ENEMY_COLOURS),
+        }
+        self.index = {k: {name: i for i, name in enumerate(v)} for k, v in self.lists.items()}
+        self.enemy_colour = [int(x) for x in t.enemies[:, t.col("enemies", "colour")]]
+
+    def name(self, kind: str, i: int) -> Optional[str]:
+        """The id of index ``i`` (None for a negative index)."""
+        return self.lists[kind][i] if i >= 0 else None
+
+    def idx(self, kind: str, value: Any, path: str, optional: bool = False) -> int:
+        """The index of id ``value``; -1 for None when ``optional``."""
+        if optional and value in NONE_WORDS:
+            return -1
+        if not isinstance(value, str):
+            raise FixtureError(f"{path}: expected a {kind} id, got {value!r}")
+        i = self.index[kind].get(value)
+        if i is None:
+            raise FixtureError(f"{path}: unknown {kind} {value!r}")
+        return i
+
+
+def _int(v: Any, path: str, lo: int, hi: int) -> int:
+    if isinstance(v, bool):
+        v = int(v)
+    if not isinstance(v, int):
+        raise FixtureError(f"{path}: expected a whole number, got {v!r}")
+    if not lo <= v <= hi:
+        raise FixtureError(f"{path}: {v} is out of range ({lo} .. {hi})")
+    return v
+
+
+def _list(v: Any, path: str, n: int) -> list:
+    if not isinstance(v, (list, tuple)):
+        raise FixtureError(f"{path}: expected a list, got {v!r}")
+    if len(v) > n:
+        raise FixtureError(f"{path}: {len(v)} entries, at most {n} fit")
+    return list(v)
+
+
+def _table(v: Any, path: str) -> dict:
+    if not isinstance(v, dict):
+        raise FixtureError(f"{path}: expected a table of keys, got {v!r}")
+    return v
+
+
+def _key(path: str, name: Any) -> str:
+    return f"{path}.{name}" if path else str(name)
+
+
+def _flag(v: int):
+    """A 0/1 flag as false / true (other values stay numbers: the engine may count)."""
+    return bool(v) if v in (0, 1) else v
+
+
+def _trim(values: list) -> list:
+    """Drop trailing None entries (empty slots at the end of a fixed array)."""
+    out = list(values)
+    while out and out[-1] is None:
+        out.pop()
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# state -> dict
+# ---------------------------------------------------------------------------------------
+
+def _counted(N: _Names, kind: str, values: list, n: int) -> list:
+    return [N.name(kind, x) for x in values[:n]]
+
+
+def _player_out(N: _Names, raw: dict) -> dict:
+    out: dict = {}
+    for k, v in raw.items():
+        if k == "hero":
+            out[k] = N.name("hero", v)
+        elif k == "crystals":
+            out[k] = {c: v[i] for i, c in enumerate(_fx.BASIC_COLOURS)}
+        elif k in ("deck", "hand", "discard", "play_area"):
+            out[k] = _counted(N, "card", v, raw[_COUNT[k]])
+        elif k == "units":
+            out[k] = [_unit_out(N, u, slot, i) for i, (slot, u) in
+                      enumerate((slot, u) for slot, u in enumerate(v) if u["card"] >= 0)]
+        elif k == "skills":
+            out[k] = _trim([N.name("skill", x) for x in v])
+        elif k == "skill_stack":
+            out[k] = _counted(N, "skill", v, raw["n_skill_stack"])
+        elif k == "tactic":
+            out[k] = N.name("tactic", v)
+        elif k == "tactic_cards":
+            out[k] = _counted(N, "card", v, raw["n_tactic_cards"])
+        elif k == "stolen_die":
+            out[k] = N.name("colour", v)
+        elif k in _PLAYER_COUNTS:
+            continue
+        elif k == "tactic_used":
+            out[k] = _flag(v)
+        else:
+            out[k] = v
+    return out
+
+
+def _unit_out(N: _Names, raw: dict, slot: int, i: int) -> dict:
+    """An occupied Unit slot; ``slot`` is written only where an empty slot lies before it
+    (a disbanded Unit, 7.2.4), so that the list holds Units only."""
+    out = {"unit": N.name("unit", raw["card"])}
+    if slot != i:
+        out["slot"] = slot
+    for k, v in raw.items():
+        if k == "card":
+            continue
+        out[k] = N.name("card", v) if k == "banner" else _flag(v) if k == "ready" else v
+    return out
+
+
+def _dummy_out(N: _Names, raw: dict) -> dict:
+    out: dict = {}
+    for k, v in raw.items():
+        if k == "hero":
+            out[k] = N.name("hero", v)
+        elif k == "crystals":
+            out[k] = {c: v[i] for i, c in enumerate(_fx.BASIC_COLOURS)}
+        elif k in ("deck", "discard"):
+            out[k] = _counted(N, "card", v, raw[_COUNT[k]])
+        elif k == "skill_stack":
+            out[k] = _counted(N, "skill", v, raw["n_skill_stack"])
+        elif k == "tactic":
+            out[k] = N.name("tactic", v)
+        elif k in ("n_deck", "n_discard", "n_skill_stack"):
+            continue
+        else:
+            out[k] = v
+    return out
+
+
+def _turn_out(N: _Names, raw: dict) -> dict:
+    out: dict = {}
+    for k, v in raw.items():
+        if k == "mana_tokens":
+            out[k] = {c: v[i] for i, c in enumerate(_fx.MANA_COLOURS) if v[i]}
+        elif k == "terrain_delta":
+            out[k] = {t: v[i] for i, t in enumerate(_fx.TERRAINS) if v[i]}
+        elif k == "path":
+            out[k] = v[:raw["n_path"]]
+        elif k == "n_path":
+            continue
+        elif k in ("played_card", "action_taken", "extra_turn"):
+            out[k] = _flag(v)
+        else:
+            out[k] = v
+    return out
+
+
+def _combat_out(N: _Names, raw: dict) -> dict:
+    out = dict(raw)
+    out["enemies"] = [{k: (N.name("enemy", x) if k == "enemy" else x) for k, x in e.items()}
+                      for e in raw["enemies"]]
+    return out
+
+
+def _token_out(N: _Names, token_enemy: list, t: int) -> dict:
+    e = token_enemy[t] if 0 <= t < len(token_enemy) else -1
+    return {"token": t, "enemy": N.name("enemy", e)}
+
+
+def _hex_out(N: _Names, raw: dict, index: int, token_enemy: list) -> dict:
+    out: dict = {"index": index}
+    for k, v in raw.items():
+        if k == "terrain":
+            out[k] = N.name("terrain", v)
+        elif k == "site":
+            out[k] = N.name("site", v)
+        elif k == "colours":
+            out[k] = [c for i, c in enumerate(_fx.BASIC_COLOURS) if v >> i & 1]
+        elif k == "neighbour":
+            out["neighbours"] = v
+        elif k == "owner":
+            out[k] = v if v >= 0 else None
+        elif k == "flags":
+            out[k] = [HEX_FLAG_NAMES[i] if i < len(HEX_FLAG_NAMES) else 1 << i for i in range(8) if v >> i & 1]
+        elif k == "tokens":
+            out[k] = [_token_out(N, token_enemy, t) for t in v[:raw["n_tokens"]]]
+        elif k == "n_tokens":
+            continue
+        elif k == "ruins":
+            out[k] = N.name("ruins token", v)
+        else:
+            out[k] = v
+    out["tokens_face_up"] = bool(raw["flags"] & 4)     # HEX_TOKENS_REVEALED (derived)
+    out["ruins_face_up"] = bool(raw["flags"] & 8)      # HEX_RUINS_REVEALED (derived)
+    return out
+
+
+def _names(core) -> _Names:
+    """The id lists of a core's game, built once per setup (a Game shares one setup)."""
+    N = getattr(core.setup, "_fixture_names", None)
+    if N is None or N.tables is not core.tables:
+        N = _Names(core)
+        core.setup._fixture_names = N
+    return N
+
+
+def state_to_dict(core) -> dict:
+    """The whole state of ``core`` (a GameCore) as a JSON-serialisable fixture dict."""
+    N = _names(core)
+    raw = core.raw_dict()
+    su = core.setup
+    te = raw["token_enemy"]
+    out: dict = {"format": FORMAT, "scenario": su.scenario_id, "hero": su.hero_id,
+                 "lost_legion": bool(su.lost_legion)}
+    for k, v in raw.items():
+        if k in _TOP_CONSUMED:
+            continue
+        if k == "scenario":
+            out[k] = su.scenario_id
+        elif k in ("time", "phase", "termination"):
+            out[k] = N.name(k, v)
+        elif k == "end_announced_by":
+            out[k] = v if v >= 0 else None
+        elif k == "players":
+            out[k] = [_player_out(N, p) for p in v[:raw["n_players"]]]
+        elif k == "dummy":
+            out[k] = _dummy_out(N, v)
+        elif k == "turn":
+            out[k] = _turn_out(N, v)
+        elif k == "combat":
+            out[k] = _combat_out(N, v)
+        elif k == "tiles":
+            tiles = []
+            for slot, tl in enumerate(v[:raw["n_tiles"]]):
+                first = tl["first_hex"]
+                entry = {"tile": N.name("tile", tl["content"]), "position": [tl["a"], tl["b"]]}
+                entry.update({kk: x for kk, x in tl.items() if kk not in ("content", "a", "b")})
+                entry["hexes"] = [_hex_out(N, raw["hexes"][h], h, te) for h in range(first, first + 7)]
+                tiles.append(entry)
+            out["map"] = {"shape": su.shape_id, "tiles": tiles, "n_hexes": raw["n_hexes"],
+                          "core_revealed": _flag(raw["core_revealed"])}
+        elif k == "tile_stack":
+            out[k] = _counted(N, "tile", v, raw["n_tile_stack"])
+        elif k == "token_enemy":
+            out[k] = _trim([N.name("enemy", x) for x in v])
+        elif k == "piles":
+            out["enemy_piles"] = {c: [_token_out(N, te, t) for t in v[i][:raw["n_pile"][i]]]
+                                  for i, c in enumerate(_ct.ENEMY_COLOURS)}
+        elif k == "pile_discard":
+            out["enemy_discards"] = {c: [_token_out(N, te, t) for t in v[i][:raw["n_pile_discard"][i]]]
+                                     for i, c in enumerate(_ct.ENEMY_COLOURS)}
+        elif k == "ruins_pile":
+            out[k] = _counted(N, "ruins token", v, raw["n_ruins_pile"])
+        elif k == "dice":
+            out["source"] = {"dice": _counted(N, "colour", v, raw["n_dice"]), "taken": raw["dice_taken"]}
+        elif k == "unit_offer":
+            out[k] = [{"unit": N.name("unit", u)} if u >= 0 else {"advanced_action": N.name("card", -u - 1)}
+                      for u in v[:raw["n_unit_offer"]]]
+        elif k in ("aa_offer", "spell_offer"):
+            out[_RENAME.get(k, k)] = [N.name("card", x) for x in v]
+        elif k in _DECKS:
+            out[_RENAME.get(k, k)] = _counted(N, _DECKS[k], v, raw[_COUNT[k]])
+        elif k == "skill_offer":
+            out[k] = _counted(N, "skill", v, raw["n_skill_offer"])
+        elif k in ("tactics_available", "tactics_removed"):
+            out[k] = _trim([N.name("tactic", x) for x in v])
+        else:
+            out[k] = v
+    return out
+
+
+_COUNT = {"deck": "n_deck", "hand": "n_hand", "discard": "n_discard", "play_area": "n_play",
+          "aa_deck": "n_aa_deck", "spell_deck": "n_spell_deck", "artifact_deck": "n_artifact_deck",
+          "regular_units": "n_regular_units", "elite_units": "n_elite_units"}
+_PLAYER_COUNTS = ("n_deck", "n_hand", "n_discard", "n_play", "n_skill_stack", "n_tactic_cards")
+_DECKS = {"aa_deck": "card", "spell_deck": "card", "artifact_deck": "card",
+          "regular_units": "unit", "elite_units": "unit"}
+_RENAME = {"aa_offer": "advanced_action_offer", "aa_deck": "advanced_action_deck"}
+# raw top-level fields described under another key (or derived from a list's length)
+_TOP_CONSUMED = {"n_tiles", "hexes", "n_hexes", "core_revealed", "n_tile_stack", "n_pile",
+                 "n_pile_discard", "n_ruins_pile", "dice_taken", "n_dice", "n_unit_offer",
+                 "n_aa_deck", "n_spell_deck", "n_artifact_deck", "n_regular_units", "n_elite_units",
+                 "n_skill_offer"}
+
+
+def canonical_raw(raw: dict) -> dict:
+    """``raw`` (a :meth:`GameCore.raw_dict`) as :func:`state_from_dict` rebuilds it.
+
+    The fixture lists only the live entries of a counted array (``deck[:n_deck]``) and
+    only occupied Unit slots, so what an array holds past its count (left-overs of cards
+    that moved on, never read by the engine) is written as -1, and an empty Unit slot as
+    card -1, banner -1, zeros.  Every other field is kept exactly.  Tests compare a
+    restored state with ``canonical_raw`` of the original, byte for byte.
+    """
+    out = _deepcopy(raw)
+
+    def fill(d: dict, key: str, count: str) -> None:
+        n = d[count]
+        d[key][n:] = [-1] * (len(d[key]) - n)
+
+    for p in out["players"][:out["n_players"]]:
+        for key, count in (("deck", "n_deck"), ("hand", "n_hand"), ("discard", "n_discard"),
+                           ("play_area", "n_play"), ("skill_stack", "n_skill_stack"),
+                           ("tactic_cards", "n_tactic_cards")):
+            fill(p, key, count)
+        for i, u in enumerate(p["units"]):
+            if u["card"] < 0:
+                p["units"][i] = {k: (-1 if k in ("card", "banner") else 0) for k in u}
+    for key, count in (("deck", "n_deck"), ("discard", "n_discard"), ("skill_stack", "n_skill_stack")):
+        fill(out["dummy"], key, count)
+    fill(out["turn"], "path", "n_path")
+    for h in out["hexes"][:out["n_hexes"]]:
+        fill(h, "tokens", "n_tokens")
+    for key, count in (("tile_stack", "n_tile_stack"), ("ruins_pile", "n_ruins_pile"), ("dice", "n_dice"),
+                       ("unit_offer", "n_unit_offer"), ("aa_deck", "n_aa_deck"), ("spell_deck", "n_spell_deck"),
+                       ("artifact_deck", "n_artifact_deck"), ("regular_units", "n_regular_units"),
+                       ("elite_units", "n_elite_units"), ("skill_offer", "n_skill_offer")):
+        fill(out, key, count)
+    for key, count in (("piles", "n_pile"), ("pile_discard", "n_pile_discard")):
+        for c, pile in enumerate(out[key]):
+            n = out[count][c]
+            pile[n:] = [-1] * (len(pile) - n)
+    return out
+
+
+def _deepcopy(x):
+    if isinstance(x, dict):
+        return {k: _deepcopy(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_deepcopy(v) for v in x]
+    return x
+
+
+# ---------------------------------------------------------------------------------------
+# dict -> state
+# ---------------------------------------------------------------------------------------
+
+class _Loader:
+    """Turns a (partial) fixture dict into a partial raw dict over a fresh state."""
+
+    def __init__(self, core) -> None:
+        self.core = core
+        self.N = _names(self.core)
+        self.base = self.core.raw_dict()
+        self.patch: dict = {}
+        self.allocations: list = []    # (enemy index, path, callback(token)) for tokens given by enemy id
+        self.positions: list = []      # (player patch, value, path): hex given as [q, r]
+
+    # -- small converters ------------------------------------------------------------
+
+    def ids(self, kind: str, v: Any, path: str, n: int, fill: int = -1, optional: bool = False,
+            cap: Optional[int] = None) -> list:
+        """A list of ids -> indices padded with ``fill`` to the array length ``n``; at most
+        ``cap`` entries (default ``n``)."""
+        v = _list(v, path, n if cap is None else cap)
+        return [self.N.idx(kind, x, f"{path}[{i}]", optional) for i, x in enumerate(v)] + [fill] * (n - len(v))
+
+    def colour_counts(self, v: Any, path: str, colours, hi: int, full: bool = False) -> list:
+        v = _table(v, path)
+        for c in v:
+            if c not in colours:
+                raise FixtureError(f"{_key(path, c)}: unknown colour {c!r} (one of {', '.join(colours)})")
+        return [_int(v.get(c, 0), _key(path, c), 0, hi) for c in colours]
+
+    def raw_fields(self, v: dict, base: dict, path: str, consumed=()) -> None:
+        """Check that keys of ``v`` not handled by name are raw fields of ``base``."""
+        for k in v:
+            if k not in base or k in consumed:
+                raise FixtureError(f"{_key(path, k)}: unknown key")
+
+    def token(self, entry: Any, path: str, put: Callable[[int], None], token_enemy: Callable[[], list]) -> None:
+        """A token given as an instance number, {"token": n, "enemy": id} or an enemy id."""
+        if isinstance(entry, dict):
+            for k in entry:
+                if k not in ("token", "enemy"):
+                    raise FixtureError(f"{_key(path, k)}: unknown key")
+            if "token" not in entry:
+                if "enemy" not in entry:
+                    raise FixtureError(f"{path}: give 'token' (instance number) or 'enemy' (id)")
+                entry = entry["enemy"]
+            else:
+                t = _int(entry["token"], _key(path, "token"), 0, len(self.base["token_enemy"]) - 1)
+                if "enemy" in entry:
+                    e = self.N.idx("enemy", entry["enemy"], _key(path, "enemy"))
+                    self.checks.append((t, e, path, token_enemy))
+                put(t)
+                return
+        if isinstance(entry, str):
+            e = self.N.idx("enemy", entry, path)
+            self.allocations.append((e, path, put))
+            put(-1)
+            return
+        put(_int(entry, path, 0, len(self.base["token_enemy"]) - 1))
+
+    # -- sections --------------------------------------------------------------------
+
+    def player(self, v: Any, path: str, p: int) -> dict:
+        v = _table(v, path)
+        base = self.base["players"][p]
+        out: dict = {}
+        for k, x in v.items():
+            kp = _key(path, k)
+            if k == "hero":
+                h = self.N.idx("hero", x, kp)
+                if h != base["hero"]:
+                    raise FixtureError(f"{kp}: the game is set up for hero {self.N.name('hero', base['hero'])!r}, "
+                                       f"not {x!r}")
+                out[k] = h
+            elif k == "crystals":
+                out[k] = self.colour_counts(x, kp, _fx.BASIC_COLOURS, MAX_CRYSTALS)
+            elif k in ("deck", "hand", "discard", "play_area"):
+                cap = HAND_CAPACITY if k == "hand" else ZONE_CAPACITY
+                out[k] = self.ids("card", x, kp, len(base[k]), cap=cap)
+                out[_COUNT[k]] = len(x)
+            elif k == "units":
+                out[k] = self.units(x, kp, base[k])
+            elif k == "skills":
+                out[k] = self.ids("skill", x, kp, len(base[k]), optional=True)
+            elif k == "skill_stack":
+                out[k] = self.ids("skill", x, kp, len(base[k]))
+                out["n_skill_stack"] = len(x)
+            elif k == "tactic":
+                out[k] = self.N.idx("tactic", x, kp, optional=True)
+            elif k == "tactic_cards":
+                out[k] = self.ids("card", x, kp, len(base[k]))
+                out["n_tactic_cards"] = len(x)
+            elif k == "stolen_die":
+                out[k] = self.N.idx("colour", x, kp, optional=True)
+            elif k == "fame":
+                out[k] = _int(x, kp, 0, 32767)
+            elif k == "reputation":
+                out[k] = _int(x, kp, *REPUTATION_RANGE)
+            elif k == "level":
+                out[k] = _int(x, kp, *LEVEL_RANGE)
+            elif k == "position":
+                if isinstance(x, (list, tuple)):
+                    self.positions.append((out, x, kp))
+                else:
+                    out[k] = _int(x, kp, -1, 32767)
+                    self.positions.append((out, None, kp))
+            elif k in base and k not in _PLAYER_COUNTS:
+                out[k] = x
+            else:
+                raise FixtureError(f"{kp}: unknown key")
+        return out
+
+    def units(self, v: Any, path: str, base: list) -> list:
+        """Units in slots 0, 1, ... (or in the slot a unit names with ``slot``)."""
+        v = _list(v, path, len(base))
+        empty = {k: (-1 if k in ("card", "banner") else 0) for k in base[0]}
+        out = [dict(empty) for _ in base]
+        used: set = set()
+        for i, u in enumerate(v):
+            up = f"{path}[{i}]"
+            u = _table(u, up)
+            if "unit" not in u:
+                raise FixtureError(f"{up}: a unit needs 'unit' (its id)")
+            slot = dict(empty, ready=1)        # a unit given without 'ready' is ready (7.2.3)
+            at = _int(u["slot"], _key(up, "slot"), 0, len(base) - 1) if "slot" in u else i
+            if at in used:
+                raise FixtureError(f"{_key(up, 'slot')}: slot {at} holds another unit already")
+            used.add(at)
+            for k, x in u.items():
+                kp = _key(up, k)
+                if k == "unit":
+                    slot["card"] = self.N.idx("unit", x, kp)
+                elif k == "slot":
+                    continue
+                elif k == "banner":
+                    slot[k] = self.N.idx("card", x, kp, optional=True)
+                elif k == "wounds":
+                    slot[k] = _int(x, kp, *UNIT_WOUNDS)
+                elif k in empty and k != "card":
+                    slot[k] = x
+                else:
+                    raise FixtureError(f"{kp}: unknown key")
+            out[at] = slot
+        return out
+
+    def dummy(self, v: Any, path: str) -> dict:
+        v = _table(v, path)
+        base = self.base["dummy"]
+        out: dict = {}
+        for k, x in v.items():
+            kp = _key(path, k)
+            if k == "hero":
+                out[k] = self.N.idx("hero", x, kp, optional=True)
+            elif k == "crystals":
+                out[k] = self.colour_counts(x, kp, _fx.BASIC_COLOURS, 127)    # no limit (18.4.4)
+            elif k in ("deck", "discard"):
+                out[k] = self.ids("card", x, kp, len(base[k]), cap=ZONE_CAPACITY)
+                out[_COUNT[k]] = len(x)
+            elif k == "skill_stack":
+                out[k] = self.ids("skill", x, kp, len(base[k]))
+                out["n_skill_stack"] = len(x)
+            elif k == "tactic":
+                out[k] = self.N.idx("tactic", x, kp, optional=True)
+            elif k in base and k not in ("n_deck", "n_discard", "n_skill_stack"):
+                out[k] = x
+            else:
+                raise FixtureError(f"{kp}: unknown key")
+        return out
+
+    def turn(self, v: Any, path: str) -> dict:
+        v = _table(v, path)
+        base = self.base["turn"]
+        out: dict = {}
+        for k, x in v.items():
+            kp = _key(path, k)
+            if k == "mana_tokens":
+                out[k] = self.colour_counts(x, kp, _fx.MANA_COLOURS, 127)
+            elif k == "terrain_delta":
+                x = _table(x, kp)
+                for t in x:
+                    self.N.idx("terrain", t, _key(kp, t))
+                out[k] = [_int(x.get(t, 0), _key(kp, t), -128, 127) for t in _fx.TERRAINS]
+            elif k == "path":
+                x = _list(x, kp, len(base[k]))
+                out[k] = [_int(h, f"{kp}[{i}]", -1, 32767) for i, h in enumerate(x)] + [-1] * (len(base[k]) - len(x))
+                out["n_path"] = len(x)
+            elif k in base and k != "n_path":
+                out[k] = x
+            else:
+                raise FixtureError(f"{kp}: unknown key")
+        return out
+
+    def combat(self, v: Any, path: str) -> dict:
+        v = _table(v, path)
+        base = self.base["combat"]
+        out: dict = {}
+        for k, x in v.items():
+            kp = _key(path, k)
+            if k == "enemies":
+                x = _list(x, kp, len(base[k]))
+                enemies = []
+                for i, e in enumerate(x):
+                    ep = f"{kp}[{i}]"
+                    e = _table(e, ep)
+                    slot: dict = {}
+                    for kk, y in e.items():
+                        if kk == "enemy":
+                            slot[kk] = self.N.idx("enemy", y, _key(ep, kk), optional=True)
+                        elif kk in base[k][i]:
+                            slot[kk] = y
+                        else:
+                            raise FixtureError(f"{_key(ep, kk)}: unknown key")
+                    if "enemy" in e and "hex" not in e:
+                        slot["hex"] = -1           # drawn for this combat unless a hex is given
+                    if "token" not in slot and slot.get("enemy", -1) >= 0:
+                        # an enemy given by id only: take a token of it from its pile
+                        self.allocations.append((slot["enemy"], ep, lambda t, s=slot: s.__setitem__("token", t)))
+                    enemies.append(slot)
+                out[k] = enemies
+                if "n_enemies" not in v:
+                    out["n_enemies"] = len(x)
+            elif k in base:
+                out[k] = x
+            else:
+                raise FixtureError(f"{kp}: unknown key")
+        return out
+
+    def hex(self, v: Any, path: str, h: int, placed: dict) -> dict:
+        """One hex; ``placed`` is its raw state after the tiles were placed."""
+        v = _table(v, path)
+        out: dict = {}
+        for k, x in v.items():
+            kp = _key(path, k)
+            if k in ("index", "q", "r", "tile", "neighbours", "tokens_face_up", "ruins_face_up"):
+                want = {"index": h, "neighbours": placed["neighbour"],
+                        "tokens_face_up": bool(placed["flags"] & 4), "ruins_face_up": bool(placed["flags"] & 8)
+                        }.get(k, placed.get(k))
+                if k in ("tokens_face_up", "ruins_face_up"):
+                    self.face_up.append((h, k, x, kp))
+                elif x != want:
+                    raise FixtureError(f"{kp}: is {want!r} on this map ({k} follows from the tiles and "
+                                       f"their positions; it cannot be set)")
+            elif k == "terrain":
+                out[k] = self.N.idx("terrain", x, kp)
+            elif k == "site":
+                out[k] = self.N.idx("site", x, kp, optional=True)
+            elif k == "colours":
+                out[k] = sum(1 << self.N.idx("basic colour", c, f"{kp}[{i}]")
+                             for i, c in enumerate(_list(x, kp, 4)))
+            elif k == "owner":
+                out[k] = -1 if x in NONE_WORDS else _int(x, kp, -1, 3)
+            elif k == "flags":
+                if isinstance(x, int):
+                    out[k] = _int(x, kp, 0, 255)
+                else:
+                    bits = 0
+                    for i, f in enumerate(_list(x, kp, 8)):
+                        if isinstance(f, int) and not isinstance(f, bool):
+                            bits |= _int(f, f"{kp}[{i}]", 1, 128)
+                        elif f in HEX_FLAG_NAMES:
+                            bits |= 1 << HEX_FLAG_NAMES.index(f)
+                        else:
+                            raise FixtureError(f"{kp}[{i}]: unknown hex flag {f!r} (one of {', '.join(HEX_FLAG_NAMES)})")
+                    out[k] = bits
+            elif k == "tokens":
+                x = _list(x, kp, len(placed["tokens"]))
+                toks = [-1] * len(placed["tokens"])
+                for i, t in enumerate(x):
+                    self.token(t, f"{kp}[{i}]", lambda n, i=i: toks.__setitem__(i, n), self.token_enemy)
+                out[k] = toks
+                out["n_tokens"] = len(x)
+            elif k == "ruins":
+                out[k] = self.N.idx("ruins token", x, kp, optional=True)
+            elif k in placed and k not in ("neighbour", "n_tokens"):
+                out[k] = x
+            else:
+                raise FixtureError(f"{kp}: unknown key")
+        return out
+
+    def token_enemy(self) -> list:
+        return self.patch.get("token_enemy", self.base["token_enemy"])
+
+    def map(self, v: Any, path: str) -> None:
+        v = _table(v, path)
+        su = self.core.setup
+        for k in v:
+            if k not in ("shape", "tiles", "n_hexes", "core_revealed", "hexes"):
+                raise FixtureError(f"{_key(path, k)}: unknown key")
+        if "shape" in v and v["shape"] != su.shape_id:
+            raise FixtureError(f"{_key(path, 'shape')}: the scenario's map shape is {su.shape_id!r}, not {v['shape']!r}")
+        hex_entries: dict = {}
+        if "tiles" in v:
+            tp = _key(path, "tiles")
+            tiles = _list(v["tiles"], tp, len(self.base["tiles"]))
+            self.core.clear_map()
+            extra: list = []
+            for k, tl in enumerate(tiles):
+                kp = f"{tp}[{k}]"
+                tl = _table(tl, kp)
+                for kk in tl:
+                    if kk not in ("tile", "position", "first_hex", "hexes") and kk not in self.base["tiles"][0]:
+                        raise FixtureError(f"{_key(kp, kk)}: unknown key")
+                    if kk in ("content", "a", "b"):
+                        raise FixtureError(f"{_key(kp, kk)}: unknown key")
+                if "tile" not in tl or "position" not in tl:
+                    raise FixtureError(f"{kp}: a tile needs 'tile' (its id) and 'position' ([a, b])")
+                t = self.N.idx("tile", tl["tile"], _key(kp, "tile"))
+                pos = _list(tl["position"], _key(kp, "position"), 2)
+                if len(pos) != 2:
+                    raise FixtureError(f"{_key(kp, 'position')}: expected [a, b], got {tl['position']!r}")
+                a = _int(pos[0], f"{_key(kp, 'position')}[0]", -64, 63)
+                b = _int(pos[1], f"{_key(kp, 'position')}[1]", -64, 63)
+                try:
+                    slot = self.core.place_tile(t, a, b)
+                except FixtureError as err:
+                    raise FixtureError(f"{kp}: {err}") from None
+                extra.append({kk: x for kk, x in tl.items() if kk not in ("tile", "position", "hexes")})
+                if "hexes" in tl:
+                    hp = _key(kp, "hexes")
+                    for j, hx in enumerate(_list(tl["hexes"], hp, 7)):
+                        hex_entries[slot * 7 + j] = (hx, f"{hp}[{j}]")
+            placed = self.core.raw_dict()
+            for k, e in enumerate(extra):
+                for kk, x in e.items():
+                    if x != placed["tiles"][k][kk]:
+                        raise FixtureError(f"{tp}[{k}].{kk}: is {placed['tiles'][k][kk]!r} on this map "
+                                           f"(it follows from the tile order)")
+            self.base = dict(self.base, tiles=placed["tiles"], hexes=placed["hexes"],
+                             n_tiles=placed["n_tiles"], n_hexes=placed["n_hexes"])
+            self.patch["tiles"] = placed["tiles"]
+            self.patch["n_tiles"] = placed["n_tiles"]
+            self.patch["hexes"] = placed["hexes"]
+            self.patch["n_hexes"] = placed["n_hexes"]
+        if "hexes" in v:      # patches by hex index: {"12": {...}}
+            hp = _key(path, "hexes")
+            for hk, hx in _table(v["hexes"], hp).items():
+                try:
+                    h = int(hk)
+                except (TypeError, ValueError):
+                    raise FixtureError(f"{_key(hp, hk)}: a hex is named by its index (a whole number)") from None
+                if not 0 <= h < self.base["n_hexes"]:
+                    raise FixtureError(f"{_key(hp, hk)}: no hex {h} on this map (0 .. {self.base['n_hexes'] - 1})")
+                hex_entries[h] = (hx, _key(hp, hk))
+        n_hexes = self.base["n_hexes"]
+        if "n_hexes" in v and v["n_hexes"] != n_hexes:
+            raise FixtureError(f"{_key(path, 'n_hexes')}: is {n_hexes} on this map (it follows from the tiles)")
+        if "core_revealed" in v:
+            self.patch["core_revealed"] = v["core_revealed"]
+        if hex_entries:
+            hexes = [dict(h) for h in self.patch.get("hexes", self.base["hexes"])]
+            for h, (hx, hp) in hex_entries.items():
+                hexes[h].update(self.hex(hx, hp, h, self.base["hexes"][h]))
+            self.patch["hexes"] = hexes
+
+    def piles(self, v: Any, path: str, key: str, count: str) -> None:
+        v = _table(v, path)
+        piles = [list(p) for p in self.patch.get(key, self.base[key])]
+        counts = list(self.patch.get(count, self.base[count]))
+        for c, entries in v.items():
+            ci = self.N.idx("pile colour", c, _key(path, c))
+            cp = _key(path, c)
+            entries = _list(entries, cp, len(piles[ci]))
+            pile = [-1] * len(piles[ci])
+            for i, e in enumerate(entries):
+                if isinstance(e, str) or (isinstance(e, dict) and "token" not in e):
+                    raise FixtureError(f"{cp}[{i}]: a token in a pile needs its instance number ('token')")
+                self.token(e, f"{cp}[{i}]", lambda n, i=i: pile.__setitem__(i, n), self.token_enemy)
+            piles[ci] = pile
+            counts[ci] = len(entries)
+        self.patch[key] = piles
+        self.patch[count] = counts
+
+    # -- whole fixture ---------------------------------------------------------------
+
+    def load(self, d: dict) -> None:
+        N = self.N
+        base = self.base
+        self.checks: list = []
+        self.face_up: list = []
+        order = sorted(d, key=lambda k: {"token_enemy": 0, "map": 1, "enemy_piles": 2, "enemy_discards": 2}.get(k, 3))
+        for k in order:
+            x = d[k]
+            if k in HEADER_KEYS:
+                continue
+            if k in ("seed", "game_index"):
+                self.patch[k] = _int(x, k, 0, (1 << 64) - 1)
+            if k in ("time", "phase", "termination"):
+                self.patch[k] = N.idx(k, x, k)
+            elif k == "end_announced_by":
+                self.patch[k] = -1 if x in NONE_WORDS else _int(x, k, 0, 127)
+            elif k == "round":
+                self.patch[k] = _int(x, k, 1, 127)
+            elif k == "players":
+                n = base["n_players"]
+                x = _list(x, k, n)
+                self.patch[k] = [self.player(p, f"players[{i}]", i) for i, p in enumerate(x)]
+            elif k == "dummy":
+                self.patch[k] = self.dummy(x, k)
+            elif k == "turn":
+                self.patch[k] = self.turn(x, k)
+            elif k == "combat":
+                self.patch[k] = self.combat(x, k)
+            elif k == "map":
+                self.map(x, k)
+            elif k == "tile_stack":
+                self.patch[k] = self.ids("tile", x, k, len(base[k]))
+                self.patch["n_tile_stack"] = len(x)
+            elif k == "token_enemy":
+                self.patch[k] = self.ids("enemy", x, k, len(base[k]), optional=True)
+            elif k == "enemy_piles":
+                self.piles(x, k, "piles", "n_pile")
+            elif k == "enemy_discards":
+                self.piles(x, k, "pile_discard", "n_pile_discard")
+            elif k == "ruins_pile":
+                self.patch[k] = self.ids("ruins token", x, k, len(base[k]))
+                self.patch["n_ruins_pile"] = len(x)
+            elif k == "source":
+                x = _table(x, k)
+                for kk in x:
+                    if kk not in ("dice", "taken"):
+                        raise FixtureError(f"{_key(k, kk)}: unknown key")
+                if "dice" in x:
+                    self.patch["dice"] = self.ids("colour", x["dice"], "source.dice", len(base["dice"]))
+                    self.patch["n_dice"] = len(x["dice"])
+                if "taken" in x:
+                    self.patch["dice_taken"] = x["taken"]
+            elif k == "unit_offer":
+                x = _list(x, k, len(base[k]))
+                offer = []
+                for i, u in enumerate(x):
+                    up = f"{k}[{i}]"
+                    if isinstance(u, dict) and len(u) == 1 and "advanced_action" in u:
+                        offer.append(-N.idx("card", u["advanced_action"], _key(up, "advanced_action")) - 1)
+                    elif isinstance(u, dict) and len(u) == 1 and "unit" in u:
+                        offer.append(N.idx("unit", u["unit"], _key(up, "unit")))
+                    elif isinstance(u, str):
+                        offer.append(N.idx("unit", u, up))
+                    else:
+                        raise FixtureError(f"{up}: expected a unit id, {{unit = id}} or {{advanced_action = id}}")
+                self.patch[k] = offer + [-1] * (len(base[k]) - len(x))
+                self.patch["n_unit_offer"] = len(x)
+            elif k in ("advanced_action_offer", "spell_offer"):
+                raw = {"advanced_action_offer": "aa_offer"}.get(k, k)
+                self.patch[raw] = self.ids("card", x, k, len(base[raw]), optional=True)
+            elif k in ("advanced_action_deck", "spell_deck", "artifact_deck", "regular_units", "elite_units"):
+                raw = {"advanced_action_deck": "aa_deck"}.get(k, k)
+                self.patch[raw] = self.ids(_DECKS[raw], x, k, len(base[raw]))
+                self.patch[_COUNT[raw]] = len(x)
+            elif k == "skill_offer":
+                self.patch[k] = self.ids("skill", x, k, len(base[k]))
+                self.patch["n_skill_offer"] = len(x)
+            elif k in ("tactics_available", "tactics_removed"):
+                self.patch[k] = self.ids("tactic", x, k, len(base[k]), optional=True)
+            elif k in base and k not in _TOP_CONSUMED and k not in _NAMED_RAW:
+                if k == "n_players" and x != base[k]:
+                    raise FixtureError(f"{k}: only solo games ({base[k]} player) are supported (18)")
+                self.patch[k] = x
+            else:
+                raise FixtureError(f"{k}: unknown key")
+        self._positions()
+        self._allocate()
+        self._check_tokens()
+
+    def _positions(self) -> None:
+        hexes = self.patch.get("hexes", self.base["hexes"])
+        n = self.base["n_hexes"]
+        for out, x, kp in self.positions:
+            if x is None:
+                if out["position"] >= n:
+                    raise FixtureError(f"{kp}: no hex {out['position']} on this map (0 .. {n - 1}, or -1 = off the map)")
+                continue
+            if len(x) != 2:
+                raise FixtureError(f"{kp}: expected a hex index or [q, r], got {x!r}")
+            q, r = _int(x[0], f"{kp}[0]", -999, 999), _int(x[1], f"{kp}[1]", -999, 999)
+            at = [h for h in range(n) if hexes[h]["q"] == q and hexes[h]["r"] == r]
+            if not at:
+                raise FixtureError(f"{kp}: no hex at (q, r) = ({q}, {r}) on this map")
+            out["position"] = at[0]
+
+    def _allocate(self) -> None:
+        """Tokens given by enemy id: take an instance of that enemy from its pile (or its
+        discards), so that no token is in two places (1.2.2)."""
+        if not self.allocations:
+            return
+        te = self.token_enemy()
+        piles = [list(p) for p in self.patch.get("piles", self.base["piles"])]
+        n_pile = list(self.patch.get("n_pile", self.base["n_pile"]))
+        disc = [list(p) for p in self.patch.get("pile_discard", self.base["pile_discard"])]
+        n_disc = list(self.patch.get("n_pile_discard", self.base["n_pile_discard"]))
+        for e, path, put in self.allocations:
+            c = self.N.enemy_colour[e]
+            for pile, counts in ((piles, n_pile), (disc, n_disc)):
+                live = pile[c][:counts[c]]
+                hits = [i for i, t in enumerate(live) if 0 <= t < len(te) and te[t] == e]
+                if hits:
+                    t = live.pop(hits[-1])             # the topmost such token
+                    pile[c] = live + [-1] * (len(pile[c]) - len(live))
+                    counts[c] -= 1
+                    put(t)
+                    break
+            else:
+                raise FixtureError(f"{path}: no {self.N.name('enemy', e)!r} token is left in the "
+                                   f"{_ct.ENEMY_COLOURS[c]} pile or its discards")
+        self.patch.update(piles=piles, n_pile=n_pile, pile_discard=disc, n_pile_discard=n_disc)
+
+    def _check_tokens(self) -> None:
+        te = self.token_enemy()
+        for t, e, path, _ in self.checks:
+            if te[t] != e:
+                raise FixtureError(f"{path}: token {t} is {self.N.name('enemy', te[t])!r}, not "
+                                   f"{self.N.name('enemy', e)!r} (see token_enemy)")
+        hexes = self.patch.get("hexes", self.base["hexes"])
+        for h, k, x, kp in self.face_up:
+            flags = hexes[h]["flags"]
+            want = bool(flags & (4 if k == "tokens_face_up" else 8))
+            if bool(x) != want:
+                raise FixtureError(f"{kp}: is {want} here ({k} follows from 'flags': add or remove "
+                                   f"{'tokens_revealed' if k == 'tokens_face_up' else 'ruins_revealed'})")
+
+
+# raw top-level fields that only appear under their names (never as raw keys in a fixture)
+_NAMED_RAW = {"scenario", "tiles", "piles", "pile_discard", "dice", "aa_offer", "aa_deck"}
+
+
+def _check_format(d: Any) -> None:
+    if not isinstance(d, dict):
+        raise FixtureError(f"fixture: expected a table of keys, got {type(d).__name__}")
+    if "format" not in d:
+        raise FixtureError(f"format: missing (write \"format\": {FORMAT} at the top of the fixture)")
+    f = d["format"]
+    if isinstance(f, bool) or not isinstance(f, int):
+        raise FixtureError(f"format: expected a whole number, got {f!r}")
+    if f != FORMAT:
+        raise FixtureError(f"format: version {f} is not supported (this mksim reads format {FORMAT})")
+
+
+def fixture_game_args(d: Any) -> dict:
+    """Scenario, hero and lost_legion of a fixture (the :class:`mksim.game.Game` it needs).
+
+    ``scenario`` and ``hero`` are required here (``Game.state_from_dict`` takes them from
+    the Game instead)."""
+    _check_format(d)
+    for k in ("scenario", "hero"):
+        if k not in d:
+            raise FixtureError(f"{k}: missing (a fixture file names its scenario and hero)")
+        if not isinstance(d[k], str):
+            raise FixtureError(f"{k}: expected an id, got {d[k]!r}")
+    ll = d.get("lost_legion", False)
+    if not isinstance(ll, bool):
+        raise FixtureError(f"lost_legion: expected true or false, got {ll!r}")
+    return {"scenario": d["scenario"], "hero": d["hero"], "lost_legion": ll}
+
+
+def _check_header(setup, d: dict) -> None:
+    """The fixture's scenario / hero / lost_legion, if given, are those of the setup."""
+    from .game import normalize_id
+    for k, want in (("scenario", setup.scenario_id), ("hero", setup.hero_id)):
+        if k in d:
+            if not isinstance(d[k], str):
+                raise FixtureError(f"{k}: expected an id, got {d[k]!r}")
+            if normalize_id(d[k]) != want:
+                raise FixtureError(f"{k}: the fixture is for {d[k]!r}, the game is {want!r}")
+    if "lost_legion" in d:
+        if not isinstance(d["lost_legion"], bool):
+            raise FixtureError(f"lost_legion: expected true or false, got {d['lost_legion']!r}")
+        if d["lost_legion"] is not bool(setup.lost_legion):
+            raise FixtureError(f"lost_legion: the fixture says {d['lost_legion']!r}, the game "
+                               f"{bool(setup.lost_legion)!r}")
+
+
+def apply_fixture(core, d: Any) -> None:
+    """Write the fixture ``d`` over the state of ``core`` (``GameCore.load_dict``): the keys
+    it gives replace the core's values, the others are kept.  Nothing is written when
+    ``d`` has a mistake (FixtureError)."""
+    _check_format(d)
+    _check_header(core.setup, d)
+    before = core.raw_dict()
+    loader = _Loader(core)
+    try:
+        loader.load(d)
+        core.set_raw(loader.patch)
+    except FixtureError:
+        core.clear_map()              # undo a map laid by the loader, then every field
+        core.set_raw(before)
+        raise
+
+
+def state_from_dict(game, d: Any):
+    """A :class:`mksim.game.State` of ``game`` at the position ``d`` (see the module doc)."""
+    _check_format(d)
+    _check_header(game.setup, d)
+    seed = _int(d.get("seed", 0), "seed", 0, (1 << 64) - 1)
+    index = _int(d.get("game_index", 0), "game_index", 0, (1 << 64) - 1)
+    state = game.new_state(seed, index)
+    apply_fixture(state.core, d)
+    return state
+
+
+def load_fixture_file(path: Union[str, Path]) -> dict:
+    """Read a fixture file (.json, or .toml) into a dict; FixtureError when unreadable."""
+    p = Path(path)
+    try:
+        text = p.read_text()
+    except OSError as err:
+        raise FixtureError(f"cannot read the file ({err.strerror or err})") from None
+    if p.suffix.lower() == ".toml":
+        import tomllib
+        try:
+            return tomllib.loads(text)
+        except tomllib.TOMLDecodeError as err:
+            raise FixtureError(f"not valid TOML: {err}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise FixtureError(f"not valid JSON: {err}") from None
