@@ -243,7 +243,7 @@ def test_combat_fixture_attack_defeats_prowlers_and_levels_up(fr):
     d = s.to_dict()
     assert d["players"][0]["fame"] == 4 and d["players"][0]["level"] == 1          # level-up waits (11.5.7)
     assert d["enemy_discards"]["green"] == [{"token": token, "enemy": "prowlers"}]
-    apply_words(s, "end this combat phase")
+    apply_words(s, "end the Attack phase")
     assert s.to_dict()["combat"]["active"] == 0                                     # 11.12.1
     apply_words(s, "end turn")
     d = s.to_dict()
@@ -261,7 +261,7 @@ def test_combat_fixture_too_weak_attack_is_not_offered(fr):
     s = fr.state_from_dict(fx)
     apply_words(s, "play March sideways as Attack 1")
     assert "attack Prowlers" not in words(s)
-    apply_words(s, "end this combat phase")
+    apply_words(s, "end the Attack phase")
     assert s.to_dict()["players"][0]["fame"] == 0
 
 
