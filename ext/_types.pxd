@@ -116,6 +116,9 @@ cdef struct Hex:
     int8_t n_tokens
     int8_t ruins               # ruins token index (content ruins table), -1 = none
     int8_t city_level          # level of the city on this hex, 0 = none
+    # --- sites ---
+    int8_t city_shields[MAX_PLAYERS]   # Shields of each player on this City card (11.12.2)
+    uint8_t city_first[MAX_PLAYERS]    # when each player's first Shield went on it: 1 = first placed, 0 = none (11.13.3)
 
 cdef enum HexFlags:
     HEX_CONQUERED = 1          # fortified site conquered / adventure site shielded
@@ -276,6 +279,9 @@ cdef struct TurnState:
     int8_t cure_draw           # Cure: draw a card per Wound healed from hand from now on
     uint8_t space_bending      # Space Bending: spaces 2 away count as adjacent for moves (A_MOVE arg 8 + hex)
     uint8_t no_source_dice     # Who Needs Magic +3: no Source die may be used for the rest of the turn
+    # --- sites ---
+    uint8_t plundered          # a village was plundered before this turn (10.7.1.4: once between two turns)
+    uint8_t city_interaction   # the interaction is in a conquered city (10.2.4, 10.10)
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty

@@ -427,9 +427,10 @@ class _ActionWords:
         return f"move {direction} to {where} (cost {cost})"
 
     def _explore(self, arg: int) -> str:
-        if arg == 0x3FFF:                                    # EXPLORE_FROM_BOX (9.8.8)
-            return "explore with a tile from the box"
-        return f"explore tile position ({(arg >> 7) - 64}, {(arg & 0x7F) - 64})"
+        box = arg & (1 << 14)                                # EXPLORE_BOX_FLAG (9.8.8)
+        arg &= (1 << 14) - 1
+        where = f"tile position ({(arg >> 7) - 64}, {(arg & 0x7F) - 64})"
+        return f"explore {where} with a tile from the box" if box else f"explore {where}"
 
     def _tactic_ability(self, arg: int) -> str:
         tactic = self.game.name("tactic", self.player.get("tactic"))
