@@ -530,6 +530,22 @@ class _ActionWords:
         card = offer[arg] if arg < len(offer) else None
         return f"level up: take Advanced Action {self.card(card) if card else arg}"
 
+    def _plunder(self, arg: int) -> str:              # 10.7.1.4
+        return "plunder the Village (Reputation -1, draw 2 cards)"
+
+    def _buy_artifact(self, arg: int) -> str:         # 10.10 red city
+        return "buy an Artifact (drawn at the end of the turn)"
+
+    def _buy_city_aa(self, arg: int) -> str:          # 10.10 green city
+        if arg == 3:
+            return "buy the top Advanced Action of the deck"
+        offer = self.d.get("advanced_action_offer", [])
+        card = offer[arg] if arg < len(offer) else None
+        return f"buy Advanced Action {self.card(card) if card else arg}"
+
+    def _add_elite(self, arg: int) -> str:            # 10.10 white city
+        return "add an Elite Unit to the Unit offer"
+
     def _glade_wound(self, arg: int) -> str:
         return ("Magical Glade: keep the Wounds", "Magical Glade: throw away a Wound from hand",
                 "Magical Glade: throw away a Wound from the discard pile")[arg] if arg < 3 else f"glade {arg}"
