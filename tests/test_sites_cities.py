@@ -104,6 +104,26 @@ def test_11_13_1_white_city_physical_attack_does_not_poison(content, tables):
     assert ct.hand.count("wound") == 3 and ct.discard.count("wound") == disc0
 
 
+def test_11_13_1_summoned_monsters_get_no_city_bonus(content, tables):
+    # reading: a monster summoned by a city defender never lay on the city (11.6.2) and is
+    # not fortified either; in the red city its physical attack stays as printed
+    core, ct = city_combat(content, tables, "red", ["orc_summoners"])
+    ct.set_phase("block")
+    assert ct.summon() == 1
+    monster = content.get("enemies", ct.enemy(1)["enemy"])
+    value = monster["attacks"][0]["value"]
+    assert ct.damage_of(1) == value * (2 if "brutal" in monster.get("abilities", []) else 1)
+
+
+def test_10_9_2_city_hand_limit_bonus_leader_2_shield_1(content, tables):
+    core, eng = solo(content, tables)
+    sc = ScoringTester(core)
+    sc.set_hex(OTHER, site="city", colours=["red"], owner=0, flags=HEX_CONQUERED, city_shields=[2])
+    assert sc.hand_limit_bonus(0) == 2                      # next to a city it leads
+    sc.set_hex(OTHER, owner=1)                              # another leader, one Shield of ours
+    assert sc.hand_limit_bonus(0) == 1
+
+
 def test_LL_6_1_7_city_bonus_per_attack(content, tables):
     # Heroes (fire): physical 4 and Fire 2.  Red city: only the physical attack is Brutal
     # (8 and 2); blue city: only the Fire attack gets +2 (4 and 4).
