@@ -338,11 +338,8 @@ cdef int box_explorable(const GameState* gs, const Statics* st, int hex, int* ou
     least three placed tiles (they fill holes); a Core tile also keeps out of the wedge's
     coastline lanes (17.1.1).  Writes (a, b) pairs like `explorable`; 0 when the stack is not
     empty or the box holds no tile for it."""
-    cdef int k, a, b, ta, tb, cq, cr, kind, n = 0, q, r
+    cdef int k, a, b, ta, tb, cq, cr, kind = -1, n = 0, q, r
     if gs.n_tile_stack > 0 or hex < 0 or hex >= gs.n_hexes:
-        return 0
-    kind = box_tile_kind(gs, st)
-    if kind == 0:
         return 0
     q = gs.hexes[hex].q
     r = gs.hexes[hex].r
@@ -356,6 +353,10 @@ cdef int box_explorable(const GameState* gs, const Statics* st, int hex, int* ou
             continue
         if not shape_has(st, a, b) or tile_at(gs, a, b) >= 0 or placed_neighbours(gs, a, b) < 3:
             continue
+        if kind < 0:
+            kind = box_tile_kind(gs, st)                     # only once a hole is in reach
+        if kind == 0:
+            return 0
         if kind == TILE_CORE and core_forbidden(st, a, b):
             continue
         out_positions[2 * n] = a

@@ -408,3 +408,34 @@ def test_13_5_a_fame_reward_in_site_data_is_refused(data_copy):
     core = GameCore.new(tables, content, "solo_conquest", "arythea", SEED)
     with pytest.raises(ValueError, match="fame"):
         Engine(core, tables, content, "solo_conquest")
+
+
+def test_9_8_8_once_every_countryside_tile_is_in_use_the_box_gives_a_non_city_core_tile(content, tables):
+    # all 11 base Countryside tiles go on the map through the stack; then (2,2), a hole next
+    # to at least three tiles and no coastline lane (17.1.1), is filled with a Core tile
+    core, eng = solo(content, tables)
+    r = Rules(core)
+    kind = {t["id"]: t["kind"] for t in content["tiles"]}
+    base = {t["id"] for t in content["tiles"] if t["expansion"] == "base"}
+    r.clear_tile_stack()
+    for t, tid in enumerate(tables.tile_ids):
+        if kind[tid] != "countryside" or tid not in base:
+            continue
+        if tid in {x["tile"] for x in core.to_dict()["map"]["tiles"]}:
+            continue
+        r.push_tile(t)
+        h = next(h for h in range(r.n_hexes) if r.explorable(h))
+        r.set_position(h)
+        r.set_move_points(2)
+        r.explore(*r.explorable(h)[0])
+    d = core.to_dict()
+    assert sum(kind[x["tile"]] == "countryside" for x in d["map"]["tiles"]) == 11
+    assert not d["map"]["core_revealed"]
+    h = next(h for h in range(r.n_hexes) if r.explorable(h) == [(2, 2)])
+    r.set_position(h)
+    r.set_move_points(2)
+    r.explore(2, 2)
+    d = core.to_dict()
+    new = next(t for t in d["map"]["tiles"] if t["position"] == [2, 2])
+    assert kind[new["tile"]] == "core"                      # never a city tile
+    assert d["map"]["core_revealed"]                        # 9.9.8
