@@ -15,6 +15,7 @@ from mksim._types cimport (
     RED, BLUE, WHITE, GREEN, GOLD, BLACK, NUM_COLOURS, NUM_TERRAINS, DAY, NIGHT,
     PH_TACTICS, PH_TURN_START, PH_MOVE, PH_REST, PH_END_TURN, PH_GAME_OVER,
     TERM_NONE, TERM_SCENARIO_WON, TERM_ROUND_LIMIT, HEX_BURNED, HEX_CONQUERED, HEX_TOKENS_REVEALED,
+    HEX_RUINS_REVEALED,
     PH_COMBAT_RANGED, PH_COMBAT_BLOCK, PH_COMBAT_DAMAGE, PH_COMBAT_ATTACK, MAX_COMBAT_ENEMIES,
     Combat, CombatEnemy, CE_RAMPAGING, CE_DEFEATED, MELEE,
     PH_INTERACT, MAX_UNITS, Unit,
@@ -1034,6 +1035,7 @@ cdef void start_actor_turn(GameState* gs, const EngineStatics* es, const Statics
     gs.turn.path[0] = pl.position
     gs.turn.n_path = 1
     pl.used_before_turn = 0
+    reveal_by_day(gs, es, actor)                                 # 9.10.1 (e.g. when a Day begins)
     gs.phase = PH_TURN_START
     if gs.end_announced_by >= 0 and pl.n_deck == 0 and pl.n_hand == 0 \
             and not tactic_ability_ok(gs, es, 0) and not tactic_ability_ok(gs, es, 1):
@@ -1121,6 +1123,7 @@ cdef void prepare_round(GameState* gs, const EngineStatics* es, const Statics* s
     cdef Player* pl
     gs.round += 1
     gs.time = <int8_t>(NIGHT if gs.time == DAY else DAY)         # 2.2.1
+    reveal_ruins_at_day(gs)                                      # 9.10.2
     roll_source(gs, gs.n_dice)                                   # 2.2.2
     # 2.2.3 unit offer: back to the bottom of their decks, deal players + 2
     for i in range(gs.n_unit_offer):
@@ -1468,6 +1471,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             gs.turn.path[gs.turn.n_path] = <int16_t>to
             gs.turn.n_path += 1
         gs.turn.moved = 1
+        reveal_by_day(gs, es, p)                                 # 9.10.1
         if a != 0 or ends_movement(gs, st, to, p):               # 9.4.1, 9.4.3 -> 11.1
             return fight_after_move(gs, es, st, p, b, to, a)
         return ERR_NONE
@@ -1479,6 +1483,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if slot < 0:
             return ERR_ILLEGAL
         check_city_revealed(gs, es, st, slot)
+        reveal_by_day(gs, es, p)                                 # 9.10.1: new sites next to the hero
         return ERR_NONE
     if kind == A_EXPLORE:                                        # 9.8
         if gs.phase != PH_MOVE or gs.turn.action_taken or gs.turn.move_points < 2:
@@ -1489,6 +1494,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if slot < 0:
             return ERR_ILLEGAL
         check_city_revealed(gs, es, st, slot)
+        reveal_by_day(gs, es, p)                                 # 9.10.1: new sites next to the hero
         return ERR_NONE
     if kind == A_REST_DISCARD:                                   # 4.5.2
         if gs.phase != PH_REST or arg >= pl.n_hand:

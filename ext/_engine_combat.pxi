@@ -149,6 +149,8 @@ cdef int enter_site(GameState* gs, const EngineStatics* es, const Statics* st, i
     cdef const int32_t* sr = site_row(es, site)
     cdef const int32_t* rr
     cdef int n = 0, k, tok
+    if gs.hexes[h].ruins >= 0:
+        gs.hexes[h].flags |= HEX_RUINS_REVEALED                    # 9.10.2: revealed on entering
     n = collect_hex_tokens(gs, h, tokens, origin, 0)               # 10.7.8.3 / 10.7.10.3 survivors
     if n == 0:
         if site == es.sites.ancient_ruins:
@@ -468,6 +470,31 @@ cdef void conquer_fortified(GameState* gs, const EngineStatics* es, int p, int h
         add_reward(gs, sr[ST_REWARDS + k])                         # 10.7.4.2: a Spell
     if site == es.sites.city:
         check_all_cities(gs, es)
+
+
+cdef void reveal_by_day(GameState* gs, const EngineStatics* es, int p) noexcept nogil:
+    """9.10.1 [R]: by Day, the face-down garrison tokens of a keep, mage tower or city are
+    revealed as soon as a hero stands on an adjacent space (at Night only combat reveals them)."""
+    cdef int d, nb, site, h = gs.players[p].position
+    if gs.time != DAY or h < 0:
+        return
+    for d in range(6):
+        nb = gs.hexes[h].neighbour[d]
+        if nb < 0 or gs.hexes[nb].n_tokens == 0:
+            continue
+        site = gs.hexes[nb].site
+        if site == es.sites.keep or site == es.sites.mage_tower or site == es.sites.city:
+            gs.hexes[nb].flags |= HEX_TOKENS_REVEALED
+
+
+cdef void reveal_ruins_at_day(GameState* gs) noexcept nogil:
+    """9.10.2 [R]: face-down ruins tokens are revealed at the start of the next Day round."""
+    cdef int h
+    if gs.time != DAY:
+        return
+    for h in range(gs.n_hexes):
+        if gs.hexes[h].ruins >= 0:
+            gs.hexes[h].flags |= HEX_RUINS_REVEALED
 
 
 cdef bint can_plunder(const GameState* gs, const EngineStatics* es, int p) noexcept nogil:

@@ -439,3 +439,45 @@ def test_9_8_8_once_every_countryside_tile_is_in_use_the_box_gives_a_non_city_co
     new = next(t for t in d["map"]["tiles"] if t["position"] == [2, 2])
     assert kind[new["tile"]] == "core"                      # never a city tile
     assert d["map"]["core_revealed"]                        # 9.9.8
+
+
+# -- 9.10 token visibility ---------------------------------------------------------------------
+
+def keep_next_to_hex_6(content, tables, time):
+    """A keep with a face-down grey token on hex 10: next to hex 6, not to the portal."""
+    core, eng = solo(content, tables)
+    r = Rules(core)
+    r.set_time(time)
+    ct = CombatTester(core)
+    r.set_hex(10, site=content.ids("sites").index("keep"), tokens=[ct.token_for("swordsmen")], flags=0)
+    r.set_move_points(2)
+    return core, eng
+
+
+def keep_face_up(core):
+    return next(h for t in core.to_dict()["map"]["tiles"] for h in t["hexes"] if h["index"] == 10)["tokens_face_up"]
+
+
+def test_9_10_1_by_day_a_garrison_next_to_the_hero_is_revealed(content, tables):
+    core, eng = keep_next_to_hex_6(content, tables, "day")
+    assert not keep_face_up(core)
+    eng.apply(encode("move", 5))                            # portal -> hex 6 (plains, 2)
+    assert keep_face_up(core)
+
+
+def test_9_10_1_at_night_the_garrison_stays_face_down(content, tables):
+    core, eng = keep_next_to_hex_6(content, tables, "night")
+    eng.apply(encode("move", 5))
+    assert not keep_face_up(core)
+
+
+def test_9_10_2_a_face_down_ruins_token_is_revealed_on_entering(content, tables):
+    core, eng = solo(content, tables)
+    r = Rules(core)
+    r.set_time("night")
+    ruins = next(i for i, x in enumerate(content["ruins"]) if x["kind"] == "enemies" and x["expansion"] == "base")
+    r.set_hex(PORTAL, site=content.ids("sites").index("ancient_ruins"), ruins=ruins, flags=0, tokens=[])
+    h = lambda: next(x for t in core.to_dict()["map"]["tiles"] for x in t["hexes"] if x["index"] == PORTAL)
+    assert not h()["ruins_face_up"]
+    eng.apply(encode("enter_site"))
+    assert h()["ruins_face_up"]
