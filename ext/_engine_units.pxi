@@ -86,7 +86,6 @@ cdef int start_interaction(GameState* gs, const EngineStatics* es, int p) noexce
     bonus = es.units.reputation[gs.players[p].reputation + 7]
     if site == es.sites.city:                                      # 10.2.4
         bonus += es.units.city_shield_influence * gs.hexes[gs.players[p].position].city_shields[p]
-        gs.turn.city_interaction = 1
     gs.turn.influence = <int16_t>(gs.turn.influence + bonus)
     gs.turn.action_taken = 1                                       # 4.4.5: no movement after it
     gs.turn.move_points = 0                                        # 4.4.7

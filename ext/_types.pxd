@@ -281,7 +281,6 @@ cdef struct TurnState:
     uint8_t no_source_dice     # Who Needs Magic +3: no Source die may be used for the rest of the turn
     # --- sites ---
     uint8_t plundered          # a village was plundered before this turn (10.7.1.4: once between two turns)
-    uint8_t city_interaction   # the interaction is in a conquered city (10.2.4, 10.10)
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty
