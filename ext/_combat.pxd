@@ -56,6 +56,9 @@ cdef bint combat_site_cleared(const GameState* gs) noexcept nogil
 # -- enemies -----------------------------------------------------------------------------
 cdef int enemy_ability(const GameState* gs, const Statics* st, int slot, int ability) noexcept nogil
 cdef int enemy_armor(const GameState* gs, const Statics* st, int slot) noexcept nogil
+cdef int city_defended(const GameState* gs, const Statics* st, int slot) noexcept nogil
+cdef int attack_ability(const GameState* gs, const Statics* st, int slot, int attack_index,
+                        int ability) noexcept nogil
 cdef int fortification_level(const GameState* gs, const Statics* st, int slot) noexcept nogil
 cdef bint can_target_in_ranged(const GameState* gs, const Statics* st, int slot, int siege_only) noexcept nogil
 cdef bint is_targetable(const GameState* gs, int slot) noexcept nogil

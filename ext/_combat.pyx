@@ -28,7 +28,8 @@ What the engine must still do (site knowledge, 11.12):
 * after ``combat_end``: Shields and conquest (11.12.2-11.12.3, use ``combat_site_cleared``
   and the CE_DEFEATED slots, left intact for reading), rampaging Reputation +1 orc / +2
   draconum (10.7.14.2), rewards at end of turn (13.5), withdrawal after a failed assault
-  (11.12.4), setting gs.phase back; city defender bonuses (11.13.1) are not applied here.
+  (11.12.4), setting gs.phase back.  City defender bonuses (11.13.1) are applied here, to
+  the garrison tokens of the assaulted city (city_defended).
 """
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t
 
@@ -414,16 +415,54 @@ cdef int enemy_ability(const GameState* gs, const Statics* st, int slot, int abi
     return ev(gs, st, slot, st.cols.enemy_abilities) & ability
 
 
+cdef int city_defended(const GameState* gs, const Statics* st, int slot) noexcept nogil:
+    """11.13.1: basic colour (RED BLUE WHITE GREEN) of the city whose garrison the enemy in
+    `slot` belongs to, -1 if it is no city defender.  A defender is a garrison token lying on
+    the assaulted city's space; rampaging enemies that join the assault are not (11.10.4,
+    11.2.2), nor are summoned monsters (their token never lay on the city, 11.6.2: reading,
+    like fortification, which they do not have either)."""
+    cdef const Combat* c = &gs.combat
+    cdef const CombatEnemy* e
+    cdef int colour = 0, h = c.site_hex
+    if not valid_slot(gs, slot) or h < 0 or gs.hexes[h].site != st.sites.city:
+        return -1
+    e = &c.enemies[slot]
+    if e.hex != h or e.summoned_by >= 0 or e.flags & CE_RAMPAGING:
+        return -1
+    while colour < 4 and not ((gs.hexes[h].colours >> colour) & 1):
+        colour += 1
+    return colour if colour < 4 else -1
+
+
+cdef int attack_ability(const GameState* gs, const Statics* st, int slot, int attack_index,
+                        int ability) noexcept nogil:
+    """Nonzero if attack i of the enemy has the AB_* ability: its token's abilities (they
+    apply to each attack, LL-6.1.8) or the red / green city bonus, which only a physical
+    attack gains (11.13.1: Brutal / Poison; LL-6.1.7 each attack separately)."""
+    cdef int colour
+    if ev(gs, st, slot, st.cols.enemy_abilities) & ability:
+        return ability
+    colour = city_defended(gs, st, slot)
+    if colour >= 0 and st.city_physical_ab[colour] & ability \
+            and attack_element(gs, st, slot, attack_index) == PHYSICAL:
+        return ability
+    return 0
+
+
 cdef int armor_in_phase(const GameState* gs, const Statics* st, int slot, int phase) noexcept nogil:
     cdef const CombatEnemy* e = &gs.combat.enemies[slot]
     cdef int armor = ev(gs, st, slot, st.cols.enemy_armor)
     cdef int high = ev(gs, st, slot, st.cols.enemy_armor_elusive)
+    cdef int colour
     if ev(gs, st, slot, st.cols.enemy_abilities) & AB_ELUSIVE and high > 0:
         # LL-6.3.3-6.3.5: the higher value, except in the Attack phase after all its attacks
         # were blocked (LL-6.3.4); prevented attacks keep the higher value (LL-6.3.5)
         if not (phase == PH_COMBAT_ATTACK and e.flags & CE_BLOCKED and not (e.flags & CE_NO_ATTACK)):
             armor = high
     armor += e.armor_delta                          # LL-6.3.7: modifiers apply to both values
+    colour = city_defended(gs, st, slot)
+    if colour >= 0:
+        armor += st.city_armor[colour]              # 11.13.1: white city +1 Armor
     if armor < 1:
         armor = 1                                   # effects never take Armor below 1
     return armor
@@ -431,7 +470,8 @@ cdef int armor_in_phase(const GameState* gs, const Statics* st, int slot, int ph
 
 cdef int enemy_armor(const GameState* gs, const Statics* st, int slot) noexcept nogil:
     """Armor of the enemy in `slot` now (gs.phase): elusive value per LL-6.3, plus armor_delta,
-    at least 1; CB_ILLEGAL for an empty slot.  (White city +1, 11.13.1: not yet applied.)"""
+    at least 1, with the white city's +1 for its defenders (11.13.1); CB_ILLEGAL for an
+    empty slot."""
     if not valid_slot(gs, slot):
         return CB_ILLEGAL
     return armor_in_phase(gs, st, slot, gs.phase)
@@ -502,12 +542,20 @@ cdef int attack_element(const GameState* gs, const Statics* st, int slot, int at
 
 cdef int enemy_attack_value(const GameState* gs, const Statics* st, int slot, int attack_index) noexcept nogil:
     """Attack value of attack i with its modifiers (Cumbersome LL-6.5.2, effects LL-6.1.5),
-    at least 0; CB_ILLEGAL if there is no such attack.  (Blue city bonus, 11.13.1 /
-    LL-6.1.7: not yet applied.)"""
-    cdef int v
+    at least 0, with the blue city's bonus for its defenders' elemental attacks (11.13.1,
+    21.2 A3: +2 Fire or Ice, +1 Cold Fire; LL-6.1.7 each attack by its own element);
+    CB_ILLEGAL if there is no such attack."""
+    cdef int v, colour, el
     if attack_index < 0 or attack_index >= enemy_n_attacks(gs, st, slot):
         return CB_ILLEGAL
     v = ev(gs, st, slot, st.cols.enemy_attack0 + attack_index) + gs.combat.enemies[slot].attack_delta[attack_index]
+    colour = city_defended(gs, st, slot)
+    if colour >= 0:
+        el = ev(gs, st, slot, st.cols.enemy_element0 + attack_index)
+        if el == FIRE or el == ICE:
+            v += st.city_elemental[colour]
+        elif el == COLDFIRE:
+            v += st.city_coldfire[colour]
     return v if v > 0 else 0
 
 
@@ -674,7 +722,7 @@ cdef int block_value(const GameState* gs, const Statics* st, int slot, int attac
 cdef int block_needed(const GameState* gs, const Statics* st, int slot, int attack_index) noexcept nogil:
     """Block needed to stop attack i: its Attack value (11.6.5), doubled against Swift
     (11.6.5; of the reduced value, LL-6.5.5).  CB_ILLEGAL if the attack is not live.
-    (City bonuses, 11.13.1: not yet applied.)"""
+    (The blue city's Attack bonus is in enemy_attack_value, 11.13.1.)"""
     cdef int v
     if not attack_is_live(gs, st, slot, attack_index):
         return CB_ILLEGAL
@@ -738,7 +786,7 @@ cdef int damage_of(const GameState* gs, const Statics* st, int slot, int attack_
     if not attack_is_live(gs, st, slot, attack_index):
         return CB_ILLEGAL
     v = enemy_attack_value(gs, st, slot, attack_index)
-    if ev(gs, st, slot, st.cols.enemy_abilities) & AB_BRUTAL:
+    if attack_ability(gs, st, slot, attack_index, AB_BRUTAL):     # token or red city (11.13.1)
         v *= 2
     return v
 
@@ -782,7 +830,7 @@ cdef inline void damage_specials(const GameState* gs, const Statics* st, int* el
     cdef int slot = gs.combat.dmg_slot
     cdef int ab = ev(gs, st, slot, st.cols.enemy_abilities)
     element[0] = attack_element(gs, st, slot, gs.combat.dmg_attack)
-    poison[0] = 1 if ab & AB_POISON else 0          # LL-6.1.8: abilities apply to each attack
+    poison[0] = 1 if attack_ability(gs, st, slot, gs.combat.dmg_attack, AB_POISON) else 0   # LL-6.1.8; green city 11.13.1
     paralyze[0] = 1 if ab & AB_PARALYZE else 0
     assassin[0] = 1 if ab & AB_ASSASSINATION else 0
 

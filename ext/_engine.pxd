@@ -18,7 +18,6 @@ cdef enum:
     ACTION_SHIFT = 20
     ARG_MASK = (1 << 20) - 1
     MAX_ACTIONS = 512          # legal actions at one decision point
-    EXPLORE_FROM_BOX = 0x3FFF  # A_EXPLORE argument: explore with a tile from the box (9.8.8)
     MAX_HAND_INDEX = 63        # hand indices must fit a handler's 64 options (ask) and A_PLAY's 7 bits
     PAY_NONE = 31              # payment code: nothing to pay
     PAY_CRYSTAL = 6            # payment codes: 0-5 token of colour c, 6-9 crystal c, 10-17 Source die i
@@ -78,6 +77,15 @@ cdef enum UnitActionKind:      # actions of _engine_units.pxi (interaction 10.2-
 cdef enum SkillActionKind:     # actions of _fx_skills.pxi (8.2)
     A_USE_SKILL = 70           # arg: skill slot of Player.skills; its effect resolves on the stack
 
+cdef enum SitesActionKind:     # sites and cities (_engine_combat.pxi, _engine_units.pxi; numbers 120-129)
+    A_PLUNDER = 120            # before the turn, in a village: Reputation -1, draw 2 cards (10.7.1.4, 4.1)
+    A_BUY_ARTIFACT = 121       # red city: an Artifact for 12 Influence, drawn at the end of the turn (10.10, 10.5.2)
+    A_BUY_CITY_AA = 122        # green city: arg 0-2 AA offer slot, 3 = top card of the AA deck (10.10, 10.5)
+    A_ADD_ELITE = 123          # white city: pay to add the top Elite Unit card to the Unit offer (10.10)
+
+cdef enum:
+    EXPLORE_BOX_FLAG = 1 << 14 # A_EXPLORE argument bit: the position is filled with a tile from the box (9.8.8)
+
 cdef enum:
     SKILL_CARD_BASE = -2000    # resolving_card of a skill: SKILL_CARD_BASE - skill content index
     SKILL_TURN_SHIFT = 8       # Player.skills_used: bit k = slot k face down (8.2.1-8.2.2, until
@@ -104,16 +112,16 @@ cdef enum EngineError:
     ERR_NONE = 0
     ERR_ILLEGAL = 1            # the action is not legal here
     ERR_HANDLER = 2            # error_arg = handler id: named effect handler not implemented
-    ERR_COMBAT = 3             # combat (rule 11) is not implemented yet
+    ERR_COMBAT = 3             # run_effects met an effect op it does not handle (error_arg = op)
     ERR_INTERACTION = 4        # interaction and site actions (rule 10) not implemented yet
-    ERR_BOX_TILES = 5          # exploring with tiles from the box (9.8.8) not implemented
+    ERR_BOX_TILES = 5          # unused since box exploration (9.8.8) exists; kept for the numbering
     ERR_UNIT_EFFECT = 6        # unit-targeting effects (ready/heal unit) not implemented
     ERR_CAPACITY = 7           # a MAX_* limit of _types.pxd was exceeded
-    ERR_ALTAR = 12             # ruins altar tribute (10.7.10.2) not implemented
+    ERR_ALTAR = 12             # assertion: a Fame reward was queued (13.5); none exists (altars pay at once)
     ERR_ENEMY_EFFECT = 8       # an enemy effect the engine does not implement (Armor floor other than 1)
     ERR_CARD_BONUS = 9         # error_arg = op: Concentration / Will Focus bonus on Influence, Block or
                                # Attack (needs interaction / combat, not implemented yet)
-    ERR_CITY = 10              # interaction in a conquered city (10.2.4, 10.10) not implemented yet
+    ERR_CITY = 10              # unused since city interaction (10.2.4, 10.10) exists; kept for the numbering
     ERR_UNIT_RULES = 11        # error_card = unit: its special rules (Thugs/Heroes LL-4.2-4.3,
                                # Magic Familiars LL-4.5) are not implemented yet
 
@@ -132,6 +140,7 @@ cdef struct SiteRules:         # site codes (content.SITE_IDS) and numbers from 
     int rampaging_draconum
     int rep_assault            # 10.4: each assault on a fortified site
     int rep_burn               # 10.4: burning a monastery
+    int rep_plunder            # 10.4, 10.7.1.4: plundering a village
     int rep_orc                # 10.7.14.2: per orc token defeated
     int rep_draconum           # 10.7.14.2: per draconum token defeated
 
@@ -151,6 +160,13 @@ cdef struct UnitRules:         # Units and interaction prices (_engine_units.pxi
     int heal_monastery
     int aa_cost                # 10.7.2.2
     int spell_cost             # 10.7.4.3
+    # --- sites ---
+    int city_recruit_any[4]    # 10.10 per city colour (RED BLUE WHITE GREEN): 1 = Units of every type (white)
+    int city_elite_cost[4]     # 10.10: Influence to add an Elite Unit card to the offer (white), 0 = not offered
+    int city_spell_cost[4]     # 10.10: a Spell as at a mage tower (blue), 0 = not sold
+    int city_artifact_cost[4]  # 10.10: an Artifact (red), 0 = not sold
+    int city_aa_cost[4]        # 10.10: an Advanced Action (green), 0 = not sold
+    int city_shield_influence  # 10.2.4: Influence per own Shield on the City card ([R] 1)
 
 cdef struct EngineStatics:     # static tables and constants the decision loop reads
     const Statics* st          # the GameCore's static views (for checks that only get `es`)

@@ -15,6 +15,7 @@ from mksim._types cimport (
     RED, BLUE, WHITE, GREEN, GOLD, BLACK, NUM_COLOURS, NUM_TERRAINS, DAY, NIGHT,
     PH_TACTICS, PH_TURN_START, PH_MOVE, PH_REST, PH_END_TURN, PH_GAME_OVER,
     TERM_NONE, TERM_SCENARIO_WON, TERM_ROUND_LIMIT, HEX_BURNED, HEX_CONQUERED, HEX_TOKENS_REVEALED,
+    HEX_RUINS_REVEALED,
     PH_COMBAT_RANGED, PH_COMBAT_BLOCK, PH_COMBAT_DAMAGE, PH_COMBAT_ATTACK, MAX_COMBAT_ENEMIES,
     Combat, CombatEnemy, CE_RAMPAGING, CE_DEFEATED, MELEE,
     PH_INTERACT, MAX_UNITS, Unit,
@@ -33,7 +34,8 @@ from mksim._combat cimport (combat_begin, combat_next_phase, combat_end, combat_
                             enemy_attack_value)
 from mksim._hexmap cimport LATTICE_DIRS, lattice_to_axial, hex_distance as axial_distance
 from mksim._rules cimport (tile_at, is_rampaging, move_cost, can_enter, ends_movement, provokes, is_safe,
-                           explorable, explore, MAX_EXPLORABLE, RULES_BOX_NOT_IMPLEMENTED)
+                           explorable, explore, MAX_EXPLORABLE, RULES_STACK_EMPTY,
+                           box_explorable, explore_from_box)
 
 import numpy as np
 
@@ -636,34 +638,6 @@ cdef int legal_play(Engine eng, const GameState* cgs, const EngineStatics* es, i
     return n
 
 
-cdef bint box_explorable(const GameState* gs, const Statics* st, int hex) noexcept nogil:
-    """9.8.8: with the tile stack empty, a tile from the box may fill a hole: an empty
-    position of the shape touching the hero's space (21.2 A11) next to >= 3 placed tiles."""
-    cdef int k, d, a, b, cq, cr, near, i
-    cdef bint in_shape
-    if hex < 0:
-        return False
-    for k in range(6):
-        a = gs.tiles[gs.hexes[hex].tile].a + LATTICE_DIRS[k][0]
-        b = gs.tiles[gs.hexes[hex].tile].b + LATTICE_DIRS[k][1]
-        lattice_to_axial(a, b, &cq, &cr)
-        if axial_distance(gs.hexes[hex].q, gs.hexes[hex].r, cq, cr) != 2 or tile_at(gs, a, b) >= 0:
-            continue
-        in_shape = False
-        for i in range(st.shape.n_positions):
-            if st.shape.positions[2 * i] == a and st.shape.positions[2 * i + 1] == b:
-                in_shape = True
-        if not in_shape:
-            continue
-        near = 0
-        for d in range(6):
-            if tile_at(gs, a + LATTICE_DIRS[d][0], b + LATTICE_DIRS[d][1]) >= 0:
-                near += 1
-        if near >= 3:
-            return True
-    return False
-
-
 cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
     cdef GameState* gs = &eng.core.gs
     cdef const EngineStatics* es = &eng.es
@@ -703,6 +677,12 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
         return n
     if gs.phase == PH_TURN_START:                            # 4.2, 4.3
         n = legal_tactic_abilities(gs, es, out, n)           # 4.1: before-turn tactics (3.2)
+        if pl.n_deck > 0 and can_plunder(gs, es, gs.current):
+            # 10.7.1.4 / 4.1.3: before the 4.2 checks.  With an empty Deed deck it would draw
+            # nothing and only cost Reputation, so it is not offered then (as 4.2.5's forfeit
+            # in start_actor_turn does not wait for it)
+            out[n] = act(A_PLUNDER, 0)
+            n += 1
         if pl.n_deck == 0 and pl.n_hand == 0 and gs.end_announced_by >= 0:
             out[n] = act(A_FORFEIT, 0)                       # 4.2.5 (after 4.1.3 options)
             return n + 1
@@ -756,11 +736,13 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
             n = space_bending_moves(gs, st, out, n)          # Space Bending: 2 spaces away
             if gs.turn.move_points >= 2:                     # 9.8.3
                 m = explorable(gs, st, h, pos)
-                if m == RULES_BOX_NOT_IMPLEMENTED and box_explorable(gs, st, h) and n < MAX_ACTIONS:
-                    out[n] = act(A_EXPLORE, EXPLORE_FROM_BOX)    # 9.8.8: offered, raises when taken
+                i = 0
+                if m == RULES_STACK_EMPTY:
+                    m = box_explorable(gs, st, h, pos)           # 9.8.8: holes filled from the box
+                    i = EXPLORE_BOX_FLAG
                 for k in range(m if m > 0 else 0):
                     if n < MAX_ACTIONS:
-                        out[n] = act(A_EXPLORE, ((pos[2 * k] + 64) << 7) | (pos[2 * k + 1] + 64))
+                        out[n] = act(A_EXPLORE, i | ((pos[2 * k] + 64) << 7) | (pos[2 * k + 1] + 64))
                         n += 1
         out[n] = act(A_END_TURN, 0)
         n += 1
@@ -1068,6 +1050,7 @@ cdef void start_actor_turn(GameState* gs, const EngineStatics* es, const Statics
     gs.turn.path[0] = pl.position
     gs.turn.n_path = 1
     pl.used_before_turn = 0
+    reveal_by_day(gs, es, actor)                                 # 9.10.1 (e.g. when a Day begins)
     gs.phase = PH_TURN_START
     if gs.end_announced_by >= 0 and pl.n_deck == 0 and pl.n_hand == 0 \
             and not tactic_ability_ok(gs, es, 0) and not tactic_ability_ok(gs, es, 1):
@@ -1155,6 +1138,7 @@ cdef void prepare_round(GameState* gs, const EngineStatics* es, const Statics* s
     cdef Player* pl
     gs.round += 1
     gs.time = <int8_t>(NIGHT if gs.time == DAY else DAY)         # 2.2.1
+    reveal_ruins_at_day(gs)                                      # 9.10.2
     roll_source(gs, gs.n_dice)                                   # 2.2.2
     # 2.2.3 unit offer: back to the bottom of their decks, deal players + 2
     for i in range(gs.n_unit_offer):
@@ -1512,15 +1496,20 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             gs.turn.path[gs.turn.n_path] = <int16_t>to
             gs.turn.n_path += 1
         gs.turn.moved = 1
+        reveal_by_day(gs, es, p)                                 # 9.10.1
         if a != 0 or ends_movement(gs, st, to, p):               # 9.4.1, 9.4.3 -> 11.1
             return fight_after_move(gs, es, st, p, b, to, a)
         return ERR_NONE
-    if kind == A_EXPLORE and arg == EXPLORE_FROM_BOX:            # 9.8.8
-        if gs.phase != PH_MOVE or gs.turn.action_taken or gs.turn.move_points < 2 \
-                or gs.n_tile_stack > 0 or not box_explorable(gs, st, pl.position):
+    if kind == A_EXPLORE and arg & EXPLORE_BOX_FLAG:             # 9.8.8: a tile from the box
+        if gs.phase != PH_MOVE or gs.turn.action_taken or gs.turn.move_points < 2:
             return ERR_ILLEGAL
-        set_error(gs, ERR_BOX_TILES, 0, -1)
-        return ERR_BOX_TILES
+        arg &= EXPLORE_BOX_FLAG - 1
+        slot = explore_from_box(gs, st, p, (arg >> 7) - 64, (arg & 0x7F) - 64)
+        if slot < 0:
+            return ERR_ILLEGAL
+        check_city_revealed(gs, es, st, slot)
+        reveal_by_day(gs, es, p)                                 # 9.10.1: new sites next to the hero
+        return ERR_NONE
     if kind == A_EXPLORE:                                        # 9.8
         if gs.phase != PH_MOVE or gs.turn.action_taken or gs.turn.move_points < 2:
             return ERR_ILLEGAL
@@ -1530,6 +1519,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if slot < 0:
             return ERR_ILLEGAL
         check_city_revealed(gs, es, st, slot)
+        reveal_by_day(gs, es, p)                                 # 9.10.1: new sites next to the hero
         return ERR_NONE
     if kind == A_REST_DISCARD:                                   # 4.5.2
         if gs.phase != PH_REST or arg >= pl.n_hand:
@@ -1548,6 +1538,12 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         push_card(pl.discard, &pl.n_discard, card)               # 4.5.2: to the discard pile
         gs.turn.played_card = 1                                  # 4.3.2 satisfied
         return ERR_NONE
+    if kind == A_PLUNDER:                                        # 10.7.1.4 (_engine_combat.pxi)
+        if pl.n_deck == 0:
+            return ERR_ILLEGAL
+        return plunder(gs, es, p)
+    if kind >= A_BUY_ARTIFACT and kind <= A_ADD_ELITE:           # 10.10 (_engine_units.pxi)
+        return apply_city_purchase(gs, es, p, kind, arg)
     if (kind >= A_CHALLENGE and kind <= A_INTERACT) or kind == A_ALTAR:
         return apply_site_action(gs, es, st, p, kind, arg)
     if kind == A_CONVERT_MOVE:                                   # Agility (_fx_advanced.pxi)
@@ -1689,16 +1685,16 @@ HANDLER_TABLES = {HG_TACTICS: TACTICS_HANDLERS,
 
 ERROR_TEXT = {
     ERR_ILLEGAL: "illegal action",
-    ERR_ALTAR: "ruins altars (paying the tribute, 10.7.10.2) are not implemented yet",
-    ERR_COMBAT: "a fortified site without garrison tokens: city garrisons (9.9.3) are not implemented yet",
+    ERR_ALTAR: "a Fame reward was queued for the end of the turn (13.5); no site or ruins token gives one (altars pay their Fame at once, 10.7.10.2, and Engine._bind_sites refuses a 'fame' reward)",
+    ERR_COMBAT: "an effect operation the interpreter does not handle (error_arg = op code)",
     ERR_ENEMY_EFFECT: "an enemy Armor change with a floor other than 1 is not implemented yet",
     ERR_INTERACTION: "interaction and site actions (rule 10) are not implemented yet",
-    ERR_BOX_TILES: "exploring with tiles from the box (9.8.8) is not implemented yet",
+    ERR_BOX_TILES: "exploring with tiles from the box (9.8.8): no longer raised (kept for the numbering)",
     ERR_UNIT_EFFECT: "effects on Units (ready/heal a unit, 7.3.4, 12.3.4) are not implemented yet",
     ERR_CAPACITY: "a size limit of the core was reached (ext/_types.pxd MAX_CARDS, or more than 62 cards other than Wounds in a hand)",
     ERR_CARD_BONUS: "the Concentration / Will Focus bonus on Influence, Block or Attack is not implemented yet",
     ERR_UNIT_RULES: "a unit's special rules (Thugs / Heroes LL-4.2-LL-4.3, Magic Familiars LL-4.5) are not implemented yet",
-    ERR_CITY: "interaction in a conquered city (city Shields 10.2.4, city colours 10.10) is not implemented yet",
+    ERR_CITY: "interaction in a conquered city (10.2.4, 10.10): no longer raised (kept for the numbering)",
 }
 
 KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN: "regular_turn",
@@ -1718,7 +1714,9 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
               A_BANNER_COURAGE: "banner_courage", A_BANNER_FEAR: "banner_fear",
               A_DAMAGE_FORTITUDE: "damage_fortitude", A_BANNER_RETURN: "banner_return",
               A_BOW_CHANGE: "bow_change", A_CIRCLET_SKILL: "circlet_skill",
-              A_BANNER_COMMAND: "banner_command"}
+              A_BANNER_COMMAND: "banner_command",
+              A_PLUNDER: "plunder", A_BUY_ARTIFACT: "buy_artifact", A_BUY_CITY_AA: "buy_city_aa",
+              A_ADD_ELITE: "add_elite"}
 
 
 cdef void check_capacity(GameState* gs, int wound) noexcept nogil:
@@ -1886,10 +1884,16 @@ cdef class Engine:
         sr.rampaging_orc, sr.rampaging_draconum = sid("rampaging_orc"), sid("rampaging_draconum")
         sr.rep_assault = sites["keep"].get("reputation_assault", -1)
         sr.rep_burn = sites["monastery"].get("reputation_burn", -3)
+        sr.rep_plunder = sites["village"]["reputation_plunder"]   # 10.7.1.4
         sr.rep_orc = sites["rampaging_orc"].get("reputation_defeat", 1)
         sr.rep_draconum = sites["rampaging_draconum"].get("reputation_defeat", 2)
         piles = _ct.ENEMY_COLOURS.index
-        reward = _ct.REWARDS.index
+        def reward(x):
+            # 13.5: a "fame" reward has no amount in the data; altars pay their Fame at once
+            # (10.7.10.2), so no site or enemy ruins token may list one (see RW_FAME)
+            if x == "fame":
+                raise ValueError("a site / ruins reward 'fame' has no amount; altar Fame is the `fame` field")
+            return _ct.REWARDS.index(x)
         table = np.zeros((len(_ct.SITE_IDS), ST_WIDTH), dtype=np.int32)
         for s in content["sites"]:
             row = table[sid(s["id"])]
@@ -2052,7 +2056,9 @@ def describe(int action):
     if kind == A_PLAY:
         return f"{name}(hand={arg & 0x7F}, powered={(arg >> 7) & 1}, pay={(arg >> 8) & 0x1F}, pay2={(arg >> 13) & 0x1F})"
     if kind == A_EXPLORE:
-        return f"{name}({(arg >> 7) - 64}, {(arg & 0x7F) - 64})"
+        box = ", box" if arg & EXPLORE_BOX_FLAG else ""                   # 9.8.8
+        arg &= EXPLORE_BOX_FLAG - 1
+        return f"{name}({(arg >> 7) - 64}, {(arg & 0x7F) - 64}{box})"
     if kind == A_ACTIVATE_UNIT:
         return f"{name}(unit={arg & 7}, ability={(arg >> 3) & 0xF}, pay={arg >> 7})"
     if kind == A_RECRUIT:

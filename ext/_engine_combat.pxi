@@ -37,6 +37,7 @@ cdef enum:
     RW_DUNGEON_ROLL = 6
     RW_FAME = 7
     MAX_TARGET_ENEMIES = 8     # enemies considered for target subsets (2^8 commits at most)
+    PLUNDER_CARDS = 2          # 10.7.1.4 [R]: cards drawn for plundering a village
 
 
 cdef inline const int32_t* site_row(const EngineStatics* es, int site) noexcept nogil:
@@ -97,9 +98,6 @@ cdef int fight_after_move(GameState* gs, const EngineStatics* es, const Statics*
     cdef uint32_t fort = 0, ramp = 0
     cdef bint assault = ends_movement(gs, st, to_hex, p)
     if assault:
-        if gs.hexes[to_hex].n_tokens == 0:
-            set_error(gs, ERR_COMBAT, 1, -1)      # an empty garrison: city garrisons (9.9.3) missing
-            return ERR_COMBAT
         change_reputation(&gs.players[p], es.sites.rep_assault)    # 11.1.1: whatever the outcome
         n = collect_hex_tokens(gs, to_hex, tokens, origin, n)
         fort = (<uint32_t>1 << n) - 1                               # 11.10.1
@@ -112,6 +110,14 @@ cdef int fight_after_move(GameState* gs, const EngineStatics* es, const Statics*
                 ramp |= <uint32_t>1 << k                           # 11.2.2: not fortified
                 k += 1
     if n == 0:
+        if assault:
+            # no garrison token lies here: its pile was empty when the site was revealed
+            # (9.9.3-9.9.4 drew nothing, 21.2 A14).  The assault still costs Reputation
+            # (11.1.1) and is the turn's action; with every defender (none) defeated the
+            # site is conquered (11.12.3).
+            gs.turn.action_taken = 1
+            gs.turn.move_points = 0                                # 4.4.7
+            conquer_fortified(gs, es, p, to_hex)
         return ERR_NONE
     gs.combat.from_hex = <int16_t>from_hex
     return begin_fight(gs, es, st, tokens, origin, n, to_hex if assault else -1, fort, ramp, 0, 1,
@@ -143,6 +149,8 @@ cdef int enter_site(GameState* gs, const EngineStatics* es, const Statics* st, i
     cdef const int32_t* sr = site_row(es, site)
     cdef const int32_t* rr
     cdef int n = 0, k, tok
+    if gs.hexes[h].ruins >= 0:
+        gs.hexes[h].flags |= HEX_RUINS_REVEALED                    # 9.10.2: revealed on entering
     n = collect_hex_tokens(gs, h, tokens, origin, 0)               # 10.7.8.3 / 10.7.10.3 survivors
     if n == 0:
         if site == es.sites.ancient_ruins:
@@ -386,17 +394,13 @@ cdef void finish_combat(GameState* gs, const EngineStatics* es, const Statics* s
         policy = UNDEFEATED_DISCARD                                # 11.12.4
     fx_combat_event(gs, es, st, p, FXE_COMBAT_END, -1)               # Sword of Justice
     cleared = combat_site_cleared(gs)
+    if reason == CK_ASSAULT and site == es.sites.city:
+        place_city_shields(gs, p, site_hex)                        # 11.12.2
     defeated = combat_end(gs, st, policy, &und)
     gs.phase = PH_MOVE
     if reason == CK_ASSAULT:
         if cleared:                                                # 11.12.3: conquered
-            gs.hexes[site_hex].owner = <int8_t>p
-            gs.hexes[site_hex].flags |= HEX_CONQUERED
-            sr = site_row(es, site)
-            for k in range(sr[ST_N_REWARDS]):
-                add_reward(gs, sr[ST_REWARDS + k])                 # 10.7.4.2: a Spell
-            if site == es.sites.city:
-                check_all_cities(gs, es)
+            conquer_fortified(gs, es, p, site_hex)
         else:                                                      # 11.12.4: withdraw
             pl.position = c.from_hex
             if gs.turn.n_path < MAX_PATH:
@@ -419,6 +423,103 @@ cdef void finish_combat(GameState* gs, const EngineStatics* es, const Statics* s
         gs.hexes[site_hex].owner = <int8_t>p
         gs.hexes[site_hex].flags |= HEX_BURNED
         add_reward(gs, RW_ARTIFACT)
+
+
+cdef void place_city_shields(GameState* gs, int p, int h) noexcept nogil:
+    """11.12.2: one of the player's Shields on the City card for each garrison enemy they
+    defeated in this assault (rampaging joiners and summoned monsters are no garrison).
+    The row's order is kept as the moment each player's first Shield went on (11.13.3)."""
+    cdef Hex* hx = &gs.hexes[h]
+    cdef const CombatEnemy* e
+    cdef int s, q, k = 0, total = 0
+    for s in range(gs.combat.n_enemies):
+        e = &gs.combat.enemies[s]
+        if e.hex == h and e.summoned_by < 0 and not (e.flags & CE_RAMPAGING) and (e.flags & CE_DEFEATED):
+            k += 1
+    if k == 0:
+        return
+    for q in range(MAX_PLAYERS):
+        total += hx.city_shields[q]
+    if hx.city_first[p] == 0:
+        hx.city_first[p] = <uint8_t>(total + 1)
+    hx.city_shields[p] = <int8_t>(hx.city_shields[p] + k)
+
+
+cdef int city_leader(const Hex* hx) noexcept nogil:
+    """11.13.3 [R]: the player with the most Shields on the City card; on a tie, the tied
+    player whose Shield was placed first.  -1 = no Shield on it."""
+    cdef int q, best = -1
+    for q in range(MAX_PLAYERS):
+        if hx.city_shields[q] <= 0:
+            continue
+        if best < 0 or hx.city_shields[q] > hx.city_shields[best] or (
+                hx.city_shields[q] == hx.city_shields[best] and hx.city_first[q] < hx.city_first[best]):
+            best = q
+    return best
+
+
+cdef void conquer_fortified(GameState* gs, const EngineStatics* es, int p, int h) noexcept nogil:
+    """11.12.3: a fortified site whose defenders are all defeated is conquered.  Keep / mage
+    tower: the conqueror's Shield marks it (a mage tower's Spell reward at the end of the turn,
+    10.7.4.2).  City (11.13.2-11.13.4): its leader takes the City card (hex.owner); a city
+    taken without a defender (no Shield on it) goes to the assaulting player."""
+    cdef int site = hex_site(gs, h), k, leader
+    cdef const int32_t* sr = site_row(es, site)
+    gs.hexes[h].flags |= HEX_CONQUERED
+    if site == es.sites.city:
+        leader = city_leader(&gs.hexes[h])
+        gs.hexes[h].owner = <int8_t>(leader if leader >= 0 else p)
+    else:
+        gs.hexes[h].owner = <int8_t>p
+    for k in range(sr[ST_N_REWARDS]):
+        add_reward(gs, sr[ST_REWARDS + k])                         # 10.7.4.2: a Spell
+    if site == es.sites.city:
+        check_all_cities(gs, es)
+
+
+cdef void reveal_by_day(GameState* gs, const EngineStatics* es, int p) noexcept nogil:
+    """9.10.1 [R]: by Day, the face-down garrison tokens of a keep, mage tower or city are
+    revealed as soon as a hero stands on an adjacent space (at Night only combat reveals them)."""
+    cdef int d, nb, site, h = gs.players[p].position
+    if gs.time != DAY or h < 0:
+        return
+    for d in range(6):
+        nb = gs.hexes[h].neighbour[d]
+        if nb < 0 or gs.hexes[nb].n_tokens == 0:
+            continue
+        site = gs.hexes[nb].site
+        if site == es.sites.keep or site == es.sites.mage_tower or site == es.sites.city:
+            gs.hexes[nb].flags |= HEX_TOKENS_REVEALED
+
+
+cdef void reveal_ruins_at_day(GameState* gs) noexcept nogil:
+    """9.10.2 [R]: face-down ruins tokens are revealed at the start of the next Day round."""
+    cdef int h
+    if gs.time != DAY:
+        return
+    for h in range(gs.n_hexes):
+        if gs.hexes[h].ruins >= 0:
+            gs.hexes[h].flags |= HEX_RUINS_REVEALED
+
+
+cdef bint can_plunder(const GameState* gs, const EngineStatics* es, int p) noexcept nogil:
+    """10.7.1.4, 4.1: before the turn (PH_TURN_START) the hero stands in a village and has
+    not plundered since their last turn."""
+    cdef int h = gs.players[p].position
+    return (gs.phase == PH_TURN_START and h >= 0 and gs.hexes[h].site == es.sites.village
+            and not gs.turn.plundered)
+
+
+cdef int plunder(GameState* gs, const EngineStatics* es, int p) noexcept nogil:
+    """A_PLUNDER (10.7.1.4 [R]): Reputation -1 (10.4) and draw 2 cards; at most once
+    between two of the player's turns.  It is no action: the turn then starts as usual."""
+    cdef Player* pl = &gs.players[p]
+    if not can_plunder(gs, es, p):
+        return ERR_ILLEGAL
+    gs.turn.plundered = 1
+    change_reputation(pl, es.sites.rep_plunder)
+    draw_cards(gs, pl, PLUNDER_CARDS)
+    return ERR_NONE
 
 
 cdef void check_all_cities(GameState* gs, const EngineStatics* es) noexcept nogil:
@@ -497,7 +598,10 @@ cdef void start_rewards(GameState* gs, const EngineStatics* es, const Statics* s
                 return                                             # which one goes back: A_REWARD
             continue                                               # (already removed from the list)
         elif code == RW_FAME:
-            set_error(gs, ERR_ALTAR, 1, -1)   # no site queues a Fame reward (altars pay Fame at once)
+            # cannot happen: altars pay their Fame at once (pay_altar, 10.7.10.2) and
+            # Engine._bind_sites refuses a "fame" reward of a site or ruins token
+            set_error(gs, ERR_ALTAR, 1, -1)
+            return
         elif code == RW_UNIT:                                      # 13.5.4: a decision (A_REWARD)
             return
         else:                                                      # spell / AA: a decision

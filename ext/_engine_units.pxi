@@ -66,15 +66,35 @@ cdef bint can_interact(const GameState* gs, const EngineStatics* es, int p) noex
             and es.units.reputation[gs.players[p].reputation + 7] != NO_INTERACTION)
 
 
+cdef int city_colour(const GameState* gs, int h) noexcept nogil:
+    """Basic colour (RED BLUE WHITE GREEN) of the city on hex h (its City card), -1 = none."""
+    cdef int colour = 0
+    if h < 0:
+        return -1
+    while colour < 4 and not ((gs.hexes[h].colours >> colour) & 1):
+        colour += 1
+    return colour if colour < 4 else -1
+
+
+cdef int interaction_city(const GameState* gs, const EngineStatics* es, int p) noexcept nogil:
+    """Colour of the conquered city player p interacts in (10.10), -1 = not in a city."""
+    if interaction_site(gs, es, p) != es.sites.city:
+        return -1
+    return city_colour(gs, gs.players[p].position)
+
+
 cdef int start_interaction(GameState* gs, const EngineStatics* es, int p) noexcept nogil:
-    """A_INTERACT: the turn's action (10.2.1); the reputation modifier once (10.2.3, 10.2.5)."""
+    """A_INTERACT: the turn's action (10.2.1); the reputation modifier once (10.2.3, 10.2.5),
+    and in a conquered city the bonus for the player's Shields on its City card (10.2.4:
+    [R] +1 Influence per Shield), also once however much is bought (10.2.5)."""
     cdef int site = interaction_site(gs, es, p)
+    cdef int bonus
     if gs.phase != PH_MOVE or gs.turn.action_taken or not can_interact(gs, es, p):
         return ERR_ILLEGAL
-    if site == es.sites.city:
-        set_error(gs, ERR_CITY, site, -1)                          # 10.2.4 city Shields, 10.10
-        return ERR_CITY
-    gs.turn.influence = <int16_t>(gs.turn.influence + es.units.reputation[gs.players[p].reputation + 7])
+    bonus = es.units.reputation[gs.players[p].reputation + 7]
+    if site == es.sites.city:                                      # 10.2.4
+        bonus += es.units.city_shield_influence * gs.hexes[gs.players[p].position].city_shields[p]
+    gs.turn.influence = <int16_t>(gs.turn.influence + bonus)
     gs.turn.action_taken = 1                                       # 4.4.5: no movement after it
     gs.turn.move_points = 0                                        # 4.4.7
     gs.phase = PH_INTERACT
@@ -84,6 +104,105 @@ cdef int start_interaction(GameState* gs, const EngineStatics* es, int p) noexce
 cdef inline bint recruitable_here(const EngineStatics* es, int unit, int site) noexcept nogil:
     """10.6.1: one of the unit's site icons matches the site."""
     return (unit_value(es, unit, es.units.sites) >> site) & 1
+
+
+cdef inline bint can_recruit(const EngineStatics* es, int unit, int site, int colour) noexcept nogil:
+    """10.6.1 at the site; in a conquered city (colour >= 0) a unit with the city icon
+    (10.10.1), or any unit in the white city (10.10: Units of all types)."""
+    return recruitable_here(es, unit, site) or (colour >= 0 and es.units.city_recruit_any[colour] != 0)
+
+
+cdef int spell_price(const EngineStatics* es, int site, int colour) noexcept nogil:
+    """Influence for a Spell of the offer (plus one mana of its colour, 21.2 A26): at a
+    conquered mage tower (10.7.4.3) or in the blue city (10.10: as at a mage tower); -1 = none."""
+    if site == es.sites.mage_tower:
+        return es.units.spell_cost
+    if colour >= 0 and es.units.city_spell_cost[colour] > 0:
+        return es.units.city_spell_cost[colour]
+    return -1
+
+
+cdef int queued_rewards(const GameState* gs, int code) noexcept nogil:
+    cdef int k, n = 0
+    for k in range(gs.turn.n_rewards):
+        if gs.turn.rewards[k] == code:
+            n += 1
+    return n
+
+
+cdef int legal_city_purchases(const GameState* gs, const EngineStatics* es, int colour,
+                              int32_t* out, int n) noexcept nogil:
+    """10.10: the City card's own options (white: add an Elite Unit to the offer; red: an
+    Artifact; green: an Advanced Action).  Blue Spells and recruiting are with the tower's
+    and the site's (legal_interaction)."""
+    cdef int infl = gs.turn.influence, k, cost
+    if colour < 0:
+        return n
+    cost = es.units.city_artifact_cost[colour]                     # red: 12 each (10.5.2)
+    # offered while the Artifact deck still holds a card for it (21.2 A15: none = lost)
+    if cost > 0 and infl >= cost and gs.turn.n_rewards < 16 \
+            and gs.n_artifact_deck > queued_rewards(gs, RW_ARTIFACT) and n < MAX_ACTIONS:
+        out[n] = act(A_BUY_ARTIFACT, 0)
+        n += 1
+    cost = es.units.city_aa_cost[colour]                           # green: 6 (10.5)
+    if cost > 0 and infl >= cost:
+        for k in range(3):
+            if gs.aa_offer[k] >= 0 and n < MAX_ACTIONS:
+                out[n] = act(A_BUY_CITY_AA, k)
+                n += 1
+        if gs.n_aa_deck > 0 and n < MAX_ACTIONS:                   # [R] or the top card of the deck
+            out[n] = act(A_BUY_CITY_AA, 3)
+            n += 1
+    cost = es.units.city_elite_cost[colour]                        # white: [R] 2
+    if cost > 0 and infl >= cost and es.elite_units and gs.n_elite_units > 0 \
+            and gs.n_unit_offer < MAX_OFFER and n < MAX_ACTIONS:
+        out[n] = act(A_ADD_ELITE, 0)
+        n += 1
+    return n
+
+
+cdef int apply_city_purchase(GameState* gs, const EngineStatics* es, int p, int kind, int arg) noexcept nogil:
+    """A_BUY_ARTIFACT / A_BUY_CITY_AA / A_ADD_ELITE in a conquered city (10.10, 10.5)."""
+    cdef Player* pl = &gs.players[p]
+    cdef int colour = interaction_city(gs, es, p), cost, card
+    if gs.phase != PH_INTERACT or colour < 0:
+        return ERR_ILLEGAL
+    if kind == A_BUY_ARTIFACT:                                     # 10.10 red, 10.5.2
+        cost = es.units.city_artifact_cost[colour]
+        if cost <= 0 or gs.turn.influence < cost or gs.turn.n_rewards >= 16 \
+                or gs.n_artifact_deck <= queued_rewards(gs, RW_ARTIFACT):
+            return ERR_ILLEGAL
+        gs.turn.influence = <int16_t>(gs.turn.influence - cost)
+        add_reward(gs, RW_ARTIFACT)                                # drawn at the end of the turn (13.5.2)
+        return ERR_NONE
+    if kind == A_BUY_CITY_AA:                                      # 10.10 green, 10.5
+        cost = es.units.city_aa_cost[colour]
+        if cost <= 0 or gs.turn.influence < cost or arg > 3:
+            return ERR_ILLEGAL
+        if arg == 3:
+            if gs.n_aa_deck <= 0:
+                return ERR_ILLEGAL
+            gs.n_aa_deck -= 1
+            card = gs.aa_deck[gs.n_aa_deck]
+        else:
+            card = gs.aa_offer[arg]
+            if card < 0:
+                return ERR_ILLEGAL
+            refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, arg)   # 6.4.2
+        gs.turn.influence = <int16_t>(gs.turn.influence - cost)
+        push_card(pl.deck, &pl.n_deck, card)                       # 10.5.1: on top of the Deed deck
+        return ERR_NONE
+    if kind == A_ADD_ELITE:                                        # 10.10 white
+        cost = es.units.city_elite_cost[colour]
+        if cost <= 0 or gs.turn.influence < cost or not es.elite_units or gs.n_elite_units <= 0 \
+                or gs.n_unit_offer >= MAX_OFFER:
+            return ERR_ILLEGAL
+        gs.turn.influence = <int16_t>(gs.turn.influence - cost)
+        gs.n_elite_units -= 1
+        gs.unit_offer[gs.n_unit_offer] = gs.elite_units[gs.n_elite_units]
+        gs.n_unit_offer += 1
+        return ERR_NONE
+    return ERR_ILLEGAL
 
 
 cdef int heal_price(const EngineStatics* es, int site) noexcept nogil:
@@ -100,7 +219,8 @@ cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const S
     """Purchases of PH_INTERACT (10.5-10.7), healing and units, and A_END_INTERACT."""
     cdef const Player* pl = &gs.players[gs.current]
     cdef int site = interaction_site(gs, es, gs.current)
-    cdef int infl = gs.turn.influence
+    cdef int colour = interaction_city(gs, es, gs.current)
+    cdef int infl = gs.turn.influence, price = spell_price(es, site, colour)
     cdef int k, u, d, pay, card, npay = n_pay_codes(gs)
     cdef bint full = units_held(pl) >= pl.command_tokens
     n = legal_heal(gs, es, out, n)
@@ -109,7 +229,7 @@ cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const S
     for k in range(gs.n_unit_offer):
         u = gs.unit_offer[k]
         if u >= 0:                                                 # 10.6 recruit
-            if not recruitable_here(es, u, site) or unit_value(es, u, es.units.cost) > infl:
+            if not can_recruit(es, u, site, colour) or unit_value(es, u, es.units.cost) > infl:
                 continue
             if not full:
                 if n < MAX_ACTIONS:
@@ -129,7 +249,7 @@ cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const S
     if heal_price(es, site) > 0 and infl >= heal_price(es, site) and n < MAX_ACTIONS:
         out[n] = act(A_BUY_HEALING, 0)                             # 10.5
         n += 1
-    if site == es.sites.mage_tower and infl >= es.units.spell_cost:  # 10.7.4.3
+    if price > 0 and infl >= price:                                # 10.7.4.3; blue city 10.10
         for k in range(3):
             card = gs.spell_offer[k]
             if card < 0:
@@ -138,6 +258,7 @@ cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const S
                 if pay_ok(gs, pay, card_colour(es, card)) and n < MAX_ACTIONS:
                     out[n] = act(A_BUY_SPELL, k | (pay << 2))
                     n += 1
+    n = legal_city_purchases(gs, es, colour, out, n)               # 10.10
     if n < MAX_ACTIONS:
         out[n] = act(A_END_INTERACT, 0)
         n += 1
@@ -183,6 +304,7 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
                            int kind, int arg) noexcept nogil:
     cdef Player* pl = &gs.players[p]
     cdef int site = interaction_site(gs, es, p)
+    cdef int colour = interaction_city(gs, es, p)
     cdef int k, u, d, cost, card, pay
     cdef bint with_banner
     if kind == A_ACTIVATE_UNIT:
@@ -202,7 +324,7 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
             return ERR_ILLEGAL
         u = gs.unit_offer[k]
         cost = unit_value(es, u, es.units.cost)
-        if not recruitable_here(es, u, site) or cost > gs.turn.influence:
+        if not can_recruit(es, u, site, colour) or cost > gs.turn.influence:
             return ERR_ILLEGAL
         if es.units.special[u]:                                    # LL-4.2-LL-4.5
             set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u * 8)
@@ -243,17 +365,17 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
         push_card(pl.deck, &pl.n_deck, -gs.unit_offer[k] - 1)      # 6.4.1: top of the Deed deck
         remove_offer_slot(gs, k)                                   # 6.4.3: not replaced
         return ERR_NONE
-    if kind == A_BUY_SPELL:                                        # 10.7.4.3, 21.2 A26
+    if kind == A_BUY_SPELL:                                        # 10.7.4.3, 21.2 A26; blue city 10.10
         k = arg & 3
         pay = arg >> 2
-        if site != es.sites.mage_tower or k > 2 or gs.spell_offer[k] < 0 \
-                or gs.turn.influence < es.units.spell_cost:
+        cost = spell_price(es, site, colour)
+        if cost <= 0 or k > 2 or gs.spell_offer[k] < 0 or gs.turn.influence < cost:
             return ERR_ILLEGAL
         card = gs.spell_offer[k]
         if not pay_ok(gs, pay, card_colour(es, card)):
             return ERR_ILLEGAL
         pay_take(gs, pay, card_colour(es, card))
-        gs.turn.influence = <int16_t>(gs.turn.influence - es.units.spell_cost)
+        gs.turn.influence = <int16_t>(gs.turn.influence - cost)
         push_card(pl.deck, &pl.n_deck, card)                       # 6.4.1 / 10.5.1
         refill_offer(gs, gs.spell_offer, gs.spell_deck, &gs.n_spell_deck, k)   # 6.4.2
         return ERR_NONE
@@ -539,6 +661,17 @@ def _bind_units(Engine eng, tables, content):
     ur.heal_monastery = sites["monastery"]["heal_cost"]
     ur.aa_cost = sites["monastery"]["advanced_action_cost"]
     ur.spell_cost = sites["mage_tower"]["spell_cost"]
+    for k in range(4):                                             # 10.10 (city_garrisons.toml [[city]])
+        ur.city_recruit_any[k] = ur.city_elite_cost[k] = ur.city_spell_cost[k] = 0
+        ur.city_artifact_cost[k] = ur.city_aa_cost[k] = 0
+    for c in content["cities"]:
+        k = _fx.BASIC_COLOURS.index(c["colour"])
+        ur.city_recruit_any[k] = 1 if c.get("recruit_any") else 0
+        ur.city_elite_cost[k] = c.get("elite_to_offer_cost", 0)
+        ur.city_spell_cost[k] = c.get("spell_cost", 0)
+        ur.city_artifact_cost[k] = c.get("artifact_cost", 0)
+        ur.city_aa_cost[k] = c.get("advanced_action_cost", 0)
+    ur.city_shield_influence = 1                                   # 10.2.4 [R]: +1 per Shield
 
 
 cdef class UnitsTester:

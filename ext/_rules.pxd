@@ -8,7 +8,7 @@ from mksim._state cimport Statics
 
 cdef enum RulesCode:
     RULES_INACCESSIBLE = -1        # move_cost: lake, mountain, off the map (9.2, 9.2.2)
-    RULES_BOX_NOT_IMPLEMENTED = -2 # explorable: empty tile stack; box tiles of 9.8.8 not implemented
+    RULES_STACK_EMPTY = -2         # explorable: the tile stack is empty (see box_explorable, 9.8.8)
     RULES_ILLEGAL = -3             # explore: position not explorable from the hero's space
     RULES_PLACE_FAILED = -4        # explore: place_tile refused (capacity)
 
@@ -24,3 +24,6 @@ cdef bint is_safe(const GameState* gs, const Statics* st, int hex, int player) n
 cdef int tile_at(const GameState* gs, int a, int b) noexcept nogil
 cdef int explorable(const GameState* gs, const Statics* st, int hex, int* out_positions) noexcept nogil
 cdef int explore(GameState* gs, const Statics* st, int player, int a, int b) noexcept nogil
+cdef int box_tile_kind(const GameState* gs, const Statics* st) noexcept nogil
+cdef int box_explorable(const GameState* gs, const Statics* st, int hex, int* out_positions) noexcept nogil
+cdef int explore_from_box(GameState* gs, const Statics* st, int player, int a, int b) noexcept nogil

@@ -6,7 +6,7 @@ the static views of ``_state.Statics`` (tile table, site codes, map shape).  :cl
 is a thin Python surface over a :class:`mksim._state.GameCore` for tests and tools: it
 calls the C functions and offers a few setters to build test situations.
 """
-from libc.stdint cimport int8_t, int16_t
+from libc.stdint cimport int8_t, int16_t, int32_t
 
 from mksim._types cimport (
     GameState, Hex, Tile, Player, MAX_TILES, NUM_TERRAINS, DAY, NIGHT, LAKE, MOUNTAIN,
@@ -14,6 +14,7 @@ from mksim._types cimport (
 )
 from mksim._state cimport GameCore, Statics, place_tile, reveal_sites
 from mksim._hexmap cimport LATTICE_DIRS, lattice_to_axial, hex_distance
+from mksim._rng cimport rng_below, STREAM_MAP
 
 cdef enum:
     # tile kinds (content.TILE_KINDS)
@@ -240,10 +241,10 @@ cdef int explorable(const GameState* gs, const Statics* st, int hex, int* out_po
     the target tile touches the hero's hex (21.2 A11, 9.8.2), is in the shape (9.1.3,
     9.8.6), is empty and meets the placement limits for the tile's kind (9.8.7, 21.2 A10,
     17.1.1).  Writes (a, b) pairs to out_positions (room for MAX_EXPLORABLE pairs) and returns
-    their count; RULES_BOX_NOT_IMPLEMENTED when the stack is empty (9.8.8 box tiles)."""
+    their count; RULES_STACK_EMPTY when the stack is empty (then see box_explorable, 9.8.8)."""
     cdef int k, a, b, ta, tb, cq, cr, kind, n = 0, q, r
     if gs.n_tile_stack <= 0:
-        return RULES_BOX_NOT_IMPLEMENTED
+        return RULES_STACK_EMPTY
     if hex < 0 or hex >= gs.n_hexes:
         return 0
     kind = st.tiles.data[gs.tile_stack[gs.n_tile_stack - 1] * st.tiles.width + st.cols.tile_kind]
@@ -300,6 +301,101 @@ cdef int explore(GameState* gs, const Statics* st, int player, int a, int b) noe
     return slot
 
 
+cdef bint tile_in_box(const GameState* gs, const Statics* st, int tile, int kind) noexcept nogil:
+    """9.8.8: tile content `tile` is of `kind`, belongs to the game's content set (Lost Legion
+    tiles only with it; Volkare's camp only in his scenarios, LL-2.6.3) and is neither on the
+    map nor in the tile stack."""
+    cdef const int32_t* row = st.tiles.data + tile * st.tiles.width
+    cdef int k
+    if row[st.cols.tile_kind] != kind or (row[st.cols.tile_expansion] != 0 and not st.lost_legion):
+        return False
+    for k in range(7):
+        if row[st.cols.tile_site0 + k] == st.sites.volkares_camp:
+            return False
+    for k in range(gs.n_tiles):
+        if gs.tiles[k].content == tile:
+            return False
+    for k in range(gs.n_tile_stack):
+        if gs.tile_stack[k] == tile:
+            return False
+    return True
+
+
+cdef int box_tile_kind(const GameState* gs, const Statics* st) noexcept nogil:
+    """9.8.8: the kind of tile the box gives now: a Countryside tile while one is left, then a
+    non-city Core tile; 0 when none is left ([R] no more exploration)."""
+    cdef int kind, t
+    for kind in range(TILE_COUNTRYSIDE, TILE_CORE + 1):   # Countryside first, then Core
+        for t in range(st.tiles.rows):
+            if t < 127 and tile_in_box(gs, st, t, kind):
+                return kind
+    return 0
+
+
+cdef int box_explorable(const GameState* gs, const Statics* st, int hex, int* out_positions) noexcept nogil:
+    """9.8.8: with the tile stack empty, the positions the hero on `hex` may fill with a tile
+    from the box: empty shape positions touching the hero's space (21.2 A11) and adjacent to at
+    least three placed tiles (they fill holes); a Core tile also keeps out of the wedge's
+    coastline lanes (17.1.1).  Writes (a, b) pairs like `explorable`; 0 when the stack is not
+    empty or the box holds no tile for it."""
+    cdef int k, a, b, ta, tb, cq, cr, kind = -1, n = 0, q, r
+    if gs.n_tile_stack > 0 or hex < 0 or hex >= gs.n_hexes:
+        return 0
+    q = gs.hexes[hex].q
+    r = gs.hexes[hex].r
+    ta = gs.tiles[gs.hexes[hex].tile].a
+    tb = gs.tiles[gs.hexes[hex].tile].b
+    for k in range(6):
+        a = ta + LATTICE_DIRS[k][0]
+        b = tb + LATTICE_DIRS[k][1]
+        lattice_to_axial(a, b, &cq, &cr)
+        if hex_distance(q, r, cq, cr) != 2:
+            continue
+        if not shape_has(st, a, b) or tile_at(gs, a, b) >= 0 or placed_neighbours(gs, a, b) < 3:
+            continue
+        if kind < 0:
+            kind = box_tile_kind(gs, st)                     # only once a hole is in reach
+        if kind == 0:
+            return 0
+        if kind == TILE_CORE and core_forbidden(st, a, b):
+            continue
+        out_positions[2 * n] = a
+        out_positions[2 * n + 1] = b
+        n += 1
+    return n
+
+
+cdef int explore_from_box(GameState* gs, const Statics* st, int player, int a, int b) noexcept nogil:
+    """9.8.8: explore (a, b) with a random tile from the box (STREAM_MAP): a Countryside tile,
+    or a non-city Core tile once no Countryside tile is left.  Placed, revealed and paid like
+    a tile of the stack (9.8.3-9.8.5, 9.9, 17.3.1).  Returns the new tile slot or RULES_*."""
+    cdef int out[2 * MAX_EXPLORABLE]
+    cdef int16_t cand[128]
+    cdef int n, i, slot, tile, kind, m = 0
+    cdef bint ok = False
+    n = box_explorable(gs, st, gs.players[player].position, out)
+    for i in range(n):
+        if out[2 * i] == a and out[2 * i + 1] == b:
+            ok = True
+    if not ok:
+        return RULES_ILLEGAL
+    kind = box_tile_kind(gs, st)
+    for i in range(st.tiles.rows):
+        if i < 127 and m < 128 and tile_in_box(gs, st, i, kind):
+            cand[m] = <int16_t>i
+            m += 1
+    tile = cand[rng_below(&gs.rng[<int>STREAM_MAP], m)]
+    slot = place_tile(gs, st, tile, a, b)
+    if slot < 0:
+        return RULES_PLACE_FAILED
+    reveal_sites(gs, st, slot)                                   # 9.9.1
+    if kind == TILE_CORE:
+        gs.core_revealed = 1                                     # 9.9.8
+    gs.players[player].fame += st.shape.fame_per_tile            # 17.3.1
+    gs.turn.move_points -= EXPLORE_COST                          # 9.8.3
+    return slot
+
+
 # ---------------------------------------------------------------------------------------
 # Python surface (tests, tools)
 # ---------------------------------------------------------------------------------------
@@ -348,19 +444,19 @@ cdef class Rules:
     def explorable(self, int hex):
         """List of (a, b) positions explorable from `hex` (9.8, 21.2 A10-A11).
 
-        Raises NotImplementedError when the tile stack is empty (9.8.8 box tiles)."""
+        With the tile stack empty, the positions a tile from the box may fill (9.8.8)."""
         cdef int out[2 * MAX_EXPLORABLE]
         cdef int n = explorable(&self.core.gs, &self.core.st, hex, out)
-        if n == RULES_BOX_NOT_IMPLEMENTED:
-            raise NotImplementedError("9.8.8: exploring with tiles from the box (empty tile stack)")
+        if n == RULES_STACK_EMPTY:
+            n = box_explorable(&self.core.gs, &self.core.st, hex, out)
         return [(out[2 * i], out[2 * i + 1]) for i in range(n)]
 
     def explore(self, int a, int b, int player=0):
         """Explore (a, b) from the player's space (9.8); returns the new tile slot."""
         self._check_player(player)
         cdef int slot = explore(&self.core.gs, &self.core.st, player, a, b)
-        if slot == RULES_BOX_NOT_IMPLEMENTED:
-            raise NotImplementedError("9.8.8: exploring with tiles from the box (empty tile stack)")
+        if slot == RULES_STACK_EMPTY:
+            slot = explore_from_box(&self.core.gs, &self.core.st, player, a, b)   # 9.8.8
         if slot < 0:
             raise ValueError(RULES_ERRORS.get(slot, slot))
         return slot

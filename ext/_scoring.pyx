@@ -131,9 +131,8 @@ cdef int draw_to_limit(GameState* gs, const Statics* st, int p, int limit) noexc
 cdef int hand_limit_bonus(const GameState* gs, const Statics* st, int p) noexcept nogil:
     """10.9: Hand-limit bonus for a player ending the turn on or next to
     * a keep they own (10.9.1): + the number of keeps they own anywhere on the map;
-    * a conquered city they lead (10.9.2): +2.  The Hex struct records only the city's
-      leader (hex.owner), and in a solo game the player leads every city they conquer, so
-      the +1 of a non-leading Shield is not represented;
+    * a conquered city they lead (hex.owner, 10.9.2): +2, or +1 with at least one Shield on
+      its City card (hex.city_shields) without leading it;
     only the larger of the two applies (10.9.3).  0 when off the map."""
     cdef int pos = gs.players[p].position
     cdef int d, h, keeps = 0, keep_bonus = 0, city_bonus = 0
@@ -146,12 +145,16 @@ cdef int hand_limit_bonus(const GameState* gs, const Statics* st, int p) noexcep
         if h < 0:
             continue
         hx = &gs.hexes[h]
+        if hx.site == st.sites.city and (hx.flags & HEX_CONQUERED):
+            if hx.owner == p:
+                city_bonus = 2                  # 10.9.2: the city's leader
+            elif hx.city_shields[p] > 0 and city_bonus < 1:
+                city_bonus = 1                  # 10.9.2: a Shield on its City card
+            continue
         if hx.owner != p:
             continue
         if hx.site == st.sites.keep:
             near_keep = True                    # 10.9.1
-        elif hx.site == st.sites.city and (hx.flags & HEX_CONQUERED):
-            city_bonus = 2                      # 10.9.2: leader
     if near_keep:
         for h in range(gs.n_hexes):
             if gs.hexes[h].site == st.sites.keep and gs.hexes[h].owner == p:
@@ -425,9 +428,10 @@ cdef class ScoringTester:
     def set_position(self, int p, int hex):
         self._pl(p).position = <int16_t>hex
 
-    def set_hex(self, int hex, site=None, owner=None, flags=None, colours=None):
+    def set_hex(self, int hex, site=None, owner=None, flags=None, colours=None, city_shields=None):
         """Overwrite fields of a hex; site by SITE_IDS id or code (-1 / "" = none), flags as
-        HEX_* bits, colours as a list of basic colour names."""
+        HEX_* bits, colours as a list of basic colour names, city_shields as Shields per
+        player on the City card (placed in player order, 11.12.2)."""
         cdef Hex* hx
         if hex < 0 or hex >= self.core.gs.n_hexes:
             raise IndexError(f"hex {hex} is not on the map")
@@ -441,6 +445,13 @@ cdef class ScoringTester:
             hx.flags = <unsigned char>flags
         if colours is not None:
             hx.colours = <unsigned char>sum(1 << _fx.BASIC_COLOURS.index(c) for c in colours)
+        if city_shields is not None:
+            placed = 0
+            for i in range(MAX_PLAYERS):
+                n = city_shields[i] if i < len(city_shields) else 0
+                hx.city_shields[i] = <int8_t>n
+                hx.city_first[i] = <unsigned char>(placed + 1 if n > 0 else 0)
+                placed += n
 
     def clear_owners(self):
         """No Shield anywhere on the map."""

@@ -93,6 +93,12 @@ cdef struct Statics:           # everything static the C code reads
     const int32_t* garrisons   # city garrisons (9.9.3): [colour 0-3][level 0-11][GARRISON_WIDTH]: n, piles...
     const int32_t* city_levels # the scenario's city levels in reveal order (17.2)
     int n_city_levels
+    # --- sites ---
+    int city_armor[4]          # 11.13.1 per city colour (RED BLUE WHITE GREEN): Armor bonus of its defenders (white +1)
+    int city_elemental[4]      # 11.13.1, 21.2 A3: Attack bonus of the defenders' Fire / Ice attacks (blue +2)
+    int city_coldfire[4]       # 11.13.1, 21.2 A3: Attack bonus of their Cold Fire attacks (blue +1)
+    int city_physical_ab[4]    # 11.13.1: AB_* ability their physical attacks gain (red Brutal, green Poison)
+    int lost_legion            # 1 = Lost Legion content in play (the box of 9.8.8 holds those tiles too)
 
 cdef enum:
     GARRISON_WIDTH = 8         # one garrison row: count, then up to 7 enemy piles

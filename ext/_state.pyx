@@ -578,8 +578,17 @@ def prepare_setup(tables, content, scenario_id, hero_id, lost_legion_cards=False
         row[0] = len(piles)
         row[1:1 + len(piles)] = piles
     city_levels = np.array(sc["city_levels"] or [1], dtype=np.int32)
+    # 11.13.1 defender bonus per city colour: armor, fire/ice, cold fire, physical-attack ability
+    city_bonus = np.zeros((4, 4), dtype=np.int32)
+    for c in content["cities"]:
+        row = city_bonus[_fx.BASIC_COLOURS.index(c["colour"])]
+        row[0] = c.get("armor_bonus", 0)
+        row[1] = c.get("elemental_attack_bonus", 0)
+        row[2] = c.get("coldfire_attack_bonus", 0)
+        gain = c.get("physical_attackers_gain")
+        row[3] = (1 << _ct.ENEMY_ABILITIES.index(gain)) if gain else 0
     return SetupData(
-        garrisons=garrisons, city_levels=city_levels,
+        garrisons=garrisons, city_levels=city_levels, city_bonus=city_bonus,
         scenario_id=scenario_id, scenario=scenarios.index(scenario_id),
         hero_id=hero_id, hero=tables.hero_ids.index(hero_id), lost_legion=ll,
         countryside_tiles=sc["countryside_tiles"], core_tiles=sc["core_tiles"], city_tiles=sc["city_tiles"],
@@ -743,6 +752,12 @@ cdef class GameCore:
         self.st.garrisons = &gv[0]
         self.st.city_levels = &cv[0]
         self.st.n_city_levels = <int>cv.shape[0]
+        for i in range(4):                                 # 11.13.1 (city_garrisons.toml [[city]])
+            self.st.city_armor[i] = <int>setup.city_bonus[i, 0]
+            self.st.city_elemental[i] = <int>setup.city_bonus[i, 1]
+            self.st.city_coldfire[i] = <int>setup.city_bonus[i, 2]
+            self.st.city_physical_ab[i] = <int>setup.city_bonus[i, 3]
+        self.st.lost_legion = 1 if setup.lost_legion else 0
         if self.st.levels.rows < 1:
             raise ValueError("the levels table is empty")
 

@@ -116,6 +116,9 @@ cdef struct Hex:
     int8_t n_tokens
     int8_t ruins               # ruins token index (content ruins table), -1 = none
     int8_t city_level          # level of the city on this hex, 0 = none
+    # --- sites ---
+    int8_t city_shields[MAX_PLAYERS]   # Shields of each player on this City card (11.12.2)
+    uint8_t city_first[MAX_PLAYERS]    # when each player's first Shield went on it: 1 = first placed, 0 = none (11.13.3)
 
 cdef enum HexFlags:
     HEX_CONQUERED = 1          # fortified site conquered / adventure site shielded
@@ -304,6 +307,8 @@ cdef struct TurnState:
     int8_t circlet_uses        # ... uses of it left this turn (A_CIRCLET_SKILL)
     int16_t command_card       # Banner of Command played this turn (in the play area) + 1, 0 = none (LL-5.1)
     uint8_t recruited_units    # bit per unit slot: Unit recruited this turn (10.6; Banner of Command)
+    # --- sites ---
+    uint8_t plundered          # a village was plundered before this turn (10.7.1.4: once between two turns)
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty

@@ -453,9 +453,10 @@ class _ActionWords:
         return f"move {direction} to {where} (cost {cost})"
 
     def _explore(self, arg: int) -> str:
-        if arg == 0x3FFF:                                    # EXPLORE_FROM_BOX (9.8.8)
-            return "explore with a tile from the box"
-        return f"explore tile position ({(arg >> 7) - 64}, {(arg & 0x7F) - 64})"
+        box = arg & (1 << 14)                                # EXPLORE_BOX_FLAG (9.8.8)
+        arg &= (1 << 14) - 1
+        where = f"tile position ({(arg >> 7) - 64}, {(arg & 0x7F) - 64})"
+        return f"explore {where} with a tile from the box" if box else f"explore {where}"
 
     def _tactic_ability(self, arg: int) -> str:
         tactic = self.game.name("tactic", self.player.get("tactic"))
@@ -601,6 +602,22 @@ class _ActionWords:
         offer = self.d.get("advanced_action_offer", [])
         card = offer[arg] if arg < len(offer) else None
         return f"level up: take Advanced Action {self.card(card) if card else arg}"
+
+    def _plunder(self, arg: int) -> str:              # 10.7.1.4
+        return "plunder the Village (Reputation -1, draw 2 cards)"
+
+    def _buy_artifact(self, arg: int) -> str:         # 10.10 red city
+        return "buy an Artifact (drawn at the end of the turn)"
+
+    def _buy_city_aa(self, arg: int) -> str:          # 10.10 green city
+        if arg == 3:
+            return "buy the top Advanced Action of the deck"
+        offer = self.d.get("advanced_action_offer", [])
+        card = offer[arg] if arg < len(offer) else None
+        return f"buy Advanced Action {self.card(card) if card else arg}"
+
+    def _add_elite(self, arg: int) -> str:            # 10.10 white city
+        return "add an Elite Unit to the Unit offer"
 
     def _glade_wound(self, arg: int) -> str:
         return ("Magical Glade: keep the Wounds", "Magical Glade: throw away a Wound from hand",

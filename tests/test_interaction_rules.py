@@ -211,11 +211,12 @@ def test_10_2_end_interact_returns_to_the_turn_without_movement(content, tables)
     assert "end_turn" in g.kinds()
 
 
-def test_10_10_city_interaction_raises_a_named_error(content, tables):
+def test_10_10_city_interaction_starts(content, tables):
+    # the options by city colour are tested in tests/test_sites_cities.py
     g = Game(content, tables, site="city", owner=0, flags=HEX_CONQUERED)
     assert "interact" in g.kinds()
-    with pytest.raises(NotImplementedError, match="city"):
-        g.do("interact")
+    g.do("interact")
+    assert g.turn["phase"] == PH_INTERACT
 
 
 def test_LL_4_2_recruiting_thugs_raises_a_named_error(content, tables):

@@ -292,14 +292,14 @@ def test_9_8_illegal_exploration_is_refused(tables, content):
     assert (R.n_hexes, R.n_tile_stack, R.move_points) == (21, 9, 2)
 
 
-def test_9_8_8_empty_stack_is_not_implemented(tables, content):
-    """9.8.8 (box tiles) is not implemented: an empty stack raises instead of allowing."""
+def test_9_8_8_empty_stack_fills_only_holes(tables, content):
+    """9.8.8: with an empty stack, tiles from the box fill only positions next to >= 3
+    tiles; (1,1) borders two here, so nothing is explorable (more in test_sites_cities.py)."""
     R = game(tables, content)
     R.clear_tile_stack()
     R.set_position(R.tile_hexes(1, 0)[1])
-    with pytest.raises(NotImplementedError):
-        R.explorable(R.tile_hexes(1, 0)[1])
-    with pytest.raises(NotImplementedError):
+    assert R.explorable(R.tile_hexes(1, 0)[1]) == []
+    with pytest.raises(ValueError):
         R.explore(1, 1)
 
 
