@@ -258,9 +258,11 @@ cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int
                 if r[3] > gs.turn.terrain_floor[colour]:
                     gs.turn.terrain_floor[colour] = <int8_t>r[3]
     elif op == OP_ATTACK:
-        gs.combat.attack[r[3]][r[2]] += r[1] + ambush_bonus(gs, 0) + unit_heat_bonus(gs)   # 11.5.2 / 11.8
+        gs.combat.attack[r[3]][r[2]] += r[1] + ambush_bonus(gs, 0) + unit_heat_bonus(gs) \
+            + skill_pool_bonus(gs, op, r[3])                    # 11.5.2 / 11.8; Deadly Aim, Leadership
     elif op == OP_BLOCK:
-        gs.combat.block[r[2]] += r[1] + ambush_bonus(gs, 1) + unit_heat_bonus(gs)   # 11.6.3
+        gs.combat.block[r[2]] += r[1] + ambush_bonus(gs, 1) + unit_heat_bonus(gs) \
+            + skill_pool_bonus(gs, op, 0)                       # 11.6.3; Leadership
     elif op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
         return enemy_op_apply(gs, es, st, p, row, -1)           # 11.4.4, LL-6.7 (_fx_advanced)
     elif op == OP_EXTRA_SOURCE_DIE:
@@ -698,6 +700,7 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
         return n
     if gs.phase == PH_TURN_START:                            # 4.2, 4.3
         n = legal_tactic_abilities(gs, es, out, n)           # 4.1: before-turn tactics (3.2)
+        n = legal_skills(gs, es, out, n)                     # 4.1.5, 8.3.2: Motivation
         if pl.n_deck == 0 and pl.n_hand == 0 and gs.end_announced_by >= 0:
             out[n] = act(A_FORFEIT, 0)                       # 4.2.5 (after 4.1.3 options)
             return n + 1
@@ -742,7 +745,7 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
                     out[n] = act(A_MOVE, k)
                     n += 1
             n = space_bending_moves(gs, st, out, n)          # Space Bending: 2 spaces away
-            if gs.turn.move_points >= 2:                     # 9.8.3
+            if gs.turn.move_points >= 2 - gs.turn.explore_discount:   # 9.8.3; Hawk Eyes
                 m = explorable(gs, st, h, pos)
                 if m == RULES_BOX_NOT_IMPLEMENTED and box_explorable(gs, st, h) and n < MAX_ACTIONS:
                     out[n] = act(A_EXPLORE, EXPLORE_FROM_BOX)    # 9.8.8: offered, raises when taken
@@ -926,6 +929,7 @@ cdef void end_turn_begin(GameState* gs, const EngineStatics* es, const Statics* 
     cdef Player* pl = &gs.players[p]
     cdef int site, colour
     rings_fame(gs, es, p)                                        # Rings: Fame per Spell cast (in play area)
+    skills_turn_end(gs, pl)                                      # Source Freeze, Motivation (_fx_skills)
     return_dice(gs)                                              # 13.1.1
     return_spent_crystals(gs, p)                                 # Crystal Mastery (_fx_advanced)
     forced_withdrawal(gs, es, st, p)                             # 13.1.2
@@ -1049,6 +1053,7 @@ cdef void start_actor_turn(GameState* gs, const EngineStatics* es, const Statics
     if pl.position >= 0 and gs.hexes[pl.position].site == es.glade_site:
         gs.turn.mana_tokens[<int>(GOLD if gs.time == DAY else BLACK)] += 1   # 10.7.11.1
     mana_claim_turn_start(gs, pl)                                # Mana Claim: a token per turn
+    skills_turn_start(gs, pl)                                    # 8.2.2 (_fx_skills.pxi)
     pl.skills_used &= (1 << SKILL_TURN_SHIFT) - 1                # 8.2.3: once-per-turn skills again
     gs.turn.path[0] = pl.position
     gs.turn.n_path = 1
@@ -1140,6 +1145,7 @@ cdef void prepare_round(GameState* gs, const EngineStatics* es, const Statics* s
     cdef Player* pl
     gs.round += 1
     gs.time = <int8_t>(NIGHT if gs.time == DAY else DAY)         # 2.2.1
+    skills_round_end(gs)                                         # 8.2.2 (_fx_skills.pxi)
     roll_source(gs, gs.n_dice)                                   # 2.2.2
     # 2.2.3 unit offer: back to the bottom of their decks, deal players + 2
     for i in range(gs.n_unit_offer):
@@ -1363,6 +1369,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         return gs.error if res == RES_ERROR else ERR_NONE
     if kind == A_USE_SKILL:                                      # 8.2 (_fx_skills.pxi)
         return use_skill(gs, es, st, p, arg)
+    if kind == A_SKILL_CRYSTAL:                                  # Source Freeze (_fx_skills.pxi)
+        return source_freeze_crystal(gs, p, arg)
     if kind == A_FORFEIT:                                        # 4.2.5
         if gs.phase != PH_TURN_START or gs.end_announced_by < 0 or pl.n_deck != 0 or pl.n_hand != 0:
             return ERR_ILLEGAL
@@ -1452,7 +1460,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         elif a == 1:
             gs.turn.influence += 1                               # 10.2.2
         elif a == 2:
-            gs.combat.attack[0][0] += 1 + ambush_bonus(gs, 0)    # physical melee Attack 1
+            gs.combat.attack[0][0] += 1 + ambush_bonus(gs, 0) + deadly_aim_bonus(gs)   # physical melee Attack 1
         else:
             gs.combat.block[0] += 1 + ambush_bonus(gs, 1)        # physical Block 1
         return ERR_NONE
@@ -1487,23 +1495,25 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             gs.turn.path[gs.turn.n_path] = <int16_t>to
             gs.turn.n_path += 1
         gs.turn.moved = 1
+        hawk_eyes_reveal(gs, es, p)                              # Hawk Eyes by Day (_fx_skills)
         if a != 0 or ends_movement(gs, st, to, p):               # 9.4.1, 9.4.3 -> 11.1
             return fight_after_move(gs, es, st, p, b, to, a)
         return ERR_NONE
     if kind == A_EXPLORE and arg == EXPLORE_FROM_BOX:            # 9.8.8
-        if gs.phase != PH_MOVE or gs.turn.action_taken or gs.turn.move_points < 2 \
+        if gs.phase != PH_MOVE or gs.turn.action_taken or gs.turn.move_points < 2 - gs.turn.explore_discount \
                 or gs.n_tile_stack > 0 or not box_explorable(gs, st, pl.position):
             return ERR_ILLEGAL
         set_error(gs, ERR_BOX_TILES, 0, -1)
         return ERR_BOX_TILES
     if kind == A_EXPLORE:                                        # 9.8
-        if gs.phase != PH_MOVE or gs.turn.action_taken or gs.turn.move_points < 2:
+        if gs.phase != PH_MOVE or gs.turn.action_taken or gs.turn.move_points < 2 - gs.turn.explore_discount:
             return ERR_ILLEGAL
         a = (arg >> 7) - 64
         b = (arg & 0x7F) - 64
         slot = explore(gs, st, p, a, b)
         if slot < 0:
             return ERR_ILLEGAL
+        gs.turn.move_points += gs.turn.explore_discount          # Hawk Eyes: explore() paid 2
         check_city_revealed(gs, es, st, slot)
         return ERR_NONE
     if kind == A_REST_DISCARD:                                   # 4.5.2
@@ -1689,7 +1699,7 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
               A_STEADY_TEMPO: "steady_tempo",
               A_END_INTERACT: "end_interact", A_RECRUIT: "recruit", A_BUY_HEALING: "buy_healing",
               A_BUY_AA: "buy_aa", A_BUY_SPELL: "buy_spell", A_ACTIVATE_UNIT: "activate_unit",
-              A_HEAL_UNIT: "heal_unit", A_USE_SKILL: "use_skill"}
+              A_HEAL_UNIT: "heal_unit", A_USE_SKILL: "use_skill", A_SKILL_CRYSTAL: "skill_crystal"}
 
 
 cdef void check_capacity(GameState* gs) noexcept nogil:

@@ -101,6 +101,8 @@ cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const S
     for k in range(gs.n_unit_offer):
         u = gs.unit_offer[k]
         if u >= 0:                                                 # 10.6 recruit
+            if gs.turn.no_recruit:
+                continue                                           # On Her Own (_fx_skills.pxi)
             if not recruitable_here(es, u, site) or unit_value(es, u, es.units.cost) > infl:
                 continue
             if not full:
@@ -190,8 +192,8 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
             return ERR_ILLEGAL
         u = gs.unit_offer[k]
         cost = unit_value(es, u, es.units.cost)
-        if not recruitable_here(es, u, site) or cost > gs.turn.influence:
-            return ERR_ILLEGAL
+        if not recruitable_here(es, u, site) or cost > gs.turn.influence or gs.turn.no_recruit:
+            return ERR_ILLEGAL                                     # (no_recruit: On Her Own)
         if es.units.special[u]:                                    # LL-4.2-LL-4.5
             set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u * 8)
             return ERR_UNIT_RULES
@@ -206,6 +208,7 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
         if gain_unit(gs, pl, u) < 0:
             return ERR_CAPACITY
         heroic_tale_recruited(gs, pl)                              # Heroic Tale (_fx_advanced)
+        gs.turn.recruited = 1                                      # On Her Own (_fx_skills)
         return ERR_NONE
     if kind == A_BUY_HEALING:                                      # 10.5, 12.3.2
         cost = heal_price(es, site)

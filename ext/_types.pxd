@@ -172,6 +172,9 @@ cdef struct Player:
     int8_t round_order         # position in the round order
     int8_t claimed_die         # Mana Claim: colour + 1 of the die kept until the round ends, 0 = none
     int8_t claim_per_turn      # Mana Claim: tokens of that colour at the start of each later turn
+    # --- skills --- (ext/_fx_skills.pxi)
+    int8_t motivation_lock     # 8.3.2 Motivation: own turn ends left before another Motivation may be used
+    uint8_t source_freeze      # Source Freeze in the Source: 1 placed, 2 its crystal may be taken this turn
 
 cdef struct Dummy:             # the dummy player (18)
     int8_t hero
@@ -276,6 +279,19 @@ cdef struct TurnState:
     int8_t cure_draw           # Cure: draw a card per Wound healed from hand from now on
     uint8_t space_bending      # Space Bending: spaces 2 away count as adjacent for moves (A_MOVE arg 8 + hex)
     uint8_t no_source_dice     # Who Needs Magic +3: no Source die may be used for the rest of the turn
+    # --- skills --- (ext/_fx_skills.pxi; all reset with the turn)
+    int8_t leadership_kind     # Leadership: the next unit ability giving it gets the bonus: 1 Block, 2 Attack, 3 Ranged
+    int8_t leadership_value    # ... of this much (0 = none)
+    int8_t deadly_aim          # Deadly Aim: bonus to the next Attack card played this phase (0 = none)
+    int8_t deadly_aim_phase    # the combat phase it was used in
+    uint8_t recruited          # a Unit was recruited with Influence this turn (On Her Own)
+    uint8_t no_recruit         # On Her Own's Influence 3 taken: no Unit may be recruited this turn
+    int8_t explore_discount    # Hawk Eyes at Night: exploring costs this much less Move
+    uint8_t reveal_distance    # Hawk Eyes by Day: fortified garrisons revealed up to this distance (0 = adjacent)
+    int8_t duel_slot           # Dueling: the enemy blocked with it + 1 (0 = none)
+    uint8_t duel_units         # Dueling: a unit ability was used (no Fame bonus)
+    int8_t duel_attack         # Dueling: its Attack still to add in the Attack phase
+    int8_t duel_fame           # Dueling: Fame if that enemy is defeated without unit abilities
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty
