@@ -19,11 +19,12 @@
 # removes them (17.3.4); First Reconnaissance's solo variant keeps them.
 #
 # Handlers not implemented here stay named errors (ERR_HANDLER naming the skill):
-# polarization, know_your_prey, dueling, bonds_of_loyalty (passive) and the Lost Legion
+# polarization, dueling, bonds_of_loyalty (passive) and the Lost Legion
 # cooperative skills (arythea_ritual_of_pain, goldyx_source_opening, tovak_mana_overload:
 # their texts are not in our sources, LL-7.6, and they are never dealt: Engine._skill_in_game).
 
 from mksim._combat cimport RES_PHYSICAL
+from mksim._types cimport FIRE, COLDFIRE
 
 SKILLS_HANDLERS = (
     ("outside_combat", ("then",)),
@@ -48,6 +49,7 @@ SKILLS_HANDLERS = (
     ("source_freeze", ()),
     ("hawk_eyes", ("explore_discount", "reveal_distance")),
     ("flight", ("free_spaces", "far_spaces", "far_move")),
+    ("know_your_prey", ()),
 )
 
 cdef enum SkillHandler:
@@ -73,6 +75,7 @@ cdef enum SkillHandler:
     SK_SOURCE_FREEZE = 19
     SK_HAWK_EYES = 20
     SK_FLIGHT = 21
+    SK_KNOW_YOUR_PREY = 22
 
 cdef enum SkillUsage:          # mksim.content.SKILL_USAGE order
     SKU_ONCE_PER_TURN = 0
@@ -356,6 +359,13 @@ cdef bint skills_playable(const GameState* gs, const EngineStatics* es, int row,
         return pl.motivation_lock == 0 and (pl.n_deck > 0 or alone_lowest_fame(gs, gs.current)) \
             and (gs.phase == PH_TURN_START or gs.phase == PH_MOVE or gs.phase == PH_REST
                  or gs.phase == PH_INTERACT or gs.combat.active != 0)
+    if local == SK_KNOW_YOUR_PREY:                # in combat, an enemy it can act on
+        if not gs.combat.active:
+            return False
+        for i in range(gs.combat.n_enemies):
+            if prey_options(gs, es.st, i) != 0:
+                return True
+        return False
     if local == SK_FLIGHT:                        # movement, with a safe space to land on
         return gs.phase == PH_MOVE and not gs.turn.action_taken and not gs.combat.active \
             and flight_options(gs, es, es.st, gs.current, a, NULL) != 0
@@ -383,6 +393,39 @@ cdef int pay_colour(const GameState* gs, int pay) noexcept nogil:
     if pay == PAY_STOLEN:
         return gs.players[gs.current].stolen_die
     return gs.dice[pay - PAY_DIE]
+
+
+cdef enum:
+    PREY_RESISTANCE = 11       # Know Your Prey options: bits 0-10 abilities (AB_* bit k),
+    PREY_ELEMENT = 16          # 11-13 resistances, 16 + 2i (+1) attack i's element
+
+
+cdef uint64_t prey_options(const GameState* gs, const Statics* st, int slot) noexcept nogil:
+    """Know Your Prey on the enemy in `slot` (not Arcane Immunity, LL-6.7.1): bit k < 11 =
+    lose the ability AB_* 1 << k (Arcane Immunity excluded; Summon and the elements are attack
+    types, not abilities, LL-6.2); 11 + r = lose resistance RES_* 1 << r (resistances are
+    defensive abilities, LL-6.2.3); 16 + 2i = attack i Fire / Ice -> Physical or Cold Fire ->
+    Fire, 17 + 2i = Cold Fire -> Ice."""
+    cdef uint64_t o = 0
+    cdef int ab, res, k, el
+    if not enemy_effect_ok(gs, st, slot, -1):
+        return 0
+    ab = enemy_ability(gs, st, slot, 0x7FF) & ~(AB_ARCANE_IMMUNITY | AB_SUMMON)
+    for k in range(11):
+        if (ab >> k) & 1:
+            o |= (<uint64_t>1) << k
+    res = st.enemies.data[gs.combat.enemies[slot].enemy * st.enemies.width + st.cols.enemy_resistances] \
+        & ~(<int>gs.combat.enemies[slot].lost_resistances)
+    for k in range(3):
+        if (res >> k) & 1:
+            o |= (<uint64_t>1) << (PREY_RESISTANCE + k)
+    for k in range(enemy_n_attacks(gs, st, slot)):
+        el = attack_element(gs, st, slot, k)
+        if el == FIRE or el == ICE or el == COLDFIRE:
+            o |= (<uint64_t>1) << (PREY_ELEMENT + 2 * k)
+        if el == COLDFIRE:
+            o |= (<uint64_t>1) << (PREY_ELEMENT + 2 * k + 1)
+    return o
 
 
 cdef uint64_t taunt_targets(const GameState* gs, const Statics* st) noexcept nogil:
@@ -716,6 +759,34 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
         else:
             gs.turn.reveal_distance = <uint8_t>a[1]
             hawk_eyes_reveal(gs, es, p)
+        return RES_DONE
+    if local == SK_KNOW_YOUR_PREY:
+        # Wolfhawk, in combat: one enemy (not Arcane Immunity, LL-6.7.1) loses one ability
+        # (a resistance counts, LL-6.2.3), or one of its attacks loses an element: Fire / Ice
+        # -> Physical, Cold Fire -> Fire or Ice; for the rest of the combat.
+        # Stage 0: the enemy (ASK_ENEMY); stage 1: prey_options' bit (ASK_OPTION).
+        if choice < 0:
+            options = 0
+            for i in range(gs.combat.n_enemies):
+                if prey_options(gs, st, i) != 0:
+                    options |= (<uint64_t>1) << i
+            return ask(gs, row, 0, ASK_ENEMY, options)
+        if gs.turn.handler_stage == 0:
+            gs.turn.hvars[0] = <int16_t>choice
+            return ask(gs, row, 1, ASK_OPTION, prey_options(gs, st, choice))
+        i = gs.turn.hvars[0]
+        if choice < PREY_RESISTANCE:
+            gs.combat.enemies[i].lost_abilities |= <uint16_t>(1 << choice)
+        elif choice < PREY_ELEMENT:
+            gs.combat.enemies[i].lost_resistances |= <uint8_t>(1 << (choice - PREY_RESISTANCE))
+        else:
+            w = (choice - PREY_ELEMENT) // 2
+            v = attack_element(gs, st, i, w)
+            if v == COLDFIRE:
+                v = ICE if (choice - PREY_ELEMENT) % 2 else FIRE
+            else:
+                v = PHYSICAL
+            gs.combat.enemies[i].element_set[w] = <int8_t>(v + 1)
         return RES_DONE
     if local == SK_FLIGHT:
         # Goldyx: fly to a space free_spaces away for free or far_spaces away for far_move

@@ -303,6 +303,10 @@ cdef struct CombatEnemy:
     uint8_t blocked            # bit i: attack i blocked (11.6.6; LL-6.1.2 each attack separately)
     uint8_t damaged            # bit i: damage of attack i assigned (11.7.12; LL-6.1.2)
     int8_t attack_delta[3]     # per-attack change (Cumbersome LL-6.5.2, effects LL-6.1.5); value floored at 0
+    # --- skills ---
+    uint16_t lost_abilities    # Know Your Prey: AB_* bits (_combat.pxd) this enemy no longer has
+    uint8_t lost_resistances   # Know Your Prey: RES_* bits it no longer has
+    int8_t element_set[3]      # Know Your Prey: per attack, element + 1 replacing the printed one (0 = printed)
 
 cdef enum CombatEnemyFlags:
     CE_DEFEATED = 1

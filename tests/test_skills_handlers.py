@@ -418,3 +418,50 @@ def test_flight_two_spaces_costs_2_move(content, tables):
     q2, r2 = R.hex_coords(R.position(0))
     dist = max(abs(q2 - q), abs(r2 - r), abs(q2 + r2 - q - r))
     assert (dist, R.move_points) in ((2, 0), (1, 2))
+
+
+# -- Know Your Prey (Wolfhawk) ----------------------------------------------------------------
+
+def test_know_your_prey_swift_ignored_block_3_is_enough(content, tables):
+    """Wolf riders: Attack 3 Swift (11.6.5: Block 6 needed); without Swift, Block 3."""
+    g = game(content, tables, ["wolfhawk_know_your_prey"], hero="wolfhawk")
+    T = CombatTester(g.core)
+    g.ut.start_combat(["wolf_riders"])
+    g.do("next_phase")
+    assert T.block_needed(0) == 6
+    g.do("use_skill", 0)
+    g.do("choose", 0)                            # the wolf riders
+    assert chooses(g) == [2]                     # Swift (AB_SWIFT = 1 << 2); physical attack
+    g.do("choose", 2)
+    assert T.block_needed(0) == 3
+    assert "use_skill(0)" not in g.actions()     # 8.2.1: once a round
+
+
+def test_know_your_prey_cold_fire_becomes_ice_or_resistance_lost(content, tables):
+    """Altem Mages: Cold Fire Attack 4, Brutal, Poison, physical resistance.  Cold Fire ->
+    Ice: a Fire Block 4 is now efficient (11.9.3): 4 instead of 2."""
+    g = game(content, tables, ["wolfhawk_know_your_prey"], hero="wolfhawk")
+    T = CombatTester(g.core)
+    g.ut.start_combat(["altem_mages"])
+    g.do("next_phase")
+    g.do("use_skill", 0)
+    g.do("choose", 0)
+    assert chooses(g) == [3, 4, 11, 16, 17]      # Brutal, Poison, physical res., -> Fire, -> Ice
+    g.do("choose", 17)
+    T.set_block("fire", 4)
+    assert T.block_value(0) == 4
+    g2 = game(content, tables, ["wolfhawk_know_your_prey"], hero="wolfhawk")
+    T2 = CombatTester(g2.core)
+    g2.ut.start_combat(["golems"])
+    g2.do("use_skill", 0)
+    g2.do("choose", 0)
+    g2.do("choose", 11)                          # physical resistance lost (11.9.2)
+    T2.set_phase("attack")
+    T2.set_attack("melee", "physical", 5)
+    assert T2.attack_value([0]) == 5
+
+
+def test_know_your_prey_not_against_arcane_immunity(content, tables):
+    g = game(content, tables, ["wolfhawk_know_your_prey"], hero="wolfhawk")
+    g.ut.start_combat(["sorcerers"])
+    assert skill_acts(g) == []                   # LL-6.7.1
