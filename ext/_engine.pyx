@@ -478,6 +478,8 @@ cdef void pay_take(GameState* gs, int pay, int colour=-1) noexcept nogil:
     if pay < PAY_CRYSTAL:
         if not (gs.turn.endless_mana >> pay) & 1:              # Rings: an endless supply
             gs.turn.mana_tokens[pay] -= 1
+        if gs.turn.polar_nospell == pay + 1:                    # Polarization: that token is
+            gs.turn.polar_nospell = 0                           # used first (not for a Spell)
     elif pay < PAY_DIE:
         gs.players[gs.current].crystals[pay - PAY_CRYSTAL] -= 1
         gs.turn.crystals_spent[pay - PAY_CRYSTAL] += 1      # Crystal Mastery returns them
@@ -526,6 +528,8 @@ cdef struct PaySnap:           # the few fields a payment changes (pay_take), fo
     uint8_t black_any
     int8_t stolen_die
     uint8_t stolen_used
+    int8_t polar_nospell
+
 
 
 cdef void pay_save(const GameState* gs, PaySnap* sn) noexcept nogil:
@@ -540,6 +544,7 @@ cdef void pay_save(const GameState* gs, PaySnap* sn) noexcept nogil:
     sn.black_any = gs.turn.black_any
     sn.stolen_die = gs.players[gs.current].stolen_die
     sn.stolen_used = gs.turn.stolen_used
+    sn.polar_nospell = gs.turn.polar_nospell
 
 
 cdef void pay_restore(GameState* gs, const PaySnap* sn) noexcept nogil:
@@ -554,6 +559,7 @@ cdef void pay_restore(GameState* gs, const PaySnap* sn) noexcept nogil:
     gs.turn.black_any = sn.black_any
     gs.players[gs.current].stolen_die = sn.stolen_die
     gs.turn.stolen_used = sn.stolen_used
+    gs.turn.polar_nospell = sn.polar_nospell
 
 
 cdef bint playable_after_paying(GameState* gs, const EngineStatics* es, int card, int powered,
@@ -589,7 +595,7 @@ cdef int legal_play(Engine eng, const GameState* cgs, const EngineStatics* es, i
         if card_playable_mode(gs, es, card, 0) >= 0:
             if deck == DECK_SPELL:
                 for pay in range(npay):
-                    if pay_ok(gs, pay, colour) and n < MAX_ACTIONS \
+                    if pay_ok(gs, pay, colour) and not polar_spell_blocked(gs, pay) and n < MAX_ACTIONS \
                             and playable_after_paying(gs, es, card, 0, pay, PAY_NONE, colour):
                         out[n] = act(A_PLAY, i | (pay << 8) | (PAY_NONE << 13))
                         n += 1
@@ -604,7 +610,7 @@ cdef int legal_play(Engine eng, const GameState* cgs, const EngineStatics* es, i
                     n += 1
             elif colour < COLOURLESS:
                 for pay in range(npay):
-                    if not pay_ok(gs, pay, colour):
+                    if not pay_ok(gs, pay, colour) or (deck == DECK_SPELL and polar_spell_blocked(gs, pay)):
                         continue
                     if deck == DECK_SPELL:                   # 5.4.3: plus one black mana
                         for pay2 in range(npay):
@@ -1427,7 +1433,12 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if deck == DECK_SPELL or (powered and deck != DECK_ARTIFACT):
             if pay == PAY_NONE or not pay_ok(gs, pay, card_colour(es, card)):
                 return ERR_ILLEGAL
+            if deck == DECK_SPELL and polar_spell_blocked(gs, pay):
+                return ERR_ILLEGAL                               # Polarization (_fx_skills)
+            k = gs.turn.polar_nospell
             pay_take(gs, pay, card_colour(es, card))             # 5.4.5: paid when played
+            if deck == DECK_SPELL:
+                gs.turn.polar_nospell = <int8_t>k                # an unrestricted token was used
             if deck == DECK_SPELL and powered:
                 if pay2 == PAY_NONE or not pay_ok(gs, pay2, BLACK):
                     return ERR_ILLEGAL

@@ -19,7 +19,7 @@
 # removes them (17.3.4); First Reconnaissance's solo variant keeps them.
 #
 # Handlers not implemented here stay named errors (ERR_HANDLER naming the skill):
-# polarization, dueling, bonds_of_loyalty (passive) and the Lost Legion
+# dueling, bonds_of_loyalty (passive) and the Lost Legion
 # cooperative skills (arythea_ritual_of_pain, goldyx_source_opening, tovak_mana_overload:
 # their texts are not in our sources, LL-7.6, and they are never dealt: Engine._skill_in_game).
 
@@ -50,6 +50,7 @@ SKILLS_HANDLERS = (
     ("hawk_eyes", ("explore_discount", "reveal_distance")),
     ("flight", ("free_spaces", "far_spaces", "far_move")),
     ("know_your_prey", ()),
+    ("polarization", ()),
 )
 
 cdef enum SkillHandler:
@@ -76,6 +77,7 @@ cdef enum SkillHandler:
     SK_HAWK_EYES = 20
     SK_FLIGHT = 21
     SK_KNOW_YOUR_PREY = 22
+    SK_POLARIZATION = 23
 
 cdef enum SkillUsage:          # mksim.content.SKILL_USAGE order
     SKU_ONCE_PER_TURN = 0
@@ -366,6 +368,9 @@ cdef bint skills_playable(const GameState* gs, const EngineStatics* es, int row,
             if prey_options(gs, es.st, i) != 0:
                 return True
         return False
+    if local == SK_POLARIZATION:                  # a mana to use as another colour
+        return polar_sources(gs) != 0 and (gs.phase == PH_MOVE or gs.phase == PH_REST
+                                           or gs.phase == PH_INTERACT or gs.combat.active != 0)
     if local == SK_FLIGHT:                        # movement, with a safe space to land on
         return gs.phase == PH_MOVE and not gs.turn.action_taken and not gs.combat.active \
             and flight_options(gs, es, es.st, gs.current, a, NULL) != 0
@@ -425,6 +430,59 @@ cdef uint64_t prey_options(const GameState* gs, const Statics* st, int slot) noe
             o |= (<uint64_t>1) << (PREY_ELEMENT + 2 * k)
         if el == COLDFIRE:
             o |= (<uint64_t>1) << (PREY_ELEMENT + 2 * k + 1)
+    return o
+
+
+cdef bint polar_spell_blocked(const GameState* gs, int pay) noexcept nogil:
+    """Polarization by Day: the token made of black mana may not pay for a Spell - a token of
+    that colour may, only if there is another one."""
+    return pay < PAY_CRYSTAL and gs.turn.polar_nospell == pay + 1 and gs.turn.mana_tokens[pay] <= 1 \
+        and not (gs.turn.endless_mana >> pay) & 1
+
+
+cdef int polar_target_mask(const GameState* gs, int c) noexcept nogil:
+    """Polarization: the colours mana of colour c may be used as (ASK_COLOUR bits): red <->
+    blue, white <-> green; by Day black as any basic colour; at Night gold as black."""
+    if c == RED:
+        return 1 << BLUE
+    if c == BLUE:
+        return 1 << RED
+    if c == WHITE:
+        return 1 << GREEN
+    if c == GREEN:
+        return 1 << WHITE
+    if c == BLACK and gs.time == DAY:
+        return 0xF
+    if c == GOLD and gs.time == NIGHT:
+        return 1 << BLACK
+    return 0
+
+
+cdef uint64_t polar_sources(const GameState* gs) noexcept nogil:
+    """Payment codes (tokens, crystals, a Source die as the turn's die 5.5.2, the Mana Steal
+    die) whose mana Polarization can turn into another colour."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef uint64_t o = 0
+    cdef int pay, c, die
+    for pay in range(n_pay_codes(gs)):
+        if pay < PAY_CRYSTAL:
+            if gs.turn.mana_tokens[pay] <= 0 and not (gs.turn.endless_mana >> pay) & 1:
+                continue
+        elif pay < PAY_DIE:
+            if pl.crystals[pay - PAY_CRYSTAL] <= 0:
+                continue
+        elif gs.turn.no_source_dice:
+            continue
+        elif pay == PAY_STOLEN:
+            if pl.stolen_die < 0:
+                continue
+        else:
+            die = pay - PAY_DIE
+            if die >= gs.n_dice or (gs.dice_taken >> die) & 1 or gs.turn.dice_used >= 1 + gs.turn.extra_dice:
+                continue
+        c = pay_colour(gs, pay)
+        if c >= 0 and polar_target_mask(gs, c) != 0:
+            o |= (<uint64_t>1) << pay
     return o
 
 
@@ -787,6 +845,29 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
             else:
                 v = PHYSICAL
             gs.combat.enemies[i].element_set[w] = <int8_t>(v + 1)
+        return RES_DONE
+    if local == SK_POLARIZATION:
+        # Arythea: use one mana as its opposite colour (red <-> blue, white <-> green); by Day
+        # black mana as any basic colour, but not to power a Spell (polar_nospell); at Night
+        # gold as black (to power a Spell: black mana serves only that, 5.4.3).  Engine
+        # reading: the mana (token, crystal, the turn's Source die, 5.5.2) is spent now and a
+        # token of the new colour takes its place for this turn (5.1.2).
+        # Stage 0: the payment code (ASK_OPTION); stage 1: the colour (ASK_COLOUR) if several.
+        if choice < 0:
+            return ask(gs, row, 0, ASK_OPTION, polar_sources(gs))
+        if gs.turn.handler_stage == 0:
+            v = pay_colour(gs, choice)
+            w = polar_target_mask(gs, v)
+            pay_take(gs, choice, v)
+            if w & (w - 1):
+                return ask(gs, row, 1, ASK_COLOUR, w)
+            choice = 0
+            while not ((w >> choice) & 1):
+                choice += 1
+            gs.turn.mana_tokens[choice] += 1
+            return RES_DONE
+        gs.turn.mana_tokens[choice] += 1                       # black by Day as `choice`
+        gs.turn.polar_nospell = <int8_t>(choice + 1)
         return RES_DONE
     if local == SK_FLIGHT:
         # Goldyx: fly to a space free_spaces away for free or far_spaces away for far_move

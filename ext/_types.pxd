@@ -292,6 +292,7 @@ cdef struct TurnState:
     uint8_t duel_units         # Dueling: a unit ability was used (no Fame bonus)
     int8_t duel_attack         # Dueling: its Attack still to add in the Attack phase
     int8_t duel_fame           # Dueling: Fame if that enemy is defeated without unit abilities
+    int8_t polar_nospell       # Polarization by Day: colour + 1 of one token (black used as it) that may not pay for a Spell
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty

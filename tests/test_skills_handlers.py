@@ -465,3 +465,44 @@ def test_know_your_prey_not_against_arcane_immunity(content, tables):
     g = game(content, tables, ["wolfhawk_know_your_prey"], hero="wolfhawk")
     g.ut.start_combat(["sorcerers"])
     assert skill_acts(g) == []                   # LL-6.7.1
+
+
+# -- Polarization (Arythea) -------------------------------------------------------------------
+
+def test_polarization_red_crystal_as_blue_mana_powers_stamina(content, tables):
+    """A red crystal used as blue: Stamina (blue) powered gives Move 4."""
+    g = game(content, tables, ["arythea_polarization"], hand=["stamina"])
+    g.sc.set_crystals(0, [1, 0, 0, 0])
+    g.eng.set_dice(["black", "black", "black"])  # no usable die by Day
+    assert not [a for a in g.actions() if a.startswith("play(hand=0, powered=1")]
+    g.do("use_skill", 0)
+    assert chooses(g) == [6, 10, 11, 12]         # the red crystal (6); black dice by Day (10-12)
+    g.do("choose", 6)                            # one opposite colour: no question
+    assert g.player["crystals"]["red"] == 0 and g.d["turn"]["mana_tokens"] == {"blue": 1}
+    g.play(0, powered=1, pay=1)                  # the blue token
+    assert g.d["turn"]["move_points"] == 4
+
+
+def test_polarization_black_die_by_day_as_any_basic_colour_but_not_for_a_spell(content, tables):
+    g = game(content, tables, ["arythea_polarization"], hand=["meditation", "march"])
+    g.eng.set_dice(["black", "gold", "gold"])
+    g.do("use_skill", 0)
+    assert 10 in chooses(g)                      # the black die (pay code 10)
+    g.do("choose", 10)
+    assert chooses(g) == [0, 1, 2, 3]            # any basic colour
+    g.do("choose", 3)
+    assert g.d["turn"]["mana_tokens"] == {"green": 1} and g.d["turn"]["dice_used"] == 1
+    # Meditation (green Spell): not with that green token (skill text); March powered: yes
+    assert not [a for a in g.actions() if a.startswith("play(hand=0") and "pay=3," in a]
+    assert "play(hand=1, powered=1, pay=3, pay2=31)" in g.actions()
+    g.sc.set_mana_tokens([0, 0, 0, 2, 0, 0])     # another green token: that one may pay
+    assert "play(hand=0, powered=0, pay=3, pay2=31)" in g.actions()
+
+
+def test_polarization_gold_die_at_night_as_black(content, tables):
+    g = game(content, tables, ["arythea_polarization"], hand=["rage"])
+    Rules(g.core).set_time("night")
+    g.eng.set_dice(["gold", "gold", "gold"])
+    g.do("use_skill", 0)
+    g.do("choose", 10)
+    assert g.d["turn"]["mana_tokens"] == {"black": 1}
