@@ -252,7 +252,10 @@ cdef int legal_combat(const GameState* gs, const EngineStatics* es, const Static
                     armor += enemy_armor(gs, st, slots[k])
             # only commits that defeat their targets are offered: a failing attack has
             # no effect (11.5.8) and its points are lost either way (11.4.5)
-            if attack_value(gs, st, targets, ph) >= armor > 0 and n < MAX_ACTIONS:
+            duel_attack_add(<GameState*>gs, targets, 1)               # Dueling (_fx_skills)
+            k = attack_value(gs, st, targets, ph)
+            duel_attack_add(<GameState*>gs, targets, -1)
+            if k >= armor > 0 and n < MAX_ACTIONS:
                 out[n] = act(A_COMMIT_ATTACK, <int>targets)
                 n += 1
         out[n] = act(A_NEXT_PHASE, 0)
@@ -326,7 +329,9 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
     if kind == A_COMMIT_ATTACK:
         if gs.phase != PH_COMBAT_RANGED and gs.phase != PH_COMBAT_ATTACK:
             return ERR_ILLEGAL
+        duel_attack_add(gs, <uint32_t>arg, 1)                      # Dueling (_fx_skills)
         res = resolve_attack(gs, st, <uint32_t>arg, gs.phase)
+        duel_after_commit(gs, <uint32_t>arg, res)
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     if kind == A_COMMIT_BLOCK:
         s = arg & 0x1F
@@ -334,6 +339,7 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         if gs.phase != PH_COMBAT_BLOCK:
             return ERR_ILLEGAL
         res = commit_block(gs, st, s, i)                           # + Advanced Action block effects
+        duel_after_commit(gs, (<uint32_t>1) << s, res)             # Dueling (_fx_skills)
         if res > 0:
             fx_combat_event(gs, es, st, p, FXE_BLOCKED, s)            # Burning / Exploding Shield
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
@@ -343,6 +349,8 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
     if kind == A_DAMAGE_UNIT:
         if gs.turn.no_unit_damage:                                 # Into the Heat
             return ERR_ILLEGAL
+        if gs.combat.dmg_slot >= 0 and gs.combat.dmg_slot == gs.turn.duel_slot - 1:
+            gs.turn.duel_units = 1                                 # Dueling: no Fame bonus
         res = damage_to_unit(gs, st, arg)
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     if kind == A_DAMAGE_HERO:
@@ -350,6 +358,7 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     if kind == A_NEXT_PHASE:
         clear_block_fx(gs)                                         # 11.4.5: unused Block is lost
+        gs.turn.duel_pool_units = 0                                # ... and the units in it
         fx_combat_event(gs, es, st, p, FXE_PHASE_END, -1)              # Bow of Starsdawn, Burning Shield
         if gs.phase == PH_COMBAT_ATTACK:
             finish_combat(gs, es, st, p)
@@ -380,6 +389,7 @@ cdef void finish_combat(GameState* gs, const EngineStatics* es, const Statics* s
     if reason == CK_BURN or site == es.sites.dungeon or site == es.sites.tomb:
         policy = UNDEFEATED_DISCARD                                # 11.12.4
     fx_combat_event(gs, es, st, p, FXE_COMBAT_END, -1)               # Sword of Justice
+    duel_combat_end(gs, pl)                                        # Dueling (_fx_skills)
     cleared = combat_site_cleared(gs)
     defeated = combat_end(gs, st, policy, &und)
     gs.phase = PH_MOVE

@@ -384,6 +384,8 @@ cdef int activate_unit(GameState* gs, const EngineStatics* es, const Statics* st
             return ERR_ILLEGAL
         pay_take(gs, pay, mana)                                    # 5.4.4
     u.ready = 0                                                    # 7.3.2: Spent
+    if gs.combat.active:
+        gs.turn.duel_pool_units = 1                                # Dueling (_fx_skills.pxi)
     gs.turn.resolving_card = <int16_t>(UNIT_CARD_BASE - (u.card * 8 + slot))
     # a card bonus (Concentration, Tirelessness) is for a card, not for a unit's ability
     saved_conc = gs.turn.concentration

@@ -396,6 +396,8 @@ cdef void add_block_extras(GameState* gs, const Statics* st, int slot, int attac
             gs.combat.block[el] += sign * gs.turn.swift_block[el]
     if gs.turn.icon_block:
         gs.combat.block[2] += sign * gs.turn.icon_block * enemy_icons(gs, st, slot, attack_index)  # Ice
+    if gs.turn.duel_block > 0 and slot == gs.turn.duel_slot - 1:
+        gs.combat.block[0] += sign * gs.turn.duel_block            # Dueling (_fx_skills.pxi)
 
 
 cdef int block_value_now(const GameState* gs, const Statics* st, int slot, int attack_index) noexcept nogil:

@@ -19,7 +19,7 @@
 # removes them (17.3.4); First Reconnaissance's solo variant keeps them.
 #
 # Handlers not implemented here stay named errors (ERR_HANDLER naming the skill):
-# dueling, bonds_of_loyalty (passive) and the Lost Legion
+# bonds_of_loyalty (passive) and the Lost Legion
 # cooperative skills (arythea_ritual_of_pain, goldyx_source_opening, tovak_mana_overload:
 # their texts are not in our sources, LL-7.6, and they are never dealt: Engine._skill_in_game).
 
@@ -51,6 +51,7 @@ SKILLS_HANDLERS = (
     ("flight", ("free_spaces", "far_spaces", "far_move")),
     ("know_your_prey", ()),
     ("polarization", ()),
+    ("dueling", ("block", "attack", "fame")),
 )
 
 cdef enum SkillHandler:
@@ -78,6 +79,7 @@ cdef enum SkillHandler:
     SK_FLIGHT = 21
     SK_KNOW_YOUR_PREY = 22
     SK_POLARIZATION = 23
+    SK_DUELING = 24
 
 cdef enum SkillUsage:          # mksim.content.SKILL_USAGE order
     SKU_ONCE_PER_TURN = 0
@@ -371,6 +373,8 @@ cdef bint skills_playable(const GameState* gs, const EngineStatics* es, int row,
     if local == SK_POLARIZATION:                  # a mana to use as another colour
         return polar_sources(gs) != 0 and (gs.phase == PH_MOVE or gs.phase == PH_REST
                                            or gs.phase == PH_INTERACT or gs.combat.active != 0)
+    if local == SK_DUELING:                       # Block phase, an enemy attack to block
+        return duel_targets(gs, es.st) != 0
     if local == SK_FLIGHT:                        # movement, with a safe space to land on
         return gs.phase == PH_MOVE and not gs.turn.action_taken and not gs.combat.active \
             and flight_options(gs, es, es.st, gs.current, a, NULL) != 0
@@ -484,6 +488,57 @@ cdef uint64_t polar_sources(const GameState* gs) noexcept nogil:
         if c >= 0 and polar_target_mask(gs, c) != 0:
             o |= (<uint64_t>1) << pay
     return o
+
+
+cdef uint64_t duel_targets(const GameState* gs, const Statics* st) noexcept nogil:
+    """Dueling: enemies with a live attack in the Block phase (ASK_ENEMY bits)."""
+    cdef uint64_t o = 0
+    cdef int s, i
+    if not gs.combat.active or gs.phase != PH_COMBAT_BLOCK:
+        return 0
+    for s in range(gs.combat.n_enemies):
+        for i in range(enemy_n_attacks(gs, st, s)):
+            if attack_is_live(gs, st, s, i):
+                o |= (<uint64_t>1) << s
+    return o
+
+
+cdef void duel_attack_add(GameState* gs, uint32_t targets, int sign) noexcept nogil:
+    """Dueling: its Attack counts (physical) in an Attack-phase attack on its enemy."""
+    if gs.turn.duel_attack > 0 and gs.phase == PH_COMBAT_ATTACK and gs.turn.duel_slot > 0 \
+            and (targets >> (gs.turn.duel_slot - 1)) & 1:
+        gs.combat.attack[<int>MELEE][<int>PHYSICAL] += sign * gs.turn.duel_attack
+
+
+cdef void duel_after_commit(GameState* gs, uint32_t targets, int res) noexcept nogil:
+    """After an attack or block was committed: Dueling's points aimed at its enemy are spent
+    with the pool (11.4.5); a unit ability in a pool used on that enemy loses the Fame."""
+    cdef bint duel = gs.turn.duel_slot > 0 and (targets >> (gs.turn.duel_slot - 1)) & 1
+    if res < 0:
+        duel_attack_add(gs, targets, -1)                  # nothing happened: take it back
+        return
+    if duel:
+        if gs.phase == PH_COMBAT_ATTACK:
+            gs.turn.duel_attack = 0
+        else:
+            gs.turn.duel_block = 0
+        if gs.turn.duel_pool_units:
+            gs.turn.duel_units = 1
+    gs.turn.duel_pool_units = 0
+
+
+cdef void duel_combat_end(GameState* gs, Player* pl) noexcept nogil:
+    """Dueling: Fame if its enemy was defeated and no unit blocked or attacked it or took
+    damage from it; then the duel is over."""
+    cdef int s = gs.turn.duel_slot - 1
+    if s >= 0 and s < gs.combat.n_enemies and (gs.combat.enemies[s].flags & CE_DEFEATED) \
+            and not gs.turn.duel_units:
+        pl.fame += gs.turn.duel_fame
+    gs.turn.duel_slot = 0
+    gs.turn.duel_attack = 0
+    gs.turn.duel_block = 0
+    gs.turn.duel_units = 0
+    gs.turn.duel_pool_units = 0
 
 
 cdef uint64_t taunt_targets(const GameState* gs, const Statics* st) noexcept nogil:
@@ -868,6 +923,25 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
             return RES_DONE
         gs.turn.mana_tokens[choice] += 1                       # black by Day as `choice`
         gs.turn.polar_nospell = <int8_t>(choice + 1)
+        return RES_DONE
+    if local == SK_DUELING:
+        # Wolfhawk, Block phase: Block `block` against one enemy (counted only in a block of
+        # that enemy: add_block_extras) and Attack `attack` against it in the Attack phase
+        # (duel_attack_add); Fame +fame if you defeat it without units blocking or attacking
+        # it or taking its damage (duel_combat_end).  Engine reading: a unit ability counts
+        # when it is in a pool committed against that enemy.  ASK_ENEMY if several.
+        options = duel_targets(gs, st)
+        if choice < 0:
+            if options & (options - 1):
+                return ask(gs, row, 0, ASK_ENEMY, options)
+            choice = 0
+            while not ((options >> choice) & 1):
+                choice += 1
+        gs.turn.duel_slot = <int8_t>(choice + 1)
+        gs.turn.duel_block = <int8_t>a[0]
+        gs.turn.duel_attack = <int8_t>a[1]
+        gs.turn.duel_fame = <int8_t>a[2]
+        gs.turn.duel_units = 0
         return RES_DONE
     if local == SK_FLIGHT:
         # Goldyx: fly to a space free_spaces away for free or far_spaces away for far_move

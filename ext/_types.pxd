@@ -288,10 +288,12 @@ cdef struct TurnState:
     uint8_t no_recruit         # On Her Own's Influence 3 taken: no Unit may be recruited this turn
     int8_t explore_discount    # Hawk Eyes at Night: exploring costs this much less Move
     uint8_t reveal_distance    # Hawk Eyes by Day: fortified garrisons revealed up to this distance (0 = adjacent)
-    int8_t duel_slot           # Dueling: the enemy blocked with it + 1 (0 = none)
-    uint8_t duel_units         # Dueling: a unit ability was used (no Fame bonus)
-    int8_t duel_attack         # Dueling: its Attack still to add in the Attack phase
-    int8_t duel_fame           # Dueling: Fame if that enemy is defeated without unit abilities
+    int8_t duel_slot           # Dueling: its enemy's combat slot + 1 (0 = none)
+    uint8_t duel_units         # Dueling: a unit blocked / attacked that enemy or took its damage (no Fame)
+    int8_t duel_attack         # Dueling: its Attack against that enemy in the Attack phase (0 = used)
+    int8_t duel_fame           # Dueling: Fame if that enemy is defeated without units
+    int8_t duel_block          # Dueling: its Block against that enemy (0 = used)
+    uint8_t duel_pool_units    # Dueling: a unit ability is in the pool being assembled
     int8_t polar_nospell       # Polarization by Day: colour + 1 of one token (black used as it) that may not pay for a Spell
 
 cdef struct CombatEnemy:

@@ -506,3 +506,57 @@ def test_polarization_gold_die_at_night_as_black(content, tables):
     g.do("use_skill", 0)
     g.do("choose", 10)
     assert g.d["turn"]["mana_tokens"] == {"black": 1}
+
+
+# -- Dueling (Wolfhawk) -----------------------------------------------------------------------
+
+def duel(content, tables, hand, unit=None):
+    """A monster den holding prowlers, entered (10.7.6): the combat ends like a real one."""
+    g = game(content, tables, ["wolfhawk_dueling"], hand=hand, hero="wolfhawk",
+             site=_ct.SITE_IDS.index("monster_den"))
+    if unit:
+        g.ut.set_unit(0, unit)
+    T = CombatTester(g.core)
+    T.place(g.pos, [T.token_for("prowlers")])
+    g.do("enter_site")
+    assert T.n_enemies == 1 and T.enemy(0)["enemy"] == "prowlers"
+    assert skill_acts(g) == []                   # Block phase only
+    g.do("next_phase")
+    g.do("use_skill", 0)                         # one enemy: no question
+    return g
+
+
+def test_dueling_block_1_attack_1_and_fame_1_without_units(content, tables):
+    """Prowlers (Attack 4, Armor 3, Fame 2): Block 1 + 3 cards sideways blocks; in the Attack
+    phase Attack 1 + 2 cards sideways defeats them; Fame 2 + 1."""
+    g = duel(content, tables, ["march", "rage", "stamina", "swiftness", "tranquility"])
+    T = CombatTester(g.core)
+    fame = T.fame
+    for _ in range(3):
+        g.do("sideways", 0 | (3 << 7))
+    assert T.block_value(0) == 3 and "block(0)" in g.actions()   # + Dueling's 1 (counted at commit)
+    g.do("block", 0)
+    assert T.attack_live(0) is False
+    g.do("next_phase")
+    assert T.phase == "attack"
+    g.do("sideways", 0 | (2 << 7))
+    assert "attack(1)" not in g.actions()        # 1 + 1 < 3
+    g.do("sideways", 0 | (2 << 7))
+    g.do("attack", 1)                            # 2 + Dueling's 1 = 3
+    g.do("next_phase")
+    assert T.fame == fame + 3
+
+
+def test_dueling_no_fame_bonus_when_a_unit_blocks_that_enemy(content, tables):
+    g = duel(content, tables, ["march", "rage", "stamina"], unit="peasants")
+    T = CombatTester(g.core)
+    fame = T.fame
+    g.activate(0, PEASANT_BLOCK)                 # Block 2
+    g.do("sideways", 0 | (3 << 7))               # + 1 + Dueling's 1 = 4
+    g.do("block", 0)
+    g.do("next_phase")
+    g.do("sideways", 0 | (2 << 7))
+    g.do("sideways", 0 | (2 << 7))
+    g.do("attack", 1)
+    g.do("next_phase")
+    assert T.fame == fame + 2
