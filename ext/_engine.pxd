@@ -78,6 +78,7 @@ cdef enum UnitActionKind:      # actions of _engine_units.pxi (interaction 10.2-
 cdef enum SkillActionKind:     # actions of _fx_skills.pxi (8.2)
     A_USE_SKILL = 70           # arg: skill slot of Player.skills; its effect resolves on the stack
     A_SKILL_CRYSTAL = 71       # arg: Source die; Source Freeze's crystal of its colour on the next turn
+    BONDS_RECRUIT = 0x100      # A_RECRUIT argument bit: the unit goes under Bonds of Loyalty (_fx_skills)
 
 cdef enum:
     SKILL_CARD_BASE = -2000    # resolving_card of a skill: SKILL_CARD_BASE - skill content index

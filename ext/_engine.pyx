@@ -1587,7 +1587,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
     if kind == A_PICK_SKILL:                                     # 13.6.4
         if gs.phase != PH_END_TURN or gs.turn.end_stage != END_LEVEL_SKILL:
             return ERR_ILLEGAL
-        pick_skill(gs, arg)
+        k = pick_skill(gs, arg)
+        skill_gained(gs, es, k)                                  # Bonds of Loyalty (_fx_skills)
         if gs.aa_offer[0] >= 0:
             gs.turn.end_stage = END_LEVEL_AA
         else:
@@ -1624,7 +1625,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
     return ERR_ILLEGAL
 
 
-cdef void pick_skill(GameState* gs, int arg) noexcept nogil:
+cdef int pick_skill(GameState* gs, int arg) noexcept nogil:
     """13.6.4 [R]: keep one of the two revealed own tokens and put the other into the
     Common Skill offer, or take an offer token and put both revealed ones there.  In a
     solo game one dummy skill joins the offer each time (18.3.1)."""
@@ -1656,6 +1657,7 @@ cdef void pick_skill(GameState* gs, int arg) noexcept nogil:
         gs.dummy.n_skill_stack -= 1
         gs.skill_offer[gs.n_skill_offer] = gs.dummy.skill_stack[gs.dummy.n_skill_stack]
         gs.n_skill_offer += 1
+    return keep
 
 
 cdef void check_city_revealed(GameState* gs, const EngineStatics* es, const Statics* st, int slot) noexcept nogil:
@@ -2015,6 +2017,8 @@ def describe(int action):
     if kind == A_ACTIVATE_UNIT:
         return f"{name}(unit={arg & 7}, ability={(arg >> 3) & 0xF}, pay={arg >> 7})"
     if kind == A_RECRUIT:
+        if arg & BONDS_RECRUIT:
+            return f"{name}(offer={arg & 0xF}, bonds=1)"
         return f"{name}(offer={arg & 0xF}, disband={(arg >> 4) - 1})"
     if kind == A_BUY_SPELL:
         return f"{name}(offer={arg & 3}, pay={arg >> 2})"

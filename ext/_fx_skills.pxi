@@ -18,9 +18,8 @@
 # figure, units, Fame, hand or mana: 18.1.2, 18.2.2), so it is not modelled.  Solo Conquest
 # removes them (17.3.4); First Reconnaissance's solo variant keeps them.
 #
-# Handlers not implemented here stay named errors (ERR_HANDLER naming the skill):
-# bonds_of_loyalty (passive) and the Lost Legion
-# cooperative skills (arythea_ritual_of_pain, goldyx_source_opening, tovak_mana_overload:
+# Handlers not implemented here stay named errors (ERR_HANDLER naming the skill): the Lost
+# Legion cooperative skills (arythea_ritual_of_pain, goldyx_source_opening, tovak_mana_overload:
 # their texts are not in our sources, LL-7.6, and they are never dealt: Engine._skill_in_game).
 
 from mksim._combat cimport RES_PHYSICAL
@@ -52,6 +51,7 @@ SKILLS_HANDLERS = (
     ("know_your_prey", ()),
     ("polarization", ()),
     ("dueling", ("block", "attack", "fame")),
+    ("bonds_of_loyalty", ("offer_units", "discount")),
 )
 
 cdef enum SkillHandler:
@@ -80,6 +80,7 @@ cdef enum SkillHandler:
     SK_KNOW_YOUR_PREY = 22
     SK_POLARIZATION = 23
     SK_DUELING = 24
+    SK_BONDS_OF_LOYALTY = 25
 
 cdef enum SkillUsage:          # mksim.content.SKILL_USAGE order
     SKU_ONCE_PER_TURN = 0
@@ -137,6 +138,75 @@ cdef int legal_skills(const GameState* gs, const EngineStatics* es, int32_t* out
 
 
 # -- turn hooks and the effects that last (called by the decision loop) --------------------
+
+# Bonds of Loyalty (Norowas, passive): an extra Command token (7.2.1) for a unit recruited
+# with Influence (10.6) at `discount` less (min 0); that unit may be activated where units
+# normally may not (7.3.8) and cannot be disbanded (7.2.4); gaining the skill adds
+# `offer_units` regular units to the Units offer.  Engine reading: only a unit recruited
+# with Influence goes under the token (the discount is for that), not a reward unit.
+
+cdef int bonds_row(const EngineStatics* es, const Player* pl) noexcept nogil:
+    """The Bonds of Loyalty effect row of the player's skills, -1 = not owned."""
+    cdef int k
+    for k in range(MAX_SKILLS):
+        if pl.skills[k] >= 0 and skill_is(es, pl.skills[k], SK_BONDS_OF_LOYALTY):
+            return skill_entry(es, pl.skills[k])[2]
+    return -1
+
+
+cdef inline int bonds_unit_slot(const Player* pl) noexcept nogil:
+    """Slot of the unit under Bonds of Loyalty, -1 = none (the token is free)."""
+    cdef int s = pl.bonds_slot - 1
+    return s if s >= 0 and pl.units[s].card >= 0 else -1
+
+
+cdef inline int bonds_cost(const EngineStatics* es, int row, int cost) noexcept nogil:
+    cdef int c = cost - row_args(es, row)[1]
+    return c if c > 0 else 0
+
+
+cdef bint bonds_unit_usable(const GameState* gs, const Player* pl) noexcept nogil:
+    """The unit under Bonds of Loyalty may be activated in a combat where units may not."""
+    return gs.combat.active != 0 and bonds_unit_slot(pl) >= 0
+
+
+cdef int recruit_under_bonds(GameState* gs, const EngineStatics* es, int p, int k, int site) noexcept nogil:
+    """A_RECRUIT | BONDS_RECRUIT: recruit offer slot k (10.6) under the free Bonds token at
+    its discounted cost; no disbanding (it is a token of its own)."""
+    cdef Player* pl = &gs.players[p]
+    cdef int row = bonds_row(es, pl), u, cost, slot
+    if gs.phase != PH_INTERACT or row < 0 or bonds_unit_slot(pl) >= 0 or gs.turn.no_recruit \
+            or k >= gs.n_unit_offer or gs.unit_offer[k] < 0:
+        return ERR_ILLEGAL
+    u = gs.unit_offer[k]
+    cost = bonds_cost(es, row, unit_value(es, u, es.units.cost))
+    if not recruitable_here(es, u, site) or cost > gs.turn.influence:
+        return ERR_ILLEGAL
+    if es.units.special[u]:                                    # LL-4.2-LL-4.5
+        set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u * 8)
+        return ERR_UNIT_RULES
+    gs.turn.influence = <int16_t>(gs.turn.influence - cost)
+    remove_offer_slot(gs, k)
+    slot = gain_unit(gs, pl, u)
+    if slot < 0:
+        return ERR_CAPACITY
+    pl.bonds_slot = <int8_t>(slot + 1)
+    heroic_tale_recruited(gs, pl)                              # Heroic Tale (_fx_advanced)
+    gs.turn.recruited = 1                                      # On Her Own
+    return ERR_NONE
+
+
+cdef void skill_gained(GameState* gs, const EngineStatics* es, int skill) noexcept nogil:
+    """A skill was just gained (13.6.4): Bonds of Loyalty adds `offer_units` regular units
+    from their deck to the Units offer."""
+    cdef int k
+    if skill < 0 or not skill_is(es, skill, SK_BONDS_OF_LOYALTY):
+        return
+    for k in range(row_args(es, skill_entry(es, skill)[2])[0]):
+        if gs.n_regular_units > 0 and gs.n_unit_offer < MAX_OFFER:
+            gs.n_regular_units -= 1
+            gs.unit_offer[gs.n_unit_offer] = gs.regular_units[gs.n_regular_units]
+            gs.n_unit_offer += 1
 
 cdef bint source_freeze_due(const GameState* gs, int p) noexcept nogil:
     """Source Freeze: its crystal may be taken on the owner's next turn (any part of it)."""
@@ -707,8 +777,12 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
         # (other players' Units -unit_penalty) has nobody to act on with the dummy (18.1.2).
         if choice < 0:
             return ask(gs, row, 0, ASK_HAND_CARD, sideways_options(pl, es, False))
-        v = pl.command_tokens - units_held(pl)
-        play_sideways_for(gs, pl, choice, a[0] + a[1] * (v if v > 0 else 0))
+        v = pl.command_tokens - (units_held(pl) - (bonds_unit_slot(pl) >= 0))
+        if v < 0:
+            v = 0
+        if bonds_row(es, pl) >= 0 and bonds_unit_slot(pl) < 0:
+            v += 1                                            # Bonds of Loyalty: a free token too
+        play_sideways_for(gs, pl, choice, a[0] + a[1] * v)
         return RES_DONE
     if local == SK_PRAYER_OF_WEATHER:
         # Norowas (interactive 8.2.2): your terrain costs own_delta (min own_floor) this turn

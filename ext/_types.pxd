@@ -175,6 +175,7 @@ cdef struct Player:
     # --- skills --- (ext/_fx_skills.pxi)
     int8_t motivation_lock     # 8.3.2 Motivation: own turn ends left before another Motivation may be used
     uint8_t source_freeze      # Source Freeze in the Source: 1 placed, 2 its crystal may be taken this turn
+    int8_t bonds_slot          # Bonds of Loyalty: unit slot + 1 of the unit under its token (0 = none)
 
 cdef struct Dummy:             # the dummy player (18)
     int8_t hero

@@ -560,3 +560,41 @@ def test_dueling_no_fame_bonus_when_a_unit_blocks_that_enemy(content, tables):
     g.do("attack", 1)
     g.do("next_phase")
     assert T.fame == fame + 2
+
+
+# -- Bonds of Loyalty (Norowas, passive) ------------------------------------------------------
+
+def bonds_village(content, tables):
+    """Level 1 (one Command token, 7.2.1) already holding peasants; a village offering
+    peasants (Influence 4) twice."""
+    g = game(content, tables, ["norowas_bonds_of_loyalty"], hero="norowas",
+             site=_ct.SITE_IDS.index("village"))
+    g.ut.set_unit(0, "peasants")
+    g.ut.set_unit_offer(["peasants", "peasants"])
+    g.do("interact")
+    return g
+
+
+def test_bonds_of_loyalty_extra_token_recruits_5_cheaper_and_cannot_be_disbanded(content, tables):
+    g = bonds_village(content, tables)
+    g.ut.set_turn(influence=0)
+    assert g.of_kind("recruit") == ["recruit(offer=0, bonds=1)", "recruit(offer=1, bonds=1)"]  # 4 - 5 -> 0
+    g.do("recruit", 0 | 0x100)
+    assert [u["unit"] for u in g.player["units"]] == ["peasants", "peasants"]
+    assert g.turn["influence"] == 0
+    g.ut.set_turn(influence=4)
+    # the normal token is taken: recruiting means disbanding - never the Bonds unit (slot 1)
+    assert g.of_kind("recruit") == ["recruit(offer=0, disband=0)"]
+    with pytest.raises(ValueError, match="illegal"):
+        g.recruit(0, disband=1)
+
+
+def test_bonds_of_loyalty_unit_usable_where_units_are_not(content, tables):
+    g = bonds_village(content, tables)
+    g.ut.set_turn(influence=0)
+    g.do("recruit", 0 | 0x100)                   # the Bonds unit is in slot 1
+    g.do("end_interact")
+    g.ut.start_combat(["prowlers"], units_allowed=0)     # 7.3.8: no units here
+    g.do("next_phase")
+    units = sorted({a.split(",")[0] for a in g.of_kind("activate_unit")})
+    assert units == ["activate_unit(unit=1"]
