@@ -609,6 +609,8 @@ cdef void duel_combat_end(GameState* gs, Player* pl) noexcept nogil:
     gs.turn.duel_block = 0
     gs.turn.duel_units = 0
     gs.turn.duel_pool_units = 0
+    gs.turn.leadership_kind = 0                           # Leadership: for a unit of this combat
+    gs.turn.leadership_value = 0
 
 
 cdef uint64_t taunt_targets(const GameState* gs, const Statics* st) noexcept nogil:
@@ -789,10 +791,8 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
         # (9.6.2); the centre part (other players' costs + others_delta until your next turn)
         # has nobody to act on with the dummy, which does not move (18.1.2).  Lakes and
         # mountains stay closed; a city space costs 2 whatever effects say (21.2 A9).
-        for i in range(NUM_TERRAINS):
-            gs.turn.terrain_delta[i] += <int8_t>a[0]
-            if a[1] > gs.turn.terrain_floor[i]:
-                gs.turn.terrain_floor[i] = <int8_t>a[1]
+        gs.turn.prayer_delta += <int8_t>a[0]                  # move_cost (_rules.pyx)
+        gs.turn.prayer_floor = <int8_t>a[1]
         return RES_DONE
     if local == SK_HEALING_RITUAL:
         # Arythea (interactive 8.2.2): outside combat, throw away up to `wounds` Wounds from

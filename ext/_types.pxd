@@ -296,6 +296,8 @@ cdef struct TurnState:
     int8_t duel_block          # Dueling: its Block against that enemy (0 = used)
     uint8_t duel_pool_units    # Dueling: a unit ability is in the pool being assembled
     int8_t polar_nospell       # Polarization by Day: colour + 1 of one token (black used as it) that may not pay for a Spell
+    int8_t prayer_delta        # Prayer of Weather: every terrain cost changes by this, applied last (9.6.2) ...
+    int8_t prayer_floor        # ... but a reduction stops at this cost
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty

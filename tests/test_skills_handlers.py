@@ -598,3 +598,16 @@ def test_bonds_of_loyalty_unit_usable_where_units_are_not(content, tables):
     g.do("next_phase")
     units = sorted({a.split(",")[0] for a in g.of_kind("activate_unit")})
     assert units == ["activate_unit(unit=1"]
+
+
+def test_prayer_of_weather_with_path_finding_hills_cost_1(content, tables):
+    """9.6.2: reductions in any order: Path Finding basic (-1, min 2) and Prayer (-2, min 1)
+    take hills 3 -> 2 -> 1 (Prayer last)."""
+    g = game(content, tables, ["norowas_prayer_of_weather"], hand=["path_finding"], hero="norowas")
+    R = Rules(g.core)
+    h = [h for h in R.neighbours(g.pos) if h >= 0][0]
+    R.set_hex(h, terrain=HILLS)
+    g.play(0)                                    # Path Finding basic
+    assert R.move_cost(h) == 2
+    g.do("use_skill", 0)
+    assert R.move_cost(h) == 1
