@@ -69,7 +69,10 @@ cdef int count_violations(const GameState* gs, int* codes, int max_codes) noexce
         held = 0
         for u in range(MAX_UNITS):
             if pl.units[u].card >= 0:
-                held += 1
+                # a unit under the Bonds of Loyalty token or holding the Banner of Command
+                # (BF_COMMAND = 128, LL-5.1) takes no Command token
+                if not (pl.bonds_slot == u + 1 or (pl.units[u].banner >= 0 and pl.banner_fx[u] & 128)):
+                    held += 1
                 if pl.units[u].wounds > 2:
                     n = note(codes, n, max_codes, V_UNIT_WOUNDS)
                 if pl.units[u].ready > 1:

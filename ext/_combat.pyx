@@ -57,8 +57,18 @@ cdef inline int32_t tv(const Table* t, int row, int col) noexcept nogil:
 
 
 cdef inline int ev(const GameState* gs, const Statics* st, int slot, int col) noexcept nogil:
-    """Column `col` of the enemies table for the enemy in combat slot `slot`."""
-    return tv(&st.enemies, gs.combat.enemies[slot].enemy, col)
+    """Column `col` of the enemies table for the enemy in combat slot `slot`, less what an
+    effect took away this combat (Know Your Prey: an ability, a resistance, an element)."""
+    cdef const CombatEnemy* e = &gs.combat.enemies[slot]
+    cdef int v = tv(&st.enemies, e.enemy, col)
+    if col == st.cols.enemy_abilities:
+        return v & ~(<int>e.lost_abilities)
+    if col == st.cols.enemy_resistances:
+        return v & ~(<int>e.lost_resistances)
+    if col >= st.cols.enemy_element0 and col < st.cols.enemy_element0 + MAX_ENEMY_ATTACKS \
+            and e.element_set[col - st.cols.enemy_element0] > 0:
+        return e.element_set[col - st.cols.enemy_element0] - 1
+    return v
 
 
 cdef inline bint valid_slot(const GameState* gs, int slot) noexcept nogil:
@@ -85,6 +95,9 @@ cdef void reset_slot(CombatEnemy* e) noexcept nogil:
     e.damaged = 0
     for i in range(MAX_ENEMY_ATTACKS):
         e.attack_delta[i] = 0
+        e.element_set[i] = 0
+    e.lost_abilities = 0
+    e.lost_resistances = 0
 
 
 cdef void clear_pools(Combat* c) noexcept nogil:

@@ -76,6 +76,8 @@ cdef enum UnitActionKind:      # actions of _engine_units.pxi (interaction 10.2-
 
 cdef enum SkillActionKind:     # actions of _fx_skills.pxi (8.2)
     A_USE_SKILL = 70           # arg: skill slot of Player.skills; its effect resolves on the stack
+    A_SKILL_CRYSTAL = 71       # arg: Source die; Source Freeze's crystal of its colour on the next turn
+    BONDS_RECRUIT = 0x100      # A_RECRUIT argument bit: the unit goes under Bonds of Loyalty (_fx_skills)
 
 cdef enum SitesActionKind:     # sites and cities (_engine_combat.pxi, _engine_units.pxi; numbers 120-129)
     A_PLUNDER = 120            # before the turn, in a village: Reputation -1, draw 2 cards (10.7.1.4, 4.1)

@@ -262,10 +262,10 @@ cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int
                     gs.turn.terrain_floor[colour] = <int8_t>r[3]
     elif op == OP_ATTACK:
         gs.combat.attack[r[3]][r[2]] += r[1] + ambush_bonus(gs, 0) + unit_heat_bonus(gs) \
-            + unit_banner_bonus(gs, es, pl)                     # 11.5.2 / 11.8; Banner of Glory
+            + unit_banner_bonus(gs, es, pl) + skill_pool_bonus(gs, op, r[3])   # 11.5.2 / 11.8; Glory, Deadly Aim, Leadership
     elif op == OP_BLOCK:
         gs.combat.block[r[2]] += r[1] + ambush_bonus(gs, 1) + unit_heat_bonus(gs) \
-            + unit_banner_bonus(gs, es, pl)                     # 11.6.3; Banner of Glory
+            + unit_banner_bonus(gs, es, pl) + skill_pool_bonus(gs, op, 0)      # 11.6.3; Banner of Glory, Leadership
     elif op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
         return enemy_op_apply(gs, es, st, p, row, -1)           # 11.4.4, LL-6.7 (_fx_advanced)
     elif op == OP_EXTRA_SOURCE_DIE:
@@ -481,6 +481,8 @@ cdef void pay_take(GameState* gs, int pay, int colour=-1) noexcept nogil:
     if pay < PAY_CRYSTAL:
         if not (gs.turn.endless_mana >> pay) & 1:              # Rings: an endless supply
             gs.turn.mana_tokens[pay] -= 1
+        if gs.turn.polar_nospell == pay + 1:                    # Polarization: that token is
+            gs.turn.polar_nospell = 0                           # used first (not for a Spell)
     elif pay < PAY_DIE:
         gs.players[gs.current].crystals[pay - PAY_CRYSTAL] -= 1
         gs.turn.crystals_spent[pay - PAY_CRYSTAL] += 1      # Crystal Mastery returns them
@@ -529,6 +531,8 @@ cdef struct PaySnap:           # the few fields a payment changes (pay_take), fo
     uint8_t black_any
     int8_t stolen_die
     uint8_t stolen_used
+    int8_t polar_nospell
+
 
 
 cdef void pay_save(const GameState* gs, PaySnap* sn) noexcept nogil:
@@ -543,6 +547,7 @@ cdef void pay_save(const GameState* gs, PaySnap* sn) noexcept nogil:
     sn.black_any = gs.turn.black_any
     sn.stolen_die = gs.players[gs.current].stolen_die
     sn.stolen_used = gs.turn.stolen_used
+    sn.polar_nospell = gs.turn.polar_nospell
 
 
 cdef void pay_restore(GameState* gs, const PaySnap* sn) noexcept nogil:
@@ -557,6 +562,7 @@ cdef void pay_restore(GameState* gs, const PaySnap* sn) noexcept nogil:
     gs.turn.black_any = sn.black_any
     gs.players[gs.current].stolen_die = sn.stolen_die
     gs.turn.stolen_used = sn.stolen_used
+    gs.turn.polar_nospell = sn.polar_nospell
 
 
 cdef bint playable_after_paying(GameState* gs, const EngineStatics* es, int card, int powered,
@@ -592,7 +598,7 @@ cdef int legal_play(Engine eng, const GameState* cgs, const EngineStatics* es, i
         if card_playable_mode(gs, es, card, 0) >= 0:
             if deck == DECK_SPELL:
                 for pay in range(npay):
-                    if pay_ok(gs, pay, colour) and n < MAX_ACTIONS \
+                    if pay_ok(gs, pay, colour) and not polar_spell_blocked(gs, pay) and n < MAX_ACTIONS \
                             and playable_after_paying(gs, es, card, 0, pay, PAY_NONE, colour):
                         out[n] = act(A_PLAY, i | (pay << 8) | (PAY_NONE << 13))
                         n += 1
@@ -607,7 +613,7 @@ cdef int legal_play(Engine eng, const GameState* cgs, const EngineStatics* es, i
                     n += 1
             elif colour < COLOURLESS:
                 for pay in range(npay):
-                    if not pay_ok(gs, pay, colour):
+                    if not pay_ok(gs, pay, colour) or (deck == DECK_SPELL and polar_spell_blocked(gs, pay)):
                         continue
                     if deck == DECK_SPELL:                   # 5.4.3: plus one black mana
                         for pay2 in range(npay):
@@ -677,6 +683,7 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
         return n
     if gs.phase == PH_TURN_START:                            # 4.2, 4.3
         n = legal_tactic_abilities(gs, es, out, n)           # 4.1: before-turn tactics (3.2)
+        n = legal_skills(gs, es, out, n)                     # 4.1.5, 8.3.2: Motivation
         if pl.n_deck > 0 and can_plunder(gs, es, gs.current):
             # 10.7.1.4 / 4.1.3: before the 4.2 checks.  With an empty Deed deck it would draw
             # nothing and only cost Reputation, so it is not offered then (as 4.2.5's forfeit
@@ -734,7 +741,7 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
                     out[n] = act(A_MOVE, k)
                     n += 1
             n = space_bending_moves(gs, st, out, n)          # Space Bending: 2 spaces away
-            if gs.turn.move_points >= 2:                     # 9.8.3
+            if gs.turn.move_points >= 2 - gs.turn.explore_discount:   # 9.8.3; Hawk Eyes
                 m = explorable(gs, st, h, pos)
                 i = 0
                 if m == RULES_STACK_EMPTY:
@@ -923,6 +930,7 @@ cdef void end_turn_begin(GameState* gs, const EngineStatics* es, const Statics* 
     cdef int site, colour
     rings_fame(gs, es, p)                                        # Rings: Fame per Spell cast (in play area)
     protection_end_of_turn(gs, es, pl)                           # Banner of Protection powered
+    skills_turn_end(gs, pl)                                      # Source Freeze, Motivation (_fx_skills)
     return_dice(gs)                                              # 13.1.1
     return_spent_crystals(gs, p)                                 # Crystal Mastery (_fx_advanced)
     forced_withdrawal(gs, es, st, p)                             # 13.1.2
@@ -1046,6 +1054,7 @@ cdef void start_actor_turn(GameState* gs, const EngineStatics* es, const Statics
     if pl.position >= 0 and gs.hexes[pl.position].site == es.glade_site:
         gs.turn.mana_tokens[<int>(GOLD if gs.time == DAY else BLACK)] += 1   # 10.7.11.1
     mana_claim_turn_start(gs, pl)                                # Mana Claim: a token per turn
+    skills_turn_start(gs, pl)                                    # 8.2.2 (_fx_skills.pxi)
     pl.skills_used &= (1 << SKILL_TURN_SHIFT) - 1                # 8.2.3: once-per-turn skills again
     gs.turn.path[0] = pl.position
     gs.turn.n_path = 1
@@ -1139,6 +1148,7 @@ cdef void prepare_round(GameState* gs, const EngineStatics* es, const Statics* s
     gs.round += 1
     gs.time = <int8_t>(NIGHT if gs.time == DAY else DAY)         # 2.2.1
     reveal_ruins_at_day(gs)                                      # 9.10.2
+    skills_round_end(gs)                                         # 8.2.2 (_fx_skills.pxi)
     roll_source(gs, gs.n_dice)                                   # 2.2.2
     # 2.2.3 unit offer: back to the bottom of their decks, deal players + 2
     for i in range(gs.n_unit_offer):
@@ -1372,6 +1382,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         return gs.error if res == RES_ERROR else ERR_NONE
     if kind == A_USE_SKILL:                                      # 8.2 (_fx_skills.pxi)
         return use_skill(gs, es, st, p, arg)
+    if kind == A_SKILL_CRYSTAL:                                  # Source Freeze (_fx_skills.pxi)
+        return source_freeze_crystal(gs, p, arg)
     if kind == A_FORFEIT:                                        # 4.2.5
         if gs.phase != PH_TURN_START or gs.end_announced_by < 0 or pl.n_deck != 0 or pl.n_hand != 0:
             return ERR_ILLEGAL
@@ -1428,7 +1440,12 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if deck == DECK_SPELL or (powered and deck != DECK_ARTIFACT):
             if pay == PAY_NONE or not pay_ok(gs, pay, card_colour(es, card)):
                 return ERR_ILLEGAL
+            if deck == DECK_SPELL and polar_spell_blocked(gs, pay):
+                return ERR_ILLEGAL                               # Polarization (_fx_skills)
+            k = gs.turn.polar_nospell
             pay_take(gs, pay, card_colour(es, card))             # 5.4.5: paid when played
+            if deck == DECK_SPELL:
+                gs.turn.polar_nospell = <int8_t>k                # an unrestricted token was used
             if deck == DECK_SPELL and powered:
                 if pay2 == PAY_NONE or not pay_ok(gs, pay2, BLACK):
                     return ERR_ILLEGAL
@@ -1461,7 +1478,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         elif a == 1:
             gs.turn.influence += 1                               # 10.2.2
         elif a == 2:
-            gs.combat.attack[0][0] += 1 + ambush_bonus(gs, 0)    # physical melee Attack 1
+            gs.combat.attack[0][0] += 1 + ambush_bonus(gs, 0) + deadly_aim_bonus(gs)   # physical melee Attack 1
         else:
             gs.combat.block[0] += 1 + ambush_bonus(gs, 1)        # physical Block 1
         return ERR_NONE
@@ -1497,27 +1514,30 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             gs.turn.n_path += 1
         gs.turn.moved = 1
         reveal_by_day(gs, es, p)                                 # 9.10.1
+        hawk_eyes_reveal(gs, es, p)                              # Hawk Eyes by Day (_fx_skills)
         if a != 0 or ends_movement(gs, st, to, p):               # 9.4.1, 9.4.3 -> 11.1
             return fight_after_move(gs, es, st, p, b, to, a)
         return ERR_NONE
     if kind == A_EXPLORE and arg & EXPLORE_BOX_FLAG:             # 9.8.8: a tile from the box
-        if gs.phase != PH_MOVE or gs.turn.action_taken or gs.turn.move_points < 2:
+        if gs.phase != PH_MOVE or gs.turn.action_taken or gs.turn.move_points < 2 - gs.turn.explore_discount:
             return ERR_ILLEGAL
         arg &= EXPLORE_BOX_FLAG - 1
         slot = explore_from_box(gs, st, p, (arg >> 7) - 64, (arg & 0x7F) - 64)
         if slot < 0:
             return ERR_ILLEGAL
+        gs.turn.move_points += gs.turn.explore_discount          # Hawk Eyes: it paid 2
         check_city_revealed(gs, es, st, slot)
         reveal_by_day(gs, es, p)                                 # 9.10.1: new sites next to the hero
         return ERR_NONE
     if kind == A_EXPLORE:                                        # 9.8
-        if gs.phase != PH_MOVE or gs.turn.action_taken or gs.turn.move_points < 2:
+        if gs.phase != PH_MOVE or gs.turn.action_taken or gs.turn.move_points < 2 - gs.turn.explore_discount:
             return ERR_ILLEGAL
         a = (arg >> 7) - 64
         b = (arg & 0x7F) - 64
         slot = explore(gs, st, p, a, b)
         if slot < 0:
             return ERR_ILLEGAL
+        gs.turn.move_points += gs.turn.explore_discount          # Hawk Eyes: explore() paid 2
         check_city_revealed(gs, es, st, slot)
         reveal_by_day(gs, es, p)                                 # 9.10.1: new sites next to the hero
         return ERR_NONE
@@ -1587,7 +1607,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
     if kind == A_PICK_SKILL:                                     # 13.6.4
         if gs.phase != PH_END_TURN or gs.turn.end_stage != END_LEVEL_SKILL:
             return ERR_ILLEGAL
-        pick_skill(gs, arg)
+        k = pick_skill(gs, arg)
+        skill_gained(gs, es, k)                                  # Bonds of Loyalty (_fx_skills)
         if gs.aa_offer[0] >= 0:
             gs.turn.end_stage = END_LEVEL_AA
         else:
@@ -1624,7 +1645,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
     return ERR_ILLEGAL
 
 
-cdef void pick_skill(GameState* gs, int arg) noexcept nogil:
+cdef int pick_skill(GameState* gs, int arg) noexcept nogil:
     """13.6.4 [R]: keep one of the two revealed own tokens and put the other into the
     Common Skill offer, or take an offer token and put both revealed ones there.  In a
     solo game one dummy skill joins the offer each time (18.3.1)."""
@@ -1656,6 +1677,7 @@ cdef void pick_skill(GameState* gs, int arg) noexcept nogil:
         gs.dummy.n_skill_stack -= 1
         gs.skill_offer[gs.n_skill_offer] = gs.dummy.skill_stack[gs.dummy.n_skill_stack]
         gs.n_skill_offer += 1
+    return keep
 
 
 cdef void check_city_revealed(GameState* gs, const EngineStatics* es, const Statics* st, int slot) noexcept nogil:
@@ -1716,7 +1738,8 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
               A_BOW_CHANGE: "bow_change", A_CIRCLET_SKILL: "circlet_skill",
               A_BANNER_COMMAND: "banner_command",
               A_PLUNDER: "plunder", A_BUY_ARTIFACT: "buy_artifact", A_BUY_CITY_AA: "buy_city_aa",
-              A_ADD_ELITE: "add_elite"}
+              A_ADD_ELITE: "add_elite",
+              A_SKILL_CRYSTAL: "skill_crystal"}
 
 
 cdef void check_capacity(GameState* gs, int wound) noexcept nogil:
@@ -2062,6 +2085,8 @@ def describe(int action):
     if kind == A_ACTIVATE_UNIT:
         return f"{name}(unit={arg & 7}, ability={(arg >> 3) & 0xF}, pay={arg >> 7})"
     if kind == A_RECRUIT:
+        if arg & BONDS_RECRUIT:
+            return f"{name}(offer={arg & 0xF}, bonds=1)"
         return f"{name}(offer={arg & 0xF}, disband={(arg >> 4) - 1})"
     if kind == A_BUY_SPELL:
         return f"{name}(offer={arg & 3}, pay={arg >> 2})"

@@ -260,7 +260,10 @@ cdef int legal_combat(const GameState* gs, const EngineStatics* es, const Static
                     armor += enemy_armor(gs, st, slots[k])
             # only commits that defeat their targets are offered: a failing attack has
             # no effect (11.5.8) and its points are lost either way (11.4.5)
-            if attack_value(gs, st, targets, ph) >= armor > 0 and n < MAX_ACTIONS:
+            duel_attack_add(<GameState*>gs, targets, 1)               # Dueling (_fx_skills)
+            k = attack_value(gs, st, targets, ph)
+            duel_attack_add(<GameState*>gs, targets, -1)
+            if k >= armor > 0 and n < MAX_ACTIONS:
                 out[n] = act(A_COMMIT_ATTACK, <int>targets)
                 n += 1
         out[n] = act(A_NEXT_PHASE, 0)
@@ -335,7 +338,9 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         if gs.phase != PH_COMBAT_RANGED and gs.phase != PH_COMBAT_ATTACK:
             return ERR_ILLEGAL
         s = <int>defeated_mask(gs)
+        duel_attack_add(gs, <uint32_t>arg, 1)                      # Dueling (_fx_skills)
         res = resolve_attack(gs, st, <uint32_t>arg, gs.phase)
+        duel_after_commit(gs, <uint32_t>arg, res)
         if res >= 0:                                               # Soul Harvester, Bow (_fx_artifacts)
             artifacts_after_attack(gs, es, st, p, defeated_mask(gs) & ~(<uint32_t>s))
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
@@ -345,6 +350,7 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         if gs.phase != PH_COMBAT_BLOCK:
             return ERR_ILLEGAL
         res = commit_block(gs, st, s, i)                           # + Advanced Action block effects
+        duel_after_commit(gs, (<uint32_t>1) << s, res)             # Dueling (_fx_skills)
         if res > 0:
             fx_combat_event(gs, es, st, p, FXE_BLOCKED, s)            # Burning / Exploding Shield
             artifacts_after_block(gs)                                  # Shield of the Fallen Kings
@@ -355,6 +361,8 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
     if kind == A_DAMAGE_UNIT:
         if gs.turn.no_unit_damage:                                 # Into the Heat
             return ERR_ILLEGAL
+        if gs.combat.dmg_slot >= 0 and gs.combat.dmg_slot == gs.turn.duel_slot - 1:
+            gs.turn.duel_units = 1                                 # Dueling: no Fame bonus
         res = damage_to_unit(gs, st, arg)
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     if kind == A_DAMAGE_HERO:
@@ -362,6 +370,7 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     if kind == A_NEXT_PHASE:
         clear_block_fx(gs)                                         # 11.4.5: unused Block is lost
+        gs.turn.duel_pool_units = 0                                # ... and the units in it
         fx_combat_event(gs, es, st, p, FXE_PHASE_END, -1)              # Bow of Starsdawn, Burning Shield
         artifacts_phase_end(gs)                                        # _fx_artifacts.pxi
         if gs.phase == PH_COMBAT_ATTACK:
@@ -393,6 +402,7 @@ cdef void finish_combat(GameState* gs, const EngineStatics* es, const Statics* s
     if reason == CK_BURN or site == es.sites.dungeon or site == es.sites.tomb:
         policy = UNDEFEATED_DISCARD                                # 11.12.4
     fx_combat_event(gs, es, st, p, FXE_COMBAT_END, -1)               # Sword of Justice
+    duel_combat_end(gs, pl)                                        # Dueling (_fx_skills)
     cleared = combat_site_cleared(gs)
     if reason == CK_ASSAULT and site == es.sites.city:
         place_city_shields(gs, p, site_hex)                        # 11.12.2

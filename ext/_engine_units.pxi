@@ -222,14 +222,23 @@ cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const S
     cdef int colour = interaction_city(gs, es, gs.current)
     cdef int infl = gs.turn.influence, price = spell_price(es, site, colour)
     cdef int k, u, d, pay, card, npay = n_pay_codes(gs)
-    cdef bint full = units_held(pl) >= pl.command_tokens
+    cdef bint full = units_held(pl) - (bonds_unit_slot(pl) >= 0) >= pl.command_tokens   # Bonds: its own token
+    cdef int bonds = bonds_row(es, pl), bslot = bonds_unit_slot(pl)
     n = legal_heal(gs, es, out, n)
     n = legal_unit_actions(gs, es, out, n)
     n = legal_tactic_abilities(gs, es, out, n)                     # 3.2: during the turn
     for k in range(gs.n_unit_offer):
         u = gs.unit_offer[k]
         if u >= 0:                                                 # 10.6 recruit
-            if not can_recruit(es, u, site, colour) or unit_value(es, u, es.units.cost) > infl:
+            if gs.turn.no_recruit:
+                continue                                           # On Her Own (_fx_skills.pxi)
+            if not can_recruit(es, u, site, colour):
+                continue
+            if bonds >= 0 and bslot < 0 and bonds_cost(es, bonds, unit_value(es, u, es.units.cost)) <= infl \
+                    and n < MAX_ACTIONS:
+                out[n] = act(A_RECRUIT, k | BONDS_RECRUIT)         # Bonds of Loyalty (_fx_skills)
+                n += 1
+            if unit_value(es, u, es.units.cost) > infl:
                 continue
             if not full:
                 if n < MAX_ACTIONS:
@@ -237,7 +246,7 @@ cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const S
                     n += 1
             else:                                                  # 7.2.4: disband one
                 for d in range(MAX_UNITS):
-                    if pl.units[d].card >= 0 and n < MAX_ACTIONS:
+                    if pl.units[d].card >= 0 and d != bslot and n < MAX_ACTIONS:   # Bonds: not disbanded
                         out[n] = act(A_RECRUIT, k | ((d + 1) << 4))
                         n += 1
                 if command_banner_ready(gs) and n < MAX_ACTIONS:   # LL-5.1: the Banner instead
@@ -290,6 +299,8 @@ cdef int gain_unit(GameState* gs, Player* pl, int unit) noexcept nogil:
     cdef int i
     for i in range(MAX_UNITS):
         if pl.units[i].card < 0:
+            if pl.bonds_slot == i + 1:
+                pl.bonds_slot = 0                                  # its Bonds unit is gone
             pl.units[i].card = <int16_t>unit
             pl.units[i].ready = 1
             pl.units[i].wounds = 0
@@ -317,6 +328,8 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
         gs.turn.influence = 0                                      # nothing more can be bought
         gs.phase = PH_MOVE                                         # the action is taken (4.4.5)
         return ERR_NONE
+    if kind == A_RECRUIT and arg & BONDS_RECRUIT:                  # Bonds of Loyalty (_fx_skills)
+        return recruit_under_bonds(gs, es, p, arg & 0xF, site)
     if kind == A_RECRUIT:                                          # 10.6, 7.2
         k = arg & 0xF
         d = (arg >> 4) - 1
@@ -324,16 +337,16 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
             return ERR_ILLEGAL
         u = gs.unit_offer[k]
         cost = unit_value(es, u, es.units.cost)
-        if not can_recruit(es, u, site, colour) or cost > gs.turn.influence:
-            return ERR_ILLEGAL
+        if not can_recruit(es, u, site, colour) or cost > gs.turn.influence or gs.turn.no_recruit:
+            return ERR_ILLEGAL                                     # (no_recruit: On Her Own)
         if es.units.special[u]:                                    # LL-4.2-LL-4.5
             set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u * 8)
             return ERR_UNIT_RULES
         with_banner = False
-        if units_held(pl) >= pl.command_tokens:                    # 7.2.1, 7.2.4: must disband
+        if units_held(pl) - (bonds_unit_slot(pl) >= 0) >= pl.command_tokens:   # 7.2.1, 7.2.4: must disband
             if d < 0 and command_banner_ready(gs):
                 with_banner = True                                 # LL-5.1: Banner of Command
-            elif d < 0 or d >= MAX_UNITS or pl.units[d].card < 0:
+            elif d < 0 or d >= MAX_UNITS or pl.units[d].card < 0 or d == bonds_unit_slot(pl):
                 return ERR_ILLEGAL
             else:
                 disband(pl, d)
@@ -348,6 +361,7 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
         if with_banner:
             attach_command_banner(gs, pl, d)
         heroic_tale_recruited(gs, pl)                              # Heroic Tale (_fx_advanced)
+        gs.turn.recruited = 1                                      # On Her Own (_fx_skills)
         return ERR_NONE
     if kind == A_BUY_HEALING:                                      # 10.5, 12.3.2
         cost = heal_price(es, site)
@@ -396,7 +410,7 @@ cdef bint reward_token_free(const GameState* gs, const Statics* st) noexcept nog
     if gs.turn.levels_pending > 0:
         tokens += (level_value(st, lv, st.cols.level_command_tokens)
                    - level_value(st, pl.level, st.cols.level_command_tokens))
-    return units_held(pl) < tokens
+    return units_held(pl) - (bonds_unit_slot(pl) >= 0) < tokens   # Bonds: its own token
 
 
 cdef int legal_unit_reward(const GameState* gs, const EngineStatics* es, const Statics* st,
@@ -415,7 +429,7 @@ cdef int legal_unit_reward(const GameState* gs, const EngineStatics* es, const S
                 n += 1
         else:
             for d in range(MAX_UNITS):
-                if pl.units[d].card >= 0 and n < MAX_ACTIONS:
+                if pl.units[d].card >= 0 and d != bonds_unit_slot(pl) and n < MAX_ACTIONS:
                     out[n] = act(A_REWARD, k | ((d + 1) << 4))
                     n += 1
     if (not free or n == 0) and n < MAX_ACTIONS:
@@ -436,7 +450,7 @@ cdef int apply_unit_reward(GameState* gs, const EngineStatics* es, const Statics
     if k >= gs.n_unit_offer or gs.unit_offer[k] < 0:
         return ERR_ILLEGAL
     u = gs.unit_offer[k]
-    if free == (d >= 0) or (d >= 0 and (d >= MAX_UNITS or pl.units[d].card < 0)):
+    if free == (d >= 0) or (d >= 0 and (d >= MAX_UNITS or pl.units[d].card < 0 or d == bonds_unit_slot(pl))):
         return ERR_ILLEGAL
     if es.units.special[u]:                                        # LL-4.2.5, LL-4.4.1, LL-4.5.3
         set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u * 8)
@@ -470,11 +484,14 @@ cdef int legal_unit_actions(const GameState* gs, const EngineStatics* es, int32_
     cdef const Player* pl = &gs.players[gs.current]
     cdef const Unit* u
     cdef int i, a, ab, eff, mana, pay, npay = n_pay_codes(gs)
-    if units_usable_now(gs):
+    cdef bint all_units = units_usable_now(gs)
+    if all_units or bonds_unit_usable(gs, pl):
         for i in range(MAX_UNITS):
             u = &pl.units[i]
             if u.card < 0 or not u.ready or u.wounds > 0:
                 continue
+            if not all_units and i != bonds_unit_slot(pl):
+                continue                                           # Bonds of Loyalty only
             for a in range(unit_value(es, u.card, es.units.n_abilities)):
                 ab = unit_value(es, u.card, es.units.first_ability) + a
                 eff = es.units.ability[ab * es.units.ability_stride]
@@ -506,7 +523,7 @@ cdef int activate_unit(GameState* gs, const EngineStatics* es, const Statics* st
     cdef int slot = arg & 7, a = (arg >> 3) & 0xF, pay = arg >> 7
     cdef int ab, eff, mana, res, saved_conc, saved_move
     cdef Unit* u
-    if slot >= MAX_UNITS or not units_usable_now(gs):
+    if slot >= MAX_UNITS or not (units_usable_now(gs) or (slot == bonds_unit_slot(pl) and bonds_unit_usable(gs, pl))):
         return ERR_ILLEGAL
     u = &pl.units[slot]
     if u.card < 0 or not u.ready or u.wounds > 0:                  # 7.3.1, 7.3.7, 12.2.2
@@ -523,6 +540,8 @@ cdef int activate_unit(GameState* gs, const EngineStatics* es, const Statics* st
             return ERR_ILLEGAL
         pay_take(gs, pay, mana)                                    # 5.4.4
     u.ready = 0                                                    # 7.3.2: Spent
+    if gs.combat.active:
+        gs.turn.duel_pool_units = 1                                # Dueling (_fx_skills.pxi)
     gs.turn.resolving_card = <int16_t>(UNIT_CARD_BASE - (u.card * 8 + slot))
     # a card bonus (Concentration, Tirelessness) is for a card, not for a unit's ability
     saved_conc = gs.turn.concentration

@@ -100,7 +100,7 @@ cdef bint enemy_effect_ok(const GameState* gs, const Statics* st, int slot, int 
         return False
     if enemy_ability(gs, st, slot, AB_ARCANE_IMMUNITY):
         return False                                       # LL-6.7.1
-    res = st.enemies.data[e.enemy * st.enemies.width + st.cols.enemy_resistances]
+    res = st.enemies.data[e.enemy * st.enemies.width + st.cols.enemy_resistances] & ~(<int>e.lost_resistances)
     if colour == RED and res & RES_FIRE:
         return False                                       # 11.4.2
     if colour == BLUE and res & RES_ICE:
@@ -396,6 +396,8 @@ cdef void add_block_extras(GameState* gs, const Statics* st, int slot, int attac
             gs.combat.block[el] += sign * gs.turn.swift_block[el]
     if gs.turn.icon_block:
         gs.combat.block[2] += sign * gs.turn.icon_block * enemy_icons(gs, st, slot, attack_index)  # Ice
+    if gs.turn.duel_block > 0 and slot == gs.turn.duel_slot - 1:
+        gs.combat.block[0] += sign * gs.turn.duel_block            # Dueling (_fx_skills.pxi)
 
 
 cdef int block_value_now(const GameState* gs, const Statics* st, int slot, int attack_index) noexcept nogil:

@@ -7,14 +7,23 @@
 # of Player.skills_used, cleared at the start of the owner's turn.  once_per_round (8.2.1)
 # and interactive (8.2.2) flip face down: bit `slot`, cleared at round preparation (2.2.8,
 # 8.3.1).  passive skills are no action.  A skill is offered only when its effect can do
-# something now (node_playable, the timing table 6.3.3), on its owner's own turn (8.2.1).
+# something now (node_playable, the timing table 6.3.3), on its owner's own turn (8.2.1);
+# the Motivation skills also just before it (8.3.2, 4.1.1: "during another player's turn"
+# and "before your turn" are the same; PH_TURN_START is that point).
 # A skill is not a card: the card bonuses (Concentration, Tirelessness, Ambush) do not apply
 # to its Move, Attack or Block (skill_op).
 #
-# Handlers not implemented here stay named errors (ERR_HANDLER naming the skill):
-# motivation (8.3.2: other players' turns; the "alone lowest Fame" bonus in solo),
-# invocation, polarization, universal_power (mana added to a sideways card), flight, leadership, resistance_break, hawk_eyes, on_her_own, deadly_aim,
-# know_your_prey, taunt, dueling, bonds_of_loyalty, and the interactive skills.
+# Interactive skills (8.2.2) in a game with the dummy: their owner's part is applied; the
+# part that acts on other players during their turns has nobody to act on (the dummy has no
+# figure, units, Fame, hand or mana: 18.1.2, 18.2.2), so it is not modelled.  Solo Conquest
+# removes them (17.3.4); First Reconnaissance's solo variant keeps them.
+#
+# Handlers not implemented here stay named errors (ERR_HANDLER naming the skill): the Lost
+# Legion cooperative skills (arythea_ritual_of_pain, goldyx_source_opening, tovak_mana_overload:
+# their texts are not in our sources, LL-7.6, and they are never dealt: Engine._skill_in_game).
+
+from mksim._combat cimport RES_PHYSICAL
+from mksim._types cimport FIRE, COLDFIRE
 
 SKILLS_HANDLERS = (
     ("outside_combat", ("then",)),
@@ -24,6 +33,25 @@ SKILLS_HANDLERS = (
     ("power_of_pain", ("bonus",)),
     ("i_dont_give_a_damn", ("bonus", "advanced_bonus")),
     ("who_needs_magic", ("bonus", "no_source_bonus")),
+    ("on_her_own", ("n", "no_recruit_n")),
+    ("wolfs_howl", ("bonus", "per_free_command", "unit_penalty")),
+    ("prayer_of_weather", ("own_delta", "own_floor", "others_delta", "others_max")),
+    ("healing_ritual", ("wounds",)),
+    ("mana_exploit", ()),
+    ("invocation", ()),
+    ("universal_power", ("bonus", "matching_bonus")),
+    ("taunt", ("reduce", "increase", "armor_delta", "floor")),
+    ("resistance_break", ("per_resistance", "floor")),
+    ("deadly_aim", ("ranged_bonus", "melee_bonus")),
+    ("leadership", ("block", "attack", "ranged")),
+    ("motivation", ("cards", "lowest_fame")),
+    ("source_freeze", ()),
+    ("hawk_eyes", ("explore_discount", "reveal_distance")),
+    ("flight", ("free_spaces", "far_spaces", "far_move")),
+    ("know_your_prey", ()),
+    ("polarization", ()),
+    ("dueling", ("block", "attack", "fame")),
+    ("bonds_of_loyalty", ("offer_units", "discount")),
 )
 
 cdef enum SkillHandler:
@@ -34,6 +62,25 @@ cdef enum SkillHandler:
     SK_POWER_OF_PAIN = 4
     SK_I_DONT_GIVE_A_DAMN = 5
     SK_WHO_NEEDS_MAGIC = 6
+    SK_ON_HER_OWN = 7
+    SK_WOLFS_HOWL = 8
+    SK_PRAYER_OF_WEATHER = 9
+    SK_HEALING_RITUAL = 10
+    SK_MANA_EXPLOIT = 11
+    SK_INVOCATION = 12
+    SK_UNIVERSAL_POWER = 13
+    SK_TAUNT = 14
+    SK_RESISTANCE_BREAK = 15
+    SK_DEADLY_AIM = 16
+    SK_LEADERSHIP = 17
+    SK_MOTIVATION = 18
+    SK_SOURCE_FREEZE = 19
+    SK_HAWK_EYES = 20
+    SK_FLIGHT = 21
+    SK_KNOW_YOUR_PREY = 22
+    SK_POLARIZATION = 23
+    SK_DUELING = 24
+    SK_BONDS_OF_LOYALTY = 25
 
 cdef enum SkillUsage:          # mksim.content.SKILL_USAGE order
     SKU_ONCE_PER_TURN = 0
@@ -62,9 +109,18 @@ cdef bint skill_usable(const GameState* gs, const EngineStatics* es, int p, int 
         return False                                          # face down (8.2.1, 8.2.2)
     if usage == SKU_ONCE_PER_TURN and (pl.skills_used >> (SKILL_TURN_SHIFT + slot)) & 1:
         return False                                          # 8.2.3
-    if gs.phase != PH_MOVE and gs.phase != PH_REST and gs.phase != PH_INTERACT and not gs.combat.active:
+    if gs.phase == PH_TURN_START:
+        if not skill_is(es, skill, SK_MOTIVATION):
+            return False                                      # 8.3.2, 4.1.1: Motivation only
+    elif gs.phase != PH_MOVE and gs.phase != PH_REST and gs.phase != PH_INTERACT and not gs.combat.active:
         return False
     return node_playable(gs, es, skill_entry(es, skill)[2])
+
+
+cdef bint skill_is(const EngineStatics* es, int skill, int local) noexcept nogil:
+    """The skill's effect is this group's handler `local` (e.g. SK_MOTIVATION)."""
+    cdef const int32_t* r = erow(es, skill_entry(es, skill)[2])
+    return r[0] == OP_HANDLER and es.handler_group[r[1]] == HG_SKILLS and es.handler_local[r[1]] == local
 
 
 cdef int legal_skills(const GameState* gs, const EngineStatics* es, int32_t* out, int n) noexcept nogil:
@@ -73,7 +129,169 @@ cdef int legal_skills(const GameState* gs, const EngineStatics* es, int32_t* out
         if n < MAX_ACTIONS and skill_usable(gs, es, gs.current, k):
             out[n] = act(A_USE_SKILL, k)
             n += 1
+    if source_freeze_due(gs, gs.current):                     # Source Freeze: the crystal
+        for k in range(gs.n_dice):
+            if source_freeze_die_ok(gs, k) and n < MAX_ACTIONS:
+                out[n] = act(A_SKILL_CRYSTAL, k)
+                n += 1
     return n
+
+
+# -- turn hooks and the effects that last (called by the decision loop) --------------------
+
+# Bonds of Loyalty (Norowas, passive): an extra Command token (7.2.1) for a unit recruited
+# with Influence (10.6) at `discount` less (min 0); that unit may be activated where units
+# normally may not (7.3.8) and cannot be disbanded (7.2.4); gaining the skill adds
+# `offer_units` regular units to the Units offer.  Engine reading: only a unit recruited
+# with Influence goes under the token (the discount is for that), not a reward unit.
+
+cdef int bonds_row(const EngineStatics* es, const Player* pl) noexcept nogil:
+    """The Bonds of Loyalty effect row of the player's skills, -1 = not owned."""
+    cdef int k
+    for k in range(MAX_SKILLS):
+        if pl.skills[k] >= 0 and skill_is(es, pl.skills[k], SK_BONDS_OF_LOYALTY):
+            return skill_entry(es, pl.skills[k])[2]
+    return -1
+
+
+cdef inline int bonds_unit_slot(const Player* pl) noexcept nogil:
+    """Slot of the unit under Bonds of Loyalty, -1 = none (the token is free)."""
+    cdef int s = pl.bonds_slot - 1
+    return s if s >= 0 and pl.units[s].card >= 0 else -1
+
+
+cdef inline int bonds_cost(const EngineStatics* es, int row, int cost) noexcept nogil:
+    cdef int c = cost - row_args(es, row)[1]
+    return c if c > 0 else 0
+
+
+cdef bint bonds_unit_usable(const GameState* gs, const Player* pl) noexcept nogil:
+    """The unit under Bonds of Loyalty may be activated in a combat where units may not."""
+    return gs.combat.active != 0 and bonds_unit_slot(pl) >= 0
+
+
+cdef int recruit_under_bonds(GameState* gs, const EngineStatics* es, int p, int k, int site) noexcept nogil:
+    """A_RECRUIT | BONDS_RECRUIT: recruit offer slot k (10.6) under the free Bonds token at
+    its discounted cost; no disbanding (it is a token of its own)."""
+    cdef Player* pl = &gs.players[p]
+    cdef int row = bonds_row(es, pl), u, cost, slot
+    if gs.phase != PH_INTERACT or row < 0 or bonds_unit_slot(pl) >= 0 or gs.turn.no_recruit \
+            or k >= gs.n_unit_offer or gs.unit_offer[k] < 0:
+        return ERR_ILLEGAL
+    u = gs.unit_offer[k]
+    cost = bonds_cost(es, row, unit_value(es, u, es.units.cost))
+    if not can_recruit(es, u, site, interaction_city(gs, es, p)) or cost > gs.turn.influence:
+        return ERR_ILLEGAL                                     # (10.10.1: city colours)
+    if es.units.special[u]:                                    # LL-4.2-LL-4.5
+        set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u * 8)
+        return ERR_UNIT_RULES
+    gs.turn.influence = <int16_t>(gs.turn.influence - cost)
+    remove_offer_slot(gs, k)
+    slot = gain_unit(gs, pl, u)
+    if slot < 0:
+        return ERR_CAPACITY
+    pl.bonds_slot = <int8_t>(slot + 1)
+    gs.turn.recruited_units |= <uint8_t>(1 << slot)           # Banner of Command (LL-5.1)
+    heroic_tale_recruited(gs, pl)                              # Heroic Tale (_fx_advanced)
+    gs.turn.recruited = 1                                      # On Her Own
+    return ERR_NONE
+
+
+cdef void skill_gained(GameState* gs, const EngineStatics* es, int skill) noexcept nogil:
+    """A skill was just gained (13.6.4): Bonds of Loyalty adds `offer_units` regular units
+    from their deck to the Units offer."""
+    cdef int k
+    if skill < 0 or not skill_is(es, skill, SK_BONDS_OF_LOYALTY):
+        return
+    for k in range(row_args(es, skill_entry(es, skill)[2])[0]):
+        if gs.n_regular_units > 0 and gs.n_unit_offer < MAX_OFFER:
+            gs.n_regular_units -= 1
+            gs.unit_offer[gs.n_unit_offer] = gs.regular_units[gs.n_regular_units]
+            gs.n_unit_offer += 1
+
+cdef bint source_freeze_due(const GameState* gs, int p) noexcept nogil:
+    """Source Freeze: its crystal may be taken on the owner's next turn (any part of it)."""
+    return gs.players[p].source_freeze == 2 and (gs.phase == PH_TURN_START or gs.phase == PH_MOVE
+            or gs.phase == PH_REST or gs.phase == PH_INTERACT or gs.combat.active != 0)
+
+
+cdef bint source_freeze_die_ok(const GameState* gs, int die) noexcept nogil:
+    """A die of a basic colour lying in the Source (not taken this turn)."""
+    return die < gs.n_dice and not ((gs.dice_taken >> die) & 1) and gs.dice[die] < GOLD
+
+
+cdef int source_freeze_crystal(GameState* gs, int p, int die) noexcept nogil:
+    """A_SKILL_CRYSTAL: Source Freeze, on the owner's next turn: a crystal of the colour of a
+    basic-colour die in the Source; the die stays and is not rerolled (skill text)."""
+    cdef Player* pl = &gs.players[p]
+    if not source_freeze_due(gs, p) or not source_freeze_die_ok(gs, die):
+        return ERR_ILLEGAL
+    gain_crystal(pl, gs, gs.dice[die])                        # 5.3.2
+    pl.source_freeze = 0                                      # 8.2.2: taken back face down
+    return ERR_NONE
+
+
+cdef void skills_turn_start(GameState* gs, Player* pl) noexcept nogil:
+    """Start of the owner's turn: an interactive skill put out on the last turn comes back
+    (8.2.2); Source Freeze's crystal may be taken during this turn."""
+    if pl.source_freeze == 1:
+        pl.source_freeze = 2
+
+
+cdef void skills_turn_end(GameState* gs, Player* pl) noexcept nogil:
+    """End of the owner's turn (13.7): Source Freeze's crystal not taken is lost; one more
+    turn of the Motivation lock (8.3.2 skill text: until the end of your next turn) is over."""
+    if pl.source_freeze == 2:
+        pl.source_freeze = 0
+    if pl.motivation_lock > 0:
+        pl.motivation_lock -= 1
+
+
+cdef void skills_round_end(GameState* gs) noexcept nogil:
+    """8.2.2: an interactive skill comes back at the end of the round if that is first."""
+    cdef int p
+    for p in range(gs.n_players):
+        gs.players[p].source_freeze = 0
+
+
+cdef int skill_pool_bonus(GameState* gs, int op, int kind) noexcept nogil:
+    """Extra points for an Attack / Block row being added to the pools (apply_op): Deadly
+    Aim for an Attack card played in the phase it was used in; Leadership for the matching
+    ability of the next unit activated (Block, Attack, or Ranged - not Siege - Attack)."""
+    cdef int b = 0, rc = gs.turn.resolving_card, lk = gs.turn.leadership_kind
+    if op == OP_ATTACK and gs.turn.deadly_aim > 0 and rc >= 0:
+        return deadly_aim_bonus(gs)
+    if gs.turn.leadership_value > 0 and rc <= UNIT_CARD_BASE and rc > SKILL_CARD_BASE:
+        if (op == OP_BLOCK and lk == 1) or (op == OP_ATTACK and lk == 2 and kind == MELEE) \
+                or (op == OP_ATTACK and lk == 3 and kind == RANGED):
+            b = gs.turn.leadership_value
+            gs.turn.leadership_value = 0
+            gs.turn.leadership_kind = 0
+    return b
+
+
+cdef int deadly_aim_bonus(GameState* gs) noexcept nogil:
+    """Deadly Aim: the bonus for one Attack card (sideways included), in the phase the skill
+    was used in; then it is spent."""
+    cdef int b = 0
+    if gs.turn.deadly_aim > 0 and gs.turn.deadly_aim_phase == gs.phase:
+        b = gs.turn.deadly_aim
+        gs.turn.deadly_aim = 0
+    return b
+
+
+cdef void hawk_eyes_reveal(GameState* gs, const EngineStatics* es, int p) noexcept nogil:
+    """Hawk Eyes by Day: garrisons of keeps, mage towers and cities up to reveal_distance
+    spaces away are revealed (instead of adjacent ones only, 9.10.1)."""
+    cdef int h, pos = gs.players[p].position, site
+    if gs.turn.reveal_distance == 0 or pos < 0 or gs.time != DAY:
+        return
+    for h in range(gs.n_hexes):
+        site = gs.hexes[h].site
+        if (site == es.sites.keep or site == es.sites.mage_tower or site == es.sites.city) \
+                and gs.hexes[h].n_tokens > 0 and axial_distance(gs.hexes[pos].q, gs.hexes[pos].r,
+                                                                gs.hexes[h].q, gs.hexes[h].r) <= gs.turn.reveal_distance:
+            gs.hexes[h].flags |= HEX_TOKENS_REVEALED
 
 
 cdef int use_skill(GameState* gs, const EngineStatics* es, const Statics* st, int p, int slot) noexcept nogil:
@@ -166,7 +384,7 @@ cdef void play_sideways_for(GameState* gs, Player* pl, int i, int value) noexcep
     elif a == 1:
         gs.turn.influence += value                    # 10.2.2
     elif a == 2:
-        gs.combat.attack[0][0] += value + ambush_bonus(gs, 0)    # physical melee Attack
+        gs.combat.attack[0][0] += value + ambush_bonus(gs, 0) + deadly_aim_bonus(gs)   # physical melee Attack
     else:
         gs.combat.block[0] += value + ambush_bonus(gs, 1)        # physical Block
 
@@ -174,6 +392,7 @@ cdef void play_sideways_for(GameState* gs, Player* pl, int i, int value) noexcep
 cdef bint skills_playable(const GameState* gs, const EngineStatics* es, int row, int local) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     cdef const Player* pl = &gs.players[gs.current]
+    cdef int i
     if local == SK_OUTSIDE_COMBAT:                # only outside combat, and only if it does something
         return not gs.combat.active and node_playable(gs, es, a[0])   # 11: not in combat
     if local == SK_DISCARD_WOUND_COST:            # I Feel No Pain: needs a Wound in hand
@@ -186,13 +405,309 @@ cdef bint skills_playable(const GameState* gs, const EngineStatics* es, int row,
         return sideways_kind(gs) >= 0 and sideways_options(pl, es, True) != 0
     if local == SK_I_DONT_GIVE_A_DAMN or local == SK_WHO_NEEDS_MAGIC:   # a non-Wound card sideways
         return sideways_kind(gs) >= 0 and sideways_options(pl, es, False) != 0
+    if local == SK_ON_HER_OWN:                    # Influence: interaction only (10.2.2)
+        return gs.phase == PH_INTERACT
+    if local == SK_WOLFS_HOWL:                    # a card sideways, not during interaction
+        i = sideways_kind(gs)
+        return i >= 0 and i != 1 and sideways_options(pl, es, False) != 0
+    if local == SK_PRAYER_OF_WEATHER or local == SK_HAWK_EYES:   # movement (9.3, 9.6)
+        return gs.phase == PH_MOVE and not gs.turn.action_taken and not gs.combat.active
+    if local == SK_HEALING_RITUAL:                # outside combat, with a Wound in hand
+        return healing_time(gs) and has_wound_in_hand(pl, es)
+    if local == SK_MANA_EXPLOIT or local == SK_SOURCE_FREEZE:    # special effects (6.3.3)
+        return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT or gs.combat.active != 0
+    if local == SK_INVOCATION:                    # a card to discard
+        return pl.n_hand > 0 and (gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT
+                                  or gs.combat.active != 0)
+    if local == SK_UNIVERSAL_POWER:               # a card sideways and a basic mana to add
+        return sideways_kind(gs) >= 0 and sideways_options(pl, es, False) != 0 and mana_pay_options(gs) != 0
+    if local == SK_TAUNT:                         # Block phase, a live enemy attack
+        return taunt_targets(gs, es.st) != 0
+    if local == SK_RESISTANCE_BREAK:              # an enemy with a resistance it can act on
+        return gs.combat.active != 0 and resistance_targets(gs, es.st) != 0
+    if local == SK_DEADLY_AIM:                    # an Attack card to come in this phase
+        return (gs.phase == PH_COMBAT_RANGED or gs.phase == PH_COMBAT_ATTACK) \
+            and sideways_options(pl, es, False) != 0 and gs.turn.deadly_aim == 0
+    if local == SK_LEADERSHIP:                    # a unit that can be activated now
+        return gs.combat.active != 0 and leadership_options(gs, es) != 0
+    if local == SK_MOTIVATION:                    # 8.3.2: not while another Motivation is locked
+        return pl.motivation_lock == 0 and (pl.n_deck > 0 or alone_lowest_fame(gs, gs.current)) \
+            and (gs.phase == PH_TURN_START or gs.phase == PH_MOVE or gs.phase == PH_REST
+                 or gs.phase == PH_INTERACT or gs.combat.active != 0)
+    if local == SK_KNOW_YOUR_PREY:                # in combat, an enemy it can act on
+        if not gs.combat.active:
+            return False
+        for i in range(gs.combat.n_enemies):
+            if prey_options(gs, es.st, i) != 0:
+                return True
+        return False
+    if local == SK_POLARIZATION:                  # a mana to use as another colour
+        return polar_sources(gs) != 0 and (gs.phase == PH_MOVE or gs.phase == PH_REST
+                                           or gs.phase == PH_INTERACT or gs.combat.active != 0)
+    if local == SK_DUELING:                       # Block phase, an enemy attack to block
+        return duel_targets(gs, es.st) != 0
+    if local == SK_FLIGHT:                        # movement, with a safe space to land on
+        return gs.phase == PH_MOVE and not gs.turn.action_taken and not gs.combat.active \
+            and flight_options(gs, es, es.st, gs.current, a, NULL) != 0
     return False
+
+
+cdef uint64_t mana_pay_options(const GameState* gs) noexcept nogil:
+    """Payment codes that give one mana of a basic colour now (gold counts, 5.1.5)."""
+    cdef uint64_t o = 0
+    cdef int pay, c
+    for pay in range(n_pay_codes(gs)):
+        for c in range(4):
+            if pay_ok(gs, pay, c):
+                o |= (<uint64_t>1) << pay
+                break
+    return o
+
+
+cdef int pay_colour(const GameState* gs, int pay) noexcept nogil:
+    """The colour of the mana a payment code gives (token, crystal, die, Mana Steal die)."""
+    if pay < PAY_CRYSTAL:
+        return pay
+    if pay < PAY_DIE:
+        return pay - PAY_CRYSTAL
+    if pay == PAY_STOLEN:
+        return gs.players[gs.current].stolen_die
+    return gs.dice[pay - PAY_DIE]
+
+
+cdef enum:
+    PREY_RESISTANCE = 11       # Know Your Prey options: bits 0-10 abilities (AB_* bit k),
+    PREY_ELEMENT = 16          # 11-13 resistances, 16 + 2i (+1) attack i's element
+
+
+cdef uint64_t prey_options(const GameState* gs, const Statics* st, int slot) noexcept nogil:
+    """Know Your Prey on the enemy in `slot` (not Arcane Immunity, LL-6.7.1): bit k < 11 =
+    lose the ability AB_* 1 << k (Arcane Immunity excluded; Summon and the elements are attack
+    types, not abilities, LL-6.2); 11 + r = lose resistance RES_* 1 << r (resistances are
+    defensive abilities, LL-6.2.3); 16 + 2i = attack i Fire / Ice -> Physical or Cold Fire ->
+    Fire, 17 + 2i = Cold Fire -> Ice."""
+    cdef uint64_t o = 0
+    cdef int ab, res, k, el
+    if not enemy_effect_ok(gs, st, slot, -1):
+        return 0
+    ab = enemy_ability(gs, st, slot, 0x7FF) & ~(AB_ARCANE_IMMUNITY | AB_SUMMON)
+    for k in range(11):
+        if (ab >> k) & 1:
+            o |= (<uint64_t>1) << k
+    res = st.enemies.data[gs.combat.enemies[slot].enemy * st.enemies.width + st.cols.enemy_resistances] \
+        & ~(<int>gs.combat.enemies[slot].lost_resistances)
+    for k in range(3):
+        if (res >> k) & 1:
+            o |= (<uint64_t>1) << (PREY_RESISTANCE + k)
+    for k in range(enemy_n_attacks(gs, st, slot)):
+        el = attack_element(gs, st, slot, k)
+        if el == FIRE or el == ICE or el == COLDFIRE:
+            o |= (<uint64_t>1) << (PREY_ELEMENT + 2 * k)
+        if el == COLDFIRE:
+            o |= (<uint64_t>1) << (PREY_ELEMENT + 2 * k + 1)
+    return o
+
+
+cdef bint polar_spell_blocked(const GameState* gs, int pay) noexcept nogil:
+    """Polarization by Day: the token made of black mana may not pay for a Spell - a token of
+    that colour may, only if there is another one."""
+    return pay < PAY_CRYSTAL and gs.turn.polar_nospell == pay + 1 and gs.turn.mana_tokens[pay] <= 1 \
+        and not (gs.turn.endless_mana >> pay) & 1
+
+
+cdef int polar_target_mask(const GameState* gs, int c) noexcept nogil:
+    """Polarization: the colours mana of colour c may be used as (ASK_COLOUR bits): red <->
+    blue, white <-> green; by Day black as any basic colour; at Night gold as black."""
+    if c == RED:
+        return 1 << BLUE
+    if c == BLUE:
+        return 1 << RED
+    if c == WHITE:
+        return 1 << GREEN
+    if c == GREEN:
+        return 1 << WHITE
+    if c == BLACK and gs.time == DAY:
+        return 0xF
+    if c == GOLD and gs.time == NIGHT:
+        return 1 << BLACK
+    return 0
+
+
+cdef uint64_t polar_sources(const GameState* gs) noexcept nogil:
+    """Payment codes (tokens, crystals, a Source die as the turn's die 5.5.2, the Mana Steal
+    die) whose mana Polarization can turn into another colour."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef uint64_t o = 0
+    cdef int pay, c, die
+    for pay in range(n_pay_codes(gs)):
+        if pay < PAY_CRYSTAL:
+            if gs.turn.mana_tokens[pay] <= 0 and not (gs.turn.endless_mana >> pay) & 1:
+                continue
+        elif pay < PAY_DIE:
+            if pl.crystals[pay - PAY_CRYSTAL] <= 0:
+                continue
+        elif gs.turn.no_source_dice:
+            continue
+        elif pay == PAY_STOLEN:
+            if pl.stolen_die < 0:
+                continue
+        else:
+            die = pay - PAY_DIE
+            if die >= gs.n_dice or (gs.dice_taken >> die) & 1 or gs.turn.dice_used >= 1 + gs.turn.extra_dice:
+                continue
+        c = pay_colour(gs, pay)
+        if c >= 0 and polar_target_mask(gs, c) != 0:
+            o |= (<uint64_t>1) << pay
+    return o
+
+
+cdef uint64_t duel_targets(const GameState* gs, const Statics* st) noexcept nogil:
+    """Dueling: enemies with a live attack in the Block phase (ASK_ENEMY bits)."""
+    cdef uint64_t o = 0
+    cdef int s, i
+    if not gs.combat.active or gs.phase != PH_COMBAT_BLOCK:
+        return 0
+    for s in range(gs.combat.n_enemies):
+        for i in range(enemy_n_attacks(gs, st, s)):
+            if attack_is_live(gs, st, s, i):
+                o |= (<uint64_t>1) << s
+    return o
+
+
+cdef void duel_attack_add(GameState* gs, uint32_t targets, int sign) noexcept nogil:
+    """Dueling: its Attack counts (physical) in an Attack-phase attack on its enemy."""
+    if gs.turn.duel_attack > 0 and gs.phase == PH_COMBAT_ATTACK and gs.turn.duel_slot > 0 \
+            and (targets >> (gs.turn.duel_slot - 1)) & 1:
+        gs.combat.attack[<int>MELEE][<int>PHYSICAL] += sign * gs.turn.duel_attack
+
+
+cdef void duel_after_commit(GameState* gs, uint32_t targets, int res) noexcept nogil:
+    """After an attack or block was committed: Dueling's points aimed at its enemy are spent
+    with the pool (11.4.5); a unit ability in a pool used on that enemy loses the Fame."""
+    cdef bint duel = gs.turn.duel_slot > 0 and (targets >> (gs.turn.duel_slot - 1)) & 1
+    if res < 0:
+        duel_attack_add(gs, targets, -1)                  # nothing happened: take it back
+        return
+    if duel:
+        if gs.phase == PH_COMBAT_ATTACK:
+            gs.turn.duel_attack = 0
+        else:
+            gs.turn.duel_block = 0
+        if gs.turn.duel_pool_units:
+            gs.turn.duel_units = 1
+    gs.turn.duel_pool_units = 0
+
+
+cdef void duel_combat_end(GameState* gs, Player* pl) noexcept nogil:
+    """Dueling: Fame if its enemy was defeated and no unit blocked or attacked it or took
+    damage from it; then the duel is over."""
+    cdef int s = gs.turn.duel_slot - 1
+    if s >= 0 and s < gs.combat.n_enemies and (gs.combat.enemies[s].flags & CE_DEFEATED) \
+            and not gs.turn.duel_units:
+        pl.fame += gs.turn.duel_fame
+    gs.turn.duel_slot = 0
+    gs.turn.duel_attack = 0
+    gs.turn.duel_block = 0
+    gs.turn.duel_units = 0
+    gs.turn.duel_pool_units = 0
+    gs.turn.leadership_kind = 0                           # Leadership: for a unit of this combat
+    gs.turn.leadership_value = 0
+
+
+cdef uint64_t taunt_targets(const GameState* gs, const Statics* st) noexcept nogil:
+    """Taunt: live enemy attacks in the Block phase; option k = slot * 3 + attack index."""
+    cdef uint64_t o = 0
+    cdef int s, i
+    if not gs.combat.active or gs.phase != PH_COMBAT_BLOCK:
+        return 0
+    for s in range(gs.combat.n_enemies):
+        for i in range(enemy_n_attacks(gs, st, s)):
+            if s * 3 + i < 63 and attack_is_live(gs, st, s, i):
+                o |= (<uint64_t>1) << (s * 3 + i)
+    return o
+
+
+cdef int resistance_count(const GameState* gs, const Statics* st, int slot) noexcept nogil:
+    cdef int res = st.enemies.data[gs.combat.enemies[slot].enemy * st.enemies.width + st.cols.enemy_resistances]
+    return ((res & RES_PHYSICAL) != 0) + ((res & RES_FIRE) != 0) + ((res & RES_ICE) != 0)
+
+
+cdef uint64_t resistance_targets(const GameState* gs, const Statics* st) noexcept nogil:
+    """Resistance Break: enemies with a resistance that an effect may target (not Arcane
+    Immunity, LL-6.7.1; the skill has no colour for 11.4.2)."""
+    cdef uint64_t o = 0
+    cdef int s
+    for s in range(gs.combat.n_enemies):
+        if enemy_effect_ok(gs, st, s, -1) and resistance_count(gs, st, s) > 0:
+            o |= (<uint64_t>1) << s
+    return o
+
+
+cdef uint64_t leadership_options(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    """Leadership: 0 +block (Block phase), 1 +attack (Attack phase), 2 +ranged (Ranged and
+    Siege phase or Attack phase) - with a Ready, unwounded unit to activate (7.3.1, 7.3.8)."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int i
+    cdef bint unit = False
+    if not units_usable_now(gs) or gs.turn.leadership_value > 0:
+        return 0
+    for i in range(MAX_UNITS):
+        if pl.units[i].card >= 0 and pl.units[i].ready and pl.units[i].wounds == 0:
+            unit = True
+    if not unit:
+        return 0
+    if gs.phase == PH_COMBAT_BLOCK:
+        return 1
+    if gs.phase == PH_COMBAT_ATTACK:
+        return 6
+    if gs.phase == PH_COMBAT_RANGED:
+        return 4
+    return 0
+
+
+cdef bint alone_lowest_fame(const GameState* gs, int p) noexcept nogil:
+    """Motivation: "if you alone have the lowest Fame" - lower than every other hero.  The
+    dummy has no Fame (18.1.2), so in a solo game the condition is never met."""
+    cdef int q
+    if gs.n_players < 2:
+        return False
+    for q in range(gs.n_players):
+        if q != p and gs.players[q].fame <= gs.players[p].fame:
+            return False
+    return True
+
+
+cdef uint64_t flight_options(const GameState* gs, const EngineStatics* es, const Statics* st, int p,
+                             const int32_t* a, int16_t* hexes) noexcept nogil:
+    """Flight: option k = the k-th space (in hex order) at distance free_spaces (for free) or
+    far_spaces (for far_move Move points) that is safe to end on (9.7.1; the closed city of
+    17.3.1 excluded).  Flying crosses any space in between.  `hexes` (or NULL) gets the hexes."""
+    cdef uint64_t o = 0
+    cdef int h, d, k = 0, pos = gs.players[p].position
+    if pos < 0:
+        return 0
+    for h in range(gs.n_hexes):
+        d = axial_distance(gs.hexes[pos].q, gs.hexes[pos].r, gs.hexes[h].q, gs.hexes[h].r)
+        if d != a[0] and d != a[1]:
+            continue
+        if not is_safe(gs, st, h, p) or (es.city_closed and gs.hexes[h].site == es.city_site):
+            continue
+        if d == a[1] and d != a[0] and gs.turn.move_points < a[2]:
+            continue
+        if k < 64:
+            o |= (<uint64_t>1) << k
+            if hexes != NULL:
+                hexes[k] = <int16_t>h
+            k += 1
+    return o
 
 
 cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row, int local, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     cdef Player* pl = &gs.players[p]
-    cdef int i, v
+    cdef int i, v, w, d
+    cdef uint64_t options
+    cdef int16_t dest[64]
     if local == SK_OUTSIDE_COMBAT:
         return push_eval(gs, a[0])
     if local == SK_DISCARD_WOUND_COST:            # discard a Wound from hand; then the effect
@@ -245,6 +760,281 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
         if choice == 1:
             gs.turn.no_source_dice = 1
         play_sideways_for(gs, pl, gs.turn.hvars[0], a[1] if choice == 1 else a[0])
+        return RES_DONE
+    if local == SK_ON_HER_OWN:
+        # Wolfhawk: Influence n, or no_recruit_n if you recruit no Unit with Influence this
+        # turn: option 1 (offered while none was recruited yet) forbids recruiting for the
+        # rest of the turn (A_RECRUIT, _engine_units.pxi).  ASK_OPTION 0 = n, 1 = no_recruit_n.
+        if choice < 0:
+            if gs.turn.recruited:
+                gs.turn.influence += a[0]                     # 10.2.2
+                return RES_DONE
+            return ask(gs, row, 0, ASK_OPTION, 3)
+        if choice == 1:
+            gs.turn.no_recruit = 1
+        gs.turn.influence += a[1] if choice == 1 else a[0]
+        return RES_DONE
+    if local == SK_WOLFS_HOWL:
+        # Wolfhawk (interactive 8.2.2): a non-Wound card sideways gives +bonus instead of +1,
+        # +per_free_command for each Command token without a Unit (7.2.1).  The centre part
+        # (other players' Units -unit_penalty) has nobody to act on with the dummy (18.1.2).
+        if choice < 0:
+            return ask(gs, row, 0, ASK_HAND_CARD, sideways_options(pl, es, False))
+        v = pl.command_tokens - (units_held(pl) - (bonds_unit_slot(pl) >= 0))
+        if v < 0:
+            v = 0
+        if bonds_row(es, pl) >= 0 and bonds_unit_slot(pl) < 0:
+            v += 1                                            # Bonds of Loyalty: a free token too
+        play_sideways_for(gs, pl, choice, a[0] + a[1] * v)
+        return RES_DONE
+    if local == SK_PRAYER_OF_WEATHER:
+        # Norowas (interactive 8.2.2): your terrain costs own_delta (min own_floor) this turn
+        # (9.6.2); the centre part (other players' costs + others_delta until your next turn)
+        # has nobody to act on with the dummy, which does not move (18.1.2).  Lakes and
+        # mountains stay closed; a city space costs 2 whatever effects say (21.2 A9).
+        gs.turn.prayer_delta += <int8_t>a[0]                  # move_cost (_rules.pyx)
+        gs.turn.prayer_floor = <int8_t>a[1]
+        return RES_DONE
+    if local == SK_HEALING_RITUAL:
+        # Arythea (interactive 8.2.2): outside combat, throw away up to `wounds` Wounds from
+        # hand (back to the Wound pile, like healing, 12.3.3).  One of them would go to the
+        # closest hero's hand: the dummy has no figure or hand (18.1.2), so all go back.
+        # ASK_NUMBER: option k = throw away k Wounds (asked only if more than one is possible).
+        v = 0
+        for i in range(pl.n_hand):
+            if pl.hand[i] == es.wound:
+                v += 1
+        if v > a[0]:
+            v = a[0]
+        if choice < 0 and v > 1:
+            return ask(gs, row, 0, ASK_NUMBER, ((<uint64_t>1) << (v + 1)) - 2)
+        if choice > 0:
+            v = choice
+        i = pl.n_hand - 1
+        while v > 0 and i >= 0:
+            if pl.hand[i] == es.wound:
+                remove_at(pl.hand, &pl.n_hand, i)
+                v -= 1
+            i -= 1
+        return RES_DONE
+    if local == SK_MANA_EXPLOIT:
+        # Tovak (interactive 8.2.2): a mana token of a chosen non-gold colour (5.3.1).  The
+        # centre part (others take a Wound using mana of another colour) has nobody to act on.
+        if choice < 0:
+            return ask(gs, row, 0, ASK_COLOUR, 0x2F)          # red blue white green black
+        gs.turn.mana_tokens[choice] += 1
+        return RES_DONE
+    if local == SK_INVOCATION:
+        # Arythea: discard a Wound for a red or black mana token, or a non-Wound card for a
+        # white or green one.  Stage 0: the card (ASK_HAND_CARD); stage 1: the colour.
+        # Engine reading of "spend it immediately": a token of this turn (5.1.2, returned at
+        # its end); a black token by Day cannot be used (5.1.6).
+        if choice < 0:
+            return ask(gs, row, 0, ASK_HAND_CARD, sideways_options(pl, es, True) | sideways_options(pl, es, False))
+        if gs.turn.handler_stage == 0:
+            gs.turn.hvars[0] = <int16_t>choice
+            return ask(gs, row, 1, ASK_COLOUR, ((1 << RED) | (1 << BLACK)) if pl.hand[choice] == es.wound
+                       else ((1 << WHITE) | (1 << GREEN)))
+        i = gs.turn.hvars[0]
+        v = pl.hand[i]
+        remove_at(pl.hand, &pl.n_hand, i)
+        push_card(pl.discard, &pl.n_discard, v)
+        gs.turn.mana_tokens[choice] += 1
+        return RES_DONE
+    if local == SK_UNIVERSAL_POWER:
+        # Goldyx: add one mana to a non-Wound card played sideways: +bonus instead of +1, or
+        # +matching_bonus for a Basic or Advanced Action or Spell of that mana's colour (gold:
+        # any basic colour, 5.1.5).  Engine reading: the mana is of a basic colour or gold.
+        # Stage 0: the card (ASK_HAND_CARD); stage 1: the payment code (ASK_OPTION, 5.4).
+        if choice < 0:
+            return ask(gs, row, 0, ASK_HAND_CARD, sideways_options(pl, es, False))
+        if gs.turn.handler_stage == 0:
+            gs.turn.hvars[0] = <int16_t>choice
+            return ask(gs, row, 1, ASK_OPTION, mana_pay_options(gs))
+        i = gs.turn.hvars[0]
+        v = pay_colour(gs, choice)
+        w = card_colour(es, pl.hand[i])
+        d = card_deck(es, pl.hand[i])
+        if v >= GOLD:
+            v = w                                             # gold (or black as any colour)
+        pay_take(gs, choice, v if v < GOLD else RED)
+        play_sideways_for(gs, pl, i, a[1] if (v == w and w < COLOURLESS
+                                             and (d == DECK_BASIC or d == DECK_AA or d == DECK_SPELL)) else a[0])
+        return RES_DONE
+    if local == SK_TAUNT:
+        # Wolfhawk, Block phase: one enemy attack -reduce (not below 0; at 0 it counts as
+        # blocked, LL-6.3.6), or +increase and that enemy's Armor armor_delta (min floor = 1;
+        # not against Arcane Immunity, LL-6.7.1 - the attack part still applies).
+        # Stage 0: the attack (ASK_OPTION slot * 3 + attack); stage 1: 0 = -reduce, 1 = +increase.
+        if a[3] != 1:
+            set_error(gs, ERR_ENEMY_EFFECT, OP_ENEMY_ARMOR, gs.turn.resolving_card)
+            return RES_ERROR
+        if choice < 0:
+            return ask(gs, row, 0, ASK_OPTION, taunt_targets(gs, st))
+        if gs.turn.handler_stage == 0:
+            gs.turn.hvars[0] = <int16_t>choice
+            return ask(gs, row, 1, ASK_OPTION, 3 if enemy_attack_value(gs, st, choice // 3, choice % 3) > 0 else 2)
+        i = gs.turn.hvars[0] // 3
+        w = gs.turn.hvars[0] % 3
+        if choice == 0:
+            v = enemy_attack_value(gs, st, i, w)
+            gs.combat.enemies[i].attack_delta[w] -= <int8_t>(a[0] if a[0] < v else v)
+        else:
+            gs.combat.enemies[i].attack_delta[w] += <int8_t>a[1]
+            if not enemy_ability(gs, st, i, AB_ARCANE_IMMUNITY):
+                v = gs.combat.enemies[i].armor_delta + a[2]    # enemy_armor() keeps it >= 1
+                gs.combat.enemies[i].armor_delta = <int8_t>(v if v > -100 else -100)
+        return RES_DONE
+    if local == SK_RESISTANCE_BREAK:
+        # Tovak: one enemy gets Armor per_resistance for each resistance it has (min floor = 1,
+        # kept by enemy_armor); not against Arcane Immunity (LL-6.7.1).  ASK_ENEMY if several.
+        if a[1] != 1:
+            set_error(gs, ERR_ENEMY_EFFECT, OP_ENEMY_ARMOR, gs.turn.resolving_card)
+            return RES_ERROR
+        options = resistance_targets(gs, st)
+        if choice < 0:
+            if options == 0:
+                return RES_DONE
+            if options & (options - 1):
+                return ask(gs, row, 0, ASK_ENEMY, options)
+            choice = 0
+            while not ((options >> choice) & 1):
+                choice += 1
+        v = gs.combat.enemies[choice].armor_delta + a[0] * resistance_count(gs, st, choice)
+        gs.combat.enemies[choice].armor_delta = <int8_t>(v if v > -100 else -100)
+        return RES_DONE
+    if local == SK_DEADLY_AIM:
+        # Wolfhawk: the next Attack card played in this phase (sideways included) gets
+        # +ranged_bonus in the Ranged and Siege phase, +melee_bonus in the Attack phase
+        # (skill_pool_bonus / deadly_aim_bonus); lost when the phase ends.
+        gs.turn.deadly_aim = <int8_t>(a[0] if gs.phase == PH_COMBAT_RANGED else a[1])
+        gs.turn.deadly_aim_phase = gs.phase
+        return RES_DONE
+    if local == SK_LEADERSHIP:
+        # Norowas: when activating a unit, +block to its Block, or +attack to its Attack, or
+        # +ranged to its Ranged (not Siege) Attack: the next unit ability giving that gets it
+        # (skill_pool_bonus).  ASK_OPTION 0 Block, 1 Attack, 2 Ranged (as the phase allows).
+        options = leadership_options(gs, es)
+        if choice < 0:
+            if options & (options - 1):
+                return ask(gs, row, 0, ASK_OPTION, options)
+            choice = 0 if options == 1 else 2
+        gs.turn.leadership_kind = <int8_t>(choice + 1)
+        gs.turn.leadership_value = <int8_t>a[choice]
+        return RES_DONE
+    if local == SK_MOTIVATION:
+        # 8.3.2: on any player's turn (here: during your own or just before it, 4.1.1): draw
+        # `cards`; if you alone have the lowest Fame also `lowest_fame`.  No other Motivation
+        # may be used until the end of your next turn: before your turn that is the turn about
+        # to start (1 more turn end), during it the following one (2).
+        draw_cards(gs, pl, a[0])
+        pl.motivation_lock = 1 if gs.phase == PH_TURN_START else 2
+        if alone_lowest_fame(gs, p):
+            return push_eval(gs, a[1])
+        return RES_DONE
+    if local == SK_SOURCE_FREEZE:
+        # Goldyx (interactive 8.2.2): put in the Source; other players cannot use their
+        # normal die until your next turn (nobody with the dummy, which takes no dice: 18.4);
+        # on your next turn a crystal of a basic colour shown in the Source (A_SKILL_CRYSTAL).
+        pl.source_freeze = 1
+        return RES_DONE
+    if local == SK_HAWK_EYES:
+        # Wolfhawk (with its Move 1): at Night exploring costs explore_discount less Move this
+        # turn (9.8.3); by Day fortified garrisons up to reveal_distance away are revealed
+        # this turn (9.10.1; again after every move, hawk_eyes_reveal).
+        if gs.time == NIGHT:
+            gs.turn.explore_discount = <int8_t>a[0]
+        else:
+            gs.turn.reveal_distance = <uint8_t>a[1]
+            hawk_eyes_reveal(gs, es, p)
+        return RES_DONE
+    if local == SK_KNOW_YOUR_PREY:
+        # Wolfhawk, in combat: one enemy (not Arcane Immunity, LL-6.7.1) loses one ability
+        # (a resistance counts, LL-6.2.3), or one of its attacks loses an element: Fire / Ice
+        # -> Physical, Cold Fire -> Fire or Ice; for the rest of the combat.
+        # Stage 0: the enemy (ASK_ENEMY); stage 1: prey_options' bit (ASK_OPTION).
+        if choice < 0:
+            options = 0
+            for i in range(gs.combat.n_enemies):
+                if prey_options(gs, st, i) != 0:
+                    options |= (<uint64_t>1) << i
+            return ask(gs, row, 0, ASK_ENEMY, options)
+        if gs.turn.handler_stage == 0:
+            gs.turn.hvars[0] = <int16_t>choice
+            return ask(gs, row, 1, ASK_OPTION, prey_options(gs, st, choice))
+        i = gs.turn.hvars[0]
+        if choice < PREY_RESISTANCE:
+            gs.combat.enemies[i].lost_abilities |= <uint16_t>(1 << choice)
+        elif choice < PREY_ELEMENT:
+            gs.combat.enemies[i].lost_resistances |= <uint8_t>(1 << (choice - PREY_RESISTANCE))
+        else:
+            w = (choice - PREY_ELEMENT) // 2
+            v = attack_element(gs, st, i, w)
+            if v == COLDFIRE:
+                v = ICE if (choice - PREY_ELEMENT) % 2 else FIRE
+            else:
+                v = PHYSICAL
+            gs.combat.enemies[i].element_set[w] = <int8_t>(v + 1)
+        return RES_DONE
+    if local == SK_POLARIZATION:
+        # Arythea: use one mana as its opposite colour (red <-> blue, white <-> green); by Day
+        # black mana as any basic colour, but not to power a Spell (polar_nospell); at Night
+        # gold as black (to power a Spell: black mana serves only that, 5.4.3).  Engine
+        # reading: the mana (token, crystal, the turn's Source die, 5.5.2) is spent now and a
+        # token of the new colour takes its place for this turn (5.1.2).
+        # Stage 0: the payment code (ASK_OPTION); stage 1: the colour (ASK_COLOUR) if several.
+        if choice < 0:
+            return ask(gs, row, 0, ASK_OPTION, polar_sources(gs))
+        if gs.turn.handler_stage == 0:
+            v = pay_colour(gs, choice)
+            w = polar_target_mask(gs, v)
+            pay_take(gs, choice, v)
+            if w & (w - 1):
+                return ask(gs, row, 1, ASK_COLOUR, w)
+            choice = 0
+            while not ((w >> choice) & 1):
+                choice += 1
+            gs.turn.mana_tokens[choice] += 1
+            return RES_DONE
+        gs.turn.mana_tokens[choice] += 1                       # black by Day as `choice`
+        gs.turn.polar_nospell = <int8_t>(choice + 1)
+        return RES_DONE
+    if local == SK_DUELING:
+        # Wolfhawk, Block phase: Block `block` against one enemy (counted only in a block of
+        # that enemy: add_block_extras) and Attack `attack` against it in the Attack phase
+        # (duel_attack_add); Fame +fame if you defeat it without units blocking or attacking
+        # it or taking its damage (duel_combat_end).  Engine reading: a unit ability counts
+        # when it is in a pool committed against that enemy.  ASK_ENEMY if several.
+        options = duel_targets(gs, st)
+        if choice < 0:
+            if options & (options - 1):
+                return ask(gs, row, 0, ASK_ENEMY, options)
+            choice = 0
+            while not ((options >> choice) & 1):
+                choice += 1
+        gs.turn.duel_slot = <int8_t>(choice + 1)
+        gs.turn.duel_block = <int8_t>a[0]
+        gs.turn.duel_attack = <int8_t>a[1]
+        gs.turn.duel_fame = <int8_t>a[2]
+        gs.turn.duel_units = 0
+        return RES_DONE
+    if local == SK_FLIGHT:
+        # Goldyx: fly to a space free_spaces away for free or far_spaces away for far_move
+        # Move; it must be safe (9.7.1); rampaging enemies are not provoked (9.4.3 does not
+        # apply).  ASK_OPTION: option k = flight_options' k-th space.
+        if choice < 0:
+            return ask(gs, row, 0, ASK_OPTION, flight_options(gs, es, st, p, a, NULL))
+        flight_options(gs, es, st, p, a, dest)
+        i = dest[choice]
+        if axial_distance(gs.hexes[pl.position].q, gs.hexes[pl.position].r,
+                          gs.hexes[i].q, gs.hexes[i].r) != a[0]:
+            gs.turn.move_points -= a[2]
+        pl.position = <int16_t>i
+        if gs.turn.n_path < MAX_PATH:
+            gs.turn.path[gs.turn.n_path] = <int16_t>i
+            gs.turn.n_path += 1
+        gs.turn.moved = 1
+        hawk_eyes_reveal(gs, es, p)
         return RES_DONE
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR

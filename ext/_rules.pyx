@@ -81,6 +81,13 @@ cdef int move_cost(const GameState* gs, const Statics* st, int hex) noexcept nog
     if gs.turn.terrain_floor[terrain] > 0 and c < gs.turn.terrain_floor[terrain]:
         # "costs -1 (min 2)": a reduction stops at the floor, a cost already below it stays
         c = gs.turn.terrain_floor[terrain] if base >= gs.turn.terrain_floor[terrain] else base
+    if gs.turn.prayer_delta != 0:
+        # Prayer of Weather "-2 (min 1)": reductions may be applied in any order (9.6.2);
+        # the one with the lowest floor last is never worse
+        base = c
+        c += gs.turn.prayer_delta
+        if c < gs.turn.prayer_floor:
+            c = gs.turn.prayer_floor if base >= gs.turn.prayer_floor else base
     if c < 0:
         c = 0  # 9.6.2: never below 0
     return c

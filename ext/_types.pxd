@@ -179,6 +179,10 @@ cdef struct Player:
     uint8_t banner_fx[MAX_UNITS]   # BF_* bits of the Banner on unit slot i (_fx_artifacts.pxi); read only while units[i].banner >= 0
     uint8_t banner_flipped     # bit per unit slot: its Banner was flipped this round (Courage, Fortitude; 2.2.8 flips it back)
     uint8_t banner_prep        # 7.5.3 / 2.2.8: 1 = keep-or-return choice for attached Banners pending before the round draw
+    # --- skills --- (ext/_fx_skills.pxi)
+    int8_t motivation_lock     # 8.3.2 Motivation: own turn ends left before another Motivation may be used
+    uint8_t source_freeze      # Source Freeze in the Source: 1 placed, 2 its crystal may be taken this turn
+    int8_t bonds_slot          # Bonds of Loyalty: unit slot + 1 of the unit under its token (0 = none)
 
 cdef struct Dummy:             # the dummy player (18)
     int8_t hero
@@ -309,6 +313,24 @@ cdef struct TurnState:
     uint8_t recruited_units    # bit per unit slot: Unit recruited this turn (10.6; Banner of Command)
     # --- sites ---
     uint8_t plundered          # a village was plundered before this turn (10.7.1.4: once between two turns)
+    # --- skills --- (ext/_fx_skills.pxi; all reset with the turn)
+    int8_t leadership_kind     # Leadership: the next unit ability giving it gets the bonus: 1 Block, 2 Attack, 3 Ranged
+    int8_t leadership_value    # ... of this much (0 = none)
+    int8_t deadly_aim          # Deadly Aim: bonus to the next Attack card played this phase (0 = none)
+    int8_t deadly_aim_phase    # the combat phase it was used in
+    uint8_t recruited          # a Unit was recruited with Influence this turn (On Her Own)
+    uint8_t no_recruit         # On Her Own's Influence 3 taken: no Unit may be recruited this turn
+    int8_t explore_discount    # Hawk Eyes at Night: exploring costs this much less Move
+    uint8_t reveal_distance    # Hawk Eyes by Day: fortified garrisons revealed up to this distance (0 = adjacent)
+    int8_t duel_slot           # Dueling: its enemy's combat slot + 1 (0 = none)
+    uint8_t duel_units         # Dueling: a unit blocked / attacked that enemy or took its damage (no Fame)
+    int8_t duel_attack         # Dueling: its Attack against that enemy in the Attack phase (0 = used)
+    int8_t duel_fame           # Dueling: Fame if that enemy is defeated without units
+    int8_t duel_block          # Dueling: its Block against that enemy (0 = used)
+    uint8_t duel_pool_units    # Dueling: a unit ability is in the pool being assembled
+    int8_t polar_nospell       # Polarization by Day: colour + 1 of one token (black used as it) that may not pay for a Spell
+    int8_t prayer_delta        # Prayer of Weather: every terrain cost changes by this, applied last (9.6.2) ...
+    int8_t prayer_floor        # ... but a reduction stops at this cost
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty
@@ -320,6 +342,10 @@ cdef struct CombatEnemy:
     uint8_t blocked            # bit i: attack i blocked (11.6.6; LL-6.1.2 each attack separately)
     uint8_t damaged            # bit i: damage of attack i assigned (11.7.12; LL-6.1.2)
     int8_t attack_delta[3]     # per-attack change (Cumbersome LL-6.5.2, effects LL-6.1.5); value floored at 0
+    # --- skills ---
+    uint16_t lost_abilities    # Know Your Prey: AB_* bits (_combat.pxd) this enemy no longer has
+    uint8_t lost_resistances   # Know Your Prey: RES_* bits it no longer has
+    int8_t element_set[3]      # Know Your Prey: per attack, element + 1 replacing the printed one (0 = printed)
 
 cdef enum CombatEnemyFlags:
     CE_DEFEATED = 1

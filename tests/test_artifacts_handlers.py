@@ -495,14 +495,22 @@ def test_circlet_once_a_round_offer_skill_is_used_once(content, tables):
     assert "circlet_skill(0)" not in acts(eng)
 
 
-def test_circlet_skill_whose_handler_is_missing_still_raises_its_named_error(content, tables):
+def test_circlet_skill_whose_handler_is_missing_still_raises_its_named_error(tmp_path):
+    """Every shipped skill reachable through the Circlet has its handler now, so the test
+    gives Dark Paths a handler no engine group declares (a designer's new idea)."""
     import pytest
+    from content_edit import copy_data, replace_once
     from mksim._engine import set_skill_offer
-    core, eng, U = start(content, tables, ["circlet_of_proficiency"])
-    set_skill_offer(eng, ["arythea_invocation"])
+    from mksim.content import load_content
+    data = copy_data(tmp_path / "data")
+    replace_once(data / "skills.toml", 'effect = "by_time(day=move(1), night=move(2))"',
+                 'effect = "handler(dark_paths_v2)"')
+    content = load_content(data)
+    core, eng, U = start(content, content.compile(), ["circlet_of_proficiency"])
+    set_skill_offer(eng, ["arythea_dark_paths"])
     assert "play(hand=0, powered=0, pay=31, pay2=31)" in acts(eng)
     eng.apply(play_code(0, 0))
-    with pytest.raises(NotImplementedError, match="invocation"):
+    with pytest.raises(NotImplementedError, match="effect handler 'dark_paths_v2' is not implemented yet"):
         eng.apply(encode("choose", 0))
 
 

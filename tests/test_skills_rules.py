@@ -125,8 +125,8 @@ def test_8_2_passive_skill_is_no_action(content, tables):
 
 
 def test_8_2_skill_with_a_handler_not_implemented_raises_naming_the_skill(content, tables):
-    core, eng, _ = new_turn(content, tables, ["arythea_invocation"])
-    with pytest.raises(NotImplementedError, match="skill 'arythea_invocation': effect handler 'invocation'"):
+    core, eng, _ = new_turn(content, tables, ["arythea_ritual_of_pain"])
+    with pytest.raises(NotImplementedError, match="skill 'arythea_ritual_of_pain': effect handler 'arythea_ritual_of_pain'"):
         eng.apply(encode("use_skill", 0))
 
 
