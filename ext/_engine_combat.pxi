@@ -327,6 +327,7 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         if gs.phase != PH_COMBAT_RANGED and gs.phase != PH_COMBAT_ATTACK:
             return ERR_ILLEGAL
         res = resolve_attack(gs, st, <uint32_t>arg, gs.phase)
+        chivalry_commit(gs, p, <uint32_t>arg, res)                # Chivalry (_fx_advanced)
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     if kind == A_COMMIT_BLOCK:
         s = arg & 0x1F
@@ -356,6 +357,7 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
             return ERR_NONE
         res = combat_next_phase(gs, st)
         fx_combat_event(gs, es, st, p, FXE_PHASE_START, -1)
+        advanced_phase_start(gs, p)                                # Dodge and Weave (_fx_advanced)
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     return ERR_ILLEGAL
 
