@@ -1340,3 +1340,25 @@ cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int ro
         or local == H_AMBUSH_BONUS or local == H_AGILITY_CONVERT \
         or local == H_MOUNTAIN_LORE or local == H_STEADY_TEMPO
 
+
+
+cdef class AdvancedTester:
+    """Tests: set the Advanced Action offer and read this group's turn fields."""
+    cdef Engine eng
+
+    def __init__(self, Engine eng):
+        self.eng = eng
+
+    def set_aa_offer(self, cards):
+        """The three AA offer slots (card ids, top position first, 1.2.5)."""
+        cdef GameState* gs = &self.eng.core.gs
+        for k in range(3):
+            gs.aa_offer[k] = self.eng.tables.card_ids.index(cards[k]) if k < len(cards) and cards[k] else -1
+
+    @property
+    def turn(self):
+        cdef GameState* gs = &self.eng.core.gs
+        return {"hand_limit_bonus": gs.turn.hand_limit_bonus, "influence_block": gs.turn.influence_block,
+                "learning_cost": gs.turn.learning_cost, "peaceful": gs.turn.peaceful,
+                "move_points": gs.turn.move_points, "action_taken": bool(gs.turn.action_taken),
+                "dodge_attack": gs.turn.dodge_attack, "concentration": gs.turn.concentration}
