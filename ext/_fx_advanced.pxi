@@ -731,6 +731,71 @@ cdef int portal_dirs(const GameState* gs, const Statics* st, int p) noexcept nog
     return o
 
 
+cdef uint64_t talent_spell_modes(GameState* gs, const EngineStatics* es, int spell) noexcept nogil:
+    """Magic Talent basic: how the offer Spell can be cast now (6.1.4, 5.4.3) - option
+    `pay` = basic effect paid with payment code `pay`; option 32 + `pay` = powered effect
+    (its colour paid with `pay`, a black mana still payable from another source).  The
+    trial payment is undone (PaySnap)."""
+    cdef uint64_t o = 0
+    cdef int colour = card_colour(es, spell), pay, pay2, npay = n_pay_codes(gs)
+    cdef PaySnap sn
+    cdef bint ok
+    if colour >= 4:
+        return 0
+    for pay in range(npay):
+        if pay >= 32 or not pay_ok(gs, pay, colour):
+            continue
+        if card_playable_mode(gs, es, spell, 0) >= 0:
+            o |= (<uint64_t>1) << pay
+        if card_playable_mode(gs, es, spell, 1) >= 0:
+            pay_save(gs, &sn)
+            pay_take(gs, pay, colour)
+            ok = pay_options(gs, BLACK) != 0
+            pay_restore(gs, &sn)
+            if ok:
+                o |= (<uint64_t>1) << (32 + pay)
+    return o
+
+
+cdef uint64_t talent_offer_slots(GameState* gs, const EngineStatics* es, int colour) noexcept nogil:
+    """Spell offer slots of basic `colour` (-1: any basic colour) that can be cast now."""
+    cdef uint64_t o = 0
+    cdef int k, c
+    for k in range(3):
+        if gs.spell_offer[k] < 0:
+            continue
+        c = card_colour(es, gs.spell_offer[k])
+        if (colour < 0 or c == colour) and c < 4 and talent_spell_modes(gs, es, gs.spell_offer[k]) != 0:
+            o |= (<uint64_t>1) << k
+    return o
+
+
+cdef uint64_t talent_discards(const GameState* gs, const EngineStatics* es, int row, bint exclude_self) noexcept nogil:
+    """Magic Talent basic: non-Wound hand cards whose colour has a castable Spell in the offer
+    (artifacts are colourless; 6.2.2 no Wounds).  exclude_self: Magic Talent is still in hand."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef GameState* g = <GameState*>gs              # the trial payments are undone
+    cdef uint64_t o = 0, colours = 0
+    cdef int i, c, card
+    cdef bint skipped = not exclude_self
+    for c in range(4):
+        if talent_offer_slots(g, es, c) != 0:
+            colours |= (<uint64_t>1) << c
+    if colours == 0:
+        return 0
+    for i in range(pl.n_hand):
+        card = pl.hand[i]
+        if card == es.wound or i >= 63:
+            continue
+        if not skipped and is_self_row(es, card, row):
+            skipped = True
+            continue
+        c = card_colour(es, card)
+        if c < 4 and (colours >> c) & 1:
+            o |= (<uint64_t>1) << i
+    return o
+
+
 # ---------------------------------------------------------------------------------------
 # Handlers
 # ---------------------------------------------------------------------------------------
@@ -1252,9 +1317,54 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
             return RES_DONE
         return ask(gs, row, 0, ASK_OPTION, options | ((<uint64_t>1) << ASK_DONE))
     if local == H_TALENT_PLAY:
-        # Magic Talent basic (play a Spell of the offer as if in hand): not implemented yet
-        set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
-        return RES_ERROR
+        # Magic Talent basic: discard a card (6.2.1); a Spell of its colour in the offer may
+        # be played as if in hand - its mana paid as usual (6.1.4, 5.4.3) - and stays in the
+        # offer.  Engine reading: it is cast now, as part of this card's effect (LL-9.6.1:
+        # one single effect; its own colour kept, LL-9.6.3).  Stage 0: the card to discard
+        # (ASK_HAND_CARD), 1: offer slot (ASK_OFFER), 2: mode + payment (ASK_OPTION, see
+        # talent_spell_modes), 3: the black mana of the powered effect (ASK_OPTION = payment
+        # code).  hvars[0] = colour, hvars[1] = slot, hvars[2] = mode.
+        if choice < 0:
+            options = talent_discards(gs, es, row, False)
+            if options == 0:
+                set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+                return RES_ERROR
+            choice = single_option(options)
+            if choice < 0:
+                return ask(gs, row, 0, ASK_HAND_CARD, options)
+            gs.turn.handler_stage = 0
+        if gs.turn.handler_stage == 0:
+            card = pl.hand[choice]
+            remove_at(pl.hand, &pl.n_hand, choice)
+            push_card(pl.discard, &pl.n_discard, card)
+            gs.turn.hvars[0] = <int16_t>card_colour(es, card)
+            options = talent_offer_slots(gs, es, gs.turn.hvars[0])
+            choice = single_option(options)
+            if choice < 0:
+                return ask(gs, row, 1, ASK_OFFER, options)
+            gs.turn.handler_stage = 1
+        if gs.turn.handler_stage == 1:
+            gs.turn.hvars[1] = <int16_t>choice
+            options = talent_spell_modes(gs, es, gs.spell_offer[choice])
+            choice = single_option(options)
+            if choice < 0:
+                return ask(gs, row, 2, ASK_OPTION, options)
+            gs.turn.handler_stage = 2
+        card = gs.spell_offer[gs.turn.hvars[1]]
+        if gs.turn.handler_stage == 2:
+            gs.turn.hvars[2] = <int16_t>(1 if choice >= 32 else 0)
+            pay_take(gs, choice & 31, card_colour(es, card))          # 5.4.5
+            if gs.turn.hvars[2] == 1:
+                options = pay_options(gs, BLACK)
+                choice = single_option(options)
+                if choice < 0:
+                    return ask(gs, row, 3, ASK_OPTION, options)
+                gs.turn.handler_stage = 3
+        if gs.turn.handler_stage == 3:
+            pay_take(gs, choice, BLACK)                                  # 5.4.3
+        gs.turn.resolving_card = <int16_t>card
+        return push_eval(gs, es.card_powered[card * es.card_stride] if gs.turn.hvars[2] == 1
+                         else es.card_basic[card * es.card_stride])
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR
 
@@ -1313,7 +1423,7 @@ cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int ro
         if local == H_TALENT_GAIN:
             return talent_colour_options(gs, es) != 0
         if local == H_TALENT_PLAY:
-            return True                                           # offered: raises ERR_HANDLER
+            return talent_discards(gs, es, row, True) != 0
         return maximal_options(gs, es, row, 1 if local == H_MAXIMAL_POWERED else 0, True) != 0
     if not special_timing(gs):
         return False

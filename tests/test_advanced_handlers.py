@@ -461,3 +461,24 @@ def test_enemy_armor_floor_2_stops_the_reduction_at_2(tmp_path, data_copy):
     g.ut.set_turn(mana={"green": 1})
     g.activate(0, 2, pay=PAY_TOKEN["green"])
     assert CombatTester(g.core).enemy_armor(0) == 2
+
+
+def test_magic_talent_basic_discards_a_red_card_to_cast_the_offer_fireball(G):
+    """Magic Talent basic: discard Rage (red); the red Spell of the offer (Fireball) is cast
+    with the red die (its basic effect by Day, 5.4.3) and stays in the offer."""
+    G.U.set_spell_offer(["snowstorm", "fireball", "tremor"])
+    G.set_dice(["red", "black"])
+    G.T.set_hand(["magic_talent", "rage"])
+    G.T.begin(["prowlers"])
+    assert G.T.phase == "ranged"
+    G.apply(play_code(0))                                # no question: one card, one Spell, one payment
+    assert G.T.attack_value([0]) == 5
+    assert G.T.discard == ["rage"] and G.T.hand == []
+    assert G.core_.to_dict()["spell_offer"][1] == "fireball"
+
+
+def test_magic_talent_basic_not_playable_without_a_card_of_an_offer_spells_colour(G):
+    G.U.set_spell_offer(["snowstorm", "fireball", "tremor"])
+    G.T.set_hand(["magic_talent", "promise"])           # white: no white Spell in the offer
+    G.T.begin(["prowlers"])
+    assert not any(a.startswith("play(hand=0, powered=0") for a in G.acts())
