@@ -482,3 +482,24 @@ def test_magic_talent_basic_not_playable_without_a_card_of_an_offer_spells_colou
     G.T.set_hand(["magic_talent", "promise"])           # white: no white Spell in the offer
     G.T.begin(["prowlers"])
     assert not any(a.startswith("play(hand=0, powered=0") for a in G.acts())
+
+
+def test_maximal_effect_on_temporal_portal_uses_it_once_ll_9_7_21(G):
+    """Strong Maximal Effect (red die) on Temporal Portal: its strong effect counts as the
+    action, so only one use: Hand limit +2 once, no second question."""
+    G.T.set_hand(["maximal_effect", "temporal_portal"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + RED))
+    G.choose(1)                                          # hand limit +2 instead of moving
+    assert G.A.turn["hand_limit_bonus"] == 2
+    assert not any(a.startswith("choose") for a in G.acts())
+
+
+def test_concentration_on_stout_resolve_adds_2_to_the_chosen_influence(content, tables):
+    """Concentration (green token) with Stout Resolve while interacting: its strong effect
+    Influence 3 (no card to discard) + 2 = 5."""
+    g = Game(content, tables, site="village", hand=["concentration", "stout_resolve"])
+    g.ut.set_turn(mana={"green": 1})
+    g.do("interact")
+    g.play(0, powered=1, pay=PAY_TOKEN["green"])
+    g.do("choose", 0)                                    # Stout Resolve (Concentration asks)
+    assert g.turn["influence"] == 5
