@@ -643,8 +643,10 @@ cdef uint64_t maximal_options(const GameState* gs, const EngineStatics* es, int 
         if not skipped and is_self_row(es, card, row):
             skipped = True
             continue
-        r = card_playable_mode(gs, es, card, powered)
-        if r >= 0 and not plays_other_card(es, r):
+        r = es.card_powered[card * es.card_stride] if powered else es.card_basic[card * es.card_stride]
+        if plays_other_card(es, r):
+            continue                       # before card_playable_mode: no endless recursion
+        if card_playable_mode(gs, es, card, powered) >= 0:
             o |= (<uint64_t>1) << i
     return o
 
@@ -669,8 +671,9 @@ cdef uint64_t blood_use_options(const GameState* gs, const EngineStatics* es) no
     cdef int k, r
     for k in range(3):
         if gs.aa_offer[k] >= 0:
-            r = card_playable_mode(gs, es, gs.aa_offer[k], 1)
-            if r >= 0 and not plays_other_card(es, r):
+            if plays_other_card(es, es.card_powered[gs.aa_offer[k] * es.card_stride]):
+                continue                   # before card_playable_mode: no endless recursion
+            if card_playable_mode(gs, es, gs.aa_offer[k], 1) >= 0:
                 o |= (<uint64_t>1) << k
     return o
 

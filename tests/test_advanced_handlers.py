@@ -503,3 +503,18 @@ def test_concentration_on_stout_resolve_adds_2_to_the_chosen_influence(content, 
     g.play(0, powered=1, pay=PAY_TOKEN["green"])
     g.do("choose", 0)                                    # Stout Resolve (Concentration asks)
     assert g.turn["influence"] == 5
+
+
+def test_cards_that_borrow_effects_do_not_borrow_each_other(G):
+    """Maximal Effect in hand and in the offer, Blood of Ancients in hand: Blood's powered
+    effect cannot use the offer's Maximal Effect, and Maximal Effect cannot take Blood of
+    Ancients (LL-9.6.1: one effect borrowed, no chains); the offer's Agility can be used."""
+    G.A.set_aa_offer(["maximal_effect", "agility", "in_need"])
+    G.T.set_hand(["blood_of_ancients", "maximal_effect"])
+    acts = G.acts()
+    assert not any(a.startswith("play(hand=1, powered=1") for a in acts)   # no powered target
+    assert any(a.startswith("play(hand=1, powered=0") for a in acts)       # Blood's basic: a plain effect
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + RED))            # Blood: only Agility (slot 1)
+    assert G.acts() == ["choose(0)", "choose(1)"]                  # straight to the Wound's place
+    G.choose(1)
+    assert G.A.turn["move_points"] == 4
