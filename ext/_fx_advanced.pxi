@@ -1248,6 +1248,8 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
             gs.turn.peaceful = <uint8_t>(2 if a[2] == 1 else 1)
             gs.turn.peaceful_heal_cost = <int8_t>a[1]
             gs.turn.peaceful_ready_cost = <int8_t>a[3]
+        elif gs.phase == PH_MOVE and gs.turn.peaceful and a[2] == 1:
+            gs.turn.peaceful = 2               # a later use within the same action (Maximal Effect)
         return RES_DONE
     if local == H_STOUT_RESOLVE:
         # Stout Resolve: Move, Influence, Attack or Block `value` (stage 0, ASK_OPTION 0-3);
@@ -1410,7 +1412,9 @@ cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int ro
     if local == H_PEACEFUL:
         # LL-8.1.2-8.1.3: as the action, in the movement part before any action; else its
         # Influence during an interaction
-        return gs.phase == PH_INTERACT or (gs.phase == PH_MOVE and not gs.turn.action_taken)
+        # (or while it is the action already: Maximal Effect's later uses give their Influence)
+        return gs.phase == PH_INTERACT or (gs.phase == PH_MOVE and (not gs.turn.action_taken
+                                                                     or gs.turn.peaceful != 0))
     if local == H_TEMPORAL_PORTAL:
         return gs.phase == PH_MOVE and not gs.turn.action_taken and not gs.turn.portal_used
     if local == H_STOUT_RESOLVE:

@@ -518,3 +518,14 @@ def test_cards_that_borrow_effects_do_not_borrow_each_other(G):
     assert G.acts() == ["choose(0)", "choose(1)"]                  # straight to the Wound's place
     G.choose(1)
     assert G.A.turn["move_points"] == 4
+
+
+def test_maximal_effect_on_peaceful_moment_influence_3_three_times_one_action(content, tables):
+    """Maximal Effect basic on Peaceful Moment: one action (LL-8.1.2), Influence 3 x 3 = 9:
+    four Heal 1 for 8."""
+    g = Game(content, tables, hand=["maximal_effect", "peaceful_moment"])
+    g.play(0)
+    assert g.turn["influence"] == 9 and g.turn["action_taken"] is True
+    for _ in range(4):
+        g.do("peaceful", 0)
+    assert g.turn["healing"] == 4 and g.of_kind("peaceful") == []
