@@ -725,14 +725,14 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
     if gs.combat.active:                                     # 11.3
         n = legal_play(eng, gs, es, out, n)
         n = legal_convert_move(gs, out, n)                   # Agility (_fx_advanced.pxi)
-        n = legal_advanced_actions(gs, out, n)               # Diplomacy (_fx_advanced.pxi)
+        n = legal_advanced_actions(gs, es, out, n)               # Diplomacy (_fx_advanced.pxi)
         n = legal_unit_actions(gs, es, out, n)               # 7.3 (_engine_units.pxi)
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
         return legal_combat(gs, es, st, out, n)
     if gs.phase == PH_INTERACT:                              # 10.2 (_engine_units.pxi)
         n = legal_play(eng, gs, es, out, n)
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
-        n = legal_advanced_actions(gs, out, n)               # Learning (_fx_advanced.pxi)
+        n = legal_advanced_actions(gs, es, out, n)               # Learning (_fx_advanced.pxi)
         return legal_interaction(gs, es, st, out, n)
     if gs.phase == PH_MOVE:
         n = legal_play(eng, gs, es, out, n)
@@ -741,7 +741,7 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
         n = legal_tactic_abilities(gs, es, out, n)           # 3.2 during the turn
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
         n = legal_site_actions(gs, es, st, out, n)
-        n = legal_advanced_actions(gs, out, n)               # Peaceful Moment (_fx_advanced.pxi)
+        n = legal_advanced_actions(gs, es, out, n)               # Peaceful Moment (_fx_advanced.pxi)
         h = pl.position
         if h >= 0 and not gs.turn.action_taken:             # 4.4.5: no movement after the action
             for k in range(6):                               # 9.3.5

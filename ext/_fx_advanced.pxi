@@ -496,7 +496,7 @@ cdef inline int diplomacy_element_bit(int element) noexcept nogil:
     return 1
 
 
-cdef int legal_advanced_actions(const GameState* gs, int32_t* out, int n) noexcept nogil:
+cdef int legal_advanced_actions(const GameState* gs, const EngineStatics* es, int32_t* out, int n) noexcept nogil:
     """A_INFLUENCE_BLOCK (Diplomacy), A_LEARNING, A_PEACEFUL."""
     cdef const Player* pl = &gs.players[gs.current]
     cdef int k
@@ -517,7 +517,8 @@ cdef int legal_advanced_actions(const GameState* gs, int32_t* out, int n) noexce
             n += 1
         if gs.turn.peaceful == 2:
             for k in range(MAX_UNITS):
-                if peaceful_ready_ok(gs, k) and n < MAX_ACTIONS:
+                if peaceful_ready_ok(gs, k) and n < MAX_ACTIONS and gs.turn.influence >= \
+                        gs.turn.peaceful_ready_cost * unit_level(es, pl.units[k].card):
                     out[n] = act(A_PEACEFUL, 1 + k)
                     n += 1
     return n

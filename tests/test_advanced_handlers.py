@@ -529,3 +529,16 @@ def test_maximal_effect_on_peaceful_moment_influence_3_three_times_one_action(co
     for _ in range(4):
         g.do("peaceful", 0)
     assert g.turn["healing"] == 4 and g.of_kind("peaceful") == []
+
+
+def test_peaceful_moment_ready_needs_2_influence_per_level(content, tables):
+    """Peaceful Moment powered: Influence 6; Heal 1 x 2 leaves 2 - a level-2 unit (4) can no
+    longer be readied, a level-1 one still could."""
+    g = Game(content, tables, hand=["peaceful_moment"])
+    g.ut.set_unit(0, "utem_crossbowmen", ready=0)        # level 2
+    g.eng.set_dice(["white"])
+    g.play(0, powered=1, pay=PAY_DIE + 0)
+    assert g.of_kind("peaceful") == ["peaceful(0)", "peaceful(1)"]
+    g.do("peaceful", 0)
+    g.do("peaceful", 0)
+    assert g.turn["influence"] == 2 and g.of_kind("peaceful") == ["peaceful(0)"]
