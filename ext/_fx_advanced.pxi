@@ -628,21 +628,42 @@ cdef bint plays_other_card(const EngineStatics* es, int row) noexcept nogil:
     return False
 
 
-cdef uint64_t maximal_options(const GameState* gs, const EngineStatics* es, int row, int powered,
-                              bint exclude_self) noexcept nogil:
+cdef int lift_self(GameState* gs, const EngineStatics* es, int row) noexcept nogil:
+    """While a card's playability is checked it is still in hand, but when its effect
+    resolves it is in the play area: take one copy of the card whose effect `row` is out of
+    the hand for the check (put_back restores it).  Returns index << 16 | card, -1 = none."""
+    cdef Player* pl = &gs.players[gs.current]
+    cdef int i, card
+    for i in range(pl.n_hand):
+        card = pl.hand[i]
+        if is_self_row(es, card, row):
+            remove_at(pl.hand, &pl.n_hand, i)
+            return (i << 16) | card
+    return -1
+
+
+cdef void put_back(GameState* gs, int lifted) noexcept nogil:
+    cdef Player* pl = &gs.players[gs.current]
+    cdef int i, k
+    if lifted < 0:
+        return
+    i = lifted >> 16
+    for k in range(pl.n_hand, i, -1):
+        pl.hand[k] = pl.hand[k - 1]
+    pl.hand[i] = <int16_t>(lifted & 0xFFFF)
+    pl.n_hand += 1
+
+
+cdef uint64_t maximal_options(const GameState* gs, const EngineStatics* es, int row, int powered) noexcept nogil:
     """Maximal Effect: Action cards in hand (Basic or Advanced) whose basic (powered) effect
-    can be used now.  exclude_self: Maximal Effect is still in hand (one copy left out)."""
+    can be used now (Maximal Effect itself out of the hand: see lift_self)."""
     cdef const Player* pl = &gs.players[gs.current]
     cdef uint64_t o = 0
     cdef int i, card, deck, r
-    cdef bint skipped = not exclude_self
     for i in range(pl.n_hand):
         card = pl.hand[i]
         deck = card_deck(es, card)
         if (deck != DECK_BASIC and deck != DECK_AA) or i >= 63:
-            continue
-        if not skipped and is_self_row(es, card, row):
-            skipped = True
             continue
         r = es.card_powered[card * es.card_stride] if powered else es.card_basic[card * es.card_stride]
         if plays_other_card(es, r):
@@ -738,8 +759,9 @@ cdef int portal_dirs(const GameState* gs, const Statics* st, int p) noexcept nog
 cdef uint64_t talent_spell_modes(GameState* gs, const EngineStatics* es, int spell) noexcept nogil:
     """Magic Talent basic: how the offer Spell can be cast now (6.1.4, 5.4.3) - option
     `pay` = basic effect paid with payment code `pay`; option 32 + `pay` = powered effect
-    (its colour paid with `pay`, a black mana still payable from another source).  The
-    trial payment is undone (PaySnap)."""
+    (its colour paid with `pay`, a black mana from another source).  Like legal_play, the
+    effect must still be usable once the Spell's mana is paid (playable_after_paying: the
+    trial payments are undone)."""
     cdef uint64_t o = 0
     cdef int colour = card_colour(es, spell), pay, pay2, npay = n_pay_codes(gs)
     cdef PaySnap sn
@@ -749,15 +771,20 @@ cdef uint64_t talent_spell_modes(GameState* gs, const EngineStatics* es, int spe
     for pay in range(npay):
         if pay >= 32 or not pay_ok(gs, pay, colour):
             continue
-        if card_playable_mode(gs, es, spell, 0) >= 0:
+        if playable_after_paying(gs, es, spell, 0, pay, PAY_NONE, colour):
             o |= (<uint64_t>1) << pay
-        if card_playable_mode(gs, es, spell, 1) >= 0:
-            pay_save(gs, &sn)
-            pay_take(gs, pay, colour)
-            ok = pay_options(gs, BLACK) != 0
-            pay_restore(gs, &sn)
-            if ok:
-                o |= (<uint64_t>1) << (32 + pay)
+        if not mana_usable(gs, BLACK):
+            continue                                            # 5.4.3: the strong effect needs black
+        pay_save(gs, &sn)
+        pay_take(gs, pay, colour)
+        ok = False
+        for pay2 in range(npay):
+            if pay_ok(gs, pay2, BLACK) and playable_after_paying(gs, es, spell, 1, pay2, PAY_NONE, BLACK):
+                ok = True
+                break
+        pay_restore(gs, &sn)
+        if ok:
+            o |= (<uint64_t>1) << (32 + pay)
     return o
 
 
@@ -1220,7 +1247,7 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
         if choice < 0 and gs.turn.maximal_row != 0 and gs.turn.maximal_self == row:
             return maximal_step(gs, es)                              # the next use
         if choice < 0:
-            options = maximal_options(gs, es, row, 1 if local == H_MAXIMAL_POWERED else 0, False)
+            options = maximal_options(gs, es, row, 1 if local == H_MAXIMAL_POWERED else 0)
             if options == 0:
                 set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
                 return RES_ERROR
@@ -1361,7 +1388,10 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
             gs.turn.hvars[2] = <int16_t>(1 if choice >= 32 else 0)
             pay_take(gs, choice & 31, card_colour(es, card))          # 5.4.5
             if gs.turn.hvars[2] == 1:
-                options = pay_options(gs, BLACK)
+                options = 0
+                for k in range(n_pay_codes(gs)):
+                    if pay_ok(gs, k, BLACK) and playable_after_paying(gs, es, card, 1, k, PAY_NONE, BLACK):
+                        options |= (<uint64_t>1) << k
                 choice = single_option(options)
                 if choice < 0:
                     return ask(gs, row, 3, ASK_OPTION, options)
@@ -1379,7 +1409,8 @@ cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int ro
     """Whether the handler can do something now (called while the card is still in hand)."""
     cdef const Player* pl = &gs.players[gs.current]
     cdef const int32_t* a
-    cdef int i, c
+    cdef int i, c, lifted
+    cdef bint ok
     if local == H_ICE_SHIELD_BLOCK or local == H_BLOCK_DOUBLE_VS_SWIFT or local == H_SHIELD_BASH:
         return gs.phase == PH_COMBAT_BLOCK                        # 11.6.3
     if local == H_COUNTERATTACK:
@@ -1426,13 +1457,18 @@ cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int ro
         # must be usable now (LL-9.6.2)
         if not special_timing(gs) and gs.phase != PH_INTERACT:
             return False
-        if local == H_BLOOD_USE_AA:
-            return blood_use_options(gs, es) != 0
         if local == H_TALENT_GAIN:
             return talent_colour_options(gs, es) != 0
-        if local == H_TALENT_PLAY:
-            return talent_discards(gs, es, row, True) != 0
-        return maximal_options(gs, es, row, 1 if local == H_MAXIMAL_POWERED else 0, True) != 0
+        # the borrowed effect is checked as it will resolve: this card out of the hand
+        lifted = lift_self(<GameState*>gs, es, row)
+        if local == H_BLOOD_USE_AA:
+            ok = blood_use_options(gs, es) != 0
+        elif local == H_TALENT_PLAY:
+            ok = talent_discards(gs, es, row, False) != 0
+        else:
+            ok = maximal_options(gs, es, row, 1 if local == H_MAXIMAL_POWERED else 0) != 0
+        put_back(<GameState*>gs, lifted)
+        return ok
     if not special_timing(gs):
         return False
     if local == H_TRAINING:
