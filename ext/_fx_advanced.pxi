@@ -673,11 +673,24 @@ cdef uint64_t maximal_options(const GameState* gs, const EngineStatics* es, int 
     return o
 
 
+cdef bint playable_as_in_hand(GameState* gs, const EngineStatics* es, int card, int row) noexcept nogil:
+    """node_playable for `row` of `card` as if the card were in hand, as the playability
+    checks assume of the card being played (e.g. discard_cost: "another card" than it);
+    the card is in the offer (Blood of Ancients) or thrown away (Maximal Effect)."""
+    cdef Player* pl = &gs.players[gs.current]
+    cdef bint ok
+    if not push_card(pl.hand, &pl.n_hand, card):
+        return node_playable(gs, es, row)
+    ok = node_playable(gs, es, row)
+    pl.n_hand -= 1
+    return ok
+
+
 cdef int maximal_step(GameState* gs, const EngineStatics* es) noexcept nogil:
     """One more use of the borrowed effect while it can be used (6.2.1: a use whose cost
     cannot be paid any more is lost, with the rest); the Maximal Effect row runs again after it."""
     cdef int tgt = gs.turn.maximal_row - 1
-    if gs.turn.maximal_left <= 0 or tgt < 0 or not node_playable(gs, es, tgt):
+    if gs.turn.maximal_left <= 0 or tgt < 0 or not playable_as_in_hand(gs, es, gs.turn.resolving_card, tgt):
         gs.turn.maximal_left = 0
         gs.turn.maximal_row = 0
         return RES_DONE
@@ -695,7 +708,8 @@ cdef uint64_t blood_use_options(const GameState* gs, const EngineStatics* es) no
         if gs.aa_offer[k] >= 0:
             if plays_other_card(es, es.card_powered[gs.aa_offer[k] * es.card_stride]):
                 continue                   # before card_playable_mode: no endless recursion
-            if card_playable_mode(gs, es, gs.aa_offer[k], 1) >= 0:
+            if playable_as_in_hand(<GameState*>gs, es, gs.aa_offer[k],
+                                   es.card_powered[gs.aa_offer[k] * es.card_stride]):
                 o |= (<uint64_t>1) << k
     return o
 

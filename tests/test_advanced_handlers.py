@@ -542,3 +542,36 @@ def test_peaceful_moment_ready_needs_2_influence_per_level(content, tables):
     g.do("peaceful", 0)
     g.do("peaceful", 0)
     assert g.turn["influence"] == 2 and g.of_kind("peaceful") == ["peaceful(0)"]
+
+
+def test_maximal_effect_on_improvisation_needs_a_card_to_discard_once_it_is_gone(G):
+    """6.2.1: Improvisation's basic effect needs another card to discard.  With Maximal
+    Effect and a Wound besides it there is none (Maximal Effect is not in hand then): not
+    offered.  With March: one use (discard March, Attack 3); the next two are lost."""
+    G.T.set_hand(["maximal_effect", "improvisation", "wound"])
+    G.T.begin(["swordsmen"])
+    G.T.set_phase("attack")
+    assert not any(a.startswith("play(hand=0") for a in G.acts())
+    G.T.set_hand(["maximal_effect", "improvisation", "march"])
+    G.apply(play_code(0))                                # Improvisation: the only target
+    G.choose(0)                                          # discard March (hand: march)
+    G.choose(2)                                          # attack(3)
+    assert G.T.attack_value([0]) == 3
+    assert not any(a.startswith("choose") for a in G.acts())
+    assert G.T.hand == [] and G.T.discard == ["march"]
+
+
+def test_magic_talent_spell_must_stay_castable_after_paying_its_mana(G):
+    """Magic Talent basic with Mana Bolt (blue) in the offer, in the Ranged phase: the gold
+    die pays Mana Bolt itself, leaving only red crystals for its own mana - red gives a melee
+    Attack, useless now - so the blue card cannot be discarded for it (6.2.1)."""
+    G.U.set_spell_offer(["mana_bolt", "call_to_arms", "whirlwind"])
+    G.S.set_crystals(0, [3, 0, 0, 0])
+    G.set_dice(["gold", "black"])
+    G.T.set_hand(["magic_talent", "temporal_portal"])
+    G.T.begin(["prowlers"])
+    assert G.T.phase == "ranged"
+    assert not any(a.startswith("play(hand=0, powered=0") for a in G.acts())
+    G.S.set_crystals(0, [3, 0, 1, 0])                    # a white crystal: Ranged Ice Attack 6
+    G.apply(play_code(0))
+    assert G.T.attack_value([0]) == 6 and G.player["crystals"]["white"] == 0
