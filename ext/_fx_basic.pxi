@@ -245,7 +245,8 @@ cdef bint basic_playable(const GameState* gs, const EngineStatics* es, int row, 
     """Whether the handler can do something now (called while the card is still in hand)."""
     cdef const int32_t* a = row_args(es, row)
     cdef const Player* pl = &gs.players[gs.current]
-    cdef int i, others = 0
+    cdef int i, others = 0, lifted
+    cdef bint ok
     if local == H_DISCARD_COST:
         for i in range(pl.n_hand):
             if pl.hand[i] != es.wound:
@@ -276,10 +277,15 @@ cdef bint basic_playable(const GameState* gs, const EngineStatics* es, int row, 
         # interacting or in combat (Influence, Attack, Block targets)
         if gs.phase != PH_MOVE and gs.phase != PH_REST and gs.phase != PH_INTERACT and not gs.combat.active:
             return False
+        # checked as it resolves: Concentration itself out of the hand (lift_self, _fx_advanced)
+        lifted = lift_self(<GameState*>gs, es, row)
+        ok = False
         for i in range(pl.n_hand):
-            if concentration_target(gs, es, pl.hand[i], 1):
-                return True
-        return False
+            if concentration_target(gs, es, pl.hand[i], 0):
+                ok = True
+                break
+        put_back(<GameState*>gs, lifted)
+        return ok
     if local == H_NOBLE_MANNERS_BONUS:
         return gs.phase == PH_INTERACT      # only during interaction (10.2)
     if local == H_COLD_TOUGHNESS:

@@ -575,3 +575,19 @@ def test_magic_talent_spell_must_stay_castable_after_paying_its_mana(G):
     G.S.set_crystals(0, [3, 0, 1, 0])                    # a white crystal: Ranged Ice Attack 6
     G.apply(play_code(0))
     assert G.T.attack_value([0]) == 6 and G.player["crystals"]["white"] == 0
+
+
+def test_concentration_is_not_its_own_targets_cost(G):
+    """Concentration with Ritual Attack in the Ranged phase: Ritual Attack's strong effect
+    throws away another Action card, whose colour must give a usable Attack - only Rage
+    (red: melee Fire Attack, useless now) is left once Concentration is played, so
+    Concentration powered is not offered (it may not count itself, green: Siege)."""
+    G.T.set_hand(["concentration", "ritual_attack", "rage"])
+    G.T.begin(["prowlers"])
+    assert G.T.phase == "ranged"
+    assert not any(a.startswith("play(hand=0, powered=1") for a in G.acts())
+    G.T.set_hand(["concentration", "ritual_attack", "rage", "march"])     # green: Siege Fire 3
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + GREEN))
+    G.choose(0)                                          # Ritual Attack
+    G.choose(1)                                          # throw away March (hand: rage march)
+    assert G.T.attack_value([0]) == 3 + 2 and G.T.hand == ["rage"]
