@@ -88,6 +88,11 @@ cdef enum SitesActionKind:     # sites and cities (_engine_combat.pxi, _engine_u
 cdef enum:
     EXPLORE_BOX_FLAG = 1 << 14 # A_EXPLORE argument bit: the position is filled with a tile from the box (9.8.8)
 
+cdef enum AdvancedActionKind:  # actions of _fx_advanced.pxi
+    A_INFLUENCE_BLOCK = 80     # arg: element (0 physical, 1 fire, 2 ice); Diplomacy: 1 Influence -> Block 1
+    A_LEARNING = 81            # arg: AA offer slot; Learning: buy it for the card's Influence price
+    A_PEACEFUL = 82            # arg: 0 Heal 1, 1 + unit slot: ready that Unit (Peaceful Moment as the action)
+
 cdef enum:
     SKILL_CARD_BASE = -2000    # resolving_card of a skill: SKILL_CARD_BASE - skill content index
     SKILL_TURN_SHIFT = 8       # Player.skills_used: bit k = slot k face down (8.2.1-8.2.2, until

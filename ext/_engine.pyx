@@ -209,7 +209,7 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
     if op == OP_BLOCK:
         return phase == PH_COMBAT_BLOCK              # 11.6.3
     if op == OP_INFLUENCE:
-        return phase == PH_INTERACT                  # 10.2.2
+        return phase == PH_INTERACT or influence_elsewhere(gs)   # 10.2.2; Diplomacy, Peaceful Moment
     if op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
         return enemy_op_playable(gs, es, row)        # 11.4.4: any phase of a combat (_fx_advanced)
     if op == OP_HEAL:                                # any time outside combat (12.4.1)
@@ -232,15 +232,12 @@ cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int
     cdef int op = r[0], colour
     if gs.turn.resolving_card <= SKILL_CARD_BASE and (op == OP_MOVE or op == OP_ATTACK or op == OP_BLOCK):
         return skill_op(gs, r)          # a skill is no card: no card bonuses (_fx_skills.pxi)
-    if gs.turn.concentration > 0 and (op == OP_INFLUENCE or op == OP_ATTACK or op == OP_BLOCK):
-        set_error(gs, ERR_CARD_BONUS, op, gs.turn.resolving_card)   # Concentration bonus: later
-        return RES_ERROR
     if op == OP_MOVE:
-        gs.turn.move_points += r[1] + move_bonus(gs)
+        gs.turn.move_points += r[1] + (move_bonus(gs) if gs.turn.resolving_card >= 0 else 0)
     elif op == OP_HEAL:
         gs.turn.healing += r[1]
     elif op == OP_INFLUENCE:
-        gs.turn.influence += r[1]                               # 10.2.2
+        gs.turn.influence += r[1] + card_bonus(gs)              # 10.2.2
     elif op == OP_DRAW:
         draw_cards(gs, pl, r[1])
     elif op == OP_GAIN_MANA:
@@ -262,10 +259,12 @@ cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int
                     gs.turn.terrain_floor[colour] = <int8_t>r[3]
     elif op == OP_ATTACK:
         gs.combat.attack[r[3]][r[2]] += r[1] + ambush_bonus(gs, 0) + unit_heat_bonus(gs) \
-            + unit_banner_bonus(gs, es, pl) + skill_pool_bonus(gs, op, r[3])   # 11.5.2 / 11.8; Glory, Deadly Aim, Leadership
+            + unit_banner_bonus(gs, es, pl) + skill_pool_bonus(gs, op, r[3]) \
+            + card_bonus(gs)   # 11.5.2 / 11.8; Glory, Deadly Aim, Leadership
     elif op == OP_BLOCK:
         gs.combat.block[r[2]] += r[1] + ambush_bonus(gs, 1) + unit_heat_bonus(gs) \
-            + unit_banner_bonus(gs, es, pl) + skill_pool_bonus(gs, op, 0)      # 11.6.3; Banner of Glory, Leadership
+            + unit_banner_bonus(gs, es, pl) + skill_pool_bonus(gs, op, 0) \
+            + card_bonus(gs)   # 11.6.3; Banner of Glory, Leadership
     elif op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
         return enemy_op_apply(gs, es, st, p, row, -1)           # 11.4.4, LL-6.7 (_fx_advanced)
     elif op == OP_EXTRA_SOURCE_DIE:
@@ -327,6 +326,19 @@ cdef int run_effects(GameState* gs, const EngineStatics* es, const Statics* st, 
     gs.turn.resolving_card = -1
     gs.turn.concentration = 0          # its bonus applies only to the card played with it
     return RES_DONE
+
+
+cdef int card_bonus(GameState* gs) noexcept nogil:
+    """Concentration / Will Focus powered: "+N if it gives Move, Influence, Block or Attack"
+    for the Action card played with it (a Deed card resolving: not a unit, skill or tactic).
+    Engine reading: +N once, to the first Move / Influence / Attack / Block amount that card's
+    strong effect gives (a choice: to the option chosen); Move takes it in move_bonus."""
+    cdef int b
+    if gs.turn.resolving_card < 0 or gs.turn.concentration <= 0:
+        return 0
+    b = gs.turn.concentration
+    gs.turn.concentration = 0
+    return b
 
 
 cdef int move_bonus(GameState* gs) noexcept nogil:
@@ -632,8 +644,8 @@ cdef int legal_play(Engine eng, const GameState* cgs, const EngineStatics* es, i
         if gs.phase == PH_MOVE and not gs.turn.action_taken and n < MAX_ACTIONS:
             out[n] = act(A_SIDEWAYS, i)                        # Move 1
             n += 1
-        elif gs.phase == PH_INTERACT and n < MAX_ACTIONS:
-            out[n] = act(A_SIDEWAYS, i | (1 << 7))             # Influence 1 (10.2.2)
+        elif (gs.phase == PH_INTERACT or (gs.phase == PH_MOVE and gs.turn.peaceful)) and n < MAX_ACTIONS:
+            out[n] = act(A_SIDEWAYS, i | (1 << 7))             # Influence 1 (10.2.2; Peaceful Moment)
             n += 1
         elif gs.phase == PH_COMBAT_BLOCK and n < MAX_ACTIONS:
             out[n] = act(A_SIDEWAYS, i | (3 << 7))             # Block 1, physical
@@ -707,6 +719,7 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
     if gs.combat.active:                                     # 11.3
         n = legal_play(eng, gs, es, out, n)
         n = legal_convert_move(gs, out, n)                   # Agility (_fx_advanced.pxi)
+        n = legal_advanced_actions(gs, es, out, n)               # Diplomacy (_fx_advanced.pxi)
         n = legal_unit_actions(gs, es, out, n)               # 7.3 (_engine_units.pxi)
         n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
         n = legal_bow_changes(gs, out, n)                    # Bow of Starsdawn powered
@@ -718,6 +731,7 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
         n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
         n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
+        n = legal_advanced_actions(gs, es, out, n)               # Learning (_fx_advanced.pxi)
         return legal_interaction(gs, es, st, out, n)
     if gs.phase == PH_MOVE:
         n = legal_play(eng, gs, es, out, n)
@@ -728,6 +742,7 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
         n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
         n = legal_site_actions(gs, es, st, out, n)
+        n = legal_advanced_actions(gs, es, out, n)               # Peaceful Moment (_fx_advanced.pxi)
         h = pl.position
         if h >= 0 and not gs.turn.action_taken:             # 4.4.5: no movement after the action
             for k in range(6):                               # 9.3.5
@@ -1391,6 +1406,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         return ERR_NONE
     if kind == A_STEADY_TEMPO:
         return apply_steady_tempo(gs, p)
+    if kind >= A_INFLUENCE_BLOCK and kind <= A_PEACEFUL:         # _fx_advanced.pxi
+        return apply_advanced_action(gs, es, p, kind, arg)
     if kind == A_RETURN_CARD:                                    # Crystal Joy (end of turn)
         if gs.phase != PH_END_TURN or gs.turn.end_stage != END_DISCARD or not gs.turn.crystal_joy \
                 or arg >= pl.n_hand or not crystal_joy_in_discard(pl, gs.turn.crystal_joy_card):
@@ -1466,7 +1483,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if i >= pl.n_hand or pl.hand[i] == es.wound:
             return ERR_ILLEGAL
         if not ((a == 0 and gs.phase == PH_MOVE and not gs.turn.action_taken)
-                or (a == 1 and gs.phase == PH_INTERACT)
+                or (a == 1 and (gs.phase == PH_INTERACT or (gs.phase == PH_MOVE and gs.turn.peaceful)))
                 or (a == 3 and gs.phase == PH_COMBAT_BLOCK) or (a == 2 and gs.phase == PH_COMBAT_ATTACK)):
             return ERR_ILLEGAL
         card = pl.hand[i]
@@ -1729,7 +1746,8 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
               A_DAMAGE_START: "damage_from", A_DAMAGE_HERO: "damage_hero", A_DAMAGE_UNIT: "damage_unit",
               A_NEXT_PHASE: "next_phase", A_REWARD: "reward", A_ALTAR: "altar", A_TACTIC_ABILITY: "tactic_ability",
               A_FORFEIT: "forfeit", A_RETURN_CARD: "return_card", A_CONVERT_MOVE: "convert_move",
-              A_STEADY_TEMPO: "steady_tempo",
+              A_STEADY_TEMPO: "steady_tempo", A_INFLUENCE_BLOCK: "influence_block",
+              A_LEARNING: "learning", A_PEACEFUL: "peaceful",
               A_END_INTERACT: "end_interact", A_RECRUIT: "recruit", A_BUY_HEALING: "buy_healing",
               A_BUY_AA: "buy_aa", A_BUY_SPELL: "buy_spell", A_ACTIVATE_UNIT: "activate_unit",
               A_HEAL_UNIT: "heal_unit", A_USE_SKILL: "use_skill",

@@ -341,6 +341,7 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         duel_attack_add(gs, <uint32_t>arg, 1)                      # Dueling (_fx_skills)
         res = resolve_attack(gs, st, <uint32_t>arg, gs.phase)
         duel_after_commit(gs, <uint32_t>arg, res)
+        chivalry_commit(gs, p, <uint32_t>arg, res)                # Chivalry (_fx_advanced)
         if res >= 0:                                               # Soul Harvester, Bow (_fx_artifacts)
             artifacts_after_attack(gs, es, st, p, defeated_mask(gs) & ~(<uint32_t>s))
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
@@ -378,6 +379,7 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
             return ERR_NONE
         res = combat_next_phase(gs, st)
         fx_combat_event(gs, es, st, p, FXE_PHASE_START, -1)
+        advanced_phase_start(gs, p)                                # Dodge and Weave (_fx_advanced)
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     return ERR_ILLEGAL
 

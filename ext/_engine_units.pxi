@@ -521,7 +521,7 @@ cdef int activate_unit(GameState* gs, const EngineStatics* es, const Statics* st
     a card's (7.3.3)."""
     cdef Player* pl = &gs.players[p]
     cdef int slot = arg & 7, a = (arg >> 3) & 0xF, pay = arg >> 7
-    cdef int ab, eff, mana, res, saved_conc, saved_move
+    cdef int ab, eff, mana, res
     cdef Unit* u
     if slot >= MAX_UNITS or not (units_usable_now(gs) or (slot == bonds_unit_slot(pl) and bonds_unit_usable(gs, pl))):
         return ERR_ILLEGAL
@@ -543,20 +543,13 @@ cdef int activate_unit(GameState* gs, const EngineStatics* es, const Statics* st
     if gs.combat.active:
         gs.turn.duel_pool_units = 1                                # Dueling (_fx_skills.pxi)
     gs.turn.resolving_card = <int16_t>(UNIT_CARD_BASE - (u.card * 8 + slot))
-    # a card bonus (Concentration, Tirelessness) is for a card, not for a unit's ability
-    saved_conc = gs.turn.concentration
-    saved_move = gs.turn.move_bonus
-    gs.turn.concentration = 0
-    gs.turn.move_bonus = 0
+    # a card bonus (Concentration, Tirelessness) is for a card, not for a unit's ability:
+    # apply_op / card_bonus give it only while a Deed card resolves (resolving_card >= 0),
+    # so a pending Tirelessness bonus waits for the next card, also across a unit's choice
     push_eval(gs, eff)
     res = run_effects(gs, es, st, p)
     if res == RES_ERROR:
         return gs.error
-    if res == RES_CHOICE and (saved_conc != 0 or saved_move != 0):
-        set_error(gs, ERR_CARD_BONUS, OP_MOVE, gs.turn.resolving_card)   # cannot keep it aside
-        return ERR_CARD_BONUS
-    gs.turn.concentration = <int8_t>saved_conc
-    gs.turn.move_bonus = <int8_t>saved_move
     return ERR_NONE
 
 

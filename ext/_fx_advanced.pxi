@@ -5,9 +5,9 @@
 # Handlers of advanced_actions.toml not listed here (interaction, units, terrain, ...) stay
 # unimplemented: playing them raises ERR_HANDLER naming them.
 
-from mksim._types cimport PH_INTERACT, CE_BLOCKED, CE_GONE, CE_NO_ATTACK, ICE, RANGED, PHYSICAL, HILLS, MOUNTAIN
+from mksim._types cimport PH_INTERACT, CE_BLOCKED, CE_GONE, CE_NO_ATTACK, ICE, FIRE, RANGED, PHYSICAL, HILLS, MOUNTAIN
 from mksim._combat cimport (enemy_ability, block_value, block_needed, AB_SWIFT, AB_SUMMON, attack_element,
-                            AB_ARCANE_IMMUNITY, RES_FIRE, RES_ICE)
+                            AB_ARCANE_IMMUNITY, RES_FIRE, RES_ICE, hero_take_wounds)
 
 ADVANCED_HANDLERS = (
     ("ice_shield_block", ("block", "armor")),
@@ -33,6 +33,18 @@ ADVANCED_HANDLERS = (
     ("into_the_heat", ("bonus",)),
     ("heroic_tale_bonus", ("reputation", "fame")),
     ("blood_of_ancients_gain_aa", ("wounds",)),
+    ("blood_of_ancients_use_aa", ("wounds",)),
+    ("chivalry_attack", ("attack", "reputation", "fame")),
+    ("dodge_and_weave_attack", ("attack",)),
+    ("influence_as_block", ("influence", "element")),
+    ("learning_buy_aa", ("cost", "to_hand")),
+    ("magic_talent_gain_spell", ()),
+    ("magic_talent_play_spell", ()),
+    ("maximal_effect_basic", ("times",)),
+    ("maximal_effect_powered", ("times",)),
+    ("peaceful_moment_action", ("influence", "heal_cost", "ready_units", "ready_cost_per_level")),
+    ("stout_resolve", ("value", "bonus", "any_cards", "max_wounds")),
+    ("temporal_portal", ("spaces", "hand_limit")),
 )
 
 cdef enum AdvancedHandler:
@@ -59,6 +71,18 @@ cdef enum AdvancedHandler:
     H_INTO_THE_HEAT = 20
     H_HEROIC_TALE = 21
     H_BLOOD_GAIN_AA = 22
+    H_BLOOD_USE_AA = 23
+    H_CHIVALRY = 24
+    H_DODGE_ATTACK = 25
+    H_INFLUENCE_BLOCK = 26
+    H_LEARNING = 27
+    H_TALENT_GAIN = 28
+    H_TALENT_PLAY = 29
+    H_MAXIMAL_BASIC = 30
+    H_MAXIMAL_POWERED = 31
+    H_PEACEFUL = 32
+    H_STOUT_RESOLVE = 33
+    H_TEMPORAL_PORTAL = 34
 
 
 cdef inline bint special_timing(const GameState* gs) noexcept nogil:
@@ -131,11 +155,20 @@ cdef bint enemy_op_playable(const GameState* gs, const EngineStatics* es, int ro
     return False
 
 
-cdef void enemy_op_one(GameState* gs, const int32_t* r, int slot) noexcept nogil:
+cdef void enemy_op_one(GameState* gs, const Statics* st, const int32_t* r, int slot) noexcept nogil:
     cdef CombatEnemy* e = &gs.combat.enemies[slot]
-    cdef int d
+    cdef int d, base
     if r[0] == OP_ENEMY_ARMOR:
         d = e.armor_delta + r[1]                 # enemy_armor() keeps the result at least 1
+        if r[1] < 0 and r[3] > 1:
+            # "Armor -n (to a minimum of f)": the reduction stops at f.  Engine reading: f is
+            # measured on the printed Armor (the lower value of an Elusive enemy, LL-6.3)
+            # plus the changes already made; an Armor already below f is not raised.
+            base = st.enemies.data[e.enemy * st.enemies.width + st.cols.enemy_armor]
+            if base + d < r[3]:
+                d = r[3] - base
+                if d > e.armor_delta:
+                    d = e.armor_delta
         if d < -100:
             d = -100
         if d > 100:
@@ -154,11 +187,11 @@ cdef int enemy_op_apply(GameState* gs, const EngineStatics* es, const Statics* s
     cdef const int32_t* r = erow(es, row)
     cdef int colour = resolving_colour(gs, es), s, n = 0, last = -1, target
     cdef uint64_t options
-    if r[0] == OP_ENEMY_ARMOR and r[3] != 1:
-        set_error(gs, ERR_ENEMY_EFFECT, r[0], gs.turn.resolving_card)   # a floor other than 1
+    if r[0] == OP_ENEMY_ARMOR and r[3] < 1:
+        set_error(gs, ERR_ENEMY_EFFECT, r[0], gs.turn.resolving_card)   # Armor 0: _combat keeps >= 1
         return RES_ERROR
     if choice >= 0:
-        enemy_op_one(gs, r, choice)
+        enemy_op_one(gs, st, r, choice)
         return RES_DONE
     options = enemy_effect_targets(gs, st, colour)
     target = r[2] if r[0] == OP_ENEMY_ARMOR else r[1]
@@ -167,11 +200,11 @@ cdef int enemy_op_apply(GameState* gs, const EngineStatics* es, const Statics* s
             n += 1
             last = s
             if target == 1:                       # "all"
-                enemy_op_one(gs, r, s)
+                enemy_op_one(gs, st, r, s)
     if target == 1 or n == 0:
         return RES_DONE
     if n == 1:
-        enemy_op_one(gs, r, last)
+        enemy_op_one(gs, st, r, last)
         return RES_DONE
     return ask(gs, row, 0, ASK_ENEMY, options)
 
@@ -444,6 +477,373 @@ cdef int commit_block(GameState* gs, const Statics* st, int slot, int attack_ind
 
 
 # ---------------------------------------------------------------------------------------
+# Diplomacy, Learning, Peaceful Moment, Chivalry, Dodge and Weave: actions and hooks
+# ---------------------------------------------------------------------------------------
+
+cdef inline bint influence_elsewhere(const GameState* gs) noexcept nogil:
+    """Influence effects outside an interaction that the engine can use (node_playable):
+    in a combat's Block phase after Diplomacy (Influence as Block, LL-9.7.1), and during
+    Peaceful Moment played as the action (LL-8.1)."""
+    if gs.turn.influence_block != 0 and gs.combat.active and gs.phase == PH_COMBAT_BLOCK:
+        return True
+    return gs.turn.peaceful != 0 and gs.phase == PH_MOVE
+
+
+cdef inline int diplomacy_element_bit(int element) noexcept nogil:
+    """Diplomacy's element argument (PHYSICAL / FIRE / ICE) -> A_INFLUENCE_BLOCK arg bit."""
+    if element == FIRE:
+        return 2
+    if element == ICE:
+        return 4
+    return 1
+
+
+cdef int legal_advanced_actions(const GameState* gs, const EngineStatics* es, int32_t* out, int n) noexcept nogil:
+    """A_INFLUENCE_BLOCK (Diplomacy), A_LEARNING, A_PEACEFUL."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int k
+    if gs.turn.influence_block != 0 and gs.combat.active and gs.phase == PH_COMBAT_BLOCK \
+            and gs.turn.influence >= 1:
+        for k in range(3):
+            if (gs.turn.influence_block >> k) & 1 and n < MAX_ACTIONS:
+                out[n] = act(A_INFLUENCE_BLOCK, k)
+                n += 1
+    if gs.turn.learning_cost > 0 and gs.phase == PH_INTERACT and gs.turn.influence >= gs.turn.learning_cost:
+        for k in range(3):
+            if gs.aa_offer[k] >= 0 and n < MAX_ACTIONS:
+                out[n] = act(A_LEARNING, k)
+                n += 1
+    if gs.turn.peaceful and gs.phase == PH_MOVE:
+        if gs.turn.influence >= gs.turn.peaceful_heal_cost and n < MAX_ACTIONS:
+            out[n] = act(A_PEACEFUL, 0)
+            n += 1
+        if gs.turn.peaceful == 2:
+            for k in range(MAX_UNITS):
+                if peaceful_ready_ok(gs, k) and n < MAX_ACTIONS and gs.turn.influence >= \
+                        gs.turn.peaceful_ready_cost * unit_level(es, pl.units[k].card):
+                    out[n] = act(A_PEACEFUL, 1 + k)
+                    n += 1
+    return n
+
+
+cdef bint peaceful_ready_ok(const GameState* gs, int slot) noexcept nogil:
+    """Peaceful Moment powered readies a Spent Unit (7.3.4)."""
+    cdef const Unit* u = &gs.players[gs.current].units[slot]
+    return u.card >= 0 and not u.ready
+
+
+cdef int apply_advanced_action(GameState* gs, const EngineStatics* es, int p, int kind, int arg) noexcept nogil:
+    cdef Player* pl = &gs.players[p]
+    cdef int card, cost
+    if kind == A_INFLUENCE_BLOCK:
+        # Diplomacy: "you may use Influence as Block this turn" - 1 Influence point is 1 Block
+        # point of the card's element (basic physical; powered Ice or Fire; LL-9.7.1).
+        if arg > 2 or not ((gs.turn.influence_block >> arg) & 1) or not gs.combat.active \
+                or gs.phase != PH_COMBAT_BLOCK or gs.turn.influence < 1:
+            return ERR_ILLEGAL
+        gs.turn.influence -= 1
+        gs.combat.block[<int>(PHYSICAL if arg == 0 else (FIRE if arg == 1 else ICE))] += 1
+        return ERR_NONE
+    if kind == A_LEARNING:
+        # Learning: once this turn, pay `cost` Influence for an AA from the offer (6.4.2
+        # refill), to the discard pile (basic) or to hand (powered).
+        if arg > 2 or gs.aa_offer[arg] < 0 or gs.turn.learning_cost <= 0 or gs.phase != PH_INTERACT \
+                or gs.turn.influence < gs.turn.learning_cost:
+            return ERR_ILLEGAL
+        gs.turn.influence -= gs.turn.learning_cost
+        gs.turn.learning_cost = 0
+        card = gs.aa_offer[arg]
+        refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, arg)
+        if gs.turn.learning_to_hand:
+            push_card(pl.hand, &pl.n_hand, card)
+        else:
+            push_card(pl.discard, &pl.n_discard, card)
+        return ERR_NONE
+    if kind == A_PEACEFUL:
+        # Peaceful Moment as the action: Heal 1 per heal_cost Influence (12.3); powered also
+        # ready a Unit for ready_cost Influence per level of it (7.3.4).
+        if not gs.turn.peaceful or gs.phase != PH_MOVE:
+            return ERR_ILLEGAL
+        if arg == 0:
+            if gs.turn.influence < gs.turn.peaceful_heal_cost:
+                return ERR_ILLEGAL
+            gs.turn.influence -= gs.turn.peaceful_heal_cost
+            gs.turn.healing += 1
+            return ERR_NONE
+        if gs.turn.peaceful != 2 or arg > MAX_UNITS or not peaceful_ready_ok(gs, arg - 1):
+            return ERR_ILLEGAL
+        cost = gs.turn.peaceful_ready_cost * unit_level(es, pl.units[arg - 1].card)
+        if gs.turn.influence < cost:
+            return ERR_ILLEGAL
+        gs.turn.influence = <int16_t>(gs.turn.influence - cost)
+        pl.units[arg - 1].ready = 1
+        return ERR_NONE
+    return ERR_ILLEGAL
+
+
+cdef void chivalry_commit(GameState* gs, int p, uint32_t targets, int res) noexcept nogil:
+    """Chivalry: Reputation / Fame per enemy its attack defeats (A_COMMIT_ATTACK: all the
+    targets are defeated when it succeeds, 11.8.2); the bonus goes with the attack pool."""
+    cdef int n = 0, s
+    if gs.turn.chivalry_rep == 0 and gs.turn.chivalry_fame == 0:
+        return
+    if res == 1:
+        for s in range(32):
+            if (targets >> s) & 1:
+                n += 1
+        if gs.turn.chivalry_rep:
+            change_reputation(&gs.players[p], gs.turn.chivalry_rep * n)
+        gs.players[p].fame += gs.turn.chivalry_fame * n
+    if res >= 0:
+        gs.turn.chivalry_rep = 0
+        gs.turn.chivalry_fame = 0
+
+
+cdef void advanced_phase_start(GameState* gs, int p) noexcept nogil:
+    """A combat phase begins (after A_NEXT_PHASE): Dodge and Weave's Attack joins the pool
+    at the start of the Attack phase if no Wound went to the hero's hand this combat;
+    Chivalry's bonus left in an unused attack pool is lost (11.4.5)."""
+    gs.turn.chivalry_rep = 0
+    gs.turn.chivalry_fame = 0
+    if gs.phase == PH_COMBAT_ATTACK and gs.turn.dodge_attack > 0:
+        if gs.players[p].wounds_this_combat == 0:
+            gs.combat.attack[<int>MELEE][<int>PHYSICAL] += gs.turn.dodge_attack
+        gs.turn.dodge_attack = 0
+
+
+# ---------------------------------------------------------------------------------------
+# Cards that use another card's effect (LL-9.6): Maximal Effect, Blood of Ancients powered
+# ---------------------------------------------------------------------------------------
+
+cdef bint plays_other_card(const EngineStatics* es, int row) noexcept nogil:
+    """Is this effect row one that plays another card's effect (no chains of them)?"""
+    cdef const int32_t* r = erow(es, row)
+    cdef int g, l
+    if r[0] != OP_HANDLER:
+        return False
+    g = es.handler_group[r[1]]
+    l = es.handler_local[r[1]]
+    if g == HG_BASIC:
+        return l == H_CONCENTRATION
+    if g == HG_ADVANCED:
+        return l == H_MAXIMAL_BASIC or l == H_MAXIMAL_POWERED or l == H_BLOOD_USE_AA or l == H_TALENT_PLAY
+    return False
+
+
+cdef int lift_self(GameState* gs, const EngineStatics* es, int row) noexcept nogil:
+    """While a card's playability is checked it is still in hand, but when its effect
+    resolves it is in the play area: take one copy of the card whose effect `row` is out of
+    the hand for the check (put_back restores it).  Returns index << 16 | card, -1 = none."""
+    cdef Player* pl = &gs.players[gs.current]
+    cdef int i, card
+    for i in range(pl.n_hand):
+        card = pl.hand[i]
+        if is_self_row(es, card, row):
+            remove_at(pl.hand, &pl.n_hand, i)
+            return (i << 16) | card
+    return -1
+
+
+cdef void put_back(GameState* gs, int lifted) noexcept nogil:
+    cdef Player* pl = &gs.players[gs.current]
+    cdef int i, k
+    if lifted < 0:
+        return
+    i = lifted >> 16
+    for k in range(pl.n_hand, i, -1):
+        pl.hand[k] = pl.hand[k - 1]
+    pl.hand[i] = <int16_t>(lifted & 0xFFFF)
+    pl.n_hand += 1
+
+
+cdef uint64_t maximal_options(const GameState* gs, const EngineStatics* es, int row, int powered) noexcept nogil:
+    """Maximal Effect: Action cards in hand (Basic or Advanced) whose basic (powered) effect
+    can be used now (Maximal Effect itself out of the hand: see lift_self)."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef uint64_t o = 0
+    cdef int i, card, deck, r
+    for i in range(pl.n_hand):
+        card = pl.hand[i]
+        deck = card_deck(es, card)
+        if (deck != DECK_BASIC and deck != DECK_AA) or i >= 63:
+            continue
+        r = es.card_powered[card * es.card_stride] if powered else es.card_basic[card * es.card_stride]
+        if plays_other_card(es, r):
+            continue                       # before card_playable_mode: no endless recursion
+        if card_playable_mode(gs, es, card, powered) >= 0:
+            o |= (<uint64_t>1) << i
+    return o
+
+
+cdef bint playable_as_in_hand(GameState* gs, const EngineStatics* es, int card, int row) noexcept nogil:
+    """node_playable for `row` of `card` as if the card were in hand, as the playability
+    checks assume of the card being played (e.g. discard_cost: "another card" than it);
+    the card is in the offer (Blood of Ancients) or thrown away (Maximal Effect)."""
+    cdef Player* pl = &gs.players[gs.current]
+    cdef bint ok
+    if not push_card(pl.hand, &pl.n_hand, card):
+        return node_playable(gs, es, row)
+    ok = node_playable(gs, es, row)
+    pl.n_hand -= 1
+    return ok
+
+
+cdef int maximal_step(GameState* gs, const EngineStatics* es) noexcept nogil:
+    """One more use of the borrowed effect while it can be used (6.2.1: a use whose cost
+    cannot be paid any more is lost, with the rest); the Maximal Effect row runs again after it."""
+    cdef int tgt = gs.turn.maximal_row - 1
+    if gs.turn.maximal_left <= 0 or tgt < 0 or not playable_as_in_hand(gs, es, gs.turn.resolving_card, tgt):
+        gs.turn.maximal_left = 0
+        gs.turn.maximal_row = 0
+        return RES_DONE
+    gs.turn.maximal_left -= 1
+    if push_eval(gs, gs.turn.maximal_self) != RES_DONE:
+        return RES_ERROR
+    return push_eval(gs, tgt)
+
+
+cdef uint64_t blood_use_options(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    """Blood of Ancients powered: AA offer slots whose powered effect can be used now."""
+    cdef uint64_t o = 0
+    cdef int k, r
+    for k in range(3):
+        if gs.aa_offer[k] >= 0:
+            if plays_other_card(es, es.card_powered[gs.aa_offer[k] * es.card_stride]):
+                continue                   # before card_playable_mode: no endless recursion
+            if playable_as_in_hand(<GameState*>gs, es, gs.aa_offer[k],
+                                   es.card_powered[gs.aa_offer[k] * es.card_stride]):
+                o |= (<uint64_t>1) << k
+    return o
+
+
+cdef uint64_t talent_colour_options(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    """Magic Talent powered: basic colours with a Spell in the offer that can be paid now."""
+    cdef uint64_t o = 0
+    cdef int c, k
+    for c in range(4):
+        for k in range(3):
+            if gs.spell_offer[k] >= 0 and card_colour(es, gs.spell_offer[k]) == c and pay_options(gs, c) != 0:
+                o |= (<uint64_t>1) << c
+    return o
+
+
+cdef uint64_t stout_kinds(const GameState* gs) noexcept nogil:
+    """Stout Resolve: which of Move (0), Influence (1), Attack (2), Block (3) can be used now
+    (6.3.3 timing; Move in combat through Agility)."""
+    cdef uint64_t o = 0
+    if (gs.phase == PH_MOVE and not gs.turn.action_taken) or agility_move_usable(gs):
+        o |= 1
+    if gs.phase == PH_INTERACT or influence_elsewhere(gs):
+        o |= 2
+    if gs.phase == PH_COMBAT_ATTACK:
+        o |= 4
+    if gs.phase == PH_COMBAT_BLOCK:
+        o |= 8
+    return o
+
+
+cdef uint64_t stout_discards(const GameState* gs, const EngineStatics* es, const int32_t* a) noexcept nogil:
+    """Stout Resolve: hand cards that may still be discarded for the bonus - basic: a Wound
+    (any_cards=0), powered: any card, at most max_wounds Wounds (hvars[2] so far)."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef uint64_t o = 0
+    cdef int i
+    cdef bint wound_ok = gs.turn.hvars[2] < a[3]
+    for i in range(pl.n_hand):
+        if i >= 63:
+            break
+        if pl.hand[i] == es.wound:
+            if wound_ok:
+                o |= (<uint64_t>1) << i
+        elif a[2] == 1:
+            o |= (<uint64_t>1) << i
+    return o
+
+
+cdef int portal_dirs(const GameState* gs, const Statics* st, int p) noexcept nogil:
+    """Temporal Portal: directions to an adjacent revealed safe space (9.7.1)."""
+    cdef int h = gs.players[p].position, k, to, o = 0
+    if h < 0:
+        return 0
+    for k in range(6):
+        to = gs.hexes[h].neighbour[k]
+        if to >= 0 and is_safe(gs, st, to, p):
+            o |= 1 << k
+    return o
+
+
+cdef uint64_t talent_spell_modes(GameState* gs, const EngineStatics* es, int spell) noexcept nogil:
+    """Magic Talent basic: how the offer Spell can be cast now (6.1.4, 5.4.3) - option
+    `pay` = basic effect paid with payment code `pay`; option 32 + `pay` = powered effect
+    (its colour paid with `pay`, a black mana from another source).  Like legal_play, the
+    effect must still be usable once the Spell's mana is paid (playable_after_paying: the
+    trial payments are undone)."""
+    cdef uint64_t o = 0
+    cdef int colour = card_colour(es, spell), pay, pay2, npay = n_pay_codes(gs)
+    cdef PaySnap sn
+    cdef bint ok
+    if colour >= 4:
+        return 0
+    for pay in range(npay):
+        if pay >= 32 or not pay_ok(gs, pay, colour):
+            continue
+        if playable_after_paying(gs, es, spell, 0, pay, PAY_NONE, colour):
+            o |= (<uint64_t>1) << pay
+        if not mana_usable(gs, BLACK):
+            continue                                            # 5.4.3: the strong effect needs black
+        pay_save(gs, &sn)
+        pay_take(gs, pay, colour)
+        ok = False
+        for pay2 in range(npay):
+            if pay_ok(gs, pay2, BLACK) and playable_after_paying(gs, es, spell, 1, pay2, PAY_NONE, BLACK):
+                ok = True
+                break
+        pay_restore(gs, &sn)
+        if ok:
+            o |= (<uint64_t>1) << (32 + pay)
+    return o
+
+
+cdef uint64_t talent_offer_slots(GameState* gs, const EngineStatics* es, int colour) noexcept nogil:
+    """Spell offer slots of basic `colour` (-1: any basic colour) that can be cast now."""
+    cdef uint64_t o = 0
+    cdef int k, c
+    for k in range(3):
+        if gs.spell_offer[k] < 0:
+            continue
+        c = card_colour(es, gs.spell_offer[k])
+        if (colour < 0 or c == colour) and c < 4 and talent_spell_modes(gs, es, gs.spell_offer[k]) != 0:
+            o |= (<uint64_t>1) << k
+    return o
+
+
+cdef uint64_t talent_discards(const GameState* gs, const EngineStatics* es, int row, bint exclude_self) noexcept nogil:
+    """Magic Talent basic: non-Wound hand cards whose colour has a castable Spell in the offer
+    (artifacts are colourless; 6.2.2 no Wounds).  exclude_self: Magic Talent is still in hand."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef GameState* g = <GameState*>gs              # the trial payments are undone
+    cdef uint64_t o = 0, colours = 0
+    cdef int i, c, card
+    cdef bint skipped = not exclude_self
+    for c in range(4):
+        if talent_offer_slots(g, es, c) != 0:
+            colours |= (<uint64_t>1) << c
+    if colours == 0:
+        return 0
+    for i in range(pl.n_hand):
+        card = pl.hand[i]
+        if card == es.wound or i >= 63:
+            continue
+        if not skipped and is_self_row(es, card, row):
+            skipped = True
+            continue
+        c = card_colour(es, card)
+        if c < 4 and (colours >> c) & 1:
+            o |= (<uint64_t>1) << i
+    return o
+
+
+# ---------------------------------------------------------------------------------------
 # Handlers
 # ---------------------------------------------------------------------------------------
 
@@ -514,14 +914,14 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
     if local == H_ICE_SHIELD_BLOCK:
         # Ice Shield powered: Ice Block `block`; the enemy blocked this way gets Armor
         # `armor` (min 1) - applied by commit_block when the block succeeds.
-        gs.combat.block[<int>ICE] += a[0] + ambush_bonus(gs, 1)        # 11.6.3, 11.9.3
+        gs.combat.block[<int>ICE] += a[0] + ambush_bonus(gs, 1) + card_bonus(gs)   # 11.6.3, 11.9.3
         gs.turn.block_armor += a[1]
         gs.turn.block_fx_colour = <int8_t>resolving_colour(gs, es)
         return RES_DONE
     if local == H_BLOCK_DOUBLE_VS_SWIFT or local == H_SHIELD_BASH:
         # Shield Bash: Block n counting twice against Swift (LL-2.10.10); powered: Armor
         # -armor_per_excess per point of excess Block on the blocked enemy (min 1, LL-6.7.5).
-        k = a[0] + ambush_bonus(gs, 1) + unit_heat_bonus(gs)
+        k = a[0] + ambush_bonus(gs, 1) + unit_heat_bonus(gs) + card_bonus(gs)
         gs.combat.block[<int>PHYSICAL] += k
         gs.turn.swift_block[<int>PHYSICAL] += k
         if local == H_SHIELD_BASH:
@@ -563,9 +963,17 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
         pl.removed += 1
         return push_eval(gs, a[card_colour(es, card)])
     if local == H_IN_NEED:
-        # Influence: interaction (10.2) does not exist yet
-        set_error(gs, ERR_INTERACTION, erow(es, row)[1], gs.turn.resolving_card)
-        return RES_ERROR
+        # In Need: Influence `influence`, +per_wound for each Wound card in hand and on the
+        # Units (a poisoned Unit holds two, 11.7.9); 10.2.2.
+        k = 0
+        for i in range(pl.n_hand):
+            if pl.hand[i] == es.wound:
+                k += 1
+        for i in range(MAX_UNITS):
+            if pl.units[i].card >= 0:
+                k += pl.units[i].wounds
+        gs.turn.influence += a[0] + a[1] * k + card_bonus(gs)
+        return RES_DONE
     if local == H_CRYSTAL_MASTERY_COPY:
         # Crystal Mastery basic: gain n crystals of a colour you already hold (5.3.2: a 4th
         # becomes a mana token).
@@ -613,7 +1021,7 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
         for i in range(gs.combat.n_enemies):
             if gs.combat.enemies[i].token >= 0 and gs.combat.enemies[i].flags & CE_BLOCKED:
                 k += 1
-        gs.combat.attack[<int>MELEE][<int>PHYSICAL] += a[0] + a[1] * k + ambush_bonus(gs, 0)
+        gs.combat.attack[<int>MELEE][<int>PHYSICAL] += a[0] + a[1] * k + ambush_bonus(gs, 0) + card_bonus(gs)
         return RES_DONE
     if local == H_SPELL_FORGE:
         # Spell Forge: a crystal of the colour of each of `crystals` different Spells of the
@@ -760,6 +1168,255 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
             return RES_ERROR
         push_card(pl.hand, &pl.n_hand, card)
         return RES_DONE
+    if local == H_BLOOD_USE_AA:
+        # Blood of Ancients powered: take `wounds` Wound(s) - to hand or to the discard pile -
+        # and use the powered effect of an Advanced Action in the offer without paying mana;
+        # the card stays in the offer.  Its effect keeps its own colour (LL-9.6.3) and is one
+        # effect with this card's (LL-9.6.1).  Stage 0: offer slot (ASK_OFFER), 1: the
+        # Wound's place (ASK_OPTION 0 hand, 1 discard pile).  hvars[0] = slot.
+        if choice < 0:
+            options = blood_use_options(gs, es)
+            if options == 0:
+                set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+                return RES_ERROR
+            choice = single_option(options)
+            if choice < 0:
+                return ask(gs, row, 0, ASK_OFFER, options)
+            gs.turn.handler_stage = 0
+        if gs.turn.handler_stage == 0:
+            gs.turn.hvars[0] = <int16_t>choice
+            return ask(gs, row, 1, ASK_OPTION, 3)
+        card = gs.aa_offer[gs.turn.hvars[0]]
+        if choice == 1:
+            for k in range(a[0]):
+                push_card(pl.discard, &pl.n_discard, es.wound)
+        elif gs.combat.active:
+            hero_take_wounds(gs, st, p, a[0])                      # counts for 11.7.8 knock-out
+        else:
+            take_wounds(gs, es, pl, a[0])                          # 12.1.1
+        if gs.error != ERR_NONE:
+            return RES_ERROR
+        gs.turn.resolving_card = <int16_t>card
+        return push_eval(gs, es.card_powered[card * es.card_stride])
+    if local == H_CHIVALRY:
+        # Chivalry: Attack `attack` (physical, melee) with Reputation +reputation and Fame
+        # +fame for each enemy the attack it joins defeats (chivalry_commit).
+        gs.combat.attack[<int>MELEE][<int>PHYSICAL] += a[0] + ambush_bonus(gs, 0) + card_bonus(gs)
+        gs.turn.chivalry_rep += <int8_t>a[1]
+        gs.turn.chivalry_fame += <int8_t>(a[2] if a[2] > 0 else 0)
+        return RES_DONE
+    if local == H_DODGE_ATTACK:
+        # Dodge and Weave: Attack `attack` in the Attack phase of this combat if no Wound went
+        # to the hero's hand earlier in it (advanced_phase_start).
+        gs.turn.dodge_attack += <int8_t>(a[0] + card_bonus(gs))
+        return RES_DONE
+    if local == H_INFLUENCE_BLOCK:
+        # Diplomacy: Influence `influence`; Influence may be used as Block of `element` this
+        # turn (A_INFLUENCE_BLOCK in the Block phase, LL-9.7.1).
+        gs.turn.influence += a[0] + card_bonus(gs)                     # 10.2.2
+        gs.turn.influence_block |= <uint8_t>diplomacy_element_bit(a[1])
+        return RES_DONE
+    if local == H_LEARNING:
+        # Learning: once this turn an AA from the offer for `cost` Influence (A_LEARNING);
+        # engine reading: a second Learning this turn replaces the first one's offer.
+        gs.turn.learning_cost = <int8_t>a[0]
+        gs.turn.learning_to_hand = <uint8_t>(1 if a[1] == 1 else 0)
+        return RES_DONE
+    if local == H_TALENT_GAIN:
+        # Magic Talent powered: pay one basic mana (5.4; gold by Day as any basic, 5.1.5);
+        # a Spell of that colour goes from the offer to the discard pile (6.4.2 refill).
+        # Stage 0: colour, 1: payment (ASK_OPTION = payment code), 2: offer slot.
+        if choice < 0:
+            options = talent_colour_options(gs, es)
+            if options == 0:
+                set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+                return RES_ERROR
+            choice = single_option(options)
+            if choice < 0:
+                return ask(gs, row, 0, ASK_COLOUR, options)
+            gs.turn.handler_stage = 0
+        if gs.turn.handler_stage == 0:
+            gs.turn.hvars[0] = <int16_t>choice
+            options = pay_options(gs, choice)
+            choice = single_option(options)
+            if choice < 0:
+                return ask(gs, row, 1, ASK_OPTION, options)
+            gs.turn.handler_stage = 1
+        if gs.turn.handler_stage == 1:
+            pay_take(gs, choice, gs.turn.hvars[0])
+            options = 0
+            for k in range(3):
+                if gs.spell_offer[k] >= 0 and card_colour(es, gs.spell_offer[k]) == gs.turn.hvars[0]:
+                    options |= (<uint64_t>1) << k
+            choice = single_option(options)
+            if choice < 0:
+                return ask(gs, row, 2, ASK_OFFER, options)
+        card = gs.spell_offer[choice]
+        refill_offer(gs, gs.spell_offer, gs.spell_deck, &gs.n_spell_deck, choice)
+        push_card(pl.discard, &pl.n_discard, card)
+        return RES_DONE
+    if local == H_MAXIMAL_BASIC or local == H_MAXIMAL_POWERED:
+        # Maximal Effect: another Action card from hand is thrown away (6.5.2) and its basic
+        # effect used `times` times (powered: its powered effect, no mana paid) - one single
+        # effect keeping that card's colour (LL-9.6.1, LL-9.6.3, LL-9.7.19-9.7.22).  Each use
+        # resolves in turn (choices may differ, LL-9.7.20); maximal_step repeats it.
+        if choice < 0 and gs.turn.maximal_row != 0 and gs.turn.maximal_self == row:
+            return maximal_step(gs, es)                              # the next use
+        if choice < 0:
+            options = maximal_options(gs, es, row, 1 if local == H_MAXIMAL_POWERED else 0)
+            if options == 0:
+                set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+                return RES_ERROR
+            choice = single_option(options)
+            if choice < 0:
+                return ask(gs, row, 0, ASK_HAND_CARD, options)
+        card = pl.hand[choice]
+        remove_at(pl.hand, &pl.n_hand, choice)
+        pl.removed += 1                                              # thrown away
+        gs.turn.resolving_card = <int16_t>card
+        gs.turn.maximal_row = <int16_t>(1 + (es.card_powered[card * es.card_stride] if local == H_MAXIMAL_POWERED
+                                             else es.card_basic[card * es.card_stride]))
+        gs.turn.maximal_left = <int8_t>a[0]
+        gs.turn.maximal_self = <int16_t>row
+        return maximal_step(gs, es)
+    if local == H_PEACEFUL:
+        # Peaceful Moment: Influence `influence`.  Played in the movement part before any
+        # action it is the turn's action (LL-8.1.1-8.1.2; not while resting, LL-8.1.3): no
+        # more movement (4.4.5), Move points are lost (LL-9.3.4), and Influence buys Heal 1
+        # per heal_cost (powered: also readies Units for ready_cost_per_level a level) with
+        # A_PEACEFUL.  During an interaction it is Influence only.
+        gs.turn.influence += a[0] + card_bonus(gs)
+        if gs.phase == PH_MOVE and not gs.turn.action_taken:
+            gs.turn.action_taken = 1
+            gs.turn.move_points = 0
+            gs.turn.peaceful = <uint8_t>(2 if a[2] == 1 else 1)
+            gs.turn.peaceful_heal_cost = <int8_t>a[1]
+            gs.turn.peaceful_ready_cost = <int8_t>a[3]
+        elif gs.phase == PH_MOVE and gs.turn.peaceful and a[2] == 1:
+            gs.turn.peaceful = 2               # a later use within the same action (Maximal Effect)
+        return RES_DONE
+    if local == H_STOUT_RESOLVE:
+        # Stout Resolve: Move, Influence, Attack or Block `value` (stage 0, ASK_OPTION 0-3);
+        # then discard cards for +bonus each (stage 1, ASK_HAND_CARD + ASK_DONE): basic a
+        # Wound (any_cards=0), powered any cards with at most max_wounds Wounds (6.5.1:
+        # the card allows discarding Wounds).  hvars: 0 kind, 1 bonus so far, 2 Wounds.
+        if choice < 0:
+            options = stout_kinds(gs)
+            if options == 0:
+                set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+                return RES_ERROR
+            gs.turn.hvars[1] = 0
+            gs.turn.hvars[2] = 0
+            choice = single_option(options)
+            if choice < 0:
+                return ask(gs, row, 0, ASK_OPTION, options)
+            gs.turn.handler_stage = 0
+        if gs.turn.handler_stage == 0:
+            gs.turn.hvars[0] = <int16_t>choice
+        elif choice != ASK_DONE:
+            card = pl.hand[choice]
+            remove_at(pl.hand, &pl.n_hand, choice)
+            push_card(pl.discard, &pl.n_discard, card)
+            gs.turn.hvars[1] += a[1]
+            if card == es.wound:
+                gs.turn.hvars[2] += 1
+        if choice != ASK_DONE and not (a[2] == 0 and gs.turn.hvars[1] > 0):
+            options = stout_discards(gs, es, a)
+            if options != 0:
+                return ask(gs, row, 1, ASK_HAND_CARD, options | ((<uint64_t>1) << ASK_DONE))
+        k = a[0] + gs.turn.hvars[1]
+        c = gs.turn.hvars[0]
+        if c == 0:
+            gs.turn.move_points += k + move_bonus(gs)
+        elif c == 1:
+            gs.turn.influence += k + card_bonus(gs)                       # 10.2.2
+        elif c == 2:
+            gs.combat.attack[<int>MELEE][<int>PHYSICAL] += k + ambush_bonus(gs, 0) + card_bonus(gs)
+        else:
+            gs.combat.block[<int>PHYSICAL] += k + ambush_bonus(gs, 1) + card_bonus(gs)
+        return RES_DONE
+    if local == H_TEMPORAL_PORTAL:
+        # Temporal Portal: the turn's action (LL-8.1.1-8.1.2, not while resting LL-8.1.3):
+        # the Hand limit of the next draw + hand_limit (LL-8.2.1), and the hero may move up
+        # to `spaces` times to an adjacent revealed safe space (9.7.1) without provoking and
+        # without Move points (LL-8.1.4, LL-3.1.4).  Stage 0: a direction (ASK_OPTION 0-5)
+        # or ASK_DONE.  hvars[0] = moves left.  Used once a turn (LL-9.7.21: Maximal Effect).
+        if choice < 0:
+            if gs.turn.portal_used:
+                return RES_DONE                                      # LL-9.7.21
+            gs.turn.portal_used = 1
+            gs.turn.action_taken = 1                                 # 4.4.5
+            gs.turn.move_points = 0                                  # LL-9.3.4
+            gs.turn.hand_limit_bonus += <int8_t>a[1]
+            gs.turn.hvars[0] = <int16_t>a[0]
+        elif choice == ASK_DONE:
+            return RES_DONE
+        else:
+            k = gs.hexes[pl.position].neighbour[choice]
+            pl.position = <int16_t>k
+            if gs.turn.n_path < MAX_PATH:
+                gs.turn.path[gs.turn.n_path] = <int16_t>k
+                gs.turn.n_path += 1
+            gs.turn.moved = 1
+            gs.turn.hvars[0] -= 1
+        if gs.turn.hvars[0] <= 0:
+            return RES_DONE
+        options = <uint64_t>portal_dirs(gs, st, p)
+        if options == 0:
+            return RES_DONE
+        return ask(gs, row, 0, ASK_OPTION, options | ((<uint64_t>1) << ASK_DONE))
+    if local == H_TALENT_PLAY:
+        # Magic Talent basic: discard a card (6.2.1); a Spell of its colour in the offer may
+        # be played as if in hand - its mana paid as usual (6.1.4, 5.4.3) - and stays in the
+        # offer.  Engine reading: it is cast now, as part of this card's effect (LL-9.6.1:
+        # one single effect; its own colour kept, LL-9.6.3).  Stage 0: the card to discard
+        # (ASK_HAND_CARD), 1: offer slot (ASK_OFFER), 2: mode + payment (ASK_OPTION, see
+        # talent_spell_modes), 3: the black mana of the powered effect (ASK_OPTION = payment
+        # code).  hvars[0] = colour, hvars[1] = slot, hvars[2] = mode.
+        if choice < 0:
+            options = talent_discards(gs, es, row, False)
+            if options == 0:
+                set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+                return RES_ERROR
+            choice = single_option(options)
+            if choice < 0:
+                return ask(gs, row, 0, ASK_HAND_CARD, options)
+            gs.turn.handler_stage = 0
+        if gs.turn.handler_stage == 0:
+            card = pl.hand[choice]
+            remove_at(pl.hand, &pl.n_hand, choice)
+            push_card(pl.discard, &pl.n_discard, card)
+            gs.turn.hvars[0] = <int16_t>card_colour(es, card)
+            options = talent_offer_slots(gs, es, gs.turn.hvars[0])
+            choice = single_option(options)
+            if choice < 0:
+                return ask(gs, row, 1, ASK_OFFER, options)
+            gs.turn.handler_stage = 1
+        if gs.turn.handler_stage == 1:
+            gs.turn.hvars[1] = <int16_t>choice
+            options = talent_spell_modes(gs, es, gs.spell_offer[choice])
+            choice = single_option(options)
+            if choice < 0:
+                return ask(gs, row, 2, ASK_OPTION, options)
+            gs.turn.handler_stage = 2
+        card = gs.spell_offer[gs.turn.hvars[1]]
+        if gs.turn.handler_stage == 2:
+            gs.turn.hvars[2] = <int16_t>(1 if choice >= 32 else 0)
+            pay_take(gs, choice & 31, card_colour(es, card))          # 5.4.5
+            if gs.turn.hvars[2] == 1:
+                options = 0
+                for k in range(n_pay_codes(gs)):
+                    if pay_ok(gs, k, BLACK) and playable_after_paying(gs, es, card, 1, k, PAY_NONE, BLACK):
+                        options |= (<uint64_t>1) << k
+                choice = single_option(options)
+                if choice < 0:
+                    return ask(gs, row, 3, ASK_OPTION, options)
+                gs.turn.handler_stage = 3
+        if gs.turn.handler_stage == 3:
+            pay_take(gs, choice, BLACK)                                  # 5.4.3
+        gs.turn.resolving_card = <int16_t>card
+        return push_eval(gs, es.card_powered[card * es.card_stride] if gs.turn.hvars[2] == 1
+                         else es.card_basic[card * es.card_stride])
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR
 
@@ -768,7 +1425,8 @@ cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int ro
     """Whether the handler can do something now (called while the card is still in hand)."""
     cdef const Player* pl = &gs.players[gs.current]
     cdef const int32_t* a
-    cdef int i, c
+    cdef int i, c, lifted
+    cdef bint ok
     if local == H_ICE_SHIELD_BLOCK or local == H_BLOCK_DOUBLE_VS_SWIFT or local == H_SHIELD_BASH:
         return gs.phase == PH_COMBAT_BLOCK                        # 11.6.3
     if local == H_COUNTERATTACK:
@@ -788,6 +1446,45 @@ cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int ro
         return a[2] >= 0 and pay_options(gs, a[0]) != 0 and node_playable(gs, es, a[2])
     if local == H_INTO_THE_HEAT:
         return gs.combat.active != 0 and gs.turn.heat_window == 1   # "at the start of combat"
+    if local == H_CHIVALRY:
+        return gs.phase == PH_COMBAT_ATTACK                       # 11.8: a melee Attack
+    if local == H_DODGE_ATTACK:
+        return gs.phase == PH_COMBAT_BLOCK                        # with its attack reduction
+    if local == H_INFLUENCE_BLOCK:
+        # Influence during interaction (10.2.2), or in combat up to the Block phase, where
+        # Influence becomes Block (LL-9.7.1)
+        return gs.phase == PH_INTERACT or (gs.combat.active != 0 and gs.phase <= PH_COMBAT_BLOCK
+                                           and gs.phase >= PH_COMBAT_RANGED)
+    if local == H_LEARNING:
+        return gs.phase == PH_INTERACT                            # 10.2.2: its Influence
+    if local == H_PEACEFUL:
+        # LL-8.1.2-8.1.3: as the action, in the movement part before any action; else its
+        # Influence during an interaction
+        # (or while it is the action already: Maximal Effect's later uses give their Influence)
+        return gs.phase == PH_INTERACT or (gs.phase == PH_MOVE and (not gs.turn.action_taken
+                                                                     or gs.turn.peaceful != 0))
+    if local == H_TEMPORAL_PORTAL:
+        return gs.phase == PH_MOVE and not gs.turn.action_taken and not gs.turn.portal_used
+    if local == H_STOUT_RESOLVE:
+        return stout_kinds(gs) != 0
+    if local == H_BLOOD_USE_AA or local == H_TALENT_GAIN or local == H_TALENT_PLAY \
+            or local == H_MAXIMAL_BASIC or local == H_MAXIMAL_POWERED:
+        # special effects (6.3.3), also while interacting (10.2.7) - the borrowed effect
+        # must be usable now (LL-9.6.2)
+        if not special_timing(gs) and gs.phase != PH_INTERACT:
+            return False
+        if local == H_TALENT_GAIN:
+            return talent_colour_options(gs, es) != 0
+        # the borrowed effect is checked as it will resolve: this card out of the hand
+        lifted = lift_self(<GameState*>gs, es, row)
+        if local == H_BLOOD_USE_AA:
+            ok = blood_use_options(gs, es) != 0
+        elif local == H_TALENT_PLAY:
+            ok = talent_discards(gs, es, row, False) != 0
+        else:
+            ok = maximal_options(gs, es, row, 1 if local == H_MAXIMAL_POWERED else 0) != 0
+        put_back(<GameState*>gs, lifted)
+        return ok
     if not special_timing(gs):
         return False
     if local == H_TRAINING:
@@ -813,3 +1510,25 @@ cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int ro
         or local == H_AMBUSH_BONUS or local == H_AGILITY_CONVERT \
         or local == H_MOUNTAIN_LORE or local == H_STEADY_TEMPO
 
+
+
+cdef class AdvancedTester:
+    """Tests: set the Advanced Action offer and read this group's turn fields."""
+    cdef Engine eng
+
+    def __init__(self, Engine eng):
+        self.eng = eng
+
+    def set_aa_offer(self, cards):
+        """The three AA offer slots (card ids, top position first, 1.2.5)."""
+        cdef GameState* gs = &self.eng.core.gs
+        for k in range(3):
+            gs.aa_offer[k] = self.eng.tables.card_ids.index(cards[k]) if k < len(cards) and cards[k] else -1
+
+    @property
+    def turn(self):
+        cdef GameState* gs = &self.eng.core.gs
+        return {"hand_limit_bonus": gs.turn.hand_limit_bonus, "influence_block": gs.turn.influence_block,
+                "learning_cost": gs.turn.learning_cost, "peaceful": gs.turn.peaceful,
+                "move_points": gs.turn.move_points, "action_taken": bool(gs.turn.action_taken),
+                "dodge_attack": gs.turn.dodge_attack, "concentration": gs.turn.concentration}

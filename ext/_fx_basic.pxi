@@ -170,8 +170,8 @@ cdef int basic_handler(GameState* gs, const EngineStatics* es, const Statics* st
         return RES_DONE
     if local == H_CONCENTRATION:
         # Concentration / Will Focus powered: play another Action card with it; that card
-        # gives its strong effect without mana, +bonus if it gives Move (Influence, Block,
-        # Attack: ERR_CARD_BONUS until interaction / combat exist).
+        # gives its strong effect without mana, +bonus if it gives Move, Influence, Block or
+        # Attack: once, to the first such amount it gives (card_bonus / move_bonus, _engine.pyx).
         if choice < 0:
             for i in range(pl.n_hand):
                 if i < ASK_DONE and concentration_target(gs, es, pl.hand[i], 0):
@@ -212,7 +212,7 @@ cdef int basic_handler(GameState* gs, const EngineStatics* es, const Statics* st
         # every ability, resistance and elemental attack icon of the enemy it blocks; enemies
         # with Arcane Immunity give no bonus (LL-2.10.8).  The bonus is counted when the
         # block is committed (commit_block, _fx_advanced.pxi).
-        gs.combat.block[<int>ICE] += a[0]
+        gs.combat.block[<int>ICE] += a[0] + card_bonus(gs)      # Concentration on it
         gs.turn.icon_block += <int8_t>a[1]
         return RES_DONE
     if local == H_REDUCE_ATTACK:
@@ -245,7 +245,8 @@ cdef bint basic_playable(const GameState* gs, const EngineStatics* es, int row, 
     """Whether the handler can do something now (called while the card is still in hand)."""
     cdef const int32_t* a = row_args(es, row)
     cdef const Player* pl = &gs.players[gs.current]
-    cdef int i, others = 0
+    cdef int i, others = 0, lifted
+    cdef bint ok
     if local == H_DISCARD_COST:
         for i in range(pl.n_hand):
             if pl.hand[i] != es.wound:
@@ -272,12 +273,19 @@ cdef bint basic_playable(const GameState* gs, const EngineStatics* es, int row, 
     if local == H_MANA_PULL_EXTRA_DIE or local == H_TIRELESSNESS_BONUS or local == H_CRYSTAL_JOY_RETURN:
         return gs.phase == PH_MOVE or gs.phase == PH_REST
     if local == H_CONCENTRATION:
-        if gs.phase != PH_MOVE and gs.phase != PH_REST:
+        # a special effect (6.3.3) whose target card must be usable now: also while
+        # interacting or in combat (Influence, Attack, Block targets)
+        if gs.phase != PH_MOVE and gs.phase != PH_REST and gs.phase != PH_INTERACT and not gs.combat.active:
             return False
+        # checked as it resolves: Concentration itself out of the hand (lift_self, _fx_advanced)
+        lifted = lift_self(<GameState*>gs, es, row)
+        ok = False
         for i in range(pl.n_hand):
-            if concentration_target(gs, es, pl.hand[i], 1):
-                return True
-        return False
+            if concentration_target(gs, es, pl.hand[i], 0):
+                ok = True
+                break
+        put_back(<GameState*>gs, lifted)
+        return ok
     if local == H_NOBLE_MANNERS_BONUS:
         return gs.phase == PH_INTERACT      # only during interaction (10.2)
     if local == H_COLD_TOUGHNESS:

@@ -331,6 +331,20 @@ cdef struct TurnState:
     int8_t polar_nospell       # Polarization by Day: colour + 1 of one token (black used as it) that may not pay for a Spell
     int8_t prayer_delta        # Prayer of Weather: every terrain cost changes by this, applied last (9.6.2) ...
     int8_t prayer_floor        # ... but a reduction stops at this cost
+    # --- advanced ---
+    uint8_t influence_block    # Diplomacy: bit per element (PHYSICAL FIRE ICE) Influence may be spent as Block this turn
+    int8_t learning_cost       # Learning: Influence price of one AA from the offer this turn, 0 = none / used
+    uint8_t learning_to_hand   # ... 1: the AA goes to hand (powered), 0: to the discard pile
+    int8_t chivalry_rep        # Chivalry: Reputation per enemy defeated by the attack being assembled
+    int8_t chivalry_fame       # ... and Fame per enemy
+    int8_t dodge_attack        # Dodge and Weave: Attack at the start of the Attack phase if no Wound was taken to hand this combat
+    uint8_t peaceful           # Peaceful Moment played as the action: 1 Healing may be bought, 2 also Units readied
+    int8_t peaceful_heal_cost  # ... Influence per Healing point
+    int8_t peaceful_ready_cost # ... Influence per level of a Unit readied
+    uint8_t portal_used        # Temporal Portal resolved this turn (one action per turn, LL-9.7.21)
+    int8_t maximal_left        # Maximal Effect: uses of the borrowed effect still to come
+    int16_t maximal_row        # ... that effect row + 1, 0 = none
+    int16_t maximal_self       # ... the Maximal Effect handler row that repeats it
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty

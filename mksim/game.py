@@ -470,6 +470,22 @@ class _ActionWords:
     def _convert_move(self, arg: int) -> str:
         return "Agility: convert Move into " + ("Ranged Attack 1" if arg else "Attack 1")
 
+    def _influence_block(self, arg: int) -> str:       # Diplomacy (LL-9.7.1)
+        element = ("physical", "Fire", "Ice")[arg] if arg < 3 else "?"
+        return f"Diplomacy: spend Influence 1 as {element} Block 1"
+
+    def _learning(self, arg: int) -> str:
+        offer = self.d["advanced_action_offer"]
+        card = offer[arg] if arg < len(offer) and offer[arg] else None
+        return f"Learning: buy {self.card(card) if card else f'offer card {arg}'} with Influence"
+
+    def _peaceful(self, arg: int) -> str:              # Peaceful Moment as the action (LL-8.1)
+        if arg == 0:
+            return "Peaceful Moment: buy Heal 1 with Influence"
+        units = self.player.get("units", [])
+        unit = units[arg - 1]["unit"] if arg - 1 < len(units) and units[arg - 1] else None
+        return f"Peaceful Moment: ready {self.game.name('unit', unit) if unit else f'unit {arg - 1}'} with Influence"
+
     def _return_card(self, arg: int) -> str:
         return f"Crystal Joy: discard {self.hand_card(arg)} to return Crystal Joy to hand"
 
