@@ -78,6 +78,9 @@ cdef enum UnitActionKind:      # actions of _engine_units.pxi (interaction 10.2-
 cdef enum SkillActionKind:     # actions of _fx_skills.pxi (8.2)
     A_USE_SKILL = 70           # arg: skill slot of Player.skills; its effect resolves on the stack
 
+cdef enum SpellActionKind:     # actions of _fx_spells.pxi
+    A_POSSESS = 90             # Attack phase: add the possessed enemy's Attack to the pool (Possess)
+
 cdef enum:
     SKILL_CARD_BASE = -2000    # resolving_card of a skill: SKILL_CARD_BASE - skill content index
     SKILL_TURN_SHIFT = 8       # Player.skills_used: bit k = slot k face down (8.2.1-8.2.2, until

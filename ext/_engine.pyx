@@ -715,6 +715,7 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
     if gs.combat.active:                                     # 11.3
         n = legal_play(eng, gs, es, out, n)
         n = legal_convert_move(gs, out, n)                   # Agility (_fx_advanced.pxi)
+        n = legal_possess(gs, st, out, n)                    # Possess (_fx_spells.pxi)
         n = legal_unit_actions(gs, es, out, n)               # 7.3 (_engine_units.pxi)
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
         return legal_combat(gs, es, st, out, n)
@@ -930,6 +931,7 @@ cdef void end_turn_begin(GameState* gs, const EngineStatics* es, const Statics* 
     return_spent_crystals(gs, p)                                 # Crystal Mastery (_fx_advanced)
     forced_withdrawal(gs, es, st, p)                             # 13.1.2
     mountain_lore_bonus(gs, p)                                   # Mountain Lore (_fx_advanced)
+    time_bending_end(gs, es, p)                                  # Time Bending: played cards to hand
     clear_play_area(gs, st, p)                                   # 13.1.3
     gs.phase = PH_END_TURN
     site = gs.hexes[pl.position].site if pl.position >= 0 else -1
@@ -990,6 +992,10 @@ cdef void finish_turn(GameState* gs, const EngineStatics* es, const Statics* st)
         gs.turn.hand_limit_bonus += planning_bonus(gs, es, p)    # with the hand before drawing
     # 13.7.2: the Hand limit, plus the larger keep / city bonus (10.9) and card bonuses
     limit = hand_limit(gs, st, p) + hand_limit_bonus(gs, st, p) + gs.turn.hand_limit_bonus
+    if gs.turn.time_bending:                                     # Time Bending: no new cards
+        gs.turn.end_stage = END_NONE
+        next_actor(gs, es, st)
+        return
     draw_to_limit(gs, st, p, limit)                              # 13.7.3-13.7.4
     if pl.n_hand < limit and pl.n_deck == 0 and gs.turn.end_stage != END_LONG_NIGHT:
         gs.turn.end_stage = END_LONG_NIGHT                       # 13.7.4: Long Night mid-draw
@@ -1527,6 +1533,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         return apply_site_action(gs, es, st, p, kind, arg)
     if kind == A_CONVERT_MOVE:                                   # Agility (_fx_advanced.pxi)
         return apply_convert_move(gs, arg)
+    if kind == A_POSSESS:                                        # Possess (_fx_spells.pxi)
+        return apply_possess(gs, st)
     if kind >= A_COMMIT_ATTACK and kind <= A_NEXT_PHASE:
         return apply_combat_action(gs, es, st, p, kind, arg)
     if kind >= A_END_INTERACT and kind <= A_HEAL_UNIT:          # _engine_units.pxi
@@ -1686,7 +1694,7 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
               A_DAMAGE_START: "damage_from", A_DAMAGE_HERO: "damage_hero", A_DAMAGE_UNIT: "damage_unit",
               A_NEXT_PHASE: "next_phase", A_REWARD: "reward", A_ALTAR: "altar", A_TACTIC_ABILITY: "tactic_ability",
               A_FORFEIT: "forfeit", A_RETURN_CARD: "return_card", A_CONVERT_MOVE: "convert_move",
-              A_STEADY_TEMPO: "steady_tempo",
+              A_STEADY_TEMPO: "steady_tempo", A_POSSESS: "possess_attack",
               A_END_INTERACT: "end_interact", A_RECRUIT: "recruit", A_BUY_HEALING: "buy_healing",
               A_BUY_AA: "buy_aa", A_BUY_SPELL: "buy_spell", A_ACTIVATE_UNIT: "activate_unit",
               A_HEAL_UNIT: "heal_unit", A_USE_SKILL: "use_skill"}

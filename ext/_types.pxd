@@ -172,6 +172,9 @@ cdef struct Player:
     int8_t round_order         # position in the round order
     int8_t claimed_die         # Mana Claim: colour + 1 of the die kept until the round ends, 0 = none
     int8_t claim_per_turn      # Mana Claim: tokens of that colour at the start of each later turn
+    # --- spells ---
+    int16_t set_aside[4]       # Time Bending: cards set aside until the end of the round (LL-9.6.4)
+    int8_t n_set_aside
 
 cdef struct Dummy:             # the dummy player (18)
     int8_t hero
@@ -276,6 +279,17 @@ cdef struct TurnState:
     int8_t cure_draw           # Cure: draw a card per Wound healed from hand from now on
     uint8_t space_bending      # Space Bending: spaces 2 away count as adjacent for moves (A_MOVE arg 8 + hex)
     uint8_t no_source_dice     # Who Needs Magic +3: no Source die may be used for the rest of the turn
+    # --- spells ---
+    uint8_t ignore_site_fort   # Demolish / Underground Attack: site fortifications ignored this turn (11.10.1)
+    uint8_t terrain_closed     # Mist Form: bit per terrain that may not be entered this turn (9.2)
+    int8_t ignore_wounds       # Veil of Mist: Wounds from enemies still to be ignored this turn
+    int8_t charm_discount      # Charm: Influence discount on the next Unit recruited this turn (10.6)
+    int8_t disease_armor       # Disease: Armor of each fully blocked enemy this combat, 0 = none (LL-6.1.6)
+    int8_t possess_slot        # Possess: combat slot of the possessed enemy + 1, 0 = none
+    int8_t possess_attack[4]   # Possess: Attack per element still to be added in the Attack phase
+    int16_t time_bending       # Time Bending: the card to set aside + 1 (another turn follows, played cards to hand), 0 = none
+    int8_t call_to_arms        # Call to Arms: Unit-offer slot + 1 whose ability may be used this turn, 0 = none
+    uint8_t call_to_arms_used  # Call to Arms: that ability was used (its unit takes no damage)
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty
@@ -287,6 +301,8 @@ cdef struct CombatEnemy:
     uint8_t blocked            # bit i: attack i blocked (11.6.6; LL-6.1.2 each attack separately)
     uint8_t damaged            # bit i: damage of attack i assigned (11.7.12; LL-6.1.2)
     int8_t attack_delta[3]     # per-attack change (Cumbersome LL-6.5.2, effects LL-6.1.5); value floored at 0
+    # --- spells ---
+    uint8_t res_lost           # RES_* bits an effect removed for this combat (Chill, 11.4.4)
 
 cdef enum CombatEnemyFlags:
     CE_DEFEATED = 1
@@ -314,6 +330,8 @@ cdef struct Combat:
     int16_t dmg_left           # damage of that attack still to assign (11.7.3)
     int8_t reason              # why this combat happens (CK_* in _engine_combat.pxi; outcome 11.12)
     int16_t from_hex           # the space an assault started from (withdrawal, 11.12.4)
+    # --- spells ---
+    int8_t possess_lock        # Possess: slot + 1 of the possessed enemy while its Attack is in the pool
 
 # ---------------------------------------------------------------------------------------
 # The whole game

@@ -443,6 +443,9 @@ class _ActionWords:
     def _convert_move(self, arg: int) -> str:
         return "Agility: convert Move into " + ("Ranged Attack 1" if arg else "Attack 1")
 
+    def _possess_attack(self, arg: int) -> str:
+        return "Possess: add the possessed enemy's Attack (not usable against it)"
+
     def _return_card(self, arg: int) -> str:
         return f"Crystal Joy: discard {self.hand_card(arg)} to return Crystal Joy to hand"
 
