@@ -235,6 +235,21 @@ cdef bint travel_playable(const GameState* gs, int spaces, int per) noexcept nog
     return per <= 0 or gs.turn.move_points >= per
 
 
+cdef bint travel_usable(const GameState* gs, const Statics* st, int spaces, int per) noexcept nogil:
+    """travel_playable, and a safe space to end on within reach (a travel that could go
+    nowhere is not offered)."""
+    cdef int p = gs.current, pos = gs.players[p].position, d, nb, budget = spaces
+    if not travel_playable(gs, spaces, per):
+        return False
+    if per > 0 and gs.turn.move_points // per < budget:
+        budget = gs.turn.move_points // per
+    for d in range(6):
+        nb = gs.hexes[pos].neighbour[d]
+        if nb >= 0 and safe_within(gs, st, p, nb, budget - 1):
+            return True
+    return False
+
+
 cdef int travel(GameState* gs, const Statics* st, int p, int row, int choice, int spaces, int per) noexcept nogil:
     cdef Player* pl = &gs.players[p]
     cdef uint64_t o
@@ -473,9 +488,9 @@ cdef bint spells_playable(const GameState* gs, const EngineStatics* es, int row,
     if local == SP_RECRUIT_FREE:
         return special_now(gs) and recruit_free_offer(gs, es) != 0
     if local == SP_UNDERGROUND_TRAVEL:
-        return travel_playable(gs, a[0], 0)
+        return travel_usable(gs, es.st, a[0], 0)
     if local == SP_WINGS_OF_WIND:
-        return travel_playable(gs, a[0], a[1])
+        return travel_usable(gs, es.st, a[0], a[1])
     if local == SP_OFFERING_DISCARD:
         return special_now(gs)
     if local == SP_DESTROY_ENEMY:
