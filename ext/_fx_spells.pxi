@@ -13,7 +13,7 @@
 
 from libc.stdlib cimport abs
 from mksim._types cimport FOREST, DESERT, SIEGE, RANGED, FIRE, ICE, PHYSICAL, MAX_HEXES, CE_GONE, CE_NO_ATTACK
-from mksim._combat cimport (defeat_enemy, enemy_ability, AB_ARCANE_IMMUNITY, fortification_level,
+from mksim._combat cimport (defeat_enemy, enemy_ability, AB_ARCANE_IMMUNITY, AB_SUMMON, fortification_level,
                             attack_element, enemy_attack_value, all_attacks_blocked, RES_FIRE)
 
 SPELLS_HANDLERS = (
@@ -333,7 +333,12 @@ cdef int underground_attack(GameState* gs, const EngineStatics* es, const Static
 # -- enemy spells: Chill, Disease, Earthquake, Possess, Wings of Night ----------------------
 
 cdef bint has_live_attack(const GameState* gs, const Statics* st, int slot) noexcept nogil:
+    """An attack still to come; a summoner's before it summons (its summon is its attack,
+    LL-6.2.1: one that does not attack summons nothing)."""
     cdef int i
+    if gs.phase == PH_COMBAT_RANGED and enemy_ability(gs, st, slot, AB_SUMMON) \
+            and not (gs.combat.enemies[slot].flags & CE_NO_ATTACK):
+        return True
     for i in range(enemy_n_attacks(gs, st, slot)):
         if attack_is_live(gs, st, slot, i):
             return True

@@ -62,8 +62,18 @@ def test_chill_not_playable_on_an_ice_resistant_enemy_11_4_2(content, tables):
     assert play_code(0, 0, pay=BLUE) not in codes(eng)
 
 
+def test_ll_6_1_4_chill_on_a_summoner_in_the_ranged_phase_stops_its_summoning(content, tables):
+    """Orc Summoners chilled before the Block phase summon nothing (11.6.2, LL-6.2.1)."""
+    core, eng, sc = start(content, tables, ["chill"], tokens=tokens(BLUE))
+    T = fight(core, ["orc_summoners"])
+    eng.apply(play_code(0, 0, pay=BLUE))
+    eng.apply(encode("choose", 0))
+    eng.apply(encode("next_phase"))
+    assert T.n_enemies == 1
+
+
 def test_lethal_chill_armor_minus_4_min_1_and_no_attack(content, tables):
-    """Lethal Chill (Night, blue + black): Swordsmen Armor 5 -> 1, Prowlers Armor 3 -> 1."""
+    """Lethal Chill (Night, blue + black): Swordsmen Armor 5 -> 1, Crypt Worm 6 -> 2."""
     for enemy, armor in (("swordsmen", 1), ("crypt_worm", 2)):
         core, eng, sc = night_spell(content, tables, ["chill"], BLUE)
         T = fight(core, [enemy])
