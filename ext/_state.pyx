@@ -817,6 +817,7 @@ cdef class GameCore:
                 "tactic": t.tactic_ids[pl.tactic] if pl.tactic >= 0 else None,
                 "tactic_used": bool(pl.tactic_used),
                 "tactic_cards": _ids(cards, pl.tactic_cards, pl.n_tactic_cards),
+                "set_aside": _ids(cards, pl.set_aside, pl.n_set_aside),   # Time Bending (LL-9.6.4)
                 "stolen_die": mana[pl.stolen_die] if pl.stolen_die >= 0 else None,
                 "round_order": pl.round_order,
                 "skill_stack": [su.skill_ids[pl.skill_stack[i]] for i in range(pl.n_skill_stack)],

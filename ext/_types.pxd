@@ -288,8 +288,6 @@ cdef struct TurnState:
     int8_t possess_slot        # Possess: combat slot of the possessed enemy + 1, 0 = none
     int8_t possess_attack[4]   # Possess: Attack per element still to be added in the Attack phase
     int16_t time_bending       # Time Bending: the card to set aside + 1 (another turn follows, played cards to hand), 0 = none
-    int8_t call_to_arms        # Call to Arms: Unit-offer slot + 1 whose ability may be used this turn, 0 = none
-    uint8_t call_to_arms_used  # Call to Arms: that ability was used (its unit takes no damage)
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty

@@ -275,18 +275,22 @@ def test_ll_9_6_4_time_bending_cards_back_to_hand_no_draw_another_turn(content, 
     """Time Bending after March: at the end of the turn March returns to the hand, Time
     Bending is set aside, nothing is drawn and the same player takes another turn; at the end
     of the round the set-aside card goes back into the Deed deck."""
-    core, eng, sc = night_spell(content, tables, ["space_bending", "march", "rage"], BLUE,
-                                deck=["stamina", "swiftness", "tranquility"])
+    core, eng, sc = night_spell(content, tables, ["space_bending", "march", "rage"], BLUE, deck=[])
     eng.apply(play_code(1, 0))                         # March: Move 2
     eng.apply(play_code(0, 1, pay=BLUE, pay2=BLACK))   # Time Bending
     eng.apply(encode("end_turn"))
     if "draw(0)" in acts(eng):
         eng.apply(encode("draw"))
     p = player(core)
-    assert sorted(p["hand"]) == ["march", "rage"] and p["deck"] == ["stamina", "swiftness", "tranquility"]
-    assert p["discard"] == [] and p["play_area"] == []
+    assert sorted(p["hand"]) == ["march", "rage"] and p["deck"] == []
+    assert p["discard"] == [] and p["play_area"] == [] and p["set_aside"] == ["space_bending"]
     assert core.to_dict()["turn_player"] == 0
     assert "regular_turn(0)" in acts(eng)              # the extra turn begins
+    eng.apply(encode("announce_end"))                  # 4.2: the deck is empty
+    while core.to_dict()["round"] == 1:
+        eng.apply(int(eng.legal_actions()[0]))
+    p = player(core)
+    assert p["set_aside"] == [] and "space_bending" in p["deck"] + p["hand"]   # 2.2.8
 
 
 # -- Underground Attack (9.4.1, 11.10.1, 11.12.4) ----------------------------------------------------
