@@ -80,6 +80,7 @@ cdef enum SkillActionKind:     # actions of _fx_skills.pxi (8.2)
 
 cdef enum SpellActionKind:     # actions of _fx_spells.pxi
     A_POSSESS = 90             # Attack phase: add the possessed enemy's Attack to the pool (Possess)
+    A_WINGS_TARGET = 91        # arg: enemy slot; Wings of Night: one more enemy does not attack, for Move
 
 cdef enum:
     SKILL_CARD_BASE = -2000    # resolving_card of a skill: SKILL_CARD_BASE - skill content index

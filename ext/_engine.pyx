@@ -200,7 +200,8 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
     if op == OP_BY_TIME:
         return node_playable(gs, es, r[4] + (1 if gs.time == NIGHT else 0))
     if op == OP_MOVE:                                # 6.3.3, 9.3.2; in combat only with a use
-        return phase == PH_MOVE or agility_move_usable(gs)   # for Move (Agility, _fx_advanced)
+        return phase == PH_MOVE or agility_move_usable(gs) \
+            or wings_move_usable(gs, es.st)                 # for Move (Agility, _fx_advanced; Wings of Night)
     if op == OP_ATTACK:                              # 11.5.2: only Ranged/Siege before melee
         return phase == PH_COMBAT_ATTACK or (phase == PH_COMBAT_RANGED and r[3] != MELEE)
     if op == OP_BLOCK:
@@ -716,6 +717,7 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
         n = legal_play(eng, gs, es, out, n)
         n = legal_convert_move(gs, out, n)                   # Agility (_fx_advanced.pxi)
         n = legal_possess(gs, st, out, n)                    # Possess (_fx_spells.pxi)
+        n = legal_wings_target(gs, st, out, n)               # Wings of Night (_fx_spells.pxi)
         n = legal_unit_actions(gs, es, out, n)               # 7.3 (_engine_units.pxi)
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
         return legal_combat(gs, es, st, out, n)
@@ -1535,6 +1537,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         return apply_convert_move(gs, arg)
     if kind == A_POSSESS:                                        # Possess (_fx_spells.pxi)
         return apply_possess(gs, st)
+    if kind == A_WINGS_TARGET:                                   # Wings of Night (_fx_spells.pxi)
+        return apply_wings_target(gs, st, arg)
     if kind >= A_COMMIT_ATTACK and kind <= A_NEXT_PHASE:
         return apply_combat_action(gs, es, st, p, kind, arg)
     if kind >= A_END_INTERACT and kind <= A_HEAL_UNIT:          # _engine_units.pxi
@@ -1695,6 +1699,7 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
               A_NEXT_PHASE: "next_phase", A_REWARD: "reward", A_ALTAR: "altar", A_TACTIC_ABILITY: "tactic_ability",
               A_FORFEIT: "forfeit", A_RETURN_CARD: "return_card", A_CONVERT_MOVE: "convert_move",
               A_STEADY_TEMPO: "steady_tempo", A_POSSESS: "possess_attack",
+              A_WINGS_TARGET: "wings_target",
               A_END_INTERACT: "end_interact", A_RECRUIT: "recruit", A_BUY_HEALING: "buy_healing",
               A_BUY_AA: "buy_aa", A_BUY_SPELL: "buy_spell", A_ACTIVATE_UNIT: "activate_unit",
               A_HEAL_UNIT: "heal_unit", A_USE_SKILL: "use_skill"}

@@ -453,6 +453,49 @@ cdef int apply_possess(GameState* gs, const Statics* st) noexcept nogil:
     return ERR_NONE
 
 
+cdef inline int wings_cost(const GameState* gs) noexcept nogil:
+    """Move for Wings of Night's next target (the first is free)."""
+    if gs.turn.wings_targets == 0:
+        return 0
+    return gs.turn.wings_first + gs.turn.wings_step * (gs.turn.wings_targets - 1)
+
+
+cdef uint64_t wings_options(const GameState* gs, const Statics* st) noexcept nogil:
+    """Enemies Wings of Night can still target now, its cost paid."""
+    if gs.turn.wings_targets == 0 or gs.turn.move_points < wings_cost(gs):
+        return 0
+    return no_attack_targets(gs, st, WHITE)
+
+
+cdef void wings_take(GameState* gs, int slot) noexcept nogil:
+    gs.turn.move_points -= <int16_t>wings_cost(gs)
+    gs.combat.enemies[slot].flags |= CE_NO_ATTACK                # LL-6.1.4
+    gs.turn.wings_targets += 1
+
+
+cdef bint wings_move_usable(const GameState* gs, const Statics* st) noexcept nogil:
+    """Move has a use in this combat: more Wings of Night targets (before the Attack phase)."""
+    return gs.combat.active != 0 and gs.turn.wings_targets > 0 and gs.phase != PH_COMBAT_ATTACK \
+        and no_attack_targets(gs, st, WHITE) != 0
+
+
+cdef int legal_wings_target(const GameState* gs, const Statics* st, int32_t* out, int n) noexcept nogil:
+    cdef uint64_t o = wings_options(gs, st)
+    cdef int s
+    for s in range(gs.combat.n_enemies):
+        if (o >> s) & 1 and n < MAX_ACTIONS:
+            out[n] = act(A_WINGS_TARGET, s)
+            n += 1
+    return n
+
+
+cdef int apply_wings_target(GameState* gs, const Statics* st, int slot) noexcept nogil:
+    if not gs.combat.active or slot < 0 or slot >= 64 or not (wings_options(gs, st) >> slot) & 1:
+        return ERR_ILLEGAL
+    wings_take(gs, slot)
+    return ERR_NONE
+
+
 cdef void time_bending_end(GameState* gs, const EngineStatics* es, int p) noexcept nogil:
     """Time Bending, end of turn: the card is set aside until the end of the round (LL-9.6.4);
     every other card played this turn returns to the hand (no draw: finish_turn); another
@@ -872,19 +915,17 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
     if local == SP_WINGS_OF_NIGHT:
         # Wings of Night: target enemy does not attack this combat; each further target costs
         # Move: first_extra_cost, then + step each (1, 2, 3 ...).  Not on Arcane Immunity.
-        # ASK_ENEMY, ASK_DONE stops.  hvars[0] = enemies targeted.
+        # ASK_ENEMY, ASK_DONE stops; later in the combat Move played then can buy more
+        # targets (A_WINGS_TARGET).  TurnState.wings_targets = enemies targeted.
         if choice < 0:
-            gs.turn.hvars[0] = 0
+            gs.turn.wings_targets = 0
+            gs.turn.wings_first = <int8_t>a[0]
+            gs.turn.wings_step = <int8_t>a[1]
             return ask(gs, row, 0, ASK_ENEMY, no_attack_targets(gs, st, WHITE))
         if choice == ASK_DONE:
             return RES_DONE
-        if gs.turn.hvars[0] > 0:
-            gs.turn.move_points -= <int16_t>(a[0] + a[1] * (gs.turn.hvars[0] - 1))
-        gs.combat.enemies[choice].flags |= CE_NO_ATTACK
-        gs.turn.hvars[0] += 1
-        if gs.turn.move_points < a[0] + a[1] * (gs.turn.hvars[0] - 1):
-            return RES_DONE
-        options = no_attack_targets(gs, st, WHITE)
+        wings_take(gs, choice)
+        options = wings_options(gs, st)
         if options == 0:
             return RES_DONE
         return ask(gs, row, 0, ASK_ENEMY, options | ((<uint64_t>1) << ASK_DONE))
@@ -1148,7 +1189,8 @@ cdef void fx_combat_event(GameState* gs, const EngineStatics* es, const Statics*
         gs.turn.burning_armed = 0
         gs.turn.exploding_pending = 0
         gs.turn.phase_defeated = 0
-        gs.turn.disease_armor = 0                                   # Disease, Possess: this combat
+        gs.turn.disease_armor = 0                                   # Disease, Possess, Wings: this combat
+        gs.turn.wings_targets = 0
         gs.turn.possess_slot = 0
         for i in range(4):
             gs.turn.possess_attack[i] = 0

@@ -287,6 +287,9 @@ cdef struct TurnState:
     int8_t disease_armor       # Disease: Armor of each fully blocked enemy this combat, 0 = none (LL-6.1.6)
     int8_t possess_slot        # Possess: combat slot of the possessed enemy + 1, 0 = none
     int8_t possess_attack[4]   # Possess: Attack per element still to be added in the Attack phase
+    int8_t wings_targets       # Wings of Night: enemies it targeted this combat (further ones cost Move), 0 = not played
+    int8_t wings_first         # ... Move cost of the second target
+    int8_t wings_step          # ... and how much more each further one costs
     int16_t time_bending       # Time Bending: the card to set aside + 1 (another turn follows, played cards to hand), 0 = none
 
 cdef struct CombatEnemy:

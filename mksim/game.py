@@ -446,6 +446,9 @@ class _ActionWords:
     def _possess_attack(self, arg: int) -> str:
         return "Possess: add the possessed enemy's Attack (not usable against it)"
 
+    def _wings_target(self, arg: int) -> str:
+        return f"Wings of Night: {self.enemy(arg)} does not attack (paid with Move)"
+
     def _return_card(self, arg: int) -> str:
         return f"Crystal Joy: discard {self.hand_card(arg)} to return Crystal Joy to hand"
 

@@ -155,8 +155,9 @@ def test_disease_not_offered_once_no_blocked_enemy_can_follow(content, tables):
 
 def test_wings_of_night_second_target_costs_1_move_third_2(content, tables):
     """Wings of Night with 2 Move: Prowlers free, Swordsmen for 1 Move; the third would cost
-    2 more (only 1 left): it stops there."""
-    core, eng, sc = night_spell(content, tables, ["wings_of_wind"], WHITE)
+    2 more (only 1 left): it stops there.  March played later in the combat (Move 2, 3 in
+    all) buys the Wolf Riders for 2."""
+    core, eng, sc = night_spell(content, tables, ["wings_of_wind", "march"], WHITE)
     T = fight(core, ["prowlers", "swordsmen", "wolf_riders"])
     Rules(core).set_move_points(2)
     eng.apply(play_code(0, 1, pay=WHITE, pay2=BLACK))
@@ -167,6 +168,11 @@ def test_wings_of_night_second_target_costs_1_move_third_2(content, tables):
     assert core.to_dict()["turn"]["move_points"] == 1
     assert not any(a.startswith("choose") for a in acts(eng))
     assert ["no_attack" in T.enemy(s)["flags"] for s in range(3)] == [True, True, False]
+    assert "wings_target(2)" not in acts(eng)
+    eng.apply(play_code(0, 0))                         # March in combat: Move 2 (it has a use)
+    assert acts(eng).count("wings_target(2)") == 1
+    eng.apply(encode("wings_target", 2))
+    assert "no_attack" in T.enemy(2)["flags"] and core.to_dict()["turn"]["move_points"] == 1
 
 
 # -- Charm / Possess ------------------------------------------------------------------------------
