@@ -98,6 +98,7 @@ cdef void reset_slot(CombatEnemy* e) noexcept nogil:
         e.element_set[i] = 0
     e.lost_abilities = 0
     e.lost_resistances = 0
+    e.res_lost = 0
 
 
 cdef void clear_pools(Combat* c) noexcept nogil:
@@ -110,6 +111,7 @@ cdef void clear_pools(Combat* c) noexcept nogil:
         c.block[el] = 0
     c.targets = 0
     c.block_target = -1
+    c.possess_lock = 0                              # Possess: its Attack left the pool
 
 
 cdef void remove_from_hex(GameState* gs, int hex, int token) noexcept nogil:
@@ -503,8 +505,8 @@ cdef int fortification_level(const GameState* gs, const Statics* st, int slot) n
     ab = ev(gs, st, slot, st.cols.enemy_abilities)
     if ab & AB_UNFORTIFIED or e.flags & CE_NO_FORTIFICATION:
         return 0
-    if e.flags & CE_SITE_FORTIFIED and not (e.flags & CE_RAMPAGING):
-        lvl += 1
+    if e.flags & CE_SITE_FORTIFIED and not (e.flags & CE_RAMPAGING) and not gs.turn.ignore_site_fort:
+        lvl += 1                                    # (Demolish, Underground Attack: ignored)
     if ab & AB_FORTIFIED:
         lvl += 1
     return lvl
@@ -621,7 +623,9 @@ cdef int attack_value(const GameState* gs, const Statics* st, uint32_t targets, 
             continue
         if not is_targetable(gs, s):
             return CB_ILLEGAL
-        r = ev(gs, st, s, st.cols.enemy_resistances)
+        if c.possess_lock == s + 1:
+            return CB_ILLEGAL                       # Possess: not against the possessed enemy
+        r = ev(gs, st, s, st.cols.enemy_resistances) & ~c.enemies[s].res_lost   # Chill (11.4.4)
         res |= r
         if resists(r, COLDFIRE):
             coldfire_resisted = True
@@ -985,6 +989,12 @@ cdef int assign_to_hero(GameState* gs, const Statics* st, int player, int damage
     if armor < 1:
         armor = 1
     wounds = (damage + armor - 1) // armor          # 11.7.7
+    if gs.turn.ignore_wounds > 0 and gs.combat.active:
+        # Veil of Mist: the first Wound(s) from enemies this turn are ignored with their side
+        # effects (no Poison Wound, no Paralyze discard for them)
+        i = gs.turn.ignore_wounds if gs.turn.ignore_wounds < wounds else wounds
+        gs.turn.ignore_wounds -= <int8_t>i
+        wounds -= i
     wounds = hero_take_wounds(gs, st, player, wounds)
     if poison:                                      # 11.7.9
         w = wound_card(st)
@@ -1098,6 +1108,10 @@ cdef class CombatTester:
     def set_armor_delta(self, int slot, int delta):
         self.core.gs.combat.enemies[slot].armor_delta = delta
 
+    def set_ignore_wounds(self, int n):
+        """Veil of Mist's turn effect (TurnState.ignore_wounds)."""
+        self.core.gs.turn.ignore_wounds = n
+
     def give_unit(self, unit, int wounds=0, banner=None):
         """Put a Unit in the first free slot of the current player; returns the slot."""
         cdef Player* pl = &self.core.gs.players[self.core.gs.current]
@@ -1186,7 +1200,7 @@ cdef class CombatTester:
         return {"token": e.token, "enemy": self.core.tables.enemy_ids[e.enemy] if e.enemy >= 0 else None,
                 "flags": [FLAG_NAMES[i] for i in range(8) if e.flags & (1 << i)],
                 "summoned_by": e.summoned_by if e.summoned_by >= 0 else None, "hex": e.hex,
-                "blocked": e.blocked, "damaged": e.damaged}
+                "blocked": e.blocked, "damaged": e.damaged, "res_lost": e.res_lost}
 
     def unit(self, int slot):
         cdef Unit* u = &self.core.gs.players[self.core.gs.current].units[slot]

@@ -93,6 +93,10 @@ cdef enum AdvancedActionKind:  # actions of _fx_advanced.pxi
     A_LEARNING = 81            # arg: AA offer slot; Learning: buy it for the card's Influence price
     A_PEACEFUL = 82            # arg: 0 Heal 1, 1 + unit slot: ready that Unit (Peaceful Moment as the action)
 
+cdef enum SpellActionKind:     # actions of _fx_spells.pxi
+    A_POSSESS = 90             # Attack phase: add the possessed enemy's Attack to the pool (Possess)
+    A_WINGS_TARGET = 91        # arg: enemy slot; Wings of Night: one more enemy does not attack, for Move
+
 cdef enum:
     SKILL_CARD_BASE = -2000    # resolving_card of a skill: SKILL_CARD_BASE - skill content index
     SKILL_TURN_SHIFT = 8       # Player.skills_used: bit k = slot k face down (8.2.1-8.2.2, until

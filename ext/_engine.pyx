@@ -203,7 +203,8 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
     if op == OP_BY_TIME:
         return node_playable(gs, es, r[4] + (1 if gs.time == NIGHT else 0))
     if op == OP_MOVE:                                # 6.3.3, 9.3.2; in combat only with a use
-        return phase == PH_MOVE or agility_move_usable(gs)   # for Move (Agility, _fx_advanced)
+        return phase == PH_MOVE or agility_move_usable(gs) \
+            or wings_move_usable(gs, es.st)                 # for Move (Agility, _fx_advanced; Wings of Night)
     if op == OP_ATTACK:                              # 11.5.2: only Ranged/Siege before melee
         return phase == PH_COMBAT_ATTACK or (phase == PH_COMBAT_RANGED and r[3] != MELEE)
     if op == OP_BLOCK:
@@ -720,6 +721,8 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
         n = legal_play(eng, gs, es, out, n)
         n = legal_convert_move(gs, out, n)                   # Agility (_fx_advanced.pxi)
         n = legal_advanced_actions(gs, es, out, n)               # Diplomacy (_fx_advanced.pxi)
+        n = legal_possess(gs, st, out, n)                    # Possess (_fx_spells.pxi)
+        n = legal_wings_target(gs, st, out, n)               # Wings of Night (_fx_spells.pxi)
         n = legal_unit_actions(gs, es, out, n)               # 7.3 (_engine_units.pxi)
         n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
         n = legal_bow_changes(gs, out, n)                    # Bow of Starsdawn powered
@@ -950,6 +953,7 @@ cdef void end_turn_begin(GameState* gs, const EngineStatics* es, const Statics* 
     return_spent_crystals(gs, p)                                 # Crystal Mastery (_fx_advanced)
     forced_withdrawal(gs, es, st, p)                             # 13.1.2
     mountain_lore_bonus(gs, p)                                   # Mountain Lore (_fx_advanced)
+    time_bending_end(gs, es, p)                                  # Time Bending: played cards to hand
     clear_play_area(gs, st, p)                                   # 13.1.3
     gs.phase = PH_END_TURN
     site = gs.hexes[pl.position].site if pl.position >= 0 else -1
@@ -1010,6 +1014,10 @@ cdef void finish_turn(GameState* gs, const EngineStatics* es, const Statics* st)
         gs.turn.hand_limit_bonus += planning_bonus(gs, es, p)    # with the hand before drawing
     # 13.7.2: the Hand limit, plus the larger keep / city bonus (10.9) and card bonuses
     limit = hand_limit(gs, st, p) + hand_limit_bonus(gs, st, p) + gs.turn.hand_limit_bonus
+    if gs.turn.time_bending:                                     # Time Bending: no new cards
+        gs.turn.end_stage = END_NONE
+        next_actor(gs, es, st)
+        return
     draw_to_limit(gs, st, p, limit)                              # 13.7.3-13.7.4
     if pl.n_hand < limit and pl.n_deck == 0 and gs.turn.end_stage != END_LONG_NIGHT:
         gs.turn.end_stage = END_LONG_NIGHT                       # 13.7.4: Long Night mid-draw
@@ -1585,6 +1593,10 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         return apply_site_action(gs, es, st, p, kind, arg)
     if kind == A_CONVERT_MOVE:                                   # Agility (_fx_advanced.pxi)
         return apply_convert_move(gs, arg)
+    if kind == A_POSSESS:                                        # Possess (_fx_spells.pxi)
+        return apply_possess(gs, st)
+    if kind == A_WINGS_TARGET:                                   # Wings of Night (_fx_spells.pxi)
+        return apply_wings_target(gs, st, arg)
     if kind >= A_COMMIT_ATTACK and kind <= A_NEXT_PHASE:
         return apply_combat_action(gs, es, st, p, kind, arg)
     if kind >= A_END_INTERACT and kind <= A_HEAL_UNIT:          # _engine_units.pxi
@@ -1748,6 +1760,8 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
               A_FORFEIT: "forfeit", A_RETURN_CARD: "return_card", A_CONVERT_MOVE: "convert_move",
               A_STEADY_TEMPO: "steady_tempo", A_INFLUENCE_BLOCK: "influence_block",
               A_LEARNING: "learning", A_PEACEFUL: "peaceful",
+              A_POSSESS: "possess_attack",
+              A_WINGS_TARGET: "wings_target",
               A_END_INTERACT: "end_interact", A_RECRUIT: "recruit", A_BUY_HEALING: "buy_healing",
               A_BUY_AA: "buy_aa", A_BUY_SPELL: "buy_spell", A_ACTIVATE_UNIT: "activate_unit",
               A_HEAL_UNIT: "heal_unit", A_USE_SKILL: "use_skill",

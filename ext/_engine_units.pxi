@@ -238,8 +238,8 @@ cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const S
                     and n < MAX_ACTIONS:
                 out[n] = act(A_RECRUIT, k | BONDS_RECRUIT)         # Bonds of Loyalty (_fx_skills)
                 n += 1
-            if unit_value(es, u, es.units.cost) > infl:
-                continue
+            if unit_value(es, u, es.units.cost) - gs.turn.charm_discount > infl:
+                continue                                           # (Charm: discount on one Unit)
             if not full:
                 if n < MAX_ACTIONS:
                     out[n] = act(A_RECRUIT, k)
@@ -336,7 +336,9 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
         if k >= gs.n_unit_offer or gs.unit_offer[k] < 0:
             return ERR_ILLEGAL
         u = gs.unit_offer[k]
-        cost = unit_value(es, u, es.units.cost)
+        cost = unit_value(es, u, es.units.cost) - gs.turn.charm_discount   # Charm (_fx_spells)
+        if cost < 0:
+            cost = 0
         if not can_recruit(es, u, site, colour) or cost > gs.turn.influence or gs.turn.no_recruit:
             return ERR_ILLEGAL                                     # (no_recruit: On Her Own)
         if es.units.special[u]:                                    # LL-4.2-LL-4.5
@@ -353,6 +355,7 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
         elif d >= 0:
             return ERR_ILLEGAL                                     # a free Command token: no disband
         gs.turn.influence = <int16_t>(gs.turn.influence - cost)
+        gs.turn.charm_discount = 0                                 # used on this Unit
         remove_offer_slot(gs, k)
         d = gain_unit(gs, pl, u)
         if d < 0:
@@ -651,7 +654,12 @@ def _bind_units(Engine eng, tables, content):
     rep = np.ascontiguousarray(tables.reputation, dtype=np.int32)
     if rep.shape[0] != 16:
         raise ValueError("reputation table: 16 spaces -7..+8 expected (reputation.toml)")
-    special = np.array([1 if u.get("special_rules") else 0 for u in content["units"]] or [0], dtype=np.int32)
+    # 1 = special rules (LL-4.2-LL-4.5); 2 = and never gained by a free-recruit effect (Call to
+    # Glory, Banner of Command: Magic Familiars, Delphana Masters; LL-4.4.1)
+    # 3 = recruited only by interaction, never by Call to Arms either (Delphana Masters)
+    special = np.array([(3 if "only by interaction" in u["special_rules"] else
+                         2 if "free-recruit" in u["special_rules"] else 1) if u.get("special_rules") else 0
+                        for u in content["units"]] or [0], dtype=np.int32)
     if [u["id"] for u in content["units"]] != list(tables.unit_ids):
         raise ValueError("units table and content disagree")
     eng._unit_tables = (units, abilities, rep, special)

@@ -124,7 +124,7 @@ cdef bint enemy_effect_ok(const GameState* gs, const Statics* st, int slot, int 
         return False
     if enemy_ability(gs, st, slot, AB_ARCANE_IMMUNITY):
         return False                                       # LL-6.7.1
-    res = st.enemies.data[e.enemy * st.enemies.width + st.cols.enemy_resistances] & ~(<int>e.lost_resistances)
+    res = st.enemies.data[e.enemy * st.enemies.width + st.cols.enemy_resistances] & ~(<int>e.lost_resistances) & ~(<int>e.res_lost)
     if colour == RED and res & RES_FIRE:
         return False                                       # 11.4.2
     if colour == BLUE and res & RES_ICE:

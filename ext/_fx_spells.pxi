@@ -12,8 +12,9 @@
 # _engine_combat.pxi), and rings_fame (end of turn, from end_turn_begin).
 
 from libc.stdlib cimport abs
-from mksim._types cimport FOREST, DESERT, SIEGE, RANGED, FIRE, ICE, PHYSICAL, MAX_HEXES, CE_GONE
-from mksim._combat cimport defeat_enemy, enemy_ability, AB_ARCANE_IMMUNITY
+from mksim._types cimport FOREST, DESERT, SIEGE, RANGED, FIRE, ICE, PHYSICAL, MAX_HEXES, CE_GONE, CE_NO_ATTACK
+from mksim._combat cimport (defeat_enemy, enemy_ability, AB_ARCANE_IMMUNITY, AB_SUMMON, fortification_level,
+                            attack_element, enemy_attack_value, all_attacks_blocked, RES_FIRE)
 
 SPELLS_HANDLERS = (
     ("bonus_per_enemy", ("effect", "per_enemy")),
@@ -35,6 +36,17 @@ SPELLS_HANDLERS = (
     ("cure_bonus", ()),
     ("space_bending", ("distance",)),
     ("mana_claim", ("now", "per_turn", "curse")),
+    ("charm_bonus", ("discount",)),
+    ("possess", ()),
+    ("chill", ("armor", "lose_fire_resistance")),
+    ("disease", ("armor",)),
+    ("enemy_armor_fortified", ("target", "delta", "fortified_delta")),
+    ("ignore_site_fortifications", ()),
+    ("terrain_forbidden", ("terrain",)),
+    ("veil_of_mist_ignore_wound", ("wounds",)),
+    ("time_bending", ()),
+    ("underground_attack", ("spaces",)),
+    ("wings_of_night", ("first_extra_cost", "step")),
 )
 
 cdef enum SpellHandler:
@@ -57,6 +69,17 @@ cdef enum SpellHandler:
     SP_CURE_BONUS = 16
     SP_SPACE_BENDING = 17
     SP_MANA_CLAIM = 18
+    SP_CHARM_BONUS = 19
+    SP_POSSESS = 20
+    SP_CHILL = 21
+    SP_DISEASE = 22
+    SP_ARMOR_FORTIFIED = 23
+    SP_IGNORE_SITE_FORT = 24
+    SP_TERRAIN_FORBIDDEN = 25
+    SP_VEIL_OF_MIST = 26
+    SP_TIME_BENDING = 27
+    SP_UNDERGROUND_ATTACK = 28
+    SP_WINGS_OF_NIGHT = 29
 
 cdef enum FxCombatEvent:
     FXE_BLOCKED = 0            # a block was committed successfully (11.6.3)
@@ -154,8 +177,17 @@ cdef int travel_budget(const GameState* gs) noexcept nogil:
     return left
 
 
-cdef bint safe_within(const GameState* gs, const Statics* st, int p, int start, int budget) noexcept nogil:
-    """A safe space at most `budget` spaces from `start` (start included), over the map."""
+cdef inline bint travel_goal(const GameState* gs, const Statics* st, int h, int p, int mode) noexcept nogil:
+    """Where a travel may end: a safe space (9.7; mode 0), or for Underground Attack (mode 1)
+    a fortified site it assaults (9.4.1) with defenders on it."""
+    if mode == 1:
+        return ends_movement(gs, st, h, p) and gs.hexes[h].n_tokens > 0
+    return is_safe(gs, st, h, p)
+
+
+cdef bint safe_within(const GameState* gs, const Statics* st, int p, int start, int budget,
+                      int mode=0) noexcept nogil:
+    """A goal space (travel_goal) at most `budget` spaces from `start` (start included)."""
     cdef int16_t depth[MAX_HEXES]
     cdef int16_t queue[MAX_HEXES]
     cdef int head = 0, tail = 0, h, d, nb
@@ -169,7 +201,7 @@ cdef bint safe_within(const GameState* gs, const Statics* st, int p, int start, 
     while head < tail:
         h = queue[head]
         head += 1
-        if is_safe(gs, st, h, p):
+        if travel_goal(gs, st, h, p, mode):
             return True
         if depth[h] >= budget:
             continue
@@ -182,15 +214,15 @@ cdef bint safe_within(const GameState* gs, const Statics* st, int p, int start, 
     return False
 
 
-cdef uint64_t travel_options(const GameState* gs, const Statics* st, int p) noexcept nogil:
+cdef uint64_t travel_options(const GameState* gs, const Statics* st, int p, int mode=0) noexcept nogil:
     cdef int pos = gs.players[p].position, d, nb, budget = travel_budget(gs)
     cdef uint64_t o = 0
     if budget > 0:
         for d in range(6):
             nb = gs.hexes[pos].neighbour[d]
-            if nb >= 0 and safe_within(gs, st, p, nb, budget - 1):
+            if nb >= 0 and safe_within(gs, st, p, nb, budget - 1, mode):
                 o |= (<uint64_t>1) << d
-    if gs.turn.hvars[0] > 0 and is_safe(gs, st, pos, p):
+    if gs.turn.hvars[0] > 0 and travel_goal(gs, st, pos, p, mode):
         o |= (<uint64_t>1) << ASK_DONE
     return o
 
@@ -201,6 +233,21 @@ cdef bint travel_playable(const GameState* gs, int spaces, int per) noexcept nog
     if gs.phase != PH_MOVE or gs.turn.action_taken or pl.position < 0 or spaces <= 0:
         return False
     return per <= 0 or gs.turn.move_points >= per
+
+
+cdef bint travel_usable(const GameState* gs, const Statics* st, int spaces, int per) noexcept nogil:
+    """travel_playable, and a safe space to end on within reach (a travel that could go
+    nowhere is not offered)."""
+    cdef int p = gs.current, pos = gs.players[p].position, d, nb, budget = spaces
+    if not travel_playable(gs, spaces, per):
+        return False
+    if per > 0 and gs.turn.move_points // per < budget:
+        budget = gs.turn.move_points // per
+    for d in range(6):
+        nb = gs.hexes[pos].neighbour[d]
+        if nb >= 0 and safe_within(gs, st, p, nb, budget - 1):
+            return True
+    return False
 
 
 cdef int travel(GameState* gs, const Statics* st, int p, int row, int choice, int spaces, int per) noexcept nogil:
@@ -231,6 +278,244 @@ cdef int travel(GameState* gs, const Statics* st, int p, int row, int choice, in
     return ask(gs, row, 0, ASK_OPTION, o)
 
 
+cdef bint ug_attack_playable(const GameState* gs, const Statics* st, int spaces) noexcept nogil:
+    """Underground Attack: Underground Travel's timing, and a fortified site to assault within
+    `spaces` revealed spaces."""
+    cdef int p = gs.current, pos = gs.players[p].position, d, nb
+    if not travel_playable(gs, spaces, 0):
+        return False
+    for d in range(6):
+        nb = gs.hexes[pos].neighbour[d]
+        if nb >= 0 and safe_within(gs, st, p, nb, spaces - 1, 1):
+            return True
+    return False
+
+
+cdef int underground_attack(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
+                            int choice, int spaces) noexcept nogil:
+    """Underground Attack (strong Underground Travel): move up to `spaces` revealed spaces
+    like Underground Travel (no provoking, terrain ignored) onto a fortified site and assault
+    it (9.4.1, 11.1.1) ignoring its site fortifications (11.10.1); a withdrawal returns the
+    hero to the space the spell was played on (11.12.4: Combat.from_hex).  hvars as travel,
+    hvars[3] = that space."""
+    cdef Player* pl = &gs.players[p]
+    cdef uint64_t o
+    cdef int res
+    if choice < 0:
+        gs.turn.hvars[0] = 0
+        gs.turn.hvars[1] = <int16_t>spaces
+        gs.turn.hvars[2] = 0
+        gs.turn.hvars[3] = pl.position
+    elif choice == ASK_DONE:
+        if gs.turn.n_path < MAX_PATH:
+            gs.turn.path[gs.turn.n_path] = pl.position
+            gs.turn.n_path += 1
+        gs.turn.moved = 1
+        gs.turn.ignore_site_fort = 1
+        res = fight_after_move(gs, es, st, p, gs.turn.hvars[3], pl.position, 0)
+        if res != ERR_NONE:
+            if gs.error == ERR_NONE:
+                set_error(gs, res, 0, gs.turn.resolving_card)
+            return RES_ERROR
+        return RES_DONE
+    else:
+        pl.position = <int16_t>gs.hexes[pl.position].neighbour[choice]
+        gs.turn.hvars[0] += 1
+    o = travel_options(gs, st, p, 1)
+    if o == 0:
+        set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)   # cannot happen (see above)
+        return RES_ERROR
+    if o == ((<uint64_t>1) << ASK_DONE):
+        return underground_attack(gs, es, st, p, row, ASK_DONE, spaces)
+    return ask(gs, row, 0, ASK_OPTION, o)
+
+
+# -- enemy spells: Chill, Disease, Earthquake, Possess, Wings of Night ----------------------
+
+cdef bint has_live_attack(const GameState* gs, const Statics* st, int slot) noexcept nogil:
+    """An attack still to come; a summoner's before it summons (its summon is its attack,
+    LL-6.2.1: one that does not attack summons nothing)."""
+    cdef int i
+    if gs.phase == PH_COMBAT_RANGED and enemy_ability(gs, st, slot, AB_SUMMON) \
+            and not (gs.combat.enemies[slot].flags & CE_NO_ATTACK):
+        return True
+    for i in range(enemy_n_attacks(gs, st, slot)):
+        if attack_is_live(gs, st, slot, i):
+            return True
+    return False
+
+
+cdef uint64_t no_attack_targets(const GameState* gs, const Statics* st, int colour) noexcept nogil:
+    """Enemies a "does not attack this combat" effect can still help against: an effect may
+    act on them (Arcane Immunity LL-6.7.1, 11.4.2) and they have an attack still to come
+    (Block phase or Assign Damage phase not over for it)."""
+    cdef uint64_t o = enemy_effect_targets(gs, st, colour), m = 0
+    cdef int s
+    if gs.phase == PH_COMBAT_ATTACK:
+        return 0
+    for s in range(gs.combat.n_enemies):
+        if (o >> s) & 1 and has_live_attack(gs, st, s):
+            m |= (<uint64_t>1) << s
+    return m
+
+
+cdef void set_armor_delta(CombatEnemy* e, int d) noexcept nogil:
+    if d < -100:
+        d = -100
+    if d > 100:
+        d = 100
+    e.armor_delta = <int8_t>d
+
+
+cdef uint64_t disease_targets(const GameState* gs, const Statics* st) noexcept nogil:
+    """Disease: enemies with all their attacks blocked (LL-6.1.6) that the green effect can
+    act on (Arcane Immunity, LL-6.7.1) and whose Armor is not yet 1."""
+    cdef uint64_t o = enemy_effect_targets(gs, st, GREEN), m = 0
+    cdef int s
+    for s in range(gs.combat.n_enemies):
+        if (o >> s) & 1 and all_attacks_blocked(gs, st, s) and gs.combat.enemies[s].armor_delta > -100:
+            m |= (<uint64_t>1) << s
+    return m
+
+
+cdef uint64_t possess_targets(const GameState* gs, const Statics* st) noexcept nogil:
+    """Possess in the Attack phase: an enemy the effect can act on with an attack to copy,
+    and another enemy to use it against."""
+    cdef uint64_t o = enemy_effect_targets(gs, st, WHITE), m = 0
+    cdef int s, t
+    for s in range(gs.combat.n_enemies):
+        if not (o >> s) & 1 or enemy_n_attacks(gs, st, s) == 0:
+            continue
+        for t in range(gs.combat.n_enemies):
+            if t != s and is_targetable(gs, t):
+                m |= (<uint64_t>1) << s
+                break
+    return m
+
+
+cdef uint64_t chill_late_targets(const GameState* gs, const Statics* st, int armor, int lose_fire) noexcept nogil:
+    """Chill / Lethal Chill in the Attack phase: enemies whose Armor it lowers or whose fire
+    resistance it removes."""
+    cdef uint64_t o = enemy_effect_targets(gs, st, BLUE), m = 0
+    cdef int s, res
+    for s in range(gs.combat.n_enemies):
+        if not (o >> s) & 1:
+            continue
+        res = st.enemies.data[gs.combat.enemies[s].enemy * st.enemies.width + st.cols.enemy_resistances]
+        if (armor < 0 and enemy_armor(gs, st, s) > 1) or (lose_fire and res & RES_FIRE and
+                                                             not gs.combat.enemies[s].res_lost & RES_FIRE):
+            m |= (<uint64_t>1) << s
+    return m
+
+
+cdef void possess_gain(GameState* gs, const Statics* st, int slot) noexcept nogil:
+    """Possess: the enemy's Attack, each attack with its element (no abilities), for the
+    Attack phase (LL-6.1: all its attacks)."""
+    cdef int i, el, v
+    for i in range(enemy_n_attacks(gs, st, slot)):
+        el = attack_element(gs, st, slot, i)
+        v = enemy_attack_value(gs, st, slot, i)
+        if 0 <= el < 4 and v > 0:
+            gs.turn.possess_attack[el] = <int8_t>(gs.turn.possess_attack[el] + v)
+    gs.turn.possess_slot = <int8_t>(slot + 1)
+
+
+cdef int legal_possess(const GameState* gs, const Statics* st, int32_t* out, int n) noexcept nogil:
+    """A_POSSESS: in the Attack phase, the possessed Attack may join the pool when another
+    enemy can be targeted (it may be used only against other enemies)."""
+    cdef int s, el, total = 0
+    if gs.phase != PH_COMBAT_ATTACK or gs.turn.possess_slot == 0 or gs.combat.possess_lock != 0:
+        return n
+    for el in range(4):
+        total += gs.turn.possess_attack[el]
+    if total <= 0:
+        return n
+    for s in range(gs.combat.n_enemies):
+        if s + 1 != gs.turn.possess_slot and is_targetable(gs, s):
+            if n < MAX_ACTIONS:
+                out[n] = act(A_POSSESS, 0)
+                n += 1
+            return n
+    return n
+
+
+cdef int apply_possess(GameState* gs, const Statics* st) noexcept nogil:
+    """Possess: add the Attack to the pool; while it is there no attack may target the
+    possessed enemy (Combat.possess_lock, checked by attack_value; cleared with the pool)."""
+    cdef int32_t buf[1]
+    cdef int el
+    if not gs.combat.active or legal_possess(gs, st, buf, 0) == 0:
+        return ERR_ILLEGAL
+    for el in range(4):
+        gs.combat.attack[<int>MELEE][el] += gs.turn.possess_attack[el]
+        gs.turn.possess_attack[el] = 0
+    gs.combat.possess_lock = gs.turn.possess_slot
+    return ERR_NONE
+
+
+cdef inline int wings_cost(const GameState* gs) noexcept nogil:
+    """Move for Wings of Night's next target (the first is free)."""
+    if gs.turn.wings_targets == 0:
+        return 0
+    return gs.turn.wings_first + gs.turn.wings_step * (gs.turn.wings_targets - 1)
+
+
+cdef uint64_t wings_options(const GameState* gs, const Statics* st) noexcept nogil:
+    """Enemies Wings of Night can still target now, its cost paid."""
+    if gs.turn.wings_targets == 0 or gs.turn.move_points < wings_cost(gs):
+        return 0
+    return no_attack_targets(gs, st, WHITE)
+
+
+cdef void wings_take(GameState* gs, int slot) noexcept nogil:
+    gs.turn.move_points -= <int16_t>wings_cost(gs)
+    gs.combat.enemies[slot].flags |= CE_NO_ATTACK                # LL-6.1.4
+    gs.turn.wings_targets += 1
+
+
+cdef bint wings_move_usable(const GameState* gs, const Statics* st) noexcept nogil:
+    """Move has a use in this combat: more Wings of Night targets (before the Attack phase)."""
+    return gs.combat.active != 0 and gs.turn.wings_targets > 0 and gs.phase != PH_COMBAT_ATTACK \
+        and no_attack_targets(gs, st, WHITE) != 0
+
+
+cdef int legal_wings_target(const GameState* gs, const Statics* st, int32_t* out, int n) noexcept nogil:
+    cdef uint64_t o = wings_options(gs, st)
+    cdef int s
+    for s in range(gs.combat.n_enemies):
+        if (o >> s) & 1 and n < MAX_ACTIONS:
+            out[n] = act(A_WINGS_TARGET, s)
+            n += 1
+    return n
+
+
+cdef int apply_wings_target(GameState* gs, const Statics* st, int slot) noexcept nogil:
+    if not gs.combat.active or slot < 0 or slot >= 64 or not (wings_options(gs, st) >> slot) & 1:
+        return ERR_ILLEGAL
+    wings_take(gs, slot)
+    return ERR_NONE
+
+
+cdef void time_bending_end(GameState* gs, const EngineStatics* es, int p) noexcept nogil:
+    """Time Bending, end of turn: the card is set aside until the end of the round (LL-9.6.4);
+    every other card played this turn returns to the hand (no draw: finish_turn); another
+    turn follows (TurnState.extra_turn, as after The Right Moment, 3.2)."""
+    cdef Player* pl = &gs.players[p]
+    cdef int i, card = gs.turn.time_bending - 1
+    cdef bint aside = False
+    if gs.turn.time_bending == 0:
+        return
+    for i in range(pl.n_play):
+        if not aside and pl.play_area[i] == card and pl.n_set_aside < 4:
+            pl.set_aside[pl.n_set_aside] = <int16_t>card
+            pl.n_set_aside += 1
+            aside = True
+        else:
+            push_card(pl.hand, &pl.n_hand, pl.play_area[i])
+    pl.n_play = 0
+    gs.turn.extra_turn = 1
+
+
 # -- the group ------------------------------------------------------------------------------
 
 cdef bint spells_playable(const GameState* gs, const EngineStatics* es, int row, int local) noexcept nogil:
@@ -244,12 +529,16 @@ cdef bint spells_playable(const GameState* gs, const EngineStatics* es, int row,
     if local == SP_RESTORATION:
         return outside_combat_now(gs)                            # 12.4.1
     if local == SP_MEDITATION or local == SP_MANA_RADIANCE or local == SP_MANA_MELTDOWN \
-            or local == SP_MIND_READ or local == SP_CALL_TO_ARMS or local == SP_RECRUIT_FREE:
+            or local == SP_MIND_READ:
         return special_now(gs)
+    if local == SP_CALL_TO_ARMS:
+        return special_now(gs) and call_to_arms_offer(gs, es) != 0
+    if local == SP_RECRUIT_FREE:
+        return special_now(gs) and recruit_free_offer(gs, es) != 0
     if local == SP_UNDERGROUND_TRAVEL:
-        return travel_playable(gs, a[0], 0)
+        return travel_usable(gs, es.st, a[0], 0)
     if local == SP_WINGS_OF_WIND:
-        return travel_playable(gs, a[0], a[1])
+        return travel_usable(gs, es.st, a[0], a[1])
     if local == SP_OFFERING_DISCARD:
         return special_now(gs)
     if local == SP_DESTROY_ENEMY:
@@ -272,6 +561,42 @@ cdef bint spells_playable(const GameState* gs, const EngineStatics* es, int row,
         return gs.phase == PH_MOVE and not gs.turn.action_taken and not gs.turn.space_bending
     if local == SP_MANA_CLAIM:
         return special_now(gs) and pl.claimed_die == 0 and claim_dice(gs) != 0
+    if local == SP_CHARM_BONUS:
+        return gs.phase == PH_INTERACT                           # "if used during interaction"
+    if local == SP_POSSESS:
+        if not gs.combat.active:
+            return False
+        # Possess: it stops an attack still to come, or gives Attack against another enemy
+        if no_attack_targets(gs, es.st, WHITE) != 0:
+            return True
+        if gs.phase == PH_COMBAT_ATTACK:
+            return possess_targets(gs, es.st) != 0
+        return False
+    if local == SP_CHILL:
+        if not gs.combat.active:
+            return False
+        if no_attack_targets(gs, es.st, BLUE) != 0:
+            return True
+        # after the attacks: Lethal Chill's Armor -4 / Chill's lost fire resistance still count
+        return gs.phase == PH_COMBAT_ATTACK and chill_late_targets(gs, es.st, a[0], a[1]) != 0
+    if local == SP_DISEASE:
+        return gs.combat.active != 0 and (disease_targets(gs, es.st) != 0 or
+                                          (gs.phase <= PH_COMBAT_BLOCK and no_attack_targets(gs, es.st, GREEN) != 0))
+    if local == SP_ARMOR_FORTIFIED:
+        return gs.combat.active != 0 and gs.phase != PH_COMBAT_BLOCK and gs.phase != PH_COMBAT_DAMAGE \
+            and enemy_effect_targets(gs, es.st, GREEN) != 0
+    if local == SP_IGNORE_SITE_FORT:
+        return gs.combat.active != 0                             # 11.4.3 (with Demolish's Armor -1)
+    if local == SP_TERRAIN_FORBIDDEN:
+        return gs.phase == PH_MOVE and not gs.turn.action_taken  # with Mist Form's Move
+    if local == SP_VEIL_OF_MIST:
+        return special_now(gs) and gs.phase != PH_COMBAT_ATTACK
+    if local == SP_TIME_BENDING:
+        return special_now(gs) and gs.turn.time_bending == 0
+    if local == SP_UNDERGROUND_ATTACK:
+        return ug_attack_playable(gs, es.st, a[0])
+    if local == SP_WINGS_OF_NIGHT:
+        return gs.combat.active != 0 and no_attack_targets(gs, es.st, WHITE) != 0
     return False
 
 
@@ -300,16 +625,25 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
         gs.turn.burning_pending += <int8_t>a[1]
         return RES_DONE
     if local == SP_RESTORATION:
-        # Heal `heal` (in a forest: heal_in_forest, 12.3); Rebirth also readies Units -
-        # choosing which (their levels) is not implemented: a named error when one is spent.
-        q = pl.position >= 0 and gs.hexes[pl.position].terrain == FOREST
-        gs.turn.healing += a[1] if q else a[0]
-        if (a[3] if q else a[2]) > 0:
-            for i in range(MAX_UNITS_):
-                if pl.units[i].card >= 0 and not pl.units[i].ready:
-                    set_error(gs, ERR_UNIT_EFFECT, OP_READY_UNIT, gs.turn.resolving_card)
-                    return RES_ERROR
-        return RES_DONE
+        # Heal `heal` (in a forest: heal_in_forest, 12.3).  Rebirth also readies Spent Units
+        # (7.3.4) of total level up to ready_levels (ready_levels_in_forest): one at a time
+        # (ASK_UNIT = unit slot, ASK_DONE stops), all at once, so none is used in between
+        # (LL-9.7.16).  hvars[0] = levels left.
+        if choice < 0:
+            q = pl.position >= 0 and gs.hexes[pl.position].terrain == FOREST
+            gs.turn.healing += a[1] if q else a[0]
+            gs.turn.hvars[0] = <int16_t>(a[3] if q else a[2])
+        elif choice == ASK_DONE:
+            return RES_DONE
+        else:
+            pl.units[choice].ready = 1
+            gs.turn.hvars[0] -= <int16_t>unit_level(es, pl.units[choice].card)
+        for i in range(MAX_UNITS_):
+            if pl.units[i].card >= 0 and not pl.units[i].ready and unit_level(es, pl.units[i].card) <= gs.turn.hvars[0]:
+                options |= (<uint64_t>1) << i
+        if options == 0:
+            return RES_DONE
+        return ask(gs, row, 0, ASK_UNIT, options | ((<uint64_t>1) << ASK_DONE))
     if local == SP_MEDITATION:
         # `cards` random cards of the discard pile go together on top (0) or to the bottom
         # (1) of the Deed deck (ASK_OPTION); the Hand limit of this turn's draw is
@@ -342,9 +676,10 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
         return travel(gs, st, p, row, choice, a[0], 0)
     if local == SP_WINGS_OF_WIND:
         return travel(gs, st, p, row, choice, a[0], a[1])
-    if local == SP_CALL_TO_ARMS or local == SP_RECRUIT_FREE:
-        set_error(gs, ERR_UNIT_EFFECT, erow(es, row)[1], gs.turn.resolving_card)   # units (7)
-        return RES_ERROR
+    if local == SP_CALL_TO_ARMS:
+        return call_to_arms(gs, es, st, p, row, choice)
+    if local == SP_RECRUIT_FREE:
+        return recruit_free(gs, es, p, row, choice)
     if local == SP_MANA_RADIANCE:
         # Choose a basic colour: every player takes a Wound per crystal of it they hold,
         # then you gain `crystals` crystals of it (5.3.2).
@@ -489,8 +824,244 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
         else:
             pl.claim_per_turn = <int8_t>a[1]
         return RES_DONE
+    if local == SP_CHARM_BONUS:
+        # Charm: during an interaction also a crystal of any basic colour (ASK_OPTION 0-3) or an
+        # Influence discount of `discount` on one Unit recruited this turn (option 4; 10.6).
+        if choice < 0:
+            options = 0xF
+            if charm_discount_useful(gs, es, p):
+                options |= 1 << 4
+            return ask(gs, row, 0, ASK_OPTION, options)
+        if choice < 4:
+            gain_crystal(pl, gs, choice)
+        else:
+            gs.turn.charm_discount = <int8_t>(gs.turn.charm_discount + a[0])
+        return RES_DONE
+    if local == SP_POSSESS:
+        # Possess: target enemy does not attack this combat; in the Attack phase its Attack
+        # (all its attacks, with their elements, without its abilities) may be used against
+        # the other enemies (A_POSSESS).  Not on Arcane Immunity (LL-6.7.1).
+        if choice < 0:
+            options = no_attack_targets(gs, st, WHITE)
+            if gs.phase == PH_COMBAT_ATTACK:
+                options |= possess_targets(gs, st)
+            return ask(gs, row, 0, ASK_ENEMY, options)
+        gs.combat.enemies[choice].flags |= CE_NO_ATTACK          # LL-6.1.4
+        possess_gain(gs, st, choice)
+        return RES_DONE
+    if local == SP_CHILL:
+        # Chill: target enemy does not attack this combat and loses its fire resistance
+        # (lose_fire_resistance); Lethal Chill: does not attack and Armor `armor` (min 1).
+        # A blue effect: not on Ice-resistant enemies (11.4.2), nor Arcane Immune ones.
+        if choice < 0:
+            options = no_attack_targets(gs, st, BLUE)
+            if gs.phase == PH_COMBAT_ATTACK:
+                options |= chill_late_targets(gs, st, a[0], a[1])
+            return ask(gs, row, 0, ASK_ENEMY, options)
+        gs.combat.enemies[choice].flags |= CE_NO_ATTACK
+        if a[0] != 0:
+            set_armor_delta(&gs.combat.enemies[choice], gs.combat.enemies[choice].armor_delta + a[0])
+        if a[1]:
+            gs.combat.enemies[choice].res_lost |= RES_FIRE
+        return RES_DONE
+    if local == SP_DISEASE:
+        # Disease: every enemy with all its attacks blocked (LL-6.1.6) has Armor 1 for this
+        # combat - those blocked now, and those blocked later (fx_combat_event).
+        if a[0] != 1:
+            set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+            return RES_ERROR
+        options = disease_targets(gs, st)
+        for i in range(gs.combat.n_enemies):
+            if (options >> i) & 1:
+                set_armor_delta(&gs.combat.enemies[i], -100)     # Armor 1 (the floor)
+        gs.turn.disease_armor = 1
+        return RES_DONE
+    if local == SP_ARMOR_FORTIFIED:
+        # Earthquake: Armor `delta`, or `fortified_delta` on a fortified enemy (11.10.1; site
+        # fortification ignored by Demolish does not count); min 1.  target=one: ASK_ENEMY.
+        options = enemy_effect_targets(gs, st, GREEN)
+        if a[0] == 1 or choice >= 0:
+            for i in range(gs.combat.n_enemies):
+                if (a[0] == 1 and (options >> i) & 1) or i == choice:
+                    set_armor_delta(&gs.combat.enemies[i], gs.combat.enemies[i].armor_delta +
+                                    (a[2] if fortification_level(gs, st, i) > 0 else a[1]))
+            return RES_DONE
+        return ask(gs, row, 0, ASK_ENEMY, options)
+    if local == SP_IGNORE_SITE_FORT:
+        # Demolish: site fortifications are ignored this turn (11.10.1; read by
+        # fortification_level); the Fortified ability still counts.
+        gs.turn.ignore_site_fort = 1
+        return RES_DONE
+    if local == SP_TERRAIN_FORBIDDEN:
+        # Mist Form: this terrain may not be entered this turn (read by _rules.move_cost).
+        if a[0] < 0 or a[0] >= NUM_TERRAINS:
+            set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+            return RES_ERROR
+        gs.turn.terrain_closed |= <uint8_t>(1 << a[0])
+        return RES_DONE
+    if local == SP_VEIL_OF_MIST:
+        # Veil of Mist: the hero ignores the first `wounds` Wound(s) from enemies this turn,
+        # with their side effects (read by _combat.assign_to_hero).
+        gs.turn.ignore_wounds = <int8_t>(gs.turn.ignore_wounds + a[0])
+        return RES_DONE
+    if local == SP_TIME_BENDING:
+        # Time Bending: at the end of the turn this card is set aside for the round
+        # (LL-9.6.4), the other cards played return to the hand, nothing is drawn and another
+        # turn follows (time_bending_end, finish_turn).
+        gs.turn.time_bending = <int16_t>(gs.turn.resolving_card + 1 if gs.turn.resolving_card >= 0 else 0x7FFF)
+        return RES_DONE
+    if local == SP_UNDERGROUND_ATTACK:
+        return underground_attack(gs, es, st, p, row, choice, a[0])
+    if local == SP_WINGS_OF_NIGHT:
+        # Wings of Night: target enemy does not attack this combat; each further target costs
+        # Move: first_extra_cost, then + step each (1, 2, 3 ...).  Not on Arcane Immunity.
+        # ASK_ENEMY, ASK_DONE stops; later in the combat Move played then can buy more
+        # targets (A_WINGS_TARGET).  TurnState.wings_targets = enemies targeted.
+        if choice < 0:
+            gs.turn.wings_targets = 0
+            gs.turn.wings_first = <int8_t>a[0]
+            gs.turn.wings_step = <int8_t>a[1]
+            return ask(gs, row, 0, ASK_ENEMY, no_attack_targets(gs, st, WHITE))
+        if choice == ASK_DONE:
+            return RES_DONE
+        wings_take(gs, choice)
+        options = wings_options(gs, st)
+        if options == 0:
+            return RES_DONE
+        return ask(gs, row, 0, ASK_ENEMY, options | ((<uint64_t>1) << ASK_DONE))
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR
+
+
+cdef bint charm_discount_useful(const GameState* gs, const EngineStatics* es, int p) noexcept nogil:
+    """Charm's discount: a Unit of the offer can be recruited at this site (10.6.1)."""
+    cdef int site = interaction_site(gs, es, p), k
+    for k in range(gs.n_unit_offer):
+        if gs.unit_offer[k] >= 0 and recruitable_here(es, gs.unit_offer[k], site):
+            return True
+    return False
+
+
+# -- Units: Call to Arms, Call to Glory (7) -------------------------------------------------
+
+cdef uint64_t offer_ability_options(const GameState* gs, const EngineStatics* es, int u) noexcept nogil:
+    """Abilities of unit `u` usable now (7.3.1), with their mana payable (5.4.4)."""
+    cdef uint64_t o = 0
+    cdef int a, ab, eff, mana, pay, npay = n_pay_codes(gs)
+    for a in range(unit_value(es, u, es.units.n_abilities)):
+        ab = unit_value(es, u, es.units.first_ability) + a
+        eff = es.units.ability[ab * es.units.ability_stride]
+        mana = es.units.ability[ab * es.units.ability_stride + 1]
+        if not node_playable(gs, es, eff):
+            continue
+        if mana < 0:
+            o |= (<uint64_t>1) << a
+        else:
+            for pay in range(npay):
+                if pay_ok(gs, pay, mana):
+                    o |= (<uint64_t>1) << a
+                    break
+    return o
+
+
+cdef uint64_t call_to_arms_offer(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    """Unit-offer slots whose unit has an ability usable now; Units are used only where
+    allowed (7.3.8); never a unit recruited only by interaction (LL-4.4.1)."""
+    cdef uint64_t o = 0
+    cdef int k, u
+    if not units_usable_now(gs):
+        return 0
+    for k in range(gs.n_unit_offer):
+        u = gs.unit_offer[k]
+        if u >= 0 and es.units.special[u] != 3 and offer_ability_options(gs, es, u) != 0:
+            o |= (<uint64_t>1) << k
+    return o
+
+
+cdef uint64_t recruit_free_offer(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    """Unit-offer slots a free-recruit effect may take: any unit but those that refuse it
+    (Magic Familiars, Delphana Masters; LL-4.4.1, LL-4.5)."""
+    cdef uint64_t o = 0
+    cdef int k, u
+    for k in range(gs.n_unit_offer):
+        u = gs.unit_offer[k]
+        if u >= 0 and es.units.special[u] < 2:
+            o |= (<uint64_t>1) << k
+    return o
+
+
+cdef int call_to_arms(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
+                      int choice) noexcept nogil:
+    """Call to Arms: use one ability of a Unit in the Unit offer as if it were yours (it
+    stays in the offer, is not Spent, and no damage can be assigned to it, not being yours).
+    Stage 0: the offer slot (ASK_OFFER); stage 1: the ability (ASK_OPTION); stage 2: the
+    payment of its mana (ASK_OPTION = payment code, 5.4.4).  Its effect then resolves as a
+    Unit's (7.3.3).  hvars[0] = unit, hvars[1] = ability row."""
+    cdef uint64_t o
+    cdef int u, ab, mana, pay, npay = n_pay_codes(gs)
+    if choice < 0:
+        return ask(gs, row, 0, ASK_OFFER, call_to_arms_offer(gs, es))
+    if gs.turn.handler_stage == 0:
+        u = gs.unit_offer[choice]
+        if es.units.special[u]:                                  # LL-4.2-LL-4.5 not implemented
+            set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u * 8)
+            return RES_ERROR
+        gs.turn.hvars[0] = <int16_t>u
+        o = offer_ability_options(gs, es, u)
+        if o & (o - 1):
+            return ask(gs, row, 1, ASK_OPTION, o)
+        choice = single_option(o)
+        gs.turn.handler_stage = 1
+    u = gs.turn.hvars[0]
+    if gs.turn.handler_stage == 1:
+        ab = unit_value(es, u, es.units.first_ability) + choice
+        gs.turn.hvars[1] = <int16_t>ab
+        mana = es.units.ability[ab * es.units.ability_stride + 1]
+        if mana >= 0:
+            o = 0
+            for pay in range(npay):
+                if pay_ok(gs, pay, mana):
+                    o |= (<uint64_t>1) << pay
+            if o & (o - 1):
+                return ask(gs, row, 2, ASK_OPTION, o)
+            pay_take(gs, single_option(o), mana)
+    else:
+        ab = gs.turn.hvars[1]
+        pay_take(gs, choice, es.units.ability[ab * es.units.ability_stride + 1])
+    gs.turn.resolving_card = <int16_t>(UNIT_CARD_BASE - (u * 8 + 7))   # a Unit's ability, no slot of yours
+    return push_eval(gs, es.units.ability[ab * es.units.ability_stride])
+
+
+cdef int recruit_free(GameState* gs, const EngineStatics* es, int p, int row, int choice) noexcept nogil:
+    """Call to Glory / Banner of Command: recruit any Unit of the offer for free, whatever
+    the site (7.2); with no free Command token one Unit is disbanded first (7.2.4).  Stage 0:
+    the offer slot (ASK_OFFER); stage 1: the Unit to disband (ASK_UNIT).  hvars[0] = slot."""
+    cdef Player* pl = &gs.players[p]
+    cdef uint64_t o = 0
+    cdef int k, u, i
+    if choice < 0:
+        return ask(gs, row, 0, ASK_OFFER, recruit_free_offer(gs, es))
+    if gs.turn.handler_stage == 0:
+        k = choice
+        u = gs.unit_offer[k]
+        if es.units.special[u]:                                  # LL-4.2.5: their own rules
+            set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u * 8)
+            return RES_ERROR
+        if units_held(pl) >= pl.command_tokens:
+            gs.turn.hvars[0] = <int16_t>k
+            for i in range(MAX_UNITS_):
+                if pl.units[i].card >= 0:
+                    o |= (<uint64_t>1) << i
+            return ask(gs, row, 1, ASK_UNIT, o)
+    else:
+        disband(pl, choice)                                      # 7.2.4
+        k = gs.turn.hvars[0]
+    u = gs.unit_offer[k]
+    remove_offer_slot(gs, k)                                     # 6.4.3
+    if gain_unit(gs, pl, u) < 0:                                 # 7.2.3: Ready
+        return RES_ERROR
+    heroic_tale_recruited(gs, pl)                                # Heroic Tale (_fx_advanced)
+    return RES_DONE
 
 
 cdef uint64_t claim_dice(const GameState* gs) noexcept nogil:
@@ -511,8 +1082,8 @@ cdef void mana_claim_turn_start(GameState* gs, Player* pl) noexcept nogil:
 
 cdef void spells_round_end(GameState* gs) noexcept nogil:
     """Mana Claim: the kept die returns to the Source at the end of the round (before the
-    reroll of 2.2.2)."""
-    cdef int p
+    reroll of 2.2.2); cards set aside by Time Bending go to the discard pile (then 2.2.8)."""
+    cdef int p, i
     cdef Player* pl
     for p in range(gs.n_players):
         pl = &gs.players[p]
@@ -521,6 +1092,9 @@ cdef void spells_round_end(GameState* gs) noexcept nogil:
             gs.n_dice += 1
         pl.claimed_die = 0
         pl.claim_per_turn = 0
+        for i in range(pl.n_set_aside):                          # Time Bending (LL-9.6.4)
+            push_card(pl.discard, &pl.n_discard, pl.set_aside[i])
+        pl.n_set_aside = 0
 
 
 # -- Space Bending moves --------------------------------------------------------------------
@@ -581,12 +1155,16 @@ cdef void fx_combat_event(GameState* gs, const EngineStatics* es, const Statics*
     Justice.  `slot`: the enemy just blocked (FXE_BLOCKED)."""
     cdef Player* pl = &gs.players[p]
     cdef uint32_t now
+    cdef int i
     if event == FXE_BLOCKED:
         gs.turn.burning_armed += gs.turn.burning_pending          # it was part of this block
         gs.turn.burning_pending = 0
         if gs.turn.exploding_pending:
             gs.turn.exploding_pending = 0
             destroy(gs, st, slot)
+        if gs.turn.disease_armor and slot >= 0 and all_attacks_blocked(gs, st, slot) \
+                and enemy_effect_ok(gs, st, slot, GREEN):
+            set_armor_delta(&gs.combat.enemies[slot], -100)         # Disease: Armor 1
     elif event == FXE_PHASE_END:
         if gs.phase == PH_COMBAT_BLOCK:
             gs.turn.burning_pending = 0                             # unused block points are lost
@@ -611,6 +1189,11 @@ cdef void fx_combat_event(GameState* gs, const EngineStatics* es, const Statics*
         gs.turn.burning_armed = 0
         gs.turn.exploding_pending = 0
         gs.turn.phase_defeated = 0
+        gs.turn.disease_armor = 0                                   # Disease, Possess, Wings: this combat
+        gs.turn.wings_targets = 0
+        gs.turn.possess_slot = 0
+        for i in range(4):
+            gs.turn.possess_attack[i] = 0
 
 
 cdef void rings_fame(GameState* gs, const EngineStatics* es, int p) noexcept nogil:

@@ -66,8 +66,8 @@ cdef int move_cost(const GameState* gs, const Statics* st, int hex) noexcept nog
     cdef int terrain = hex_terrain(gs, st, hex), c, t, base
     if terrain == HEX_IS_CITY:
         return CITY_MOVE_COST
-    if terrain < 0:
-        return RULES_INACCESSIBLE
+    if terrain < 0 or (gs.turn.terrain_closed >> terrain) & 1:
+        return RULES_INACCESSIBLE                        # (Mist Form: hills, mountains)
     t = 1 if gs.time == NIGHT else 0
     c = TERRAIN_COST[t][terrain]
     if c < 0 and not (gs.turn.terrain_open >> terrain) & 1:

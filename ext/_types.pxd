@@ -183,6 +183,9 @@ cdef struct Player:
     int8_t motivation_lock     # 8.3.2 Motivation: own turn ends left before another Motivation may be used
     uint8_t source_freeze      # Source Freeze in the Source: 1 placed, 2 its crystal may be taken this turn
     int8_t bonds_slot          # Bonds of Loyalty: unit slot + 1 of the unit under its token (0 = none)
+    # --- spells ---
+    int16_t set_aside[4]       # Time Bending: cards set aside until the end of the round (LL-9.6.4)
+    int8_t n_set_aside
 
 cdef struct Dummy:             # the dummy player (18)
     int8_t hero
@@ -345,6 +348,18 @@ cdef struct TurnState:
     int8_t maximal_left        # Maximal Effect: uses of the borrowed effect still to come
     int16_t maximal_row        # ... that effect row + 1, 0 = none
     int16_t maximal_self       # ... the Maximal Effect handler row that repeats it
+    # --- spells ---
+    uint8_t ignore_site_fort   # Demolish / Underground Attack: site fortifications ignored this turn (11.10.1)
+    uint8_t terrain_closed     # Mist Form: bit per terrain that may not be entered this turn (9.2)
+    int8_t ignore_wounds       # Veil of Mist: Wounds from enemies still to be ignored this turn
+    int8_t charm_discount      # Charm: Influence discount on the next Unit recruited this turn (10.6)
+    int8_t disease_armor       # Disease: Armor of each fully blocked enemy this combat, 0 = none (LL-6.1.6)
+    int8_t possess_slot        # Possess: combat slot of the possessed enemy + 1, 0 = none
+    int8_t possess_attack[4]   # Possess: Attack per element still to be added in the Attack phase
+    int8_t wings_targets       # Wings of Night: enemies it targeted this combat (further ones cost Move), 0 = not played
+    int8_t wings_first         # ... Move cost of the second target
+    int8_t wings_step          # ... and how much more each further one costs
+    int16_t time_bending       # Time Bending: the card to set aside + 1 (another turn follows, played cards to hand), 0 = none
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty
@@ -360,6 +375,8 @@ cdef struct CombatEnemy:
     uint16_t lost_abilities    # Know Your Prey: AB_* bits (_combat.pxd) this enemy no longer has
     uint8_t lost_resistances   # Know Your Prey: RES_* bits it no longer has
     int8_t element_set[3]      # Know Your Prey: per attack, element + 1 replacing the printed one (0 = printed)
+    # --- spells ---
+    uint8_t res_lost           # RES_* bits an effect removed for this combat (Chill, 11.4.4)
 
 cdef enum CombatEnemyFlags:
     CE_DEFEATED = 1
@@ -387,6 +404,8 @@ cdef struct Combat:
     int16_t dmg_left           # damage of that attack still to assign (11.7.3)
     int8_t reason              # why this combat happens (CK_* in _engine_combat.pxi; outcome 11.12)
     int16_t from_hex           # the space an assault started from (withdrawal, 11.12.4)
+    # --- spells ---
+    int8_t possess_lock        # Possess: slot + 1 of the possessed enemy while its Attack is in the pool
 
 # ---------------------------------------------------------------------------------------
 # The whole game

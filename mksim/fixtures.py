@@ -148,6 +148,8 @@ def _player_out(N: _Names, raw: dict) -> dict:
             out[k] = N.name("tactic", v)
         elif k == "tactic_cards":
             out[k] = _counted(N, "card", v, raw["n_tactic_cards"])
+        elif k == "set_aside":                          # Time Bending (LL-9.6.4)
+            out[k] = _counted(N, "card", v, raw["n_set_aside"])
         elif k == "stolen_die":
             out[k] = N.name("colour", v)
         elif k in _PLAYER_COUNTS:
@@ -327,7 +329,8 @@ def state_to_dict(core) -> dict:
 _COUNT = {"deck": "n_deck", "hand": "n_hand", "discard": "n_discard", "play_area": "n_play",
           "aa_deck": "n_aa_deck", "spell_deck": "n_spell_deck", "artifact_deck": "n_artifact_deck",
           "regular_units": "n_regular_units", "elite_units": "n_elite_units"}
-_PLAYER_COUNTS = ("n_deck", "n_hand", "n_discard", "n_play", "n_skill_stack", "n_tactic_cards")
+_PLAYER_COUNTS = ("n_deck", "n_hand", "n_discard", "n_play", "n_skill_stack", "n_tactic_cards",
+                  "n_set_aside")
 _DECKS = {"aa_deck": "card", "spell_deck": "card", "artifact_deck": "card",
           "regular_units": "unit", "elite_units": "unit"}
 _RENAME = {"aa_offer": "advanced_action_offer", "aa_deck": "advanced_action_deck"}
@@ -356,7 +359,7 @@ def canonical_raw(raw: dict) -> dict:
     for p in out["players"][:out["n_players"]]:
         for key, count in (("deck", "n_deck"), ("hand", "n_hand"), ("discard", "n_discard"),
                            ("play_area", "n_play"), ("skill_stack", "n_skill_stack"),
-                           ("tactic_cards", "n_tactic_cards")):
+                           ("tactic_cards", "n_tactic_cards"), ("set_aside", "n_set_aside")):
             fill(p, key, count)
         for i, u in enumerate(p["units"]):
             if u["card"] < 0:
@@ -479,6 +482,9 @@ class _Loader:
             elif k == "tactic_cards":
                 out[k] = self.ids("card", x, kp, len(base[k]))
                 out["n_tactic_cards"] = len(x)
+            elif k == "set_aside":
+                out[k] = self.ids("card", x, kp, len(base[k]))
+                out["n_set_aside"] = len(x)
             elif k == "stolen_die":
                 out[k] = self.N.idx("colour", x, kp, optional=True)
             elif k == "fame":

@@ -485,6 +485,11 @@ class _ActionWords:
         units = self.player.get("units", [])
         unit = units[arg - 1]["unit"] if arg - 1 < len(units) and units[arg - 1] else None
         return f"Peaceful Moment: ready {self.game.name('unit', unit) if unit else f'unit {arg - 1}'} with Influence"
+    def _possess_attack(self, arg: int) -> str:
+        return "Possess: add the possessed enemy's Attack (not usable against it)"
+
+    def _wings_target(self, arg: int) -> str:
+        return f"Wings of Night: {self.enemy(arg)} does not attack (paid with Move)"
 
     def _return_card(self, arg: int) -> str:
         return f"Crystal Joy: discard {self.hand_card(arg)} to return Crystal Joy to hand"

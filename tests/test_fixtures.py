@@ -152,7 +152,7 @@ def test_every_bookkeeping_field_round_trips(fr):
     combat = scribble(raw["combat"], 1, 20)        # enemy ids among the first 20 enemies
     named = {"hero", "crystals", "deck", "hand", "discard", "play_area", "units", "skills", "skill_stack",
              "tactic", "tactic_cards", "stolen_die", "n_deck", "n_hand", "n_discard", "n_play",
-             "n_skill_stack", "n_tactic_cards", "fame", "reputation", "level", "position"}
+             "n_skill_stack", "n_tactic_cards", "set_aside", "n_set_aside", "fame", "reputation", "level", "position"}
     player = {k: scribble(v) for k, v in raw["players"][0].items() if k not in named}
     state.core.set_raw({"turn": turn, "combat": combat, "players": [player], "round": 3, "steps": 12345,
                         "error_arg": 7, "rng": scribble(raw["rng"], 1, 1 << 62)})

@@ -25,7 +25,7 @@ def deed_cards(d):
     """Every non-Wound Deed card anywhere in the game (6.1.1), with multiplicity."""
     c = Counter()
     for p in d["players"]:
-        for zone in ("deck", "hand", "discard", "play_area", "tactic_cards"):
+        for zone in ("deck", "hand", "discard", "play_area", "tactic_cards", "set_aside"):
             c.update(p[zone])
         c.update(u["banner"] for u in p["units"] if u["banner"])
     c.update(d["dummy"]["deck"])

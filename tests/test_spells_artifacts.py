@@ -395,12 +395,6 @@ def test_6_2_2_offering_discards_up_to_3_for_crystals_of_their_colours(content, 
     assert acts(eng) == []  or not any(a.startswith("choose") for a in acts(eng))
 
 
-def test_7_call_to_arms_raises_a_named_error_until_units_exist(content, tables):
-    core, eng, sc = start(content, tables, ["call_to_arms"], tokens=[0, 0, 1, 0, 0, 0])
-    with pytest.raises(NotImplementedError, match="Units"):
-        eng.apply(play_code(0, 0, pay=WHITE))
-
-
 def test_a_handler_declared_by_two_groups_is_refused(content, tables, monkeypatch):
     tables_ = dict(_engine.HANDLER_TABLES)
     tables_[99] = (("burning_shield", ("block", "attack")),)
