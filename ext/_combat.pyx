@@ -38,7 +38,7 @@ from mksim._types cimport (
     PHYSICAL, FIRE, ICE, COLDFIRE, MELEE, RANGED, SIEGE,
     PH_COMBAT_RANGED, PH_COMBAT_BLOCK, PH_COMBAT_DAMAGE, PH_COMBAT_ATTACK,
     CE_DEFEATED, CE_BLOCKED, CE_SITE_FORTIFIED, CE_NO_ATTACK, CE_DAMAGE_DONE, CE_RAMPAGING,
-    CE_GONE, CE_NO_FORTIFICATION, HEX_TOKENS_REVEALED,
+    CE_GONE, CE_NO_FORTIFICATION, HEX_TOKENS_REVEALED, CEU_NO_RESISTANCES,
 )
 from mksim._state cimport GameCore, Statics, Table, draw_token
 
@@ -84,6 +84,7 @@ cdef void reset_slot(CombatEnemy* e) noexcept nogil:
     e.damaged = 0
     for i in range(MAX_ENEMY_ATTACKS):
         e.attack_delta[i] = 0
+    e.unit_fx = 0
 
 
 cdef void clear_pools(Combat* c) noexcept nogil:
@@ -561,6 +562,8 @@ cdef int attack_value(const GameState* gs, const Statics* st, uint32_t targets, 
         if not is_targetable(gs, s):
             return CB_ILLEGAL
         r = ev(gs, st, s, st.cols.enemy_resistances)
+        if c.enemies[s].unit_fx & CEU_NO_RESISTANCES:
+            r = 0                                   # Sorcerers / Expose / Delphana Masters
         res |= r
         if resists(r, COLDFIRE):
             coldfire_resisted = True
@@ -572,12 +575,18 @@ cdef int attack_value(const GameState* gs, const Statics* st, uint32_t targets, 
                 fortified = True                    # 11.5.3
     if phase == PH_COMBAT_RANGED:
         k0 = SIEGE if fortified else RANGED         # 11.5.3: Siege only / Ranged and Siege
+        if gs.turn.attacks_siege:
+            k0 = MELEE                              # Altem Mages: every attack is also Siege
     else:
         k0 = MELEE                                  # 11.8.1: all attacks combine
     for el in range(4):
         pts[el] = 0
         for k in range(k0, 3):
             pts[el] += c.attack[k][el]
+    if gs.turn.attacks_coldfire:                    # Altem Mages: all attacks are Cold Fire
+        for el in range(3):
+            pts[<int>COLDFIRE] += pts[el]
+            pts[el] = 0
     for el in range(4):
         # 11.9.2: halved if any target resists; Cold Fire only if one target resists both
         resisted = coldfire_resisted if el == COLDFIRE else resists(res, el)
@@ -838,7 +847,7 @@ cdef int assign_to_unit(GameState* gs, const Statics* st, int player, int unit_s
     if u.card < 0 or u.wounds > 0 or u.damaged_this_combat:
         return CB_ILLEGAL                           # 12.2.2, 11.7.6
     armor = tv(&st.units, u.card, st.cols.unit_armor)
-    res = tv(&st.units, u.card, st.cols.unit_resistances)
+    res = tv(&st.units, u.card, st.cols.unit_resistances) | u.gained_res   # + Altem Guardians / Mist Form
     resistant = resists(res, element)
     if resistant:                                   # 11.7.5
         damage -= armor

@@ -146,7 +146,7 @@ cdef struct UnitRules:         # Units and interaction prices (_engine_units.pxi
     const int32_t* ability     # unit_abilities table: effect row, mana colour (-1 = none)
     int ability_stride
     const int32_t* reputation  # Influence modifier at reputation + 7 (tables.reputation, 10.2.3)
-    const int32_t* special     # per unit: 1 = it has special_rules (units.toml) the engine lacks
+    const int32_t* special     # per unit: SU_* code of its special_rules (units.toml; _fx_units.pxi)
     int heal_village           # 10.5: Influence per Healing point (sites.toml heal_cost)
     int heal_monastery
     int aa_cost                # 10.7.2.2

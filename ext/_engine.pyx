@@ -33,7 +33,7 @@ from mksim._combat cimport (combat_begin, combat_next_phase, combat_end, combat_
                             enemy_attack_value)
 from mksim._hexmap cimport LATTICE_DIRS, lattice_to_axial, hex_distance as axial_distance
 from mksim._rules cimport (tile_at, is_rampaging, move_cost, can_enter, ends_movement, provokes, is_safe,
-                           explorable, explore, MAX_EXPLORABLE, RULES_BOX_NOT_IMPLEMENTED)
+                           explorable, explore, MAX_EXPLORABLE, RULES_BOX_NOT_IMPLEMENTED, RULES_ILLEGAL)
 
 import numpy as np
 
@@ -202,11 +202,11 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
     if op == OP_MOVE:                                # 6.3.3, 9.3.2; in combat only with a use
         return phase == PH_MOVE or agility_move_usable(gs)   # for Move (Agility, _fx_advanced)
     if op == OP_ATTACK:                              # 11.5.2: only Ranged/Siege before melee
-        return phase == PH_COMBAT_ATTACK or (phase == PH_COMBAT_RANGED and r[3] != MELEE)
+        return phase == PH_COMBAT_ATTACK or (phase == PH_COMBAT_RANGED and (r[3] != MELEE or gs.turn.attacks_siege))
     if op == OP_BLOCK:
         return phase == PH_COMBAT_BLOCK              # 11.6.3
     if op == OP_INFLUENCE:
-        return phase == PH_INTERACT                  # 10.2.2
+        return phase == PH_INTERACT or units_need_influence(gs, es)   # 10.2.2; LL-4.3.4 (_fx_units)
     if op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
         return enemy_op_playable(gs, es, row)        # 11.4.4: any phase of a combat (_fx_advanced)
     if op == OP_HEAL:                                # any time outside combat (12.4.1)
@@ -258,7 +258,8 @@ cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int
                 if r[3] > gs.turn.terrain_floor[colour]:
                     gs.turn.terrain_floor[colour] = <int8_t>r[3]
     elif op == OP_ATTACK:
-        gs.combat.attack[r[3]][r[2]] += r[1] + ambush_bonus(gs, 0) + unit_heat_bonus(gs)   # 11.5.2 / 11.8
+        gs.combat.attack[r[3]][r[2]] += r[1] + ambush_bonus(gs, 0) + unit_heat_bonus(gs) \
+            + units_attack_bonus(gs)                            # 11.5.2 / 11.8; Shocktroops
     elif op == OP_BLOCK:
         gs.combat.block[r[2]] += r[1] + ambush_bonus(gs, 1) + unit_heat_bonus(gs)   # 11.6.3
     elif op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
@@ -358,6 +359,7 @@ cdef enum HandlerGroup:
     HG_ARTIFACTS = 4
     HG_UNITS_SKILLS = 5
     HG_SKILLS = 6
+    HG_UNITS = 7
 
 
 cdef inline const int32_t* row_args(const EngineStatics* es, int row) noexcept nogil:
@@ -391,6 +393,8 @@ cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row
         return artifacts_playable(gs, es, row, local)
     if group == HG_SKILLS:
         return skills_playable(gs, es, row, local)
+    if group == HG_UNITS:
+        return units_playable(gs, es, row, local)
     return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT or gs.combat.active != 0
 
 
@@ -421,6 +425,8 @@ cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, 
         return artifacts_handler(gs, es, st, p, row, local, choice)
     if group == HG_SKILLS:
         return skills_handler(gs, es, st, p, row, local, choice)
+    if group == HG_UNITS:
+        return units_handler(gs, es, st, p, row, local, choice)
     set_error(gs, ERR_HANDLER, hid, gs.turn.resolving_card)
     return RES_ERROR
 
@@ -431,6 +437,7 @@ include "_fx_advanced.pxi"
 include "_fx_spells.pxi"
 include "_fx_artifacts.pxi"
 include "_fx_skills.pxi"
+include "_fx_units.pxi"
 include "_engine_combat.pxi"
 include "_engine_units.pxi"
 
@@ -630,6 +637,7 @@ cdef int legal_play(Engine eng, const GameState* cgs, const EngineStatics* es, i
         elif gs.phase == PH_COMBAT_ATTACK and n < MAX_ACTIONS:
             out[n] = act(A_SIDEWAYS, i | (2 << 7))             # Attack 1, physical (11.8.1)
             n += 1
+        n = units_sideways(gs, es, out, n, i)                    # Thugs / Heroes pay, Altem Mages (_fx_units)
     return n
 
 
@@ -691,6 +699,8 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
                 n += 1
         return n
     if gs.phase == PH_TACTICS:                               # 3.1, 17.3.4
+        if units_upkeep_pending(gs):                         # LL-4.5.4, before the tactic (LL-20.1)
+            return legal_upkeep(gs, out, n)
         for i in range(6):
             if gs.tactics_available[i] >= 0:
                 out[n] = act(A_TACTIC, gs.tactics_available[i])
@@ -716,6 +726,7 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
         n = legal_play(eng, gs, es, out, n)
         n = legal_convert_move(gs, out, n)                   # Agility (_fx_advanced.pxi)
         n = legal_unit_actions(gs, es, out, n)               # 7.3 (_engine_units.pxi)
+        n = legal_unit_payments(gs, es, out, n)              # LL-4.3.4 (_fx_units.pxi)
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
         return legal_combat(gs, es, st, out, n)
     if gs.phase == PH_INTERACT:                              # 10.2 (_engine_units.pxi)
@@ -744,6 +755,7 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
             n = space_bending_moves(gs, st, out, n)          # Space Bending: 2 spaces away
             if gs.turn.move_points >= 2:                     # 9.8.3
                 m = explorable(gs, st, h, pos)
+                m = units_explorable_far(gs, st, h, pos, m)      # Scouts (_fx_units.pxi)
                 if m == RULES_BOX_NOT_IMPLEMENTED and box_explorable(gs, st, h) and n < MAX_ACTIONS:
                     out[n] = act(A_EXPLORE, EXPLORE_FROM_BOX)    # 9.8.8: offered, raises when taken
                 for k in range(m if m > 0 else 0):
@@ -1004,6 +1016,7 @@ cdef void finish_turn(GameState* gs, const EngineStatics* es, const Statics* st)
 # ---------------------------------------------------------------------------------------
 
 cdef void reset_turn(GameState* gs) noexcept nogil:
+    units_turn_reset(gs)                                         # "this turn" unit effects (_fx_units)
     memset(&gs.turn, 0, sizeof(TurnState))
     gs.turn.pending_choice = -1
     gs.turn.resolving_card = -1
@@ -1192,6 +1205,7 @@ cdef void prepare_round(GameState* gs, const EngineStatics* es, const Statics* s
         for i in range(MAX_UNITS_):
             if pl.units[i].card >= 0:
                 pl.units[i].ready = 1
+        units_round_start(gs, es, pl)                            # LL-4.5.4 familiar upkeep (_fx_units)
         pl.skills_used = 0
         shuffle_all_deeds(gs, pl)
         draw_cards(gs, pl, hand_limit(gs, st, p))
@@ -1347,8 +1361,12 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         push_eval(gs, r[4] + arg)
         res = run_effects(gs, es, st, p)
         return gs.error if res == RES_ERROR else ERR_NONE
+    if kind == A_UPKEEP:                                         # LL-4.5.4 (_fx_units.pxi)
+        return apply_upkeep(gs, arg)
+    if kind == A_PAY_UNIT:                                       # LL-4.3.4 (_fx_units.pxi)
+        return apply_unit_payment(gs, es, arg)
     if kind == A_TACTIC:
-        if gs.phase != PH_TACTICS:
+        if gs.phase != PH_TACTICS or units_upkeep_pending(gs):
             return ERR_ILLEGAL
         return take_tactic(gs, es, st, arg)
     if kind == A_TACTIC_ABILITY:                                 # 3.2, 4.1
@@ -1440,7 +1458,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if i >= pl.n_hand or pl.hand[i] == es.wound:
             return ERR_ILLEGAL
         if not ((a == 0 and gs.phase == PH_MOVE and not gs.turn.action_taken)
-                or (a == 1 and gs.phase == PH_INTERACT)
+                or (a == 1 and (gs.phase == PH_INTERACT or units_need_influence(gs, es)))   # LL-4.3.4
+                or (a == 2 and gs.phase == PH_COMBAT_RANGED and gs.turn.attacks_siege)      # Altem Mages
                 or (a == 3 and gs.phase == PH_COMBAT_BLOCK) or (a == 2 and gs.phase == PH_COMBAT_ATTACK)):
             return ERR_ILLEGAL
         card = pl.hand[i]
@@ -1502,6 +1521,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         a = (arg >> 7) - 64
         b = (arg & 0x7F) - 64
         slot = explore(gs, st, p, a, b)
+        if slot == RULES_ILLEGAL:
+            slot = units_explore_far(gs, st, p, a, b)            # Scouts (_fx_units.pxi)
         if slot < 0:
             return ERR_ILLEGAL
         check_city_revealed(gs, es, st, slot)
@@ -1660,6 +1681,7 @@ HANDLER_TABLES = {HG_TACTICS: TACTICS_HANDLERS,
                   HG_SPELLS: SPELLS_HANDLERS,
                   HG_ARTIFACTS: ARTIFACTS_HANDLERS,
                   HG_SKILLS: SKILLS_HANDLERS,
+                  HG_UNITS: UNITS_HANDLERS,
                   }
 
 ERROR_TEXT = {
@@ -1689,7 +1711,8 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
               A_STEADY_TEMPO: "steady_tempo",
               A_END_INTERACT: "end_interact", A_RECRUIT: "recruit", A_BUY_HEALING: "buy_healing",
               A_BUY_AA: "buy_aa", A_BUY_SPELL: "buy_spell", A_ACTIVATE_UNIT: "activate_unit",
-              A_HEAL_UNIT: "heal_unit", A_USE_SKILL: "use_skill"}
+              A_HEAL_UNIT: "heal_unit", A_USE_SKILL: "use_skill",
+              A_PAY_UNIT: "pay_unit", A_UPKEEP: "upkeep"}
 
 
 cdef void check_capacity(GameState* gs) noexcept nogil:

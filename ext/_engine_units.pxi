@@ -66,7 +66,8 @@ cdef int start_interaction(GameState* gs, const EngineStatics* es, int p) noexce
     if site == es.sites.city:
         set_error(gs, ERR_CITY, site, -1)                          # 10.2.4 city Shields, 10.10
         return ERR_CITY
-    gs.turn.influence = <int16_t>(gs.turn.influence + es.units.reputation[gs.players[p].reputation + 7])
+    gs.turn.rep_applied = <int8_t>es.units.reputation[gs.players[p].reputation + 7]
+    gs.turn.influence = <int16_t>(gs.turn.influence + gs.turn.rep_applied)
     gs.turn.action_taken = 1                                       # 4.4.5: no movement after it
     gs.turn.move_points = 0                                        # 4.4.7
     gs.phase = PH_INTERACT
@@ -87,13 +88,36 @@ cdef int heal_price(const EngineStatics* es, int site) noexcept nogil:
     return -1
 
 
+cdef enum:
+    NO_RECRUIT = -10000        # recruit_rep_delta: not in this interaction (LL-4.2.4)
+
+
+cdef int recruit_rep_delta(const GameState* gs, const EngineStatics* es, int u) noexcept nogil:
+    """Change of the interaction's Influence when unit u is recruited now.  LL-4.2.1-
+    LL-4.2.3, LL-4.2.7: with at least one Thugs recruited the reputation modifier of the
+    whole interaction is inverted, with Heroes doubled, once; LL-4.2.4: not both.  Engine
+    reading of LL-4.2.6: the modifier applied at the start (10.2.3) is corrected when the
+    first Thugs / Heroes is recruited, as if declared at the start (the Influence total is
+    the same, and no interaction can be stranded by an unfulfilled declaration)."""
+    cdef int kind = unit_special(es, u)
+    if kind != SU_THUGS and kind != SU_HEROES:
+        return 0
+    if gs.turn.recruit_mode == kind:
+        return 0
+    if gs.turn.recruit_mode != 0:
+        return NO_RECRUIT
+    if kind == SU_THUGS:
+        return -2 * gs.turn.rep_applied                            # inverted
+    return gs.turn.rep_applied                                     # doubled
+
+
 cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const Statics* st,
                            int32_t* out, int n) noexcept nogil:
     """Purchases of PH_INTERACT (10.5-10.7), healing and units, and A_END_INTERACT."""
     cdef const Player* pl = &gs.players[gs.current]
     cdef int site = interaction_site(gs, es, gs.current)
     cdef int infl = gs.turn.influence
-    cdef int k, u, d, pay, card, npay = n_pay_codes(gs)
+    cdef int k, u, d, pay, card, npay = n_pay_codes(gs), delta, c, d0, d1
     cdef bint full = units_held(pl) >= pl.command_tokens
     n = legal_heal(gs, es, out, n)
     n = legal_unit_actions(gs, es, out, n)
@@ -101,17 +125,24 @@ cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const S
     for k in range(gs.n_unit_offer):
         u = gs.unit_offer[k]
         if u >= 0:                                                 # 10.6 recruit
-            if not recruitable_here(es, u, site) or unit_value(es, u, es.units.cost) > infl:
+            delta = recruit_rep_delta(gs, es, u)                   # LL-4.2 Thugs / Heroes
+            if delta == NO_RECRUIT or not recruitable_here(es, u, site) \
+                    or unit_value(es, u, es.units.cost) > infl + delta:
                 continue
-            if not full:
-                if n < MAX_ACTIONS:
-                    out[n] = act(A_RECRUIT, k)
+            d0 = 0 if not full else 1                              # 7.2.4: disband one when full
+            d1 = 1 if not full else MAX_UNITS + 1
+            for d in range(d0, d1):
+                if d > 0 and pl.units[d - 1].card < 0:
+                    continue
+                if unit_special(es, u) == SU_FAMILIARS:            # LL-4.5.4: + one basic mana
+                    for c in range(4):
+                        for pay in range(npay):
+                            if pay_ok(gs, pay, c) and n < MAX_ACTIONS:
+                                out[n] = act(A_RECRUIT, k | (d << 4) | ((pay + 1) << 8) | (c << 13))
+                                n += 1
+                elif n < MAX_ACTIONS:
+                    out[n] = act(A_RECRUIT, k | (d << 4))
                     n += 1
-            else:                                                  # 7.2.4: disband one
-                for d in range(MAX_UNITS):
-                    if pl.units[d].card >= 0 and n < MAX_ACTIONS:
-                        out[n] = act(A_RECRUIT, k | ((d + 1) << 4))
-                        n += 1
         elif site == es.sites.monastery and infl >= es.units.aa_cost and n < MAX_ACTIONS:
             out[n] = act(A_BUY_AA, k)                              # 10.7.2.2
             n += 1
@@ -141,6 +172,15 @@ cdef void remove_offer_slot(GameState* gs, int k) noexcept nogil:
     gs.n_unit_offer -= 1
 
 
+cdef inline void clear_unit_extras(Unit* u) noexcept nogil:
+    """The units-area fields of a slot (_types.pxd Unit, '--- units ---')."""
+    u.gained_res = 0
+    u.paid_combat = 0
+    u.abilities_used = 0
+    u.upkeep = 0
+    u.upkeep_due = 0
+
+
 cdef void disband(Player* pl, int slot) noexcept nogil:
     """7.2.4: the unit is removed from the game; its Banner goes to the discard pile (7.5.2)."""
     cdef Unit* u = &pl.units[slot]
@@ -151,6 +191,7 @@ cdef void disband(Player* pl, int slot) noexcept nogil:
     u.ready = 0
     u.wounds = 0
     u.damaged_this_combat = 0
+    clear_unit_extras(u)
 
 
 cdef int gain_unit(GameState* gs, Player* pl, int unit) noexcept nogil:
@@ -163,6 +204,7 @@ cdef int gain_unit(GameState* gs, Player* pl, int unit) noexcept nogil:
             pl.units[i].wounds = 0
             pl.units[i].banner = -1
             pl.units[i].damaged_this_combat = 0
+            clear_unit_extras(&pl.units[i])
             return i
     set_error(gs, ERR_CAPACITY, 4, -1)
     return -1
@@ -172,7 +214,7 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
                            int kind, int arg) noexcept nogil:
     cdef Player* pl = &gs.players[p]
     cdef int site = interaction_site(gs, es, p)
-    cdef int k, u, d, cost, card, pay
+    cdef int k, u, d, cost, card, pay, delta, c
     if kind == A_ACTIVATE_UNIT:
         return activate_unit(gs, es, st, p, arg)
     if kind == A_HEAL_UNIT:
@@ -185,26 +227,40 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
         return ERR_NONE
     if kind == A_RECRUIT:                                          # 10.6, 7.2
         k = arg & 0xF
-        d = (arg >> 4) - 1
+        d = ((arg >> 4) & 0xF) - 1
+        pay = ((arg >> 8) & 0x1F) - 1
+        c = (arg >> 13) & 3
         if k >= gs.n_unit_offer or gs.unit_offer[k] < 0:
             return ERR_ILLEGAL
         u = gs.unit_offer[k]
         cost = unit_value(es, u, es.units.cost)
-        if not recruitable_here(es, u, site) or cost > gs.turn.influence:
+        delta = recruit_rep_delta(gs, es, u)
+        if delta == NO_RECRUIT or not recruitable_here(es, u, site) or cost > gs.turn.influence + delta:
             return ERR_ILLEGAL
-        if es.units.special[u]:                                    # LL-4.2-LL-4.5
+        if unit_special(es, u) == SU_UNKNOWN:                      # special rules not known
             set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u * 8)
             return ERR_UNIT_RULES
+        if (unit_special(es, u) == SU_FAMILIARS) != (pay >= 0):    # LL-4.5.4: the upkeep mana
+            return ERR_ILLEGAL
+        if pay >= 0 and not pay_ok(gs, pay, c):
+            return ERR_ILLEGAL
         if units_held(pl) >= pl.command_tokens:                    # 7.2.1, 7.2.4: must disband
             if d < 0 or d >= MAX_UNITS or pl.units[d].card < 0:
                 return ERR_ILLEGAL
             disband(pl, d)
         elif d >= 0:
             return ERR_ILLEGAL                                     # a free Command token: no disband
-        gs.turn.influence = <int16_t>(gs.turn.influence - cost)
+        if delta != 0 or unit_special(es, u) == SU_THUGS or unit_special(es, u) == SU_HEROES:
+            gs.turn.recruit_mode = <uint8_t>unit_special(es, u)    # LL-4.2.3: once; LL-4.2.4
+        gs.turn.influence = <int16_t>(gs.turn.influence + delta - cost)
+        if pay >= 0:
+            pay_take(gs, pay, c)                                   # 5.4.4
         remove_offer_slot(gs, k)
-        if gain_unit(gs, pl, u) < 0:
+        d = gain_unit(gs, pl, u)
+        if d < 0:
             return ERR_CAPACITY
+        if pay >= 0:
+            pl.units[d].upkeep = <int8_t>(c + 1)                   # kept on the card (LL-4.5.4)
         heroic_tale_recruited(gs, pl)                              # Heroic Tale (_fx_advanced)
         return ERR_NONE
     if kind == A_BUY_HEALING:                                      # 10.5, 12.3.2
@@ -257,6 +313,13 @@ cdef bint reward_token_free(const GameState* gs, const Statics* st) noexcept nog
     return units_held(pl) < tokens
 
 
+cdef inline bint reward_gainable(const EngineStatics* es, int u) noexcept nogil:
+    """LL-4.4.1, LL-4.5.3 (ambiguity 28 [R]): Delphana Masters and Magic Familiars ("!")
+    are recruited only by interaction, never gained as a reward or for free."""
+    cdef int kind = unit_special(es, u)
+    return kind != SU_DELPHANA and kind != SU_FAMILIARS
+
+
 cdef int legal_unit_reward(const GameState* gs, const EngineStatics* es, const Statics* st,
                            int32_t* out, int n) noexcept nogil:
     """13.5.4: any Unit of the offer, whatever its type or cost; with no free Command token,
@@ -265,7 +328,7 @@ cdef int legal_unit_reward(const GameState* gs, const EngineStatics* es, const S
     cdef bint free = reward_token_free(gs, st)
     cdef int k, d
     for k in range(gs.n_unit_offer):
-        if gs.unit_offer[k] < 0:
+        if gs.unit_offer[k] < 0 or not reward_gainable(es, gs.unit_offer[k]):
             continue
         if free:
             if n < MAX_ACTIONS:
@@ -288,7 +351,7 @@ cdef int apply_unit_reward(GameState* gs, const EngineStatics* es, const Statics
     cdef bint free = reward_token_free(gs, st), any_unit = False
     if arg == REWARD_GIVE_UP:
         for i in range(gs.n_unit_offer):
-            if gs.unit_offer[i] >= 0:
+            if gs.unit_offer[i] >= 0 and reward_gainable(es, gs.unit_offer[i]):
                 any_unit = True
         return ERR_ILLEGAL if (free and any_unit) else ERR_NONE
     if k >= gs.n_unit_offer or gs.unit_offer[k] < 0:
@@ -296,10 +359,12 @@ cdef int apply_unit_reward(GameState* gs, const EngineStatics* es, const Statics
     u = gs.unit_offer[k]
     if free == (d >= 0) or (d >= 0 and (d >= MAX_UNITS or pl.units[d].card < 0)):
         return ERR_ILLEGAL
-    if es.units.special[u]:                                        # LL-4.2.5, LL-4.4.1, LL-4.5.3
+    if not reward_gainable(es, u):                                 # LL-4.4.1, LL-4.5.3
+        return ERR_ILLEGAL
+    if unit_special(es, u) == SU_UNKNOWN:
         set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u * 8)
         return ERR_UNIT_RULES
-    if d >= 0:
+    if d >= 0:                                                     # (Thugs / Heroes: no LL-4.2 rules, LL-4.2.5)
         disband(pl, d)                                             # 7.2.4
     remove_offer_slot(gs, k)                                       # 6.4.3
     if gain_unit(gs, pl, u) < 0:
@@ -322,6 +387,23 @@ cdef inline bint healing_time(const GameState* gs) noexcept nogil:
     return not gs.combat.active and (gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT)
 
 
+cdef inline bint unit_cooperates(const GameState* gs, const EngineStatics* es, const Unit* u) noexcept nogil:
+    """LL-4.3.2: Heroes' abilities cannot be used in an assault on a fortified site unless
+    2 Influence were paid in this combat."""
+    if unit_special(es, u.card) == SU_HEROES and gs.combat.active and gs.combat.reason == CK_ASSAULT:
+        return u.paid_combat != 0
+    return True
+
+
+cdef inline bint unit_ability_open(const GameState* gs, const EngineStatics* es, const Unit* u, int a) noexcept nogil:
+    """7.3.1: a Ready unit, one ability.  LL-4.4.2-LL-4.4.3 [R]: a Spent Delphana Masters
+    activated this turn may add each of its other abilities once (its mana paid)."""
+    if u.ready:
+        return True
+    return unit_special(es, u.card) == SU_DELPHANA and u.abilities_used != 0 \
+        and not ((u.abilities_used >> a) & 1)
+
+
 cdef int legal_unit_actions(const GameState* gs, const EngineStatics* es, int32_t* out, int n) noexcept nogil:
     """A_ACTIVATE_UNIT for each usable ability of a Ready, unwounded unit (7.3.1, 12.2.2) and
     A_HEAL_UNIT for each wounded unit the Healing points can heal (12.3.3)."""
@@ -331,9 +413,11 @@ cdef int legal_unit_actions(const GameState* gs, const EngineStatics* es, int32_
     if units_usable_now(gs):
         for i in range(MAX_UNITS):
             u = &pl.units[i]
-            if u.card < 0 or not u.ready or u.wounds > 0:
+            if u.card < 0 or u.wounds > 0 or not unit_cooperates(gs, es, u):
                 continue
             for a in range(unit_value(es, u.card, es.units.n_abilities)):
+                if not unit_ability_open(gs, es, u, a):
+                    continue
                 ab = unit_value(es, u.card, es.units.first_ability) + a
                 eff = es.units.ability[ab * es.units.ability_stride]
                 mana = es.units.ability[ab * es.units.ability_stride + 1]
@@ -367,10 +451,10 @@ cdef int activate_unit(GameState* gs, const EngineStatics* es, const Statics* st
     if slot >= MAX_UNITS or not units_usable_now(gs):
         return ERR_ILLEGAL
     u = &pl.units[slot]
-    if u.card < 0 or not u.ready or u.wounds > 0:                  # 7.3.1, 7.3.7, 12.2.2
+    if u.card < 0 or u.wounds > 0 or not unit_cooperates(gs, es, u):   # 7.3.7, 12.2.2, LL-4.3.2
         return ERR_ILLEGAL
-    if a >= unit_value(es, u.card, es.units.n_abilities):
-        return ERR_ILLEGAL
+    if a >= unit_value(es, u.card, es.units.n_abilities) or not unit_ability_open(gs, es, u, a):
+        return ERR_ILLEGAL                                         # 7.3.1, LL-4.4.2
     ab = unit_value(es, u.card, es.units.first_ability) + a
     eff = es.units.ability[ab * es.units.ability_stride]
     mana = es.units.ability[ab * es.units.ability_stride + 1]
@@ -380,6 +464,10 @@ cdef int activate_unit(GameState* gs, const EngineStatics* es, const Statics* st
         if pay == PAY_NONE or not pay_ok(gs, pay, mana):
             return ERR_ILLEGAL
         pay_take(gs, pay, mana)                                    # 5.4.4
+    if u.ready:
+        u.abilities_used = <uint8_t>(1 << a)                       # a new activation (LL-4.4.2)
+    else:
+        u.abilities_used |= <uint8_t>(1 << a)                      # Delphana Masters: one more
     u.ready = 0                                                    # 7.3.2: Spent
     gs.turn.resolving_card = <int16_t>(UNIT_CARD_BASE - (u.card * 8 + slot))
     # a card bonus (Concentration, Tirelessness) is for a card, not for a unit's ability
@@ -471,13 +559,15 @@ cdef int unit_op(GameState* gs, const EngineStatics* es, const Statics* st, int 
     return RES_DONE
 
 
-cdef bint unit_can_take_damage(const GameState* gs, const Statics* st, int slot) noexcept nogil:
+cdef bint unit_can_take_damage(const GameState* gs, const EngineStatics* es, const Statics* st, int slot) noexcept nogil:
     """11.7.3, 12.2.2, 11.7.6, 7.3.8, LL-6.4.1: may the current attack's damage go to this unit?"""
     cdef const Unit* u = &gs.players[gs.current].units[slot]
     if not gs.combat.units_allowed or gs.combat.dmg_slot < 0:
         return False
     if u.card < 0 or u.wounds > 0 or u.damaged_this_combat or gs.turn.no_unit_damage:
         return False                                               # (Into the Heat: no_unit_damage)
+    if unit_special(es, u.card) == SU_THUGS and not u.paid_combat:
+        return False                                               # LL-4.3.1: not unless paid
     return not enemy_ability(gs, st, gs.combat.dmg_slot, AB_ASSASSINATION)
 
 
@@ -497,7 +587,8 @@ def _bind_units(Engine eng, tables, content):
     rep = np.ascontiguousarray(tables.reputation, dtype=np.int32)
     if rep.shape[0] != 16:
         raise ValueError("reputation table: 16 spaces -7..+8 expected (reputation.toml)")
-    special = np.array([1 if u.get("special_rules") else 0 for u in content["units"]] or [0], dtype=np.int32)
+    special = np.array([(SPECIAL_UNIT_CODES.get(u["id"], SU_UNKNOWN) if u.get("special_rules") else SU_NONE)
+                        for u in content["units"]] or [0], dtype=np.int32)   # _fx_units.pxi
     if [u["id"] for u in content["units"]] != list(tables.unit_ids):
         raise ValueError("units table and content disagree")
     eng._unit_tables = (units, abilities, rep, special)
