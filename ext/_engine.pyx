@@ -1694,7 +1694,7 @@ ERROR_TEXT = {
     ERR_UNIT_EFFECT: "effects on Units (ready/heal a unit, 7.3.4, 12.3.4) are not implemented yet",
     ERR_CAPACITY: "a size limit of the core was reached (ext/_types.pxd MAX_CARDS, or a hand of more than 63 cards)",
     ERR_CARD_BONUS: "the Concentration / Will Focus bonus on Influence, Block or Attack is not implemented yet",
-    ERR_UNIT_RULES: "a unit's special rules (Thugs / Heroes LL-4.2-LL-4.3, Magic Familiars LL-4.5) are not implemented yet",
+    ERR_UNIT_RULES: "a unit's special rules (units.toml special_rules not known to ext/_fx_units.pxi, or a Banner on a unit, 7.5) are not implemented yet",
     ERR_CITY: "interaction in a conquered city (city Shields 10.2.4, city colours 10.10) is not implemented yet",
 }
 
@@ -2017,6 +2017,8 @@ def describe(int action):
     if kind == A_ACTIVATE_UNIT:
         return f"{name}(unit={arg & 7}, ability={(arg >> 3) & 0xF}, pay={arg >> 7})"
     if kind == A_RECRUIT:
+        if arg >> 8:                                         # Magic Familiars: + the upkeep mana
+            return f"{name}(offer={arg & 0xF}, disband={((arg >> 4) & 0xF) - 1}, pay={((arg >> 8) & 0x1F) - 1}, colour={arg >> 13})"
         return f"{name}(offer={arg & 0xF}, disband={(arg >> 4) - 1})"
     if kind == A_BUY_SPELL:
         return f"{name}(offer={arg & 3}, pay={arg >> 2})"

@@ -634,13 +634,59 @@ cdef class UnitsTester:
         for i in range(3):
             gs.spell_offer[i] = self.eng.tables.card_ids.index(cards[i]) if i < len(cards) and cards[i] else -1
 
-    def set_unit(self, int slot, unit, int ready=1, int wounds=0):
+    def set_unit(self, int slot, unit, int ready=1, int wounds=0, upkeep=None):
+        """upkeep: colour name of the mana kept on a Magic Familiars card (LL-4.5.4)."""
         cdef Unit* u = &self.eng.core.gs.players[self.eng.core.gs.current].units[slot]
         u.card = -1 if unit is None else self.eng.tables.unit_ids.index(unit)
         u.ready = ready
         u.wounds = wounds
         u.banner = -1
         u.damaged_this_combat = 0
+        clear_unit_extras(u)
+        if upkeep is not None:
+            u.upkeep = _fx.MANA_COLOURS.index(upkeep) + 1
+
+    def unit_extras(self, int slot):
+        """The units-area fields of a slot (_fx_units.pxi)."""
+        cdef Unit* u = &self.eng.core.gs.players[self.eng.core.gs.current].units[slot]
+        return {"gained_res": [r for i, r in enumerate(("physical", "fire", "ice")) if u.gained_res >> i & 1],
+                "paid": bool(u.paid_combat), "abilities_used": u.abilities_used,
+                "upkeep": _fx.MANA_COLOURS[u.upkeep - 1] if u.upkeep > 0 else None,
+                "upkeep_due": bool(u.upkeep_due)}
+
+    def enemy_unit_fx(self, int slot):
+        """CombatEnemy.unit_fx as names."""
+        cdef uint8_t f = self.eng.core.gs.combat.enemies[slot].unit_fx
+        return [n for i, n in enumerate(("no_resistances", "destroy_if_blocked")) if f >> i & 1]
+
+    @property
+    def units_turn(self):
+        cdef GameState* gs = &self.eng.core.gs
+        return {"explore_range": gs.turn.explore_range,
+                "recon_token": gs.turn.recon_token - 1 if gs.turn.recon_token > 0 else None,
+                "draw_fire": (gs.turn.draw_fire_slot - 1, gs.turn.draw_fire_attack, gs.turn.draw_fire_unit)
+                if gs.turn.draw_fire_slot > 0 else None,
+                "attacks_coldfire": bool(gs.turn.attacks_coldfire), "attacks_siege": bool(gs.turn.attacks_siege),
+                "recruit_mode": gs.turn.recruit_mode}
+
+    def set_night(self, int night=1):
+        self.eng.core.gs.time = NIGHT if night else DAY
+
+    def start_combat_tokens(self, tokens):
+        """A combat against these existing token instances (e.g. a pile's top token), with no
+        site (as when challenging: the outcome touches no site, 11.12)."""
+        cdef int toks[MAX_COMBAT_ENEMIES]
+        cdef int orig[MAX_COMBAT_ENEMIES]
+        for i, t in enumerate(tokens):
+            toks[i] = t
+            orig[i] = -1
+        if begin_fight(&self.eng.core.gs, &self.eng.es, &self.eng.core.st, toks, orig, len(tokens), -1, 0, 0, 0,
+                       1, CK_RAMPAGING) != ERR_NONE:
+            raise RuntimeError("combat_begin failed")
+
+    def prepare_round(self):
+        """Run the round preparation (2.2) now."""
+        prepare_round(&self.eng.core.gs, &self.eng.es, &self.eng.core.st)
 
     def unit(self, int slot):
         cdef Unit* u = &self.eng.core.gs.players[self.eng.core.gs.current].units[slot]
@@ -661,8 +707,9 @@ cdef class UnitsTester:
     def set_phase(self, int phase):
         self.eng.core.gs.phase = phase
 
-    def start_combat(self, enemies, int units_allowed=1):
-        """A combat against drawn-for-it tokens of these enemies (as at an adventure site)."""
+    def start_combat(self, enemies, int units_allowed=1, int assault=0):
+        """A combat against drawn-for-it tokens of these enemies (as at an adventure site;
+        assault=1: as an assault on a fortified site, every enemy site-fortified, 11.10.1)."""
         cdef GameState* gs = &self.eng.core.gs
         cdef int toks[MAX_COMBAT_ENEMIES]
         cdef int orig[MAX_COMBAT_ENEMIES]
@@ -675,8 +722,9 @@ cdef class UnitsTester:
                     break
             toks[i] = t
             orig[i] = -1
-        if begin_fight(gs, &self.eng.es, &self.eng.core.st, toks, orig, n, -1, 0, 0, 0,
-                       units_allowed, CK_ADVENTURE) != ERR_NONE:
+        if begin_fight(gs, &self.eng.es, &self.eng.core.st, toks, orig, n, -1,
+                       ((<uint32_t>1 << n) - 1) if assault else 0, 0, 0,
+                       units_allowed, CK_ASSAULT if assault else CK_ADVENTURE) != ERR_NONE:
             raise RuntimeError("combat_begin failed")
         gs.turn.heat_window = 1                  # as after the action that began it (Engine.apply)
 
