@@ -114,8 +114,9 @@ cdef enum EngineError:
     ERR_CARD_BONUS = 9         # error_arg = op: Concentration / Will Focus bonus on Influence, Block or
                                # Attack (needs interaction / combat, not implemented yet)
     ERR_CITY = 10              # interaction in a conquered city (10.2.4, 10.10) not implemented yet
-    ERR_UNIT_RULES = 11        # error_card = unit: its special rules (Thugs/Heroes LL-4.2-4.3,
-                               # Magic Familiars LL-4.5) are not implemented yet
+    ERR_UNIT_RULES = 11        # error_card = unit: special rules the engine does not know (a units.toml
+                               # special_rules missing from _fx_units.pxi SPECIAL_UNIT_CODES), or a Banner
+                               # on Utem Swordsmen (7.5 not implemented)
 
 cdef struct SiteRules:         # site codes (content.SITE_IDS) and numbers from sites.toml (10.7)
     int village

@@ -8,6 +8,12 @@
 # gs.turn.influence may be negative after a reputation penalty: nothing can be bought until
 # it reaches the price (21.2 A20: effective Influence is clamped at 0).
 #
+# Special units (LL-4; codes and hooks in _fx_units.pxi): Thugs / Heroes change the
+# reputation modifier when the first of them is recruited (recruit_rep_delta), need 2
+# Influence in combat (A_PAY_UNIT); Magic Familiars take a basic mana when recruited (A_RECRUIT
+# pay bits), may be recruited at a Magical Glade, pay upkeep before each round's tactics
+# (A_UPKEEP); Delphana Masters add abilities to one activation; both are never rewards.
+#
 # Units: A_ACTIVATE_UNIT (7.3.1-7.3.2) runs one ability's effect rows like a card's;
 # A_HEAL_UNIT spends Healing points equal to the unit's level (12.3.3); the effects
 # ready_unit / heal_unit pick a unit with the handler protocol's ask (ASK_UNIT), dispatched
@@ -49,24 +55,41 @@ cdef int interaction_site(const GameState* gs, const EngineStatics* es, int p) n
         return site                                                # 10.7.3.3: own keep
     if (site == es.sites.mage_tower or site == es.sites.city) and (gs.hexes[h].flags & HEX_CONQUERED):
         return site                                                # 10.7.4.3, 10.10
+    if site == es.glade_site and glade_units_offered(gs, es):
+        return site                                                # LL-4.5.2: Magic Familiars
     return -1
+
+
+cdef bint glade_units_offered(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    """LL-4.5.2: a unit of the offer shows the Magical Glade icon (Magic Familiars)."""
+    cdef int k
+    for k in range(gs.n_unit_offer):
+        if gs.unit_offer[k] >= 0 and recruitable_here(es, gs.unit_offer[k], es.glade_site):
+            return True
+    return False
 
 
 cdef bint can_interact(const GameState* gs, const EngineStatics* es, int p) noexcept nogil:
     """10.2.1 and 10.2.3: an interaction site, and the Shield not on the X space."""
-    return (interaction_site(gs, es, p) >= 0
-            and es.units.reputation[gs.players[p].reputation + 7] != NO_INTERACTION)
+    cdef int site = interaction_site(gs, es, p)
+    return site >= 0 and (site == es.glade_site       # LL-4.5.2: no interaction, no reputation
+                          or es.units.reputation[gs.players[p].reputation + 7] != NO_INTERACTION)
 
 
 cdef int start_interaction(GameState* gs, const EngineStatics* es, int p) noexcept nogil:
-    """A_INTERACT: the turn's action (10.2.1); the reputation modifier once (10.2.3, 10.2.5)."""
+    """A_INTERACT: the turn's action (10.2.1); the reputation modifier once (10.2.3, 10.2.5).
+    At a Magical Glade: recruiting Magic Familiars, not an interaction (LL-4.5.2, LL-4.5.2.1
+    [R]: it is the turn's action), no reputation modifier."""
     cdef int site = interaction_site(gs, es, p)
     if gs.phase != PH_MOVE or gs.turn.action_taken or not can_interact(gs, es, p):
         return ERR_ILLEGAL
     if site == es.sites.city:
         set_error(gs, ERR_CITY, site, -1)                          # 10.2.4 city Shields, 10.10
         return ERR_CITY
-    gs.turn.rep_applied = <int8_t>es.units.reputation[gs.players[p].reputation + 7]
+    if site == es.glade_site:
+        gs.turn.glade_recruit = 1                                  # LL-4.5.2: no reputation modifier
+    else:
+        gs.turn.rep_applied = <int8_t>es.units.reputation[gs.players[p].reputation + 7]
     gs.turn.influence = <int16_t>(gs.turn.influence + gs.turn.rep_applied)
     gs.turn.action_taken = 1                                       # 4.4.5: no movement after it
     gs.turn.move_points = 0                                        # 4.4.7

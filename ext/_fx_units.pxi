@@ -265,7 +265,7 @@ cdef int units_handler(GameState* gs, const EngineStatics* es, const Statics* st
         # Heroes: Influence n, and Reputation +reputation if used during an interaction
         # (10.4; not at a glade, LL-4.5.2, nor for a combat payment, LL-4.3.4).
         gs.turn.influence += a[0]
-        if gs.phase == PH_INTERACT:
+        if gs.phase == PH_INTERACT and not gs.turn.glade_recruit:
             change_reputation(pl, a[1])
         return RES_DONE
     if local == U_OTHER_UNITS_BONUS:

@@ -295,6 +295,7 @@ cdef struct TurnState:
     int8_t draw_fire_slot      # Shocktroops: enemy slot + 1 whose attack hits that unit first, 0 = none
     int8_t draw_fire_attack    # ... which of its attacks
     int8_t draw_fire_unit      # ... the Shocktroops' unit slot
+    uint8_t glade_recruit      # LL-4.5.2: recruiting at a Magical Glade (not an interaction)
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty

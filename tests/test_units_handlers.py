@@ -476,3 +476,34 @@ def test_scouts_explore_two_spaces_away(content, tables):
     g.do("explore", ((1 + 64) << 7) | (1 + 64))
     assert g.d["players"][0]["position"] == 14       # the hero stays
     assert g.d["turn"]["move_points"] == 0
+
+
+def test_magic_familiars_recruited_at_a_magical_glade_without_reputation(content, tables):
+    """LL-4.5.2: at a Magical Glade the familiars are recruited with Influence alone - no
+    interaction, so Reputation -4 (-2 elsewhere) changes nothing; Peasants are not sold
+    there; a Hero's 'during interaction' Reputation +1 does not trigger."""
+    g = Game(content, tables, site="magical_glade", reputation=-4)
+    g.ut.set_unit_offer(["peasants"])
+    assert "interact" not in g.kinds()                # nothing to recruit at the glade
+    g.ut.set_unit_offer(["peasants", "magic_familiars"])
+    g.ut.set_unit(0, "hero_green")
+    g.sc.set_level(0, 3, command_tokens=2)
+    g.do("interact")
+    assert g.turn["influence"] == 0 and g.turn["action_taken"]
+    g.activate(0, 1)                                 # Heroes: Influence 5
+    assert g.player["reputation"] == -4
+    g.ut.set_turn(influence=6, mana={"green": 1})
+    assert all(a.startswith("recruit(offer=1,") for a in g.of_kind("recruit"))
+    g.do("recruit", 1 | ((PAY_TOKEN["green"] + 1) << 8) | (3 << 13))
+    assert g.ut.unit(1)["unit"] == "magic_familiars" and g.ut.unit_extras(1)["upkeep"] == "green"
+
+
+def test_magic_familiars_upkeep_without_crystals_means_disbanding(content, tables):
+    g = Game(content, tables)
+    g.ut.set_unit(0, "magic_familiars", upkeep="red")
+    g.sc.set_crystals(0, [0, 0, 0, 0])
+    g.ut.prepare_round()
+    assert g.actions() == ["upkeep(0)"]
+    g.do("upkeep", 0)
+    assert g.ut.unit(0) is None
+    assert "tactic" in g.kinds()
