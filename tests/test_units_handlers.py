@@ -202,7 +202,7 @@ def test_expose_basic_one_enemy_loses_fortification_and_resistances(content, tab
 
 
 def test_mass_expose_all_enemies_lose_resistances(content, tables):
-    """Mass Expose (powered, at Night with blue... white + black): all enemies lose all
+    """Mass Expose (powered: white + black mana, at Night): all enemies lose all
     resistances (the second option), Ranged Attack 3: Golems and Ice Mages both lose them."""
     g = Game(content, tables, hand=["expose"])
     ct = combat(g, ["golems", "ice_mages"])
