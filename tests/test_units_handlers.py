@@ -255,13 +255,15 @@ def test_delphana_masters_use_further_abilities_in_the_same_turn(content, tables
     g = Game(content, tables)
     g.ut.set_unit(0, "delphana_masters")
     ct = combat(g, ["prowlers", "diggers"])
-    g.ut.set_turn(mana={"blue": 1, "green": 1})
+    g.ut.set_turn(mana={"blue": 2, "green": 1})
     g.activate(0, 0, pay=PAY_TOKEN["blue"])          # one enemy does not attack
     g.do("choose", 0)
     assert "no_attack" in ct.enemy(0)["flags"]
     assert g.ut.unit(0)["ready"] is False
-    acts = g.of_kind("activate_unit")
+    acts = g.of_kind("activate_unit")                # blue again: not the same ability twice
     assert acts == [f"activate_unit(unit=0, ability=2, pay={PAY_TOKEN['green']})"]   # green: Armor -5
+    with pytest.raises(ValueError):
+        g.activate(0, 0, pay=PAY_TOKEN["blue"])
     g.activate(0, 2, pay=PAY_TOKEN["green"])
     g.do("choose", 1)
     assert ct.enemy_armor(1) == 1                    # Diggers 3 - 5, min 1
