@@ -69,6 +69,7 @@ cdef enum SiteActionKind:      # actions of _engine_combat.pxi (numbered apart f
 cdef enum UnitActionKind:      # actions of _engine_units.pxi (interaction 10.2-10.7, Units 7, 12.3)
     A_END_INTERACT = 60        # finish the interaction (back to the rest of the turn, no movement)
     A_RECRUIT = 61             # arg: unit-offer slot | (disbanded unit slot + 1) << 4, 0 = none (10.6, 7.2.4)
+                               # | (pay code + 1) << 8 | basic colour << 13: Magic Familiars' mana (LL-4.5.4)
     A_BUY_HEALING = 62         # 1 Healing point for the site's price (10.5)
     A_BUY_AA = 63              # arg: unit-offer slot of a monastery AA (10.7.2.2)
     A_BUY_SPELL = 64           # arg: spell-offer slot | pay << 2 (10.7.4.3, 21.2 A26)
