@@ -39,7 +39,7 @@ from mksim._types cimport (
     PHYSICAL, FIRE, ICE, COLDFIRE, MELEE, RANGED, SIEGE,
     PH_COMBAT_RANGED, PH_COMBAT_BLOCK, PH_COMBAT_DAMAGE, PH_COMBAT_ATTACK,
     CE_DEFEATED, CE_BLOCKED, CE_SITE_FORTIFIED, CE_NO_ATTACK, CE_DAMAGE_DONE, CE_RAMPAGING,
-    CE_GONE, CE_NO_FORTIFICATION, HEX_TOKENS_REVEALED,
+    CE_GONE, CE_NO_FORTIFICATION, HEX_TOKENS_REVEALED, CEU_NO_RESISTANCES,
 )
 from mksim._state cimport GameCore, Statics, Table, draw_token
 
@@ -99,6 +99,7 @@ cdef void reset_slot(CombatEnemy* e) noexcept nogil:
     e.lost_abilities = 0
     e.lost_resistances = 0
     e.res_lost = 0
+    e.unit_fx = 0
 
 
 cdef void clear_pools(Combat* c) noexcept nogil:
@@ -626,6 +627,8 @@ cdef int attack_value(const GameState* gs, const Statics* st, uint32_t targets, 
         if c.possess_lock == s + 1:
             return CB_ILLEGAL                       # Possess: not against the possessed enemy
         r = ev(gs, st, s, st.cols.enemy_resistances) & ~c.enemies[s].res_lost   # Chill (11.4.4)
+        if c.enemies[s].unit_fx & CEU_NO_RESISTANCES:
+            r = 0                                   # Sorcerers / Expose / Delphana Masters
         res |= r
         if resists(r, COLDFIRE):
             coldfire_resisted = True
@@ -639,6 +642,8 @@ cdef int attack_value(const GameState* gs, const Statics* st, uint32_t targets, 
         res &= ~RES_PHYSICAL                        # Sword of Justice powered: this turn
     if phase == PH_COMBAT_RANGED:
         k0 = SIEGE if fortified else RANGED         # 11.5.3: Siege only / Ranged and Siege
+        if gs.turn.attacks_siege:
+            k0 = MELEE                              # Altem Mages: every attack is also Siege
     else:
         k0 = MELEE                                  # 11.8.1: all attacks combine
     for el in range(4):
@@ -647,6 +652,10 @@ cdef int attack_value(const GameState* gs, const Statics* st, uint32_t targets, 
             pts[el] += c.attack[k][el]
     if phase == PH_COMBAT_ATTACK and gs.turn.sword_double > 1:
         pts[<int>PHYSICAL] *= gs.turn.sword_double  # Sword of Justice powered
+    if gs.turn.attacks_coldfire:                    # Altem Mages: all attacks are Cold Fire
+        for el in range(3):
+            pts[<int>COLDFIRE] += pts[el]
+            pts[el] = 0
     for el in range(4):
         # 11.9.2: halved if any target resists; Cold Fire only if one target resists both
         resisted = coldfire_resisted if el == COLDFIRE else resists(res, el)
@@ -907,7 +916,7 @@ cdef int assign_to_unit(GameState* gs, const Statics* st, int player, int unit_s
     if u.card < 0 or u.wounds > 0 or u.damaged_this_combat:
         return CB_ILLEGAL                           # 12.2.2, 11.7.6
     armor = tv(&st.units, u.card, st.cols.unit_armor)
-    res = tv(&st.units, u.card, st.cols.unit_resistances)
+    res = tv(&st.units, u.card, st.cols.unit_resistances) | u.gained_res   # + Altem Guardians / Mist Form
     if u.banner >= 0:                               # 7.5.1: Banner of Glory / Protection (BF_* of
         fx = pl.banner_fx[unit_slot]                # ext/_fx_artifacts.pxi): Armor +n, fire + ice
         armor += fx & 3

@@ -68,6 +68,7 @@ cdef enum SiteActionKind:      # actions of _engine_combat.pxi (numbered apart f
 cdef enum UnitActionKind:      # actions of _engine_units.pxi (interaction 10.2-10.7, Units 7, 12.3)
     A_END_INTERACT = 60        # finish the interaction (back to the rest of the turn, no movement)
     A_RECRUIT = 61             # arg: unit-offer slot | (disbanded unit slot + 1) << 4, 0 = none (10.6, 7.2.4)
+                               # | (pay code + 1) << 8 | basic colour << 13: Magic Familiars' mana (LL-4.5.4)
     A_BUY_HEALING = 62         # 1 Healing point for the site's price (10.5)
     A_BUY_AA = 63              # arg: unit-offer slot of a monastery AA (10.7.2.2)
     A_BUY_SPELL = 64           # arg: spell-offer slot | pay << 2 (10.7.4.3, 21.2 A26)
@@ -77,7 +78,7 @@ cdef enum UnitActionKind:      # actions of _engine_units.pxi (interaction 10.2-
 cdef enum SkillActionKind:     # actions of _fx_skills.pxi (8.2)
     A_USE_SKILL = 70           # arg: skill slot of Player.skills; its effect resolves on the stack
     A_SKILL_CRYSTAL = 71       # arg: Source die; Source Freeze's crystal of its colour on the next turn
-    BONDS_RECRUIT = 0x100      # A_RECRUIT argument bit: the unit goes under Bonds of Loyalty (_fx_skills)
+    BONDS_RECRUIT = 0x10000    # A_RECRUIT argument bit (above the Familiars mana, bits 8-14): the unit goes under Bonds of Loyalty (_fx_skills)
 
 cdef enum SitesActionKind:     # sites and cities (_engine_combat.pxi, _engine_units.pxi; numbers 120-129)
     A_PLUNDER = 120            # before the turn, in a village: Reputation -1, draw 2 cards (10.7.1.4, 4.1)
@@ -133,8 +134,9 @@ cdef enum EngineError:
     ERR_CARD_BONUS = 9         # error_arg = op: Concentration / Will Focus bonus on Influence, Block or
                                # Attack (needs interaction / combat, not implemented yet)
     ERR_CITY = 10              # unused since city interaction (10.2.4, 10.10) exists; kept for the numbering
-    ERR_UNIT_RULES = 11        # error_card = unit: its special rules (Thugs/Heroes LL-4.2-4.3,
-                               # Magic Familiars LL-4.5) are not implemented yet
+    ERR_UNIT_RULES = 11        # error_card = unit: special rules the engine does not know (a units.toml
+                               # special_rules missing from _fx_units.pxi SPECIAL_UNIT_CODES), or a Banner
+                               # on Utem Swordsmen (7.5 not implemented)
 
 cdef struct SiteRules:         # site codes (content.SITE_IDS) and numbers from sites.toml (10.7)
     int village
@@ -166,7 +168,7 @@ cdef struct UnitRules:         # Units and interaction prices (_engine_units.pxi
     const int32_t* ability     # unit_abilities table: effect row, mana colour (-1 = none)
     int ability_stride
     const int32_t* reputation  # Influence modifier at reputation + 7 (tables.reputation, 10.2.3)
-    const int32_t* special     # per unit: 1 = it has special_rules (units.toml) the engine lacks
+    const int32_t* special     # per unit: SU_* code of its special_rules (units.toml; _fx_units.pxi)
     int heal_village           # 10.5: Influence per Healing point (sites.toml heal_cost)
     int heal_monastery
     int aa_cost                # 10.7.2.2

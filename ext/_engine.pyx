@@ -35,7 +35,7 @@ from mksim._combat cimport (combat_begin, combat_next_phase, combat_end, combat_
 from mksim._hexmap cimport LATTICE_DIRS, lattice_to_axial, hex_distance as axial_distance
 from mksim._rules cimport (tile_at, is_rampaging, move_cost, can_enter, ends_movement, provokes, is_safe,
                            explorable, explore, MAX_EXPLORABLE, RULES_STACK_EMPTY,
-                           box_explorable, explore_from_box)
+                           box_explorable, explore_from_box, RULES_ILLEGAL)
 
 import numpy as np
 
@@ -206,11 +206,12 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
         return phase == PH_MOVE or agility_move_usable(gs) \
             or wings_move_usable(gs, es.st)                 # for Move (Agility, _fx_advanced; Wings of Night)
     if op == OP_ATTACK:                              # 11.5.2: only Ranged/Siege before melee
-        return phase == PH_COMBAT_ATTACK or (phase == PH_COMBAT_RANGED and r[3] != MELEE)
+        return phase == PH_COMBAT_ATTACK or (phase == PH_COMBAT_RANGED and (r[3] != MELEE or gs.turn.attacks_siege))
     if op == OP_BLOCK:
         return phase == PH_COMBAT_BLOCK              # 11.6.3
     if op == OP_INFLUENCE:
-        return phase == PH_INTERACT or influence_elsewhere(gs)   # 10.2.2; Diplomacy, Peaceful Moment
+        return phase == PH_INTERACT or influence_elsewhere(gs) \
+            or units_need_influence(gs, es)   # 10.2.2; Diplomacy, Peaceful Moment; LL-4.3.4 (_fx_units)
     if op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
         return enemy_op_playable(gs, es, row)        # 11.4.4: any phase of a combat (_fx_advanced)
     if op == OP_HEAL:                                # any time outside combat (12.4.1)
@@ -261,7 +262,7 @@ cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int
     elif op == OP_ATTACK:
         gs.combat.attack[r[3]][r[2]] += r[1] + ambush_bonus(gs, 0) + unit_heat_bonus(gs) \
             + unit_banner_bonus(gs, es, pl) + skill_pool_bonus(gs, op, r[3]) \
-            + card_bonus(gs)   # 11.5.2 / 11.8; Glory, Deadly Aim, Leadership
+            + card_bonus(gs) + units_attack_bonus(gs)   # 11.5.2 / 11.8; Glory, Deadly Aim, Leadership, Shocktroops
     elif op == OP_BLOCK:
         gs.combat.block[r[2]] += r[1] + ambush_bonus(gs, 1) + unit_heat_bonus(gs) \
             + unit_banner_bonus(gs, es, pl) + skill_pool_bonus(gs, op, 0) \
@@ -376,6 +377,7 @@ cdef enum HandlerGroup:
     HG_ARTIFACTS = 4
     HG_UNITS_SKILLS = 5
     HG_SKILLS = 6
+    HG_UNITS = 7
 
 
 cdef inline const int32_t* row_args(const EngineStatics* es, int row) noexcept nogil:
@@ -409,6 +411,8 @@ cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row
         return artifacts_playable(gs, es, row, local)
     if group == HG_SKILLS:
         return skills_playable(gs, es, row, local)
+    if group == HG_UNITS:
+        return units_playable(gs, es, row, local)
     return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT or gs.combat.active != 0
 
 
@@ -439,6 +443,8 @@ cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, 
         return artifacts_handler(gs, es, st, p, row, local, choice)
     if group == HG_SKILLS:
         return skills_handler(gs, es, st, p, row, local, choice)
+    if group == HG_UNITS:
+        return units_handler(gs, es, st, p, row, local, choice)
     set_error(gs, ERR_HANDLER, hid, gs.turn.resolving_card)
     return RES_ERROR
 
@@ -449,6 +455,7 @@ include "_fx_advanced.pxi"
 include "_fx_spells.pxi"
 include "_fx_artifacts.pxi"
 include "_fx_skills.pxi"
+include "_fx_units.pxi"
 include "_engine_combat.pxi"
 include "_engine_units.pxi"
 
@@ -654,6 +661,7 @@ cdef int legal_play(Engine eng, const GameState* cgs, const EngineStatics* es, i
         elif gs.phase == PH_COMBAT_ATTACK and n < MAX_ACTIONS:
             out[n] = act(A_SIDEWAYS, i | (2 << 7))             # Attack 1, physical (11.8.1)
             n += 1
+        n = units_sideways(gs, es, out, n, i)                    # Thugs / Heroes pay, Altem Mages (_fx_units)
     return n
 
 
@@ -689,6 +697,8 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
     if gs.phase == PH_TACTICS and pl.banner_prep:            # 2.2.8, 7.5.3 (_fx_artifacts)
         return legal_banner_prep(gs, out, 0)
     if gs.phase == PH_TACTICS:                               # 3.1, 17.3.4
+        if units_upkeep_pending(gs):                         # LL-4.5.4, before the tactic (LL-20.1)
+            return legal_upkeep(gs, out, n)
         for i in range(6):
             if gs.tactics_available[i] >= 0:
                 out[n] = act(A_TACTIC, gs.tactics_available[i])
@@ -727,6 +737,7 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
         n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
         n = legal_bow_changes(gs, out, n)                    # Bow of Starsdawn powered
         n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
+        n = legal_unit_payments(gs, es, out, n)              # LL-4.3.4 (_fx_units.pxi)
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
         return legal_combat(gs, es, st, out, n)
     if gs.phase == PH_INTERACT:                              # 10.2 (_engine_units.pxi)
@@ -765,6 +776,8 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
                 if m == RULES_STACK_EMPTY:
                     m = box_explorable(gs, st, h, pos)           # 9.8.8: holes filled from the box
                     i = EXPLORE_BOX_FLAG
+                else:
+                    m = units_explorable_far(gs, st, h, pos, m)  # Scouts (_fx_units.pxi)
                 for k in range(m if m > 0 else 0):
                     if n < MAX_ACTIONS:
                         out[n] = act(A_EXPLORE, i | ((pos[2 * k] + 64) << 7) | (pos[2 * k + 1] + 64))
@@ -1032,6 +1045,7 @@ cdef void finish_turn(GameState* gs, const EngineStatics* es, const Statics* st)
 # ---------------------------------------------------------------------------------------
 
 cdef void reset_turn(GameState* gs) noexcept nogil:
+    units_turn_reset(gs)                                         # "this turn" unit effects (_fx_units)
     memset(&gs.turn, 0, sizeof(TurnState))
     gs.turn.pending_choice = -1
     gs.turn.resolving_card = -1
@@ -1224,6 +1238,7 @@ cdef void prepare_round(GameState* gs, const EngineStatics* es, const Statics* s
         for i in range(MAX_UNITS_):
             if pl.units[i].card >= 0:
                 pl.units[i].ready = 1
+        units_round_start(gs, es, pl)                            # LL-4.5.4 familiar upkeep (_fx_units)
         pl.skills_used = 0
         pl.banner_flipped = 0                                    # Banners face up
         if banners_attached(pl):
@@ -1383,6 +1398,10 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         push_eval(gs, r[4] + arg)
         res = run_effects(gs, es, st, p)
         return gs.error if res == RES_ERROR else ERR_NONE
+    if kind == A_UPKEEP:                                         # LL-4.5.4 (_fx_units.pxi)
+        return apply_upkeep(gs, arg)
+    if kind == A_PAY_UNIT:                                       # LL-4.3.4 (_fx_units.pxi)
+        return apply_unit_payment(gs, es, arg)
     if (kind >= A_BANNER_COURAGE and kind <= A_BANNER_RETURN) or kind == A_BANNER_COMMAND:   # 7.5
         return apply_banner_action(gs, es, st, p, kind, arg)
     if kind == A_BOW_CHANGE:                                     # Bow of Starsdawn powered
@@ -1390,7 +1409,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
     if kind == A_CIRCLET_SKILL:                                  # Circlet of Proficiency
         return apply_circlet_skill(gs, es, st, p)
     if kind == A_TACTIC:
-        if gs.phase != PH_TACTICS or pl.banner_prep:
+        if gs.phase != PH_TACTICS or pl.banner_prep or units_upkeep_pending(gs):
             return ERR_ILLEGAL
         return take_tactic(gs, es, st, arg)
     if kind == A_TACTIC_ABILITY:                                 # 3.2, 4.1
@@ -1491,7 +1510,9 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if i >= pl.n_hand or pl.hand[i] == es.wound:
             return ERR_ILLEGAL
         if not ((a == 0 and gs.phase == PH_MOVE and not gs.turn.action_taken)
-                or (a == 1 and (gs.phase == PH_INTERACT or (gs.phase == PH_MOVE and gs.turn.peaceful)))
+                or (a == 1 and (gs.phase == PH_INTERACT or (gs.phase == PH_MOVE and gs.turn.peaceful)
+                                or units_need_influence(gs, es)))   # LL-4.3.4
+                or (a == 2 and gs.phase == PH_COMBAT_RANGED and gs.turn.attacks_siege)      # Altem Mages
                 or (a == 3 and gs.phase == PH_COMBAT_BLOCK) or (a == 2 and gs.phase == PH_COMBAT_ATTACK)):
             return ERR_ILLEGAL
         card = pl.hand[i]
@@ -1560,6 +1581,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         a = (arg >> 7) - 64
         b = (arg & 0x7F) - 64
         slot = explore(gs, st, p, a, b)
+        if slot == RULES_ILLEGAL:
+            slot = units_explore_far(gs, st, p, a, b)            # Scouts (_fx_units.pxi)
         if slot < 0:
             return ERR_ILLEGAL
         gs.turn.move_points += gs.turn.explore_discount          # Hawk Eyes: explore() paid 2
@@ -1732,6 +1755,7 @@ HANDLER_TABLES = {HG_TACTICS: TACTICS_HANDLERS,
                   HG_SPELLS: SPELLS_HANDLERS,
                   HG_ARTIFACTS: ARTIFACTS_HANDLERS,
                   HG_SKILLS: SKILLS_HANDLERS,
+                  HG_UNITS: UNITS_HANDLERS,
                   }
 
 ERROR_TEXT = {
@@ -1744,7 +1768,7 @@ ERROR_TEXT = {
     ERR_UNIT_EFFECT: "effects on Units (ready/heal a unit, 7.3.4, 12.3.4) are not implemented yet",
     ERR_CAPACITY: "a size limit of the core was reached (ext/_types.pxd MAX_CARDS, or more than 62 cards other than Wounds in a hand)",
     ERR_CARD_BONUS: "the Concentration / Will Focus bonus on Influence, Block or Attack is not implemented yet",
-    ERR_UNIT_RULES: "a unit's special rules (Thugs / Heroes LL-4.2-LL-4.3, Magic Familiars LL-4.5) are not implemented yet",
+    ERR_UNIT_RULES: "a unit's special rules (units.toml special_rules not known to ext/_fx_units.pxi, or a Banner on a unit, 7.5) are not implemented yet",
     ERR_CITY: "interaction in a conquered city (10.2.4, 10.10): no longer raised (kept for the numbering)",
 }
 
@@ -1771,7 +1795,8 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
               A_BANNER_COMMAND: "banner_command",
               A_PLUNDER: "plunder", A_BUY_ARTIFACT: "buy_artifact", A_BUY_CITY_AA: "buy_city_aa",
               A_ADD_ELITE: "add_elite",
-              A_SKILL_CRYSTAL: "skill_crystal"}
+              A_SKILL_CRYSTAL: "skill_crystal",
+              A_PAY_UNIT: "pay_unit", A_UPKEEP: "upkeep"}
 
 
 cdef void check_capacity(GameState* gs, int wound) noexcept nogil:
@@ -2119,6 +2144,8 @@ def describe(int action):
     if kind == A_RECRUIT:
         if arg & BONDS_RECRUIT:
             return f"{name}(offer={arg & 0xF}, bonds=1)"
+        if arg >> 8:                                         # Magic Familiars: + the upkeep mana
+            return f"{name}(offer={arg & 0xF}, disband={((arg >> 4) & 0xF) - 1}, pay={((arg >> 8) & 0x1F) - 1}, colour={arg >> 13})"
         return f"{name}(offer={arg & 0xF}, disband={(arg >> 4) - 1})"
     if kind == A_BUY_SPELL:
         return f"{name}(offer={arg & 3}, pay={arg >> 2})"

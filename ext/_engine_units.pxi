@@ -8,6 +8,12 @@
 # gs.turn.influence may be negative after a reputation penalty: nothing can be bought until
 # it reaches the price (21.2 A20: effective Influence is clamped at 0).
 #
+# Special units (LL-4; codes and hooks in _fx_units.pxi): Thugs / Heroes change the
+# reputation modifier when the first of them is recruited (recruit_rep_delta), need 2
+# Influence in combat (A_PAY_UNIT); Magic Familiars take a basic mana when recruited (A_RECRUIT
+# pay bits), may be recruited at a Magical Glade, pay upkeep before each round's tactics
+# (A_UPKEEP); Delphana Masters add abilities to one activation; both are never rewards.
+#
 # Units: A_ACTIVATE_UNIT (7.3.1-7.3.2) runs one ability's effect rows like a card's;
 # A_HEAL_UNIT spends Healing points equal to the unit's level (12.3.3); the effects
 # ready_unit / heal_unit pick a unit with the handler protocol's ask (ASK_UNIT), dispatched
@@ -57,13 +63,25 @@ cdef int interaction_site(const GameState* gs, const EngineStatics* es, int p) n
         return site                                                # 10.7.3.3: own keep
     if (site == es.sites.mage_tower or site == es.sites.city) and (gs.hexes[h].flags & HEX_CONQUERED):
         return site                                                # 10.7.4.3, 10.10
+    if site == es.glade_site and glade_units_offered(gs, es):
+        return site                                                # LL-4.5.2: Magic Familiars
     return -1
+
+
+cdef bint glade_units_offered(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    """LL-4.5.2: a unit of the offer shows the Magical Glade icon (Magic Familiars)."""
+    cdef int k
+    for k in range(gs.n_unit_offer):
+        if gs.unit_offer[k] >= 0 and recruitable_here(es, gs.unit_offer[k], es.glade_site):
+            return True
+    return False
 
 
 cdef bint can_interact(const GameState* gs, const EngineStatics* es, int p) noexcept nogil:
     """10.2.1 and 10.2.3: an interaction site, and the Shield not on the X space."""
-    return (interaction_site(gs, es, p) >= 0
-            and es.units.reputation[gs.players[p].reputation + 7] != NO_INTERACTION)
+    cdef int site = interaction_site(gs, es, p)
+    return site >= 0 and (site == es.glade_site       # LL-4.5.2: no interaction, no reputation
+                          or es.units.reputation[gs.players[p].reputation + 7] != NO_INTERACTION)
 
 
 cdef int city_colour(const GameState* gs, int h) noexcept nogil:
@@ -86,12 +104,18 @@ cdef int interaction_city(const GameState* gs, const EngineStatics* es, int p) n
 cdef int start_interaction(GameState* gs, const EngineStatics* es, int p) noexcept nogil:
     """A_INTERACT: the turn's action (10.2.1); the reputation modifier once (10.2.3, 10.2.5),
     and in a conquered city the bonus for the player's Shields on its City card (10.2.4:
-    [R] +1 Influence per Shield), also once however much is bought (10.2.5)."""
+    [R] +1 Influence per Shield), also once however much is bought (10.2.5).
+    At a Magical Glade: recruiting Magic Familiars, not an interaction (LL-4.5.2, LL-4.5.2.1
+    [R]: it is the turn's action), no reputation modifier."""
     cdef int site = interaction_site(gs, es, p)
     cdef int bonus
     if gs.phase != PH_MOVE or gs.turn.action_taken or not can_interact(gs, es, p):
         return ERR_ILLEGAL
-    bonus = es.units.reputation[gs.players[p].reputation + 7]
+    if site == es.glade_site:
+        gs.turn.glade_recruit = 1                                  # LL-4.5.2: no reputation modifier
+    else:
+        gs.turn.rep_applied = <int8_t>es.units.reputation[gs.players[p].reputation + 7]
+    bonus = gs.turn.rep_applied                                    # (Thugs / Heroes invert / double it)
     if site == es.sites.city:                                      # 10.2.4
         bonus += es.units.city_shield_influence * gs.hexes[gs.players[p].position].city_shields[p]
     gs.turn.influence = <int16_t>(gs.turn.influence + bonus)
@@ -214,6 +238,29 @@ cdef int heal_price(const EngineStatics* es, int site) noexcept nogil:
     return -1
 
 
+cdef enum:
+    NO_RECRUIT = -10000        # recruit_rep_delta: not in this interaction (LL-4.2.4)
+
+
+cdef int recruit_rep_delta(const GameState* gs, const EngineStatics* es, int u) noexcept nogil:
+    """Change of the interaction's Influence when unit u is recruited now.  LL-4.2.1-
+    LL-4.2.3, LL-4.2.7: with at least one Thugs recruited the reputation modifier of the
+    whole interaction is inverted, with Heroes doubled, once; LL-4.2.4: not both.  Engine
+    reading of LL-4.2.6: the modifier applied at the start (10.2.3) is corrected when the
+    first Thugs / Heroes is recruited, as if declared at the start (the Influence total is
+    the same, and no interaction can be stranded by an unfulfilled declaration)."""
+    cdef int kind = unit_special(es, u)
+    if kind != SU_THUGS and kind != SU_HEROES:
+        return 0
+    if gs.turn.recruit_mode == kind:
+        return 0
+    if gs.turn.recruit_mode != 0:
+        return NO_RECRUIT
+    if kind == SU_THUGS:
+        return -2 * gs.turn.rep_applied                            # inverted
+    return gs.turn.rep_applied                                     # doubled
+
+
 cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const Statics* st,
                            int32_t* out, int n) noexcept nogil:
     """Purchases of PH_INTERACT (10.5-10.7), healing and units, and A_END_INTERACT."""
@@ -221,7 +268,7 @@ cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const S
     cdef int site = interaction_site(gs, es, gs.current)
     cdef int colour = interaction_city(gs, es, gs.current)
     cdef int infl = gs.turn.influence, price = spell_price(es, site, colour)
-    cdef int k, u, d, pay, card, npay = n_pay_codes(gs)
+    cdef int k, u, d, pay, card, npay = n_pay_codes(gs), delta, c
     cdef bint full = units_held(pl) - (bonds_unit_slot(pl) >= 0) >= pl.command_tokens   # Bonds: its own token
     cdef int bonds = bonds_row(es, pl), bslot = bonds_unit_slot(pl)
     n = legal_heal(gs, es, out, n)
@@ -232,25 +279,28 @@ cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const S
         if u >= 0:                                                 # 10.6 recruit
             if gs.turn.no_recruit:
                 continue                                           # On Her Own (_fx_skills.pxi)
-            if not can_recruit(es, u, site, colour):
+            delta = recruit_rep_delta(gs, es, u)                   # LL-4.2 Thugs / Heroes
+            if delta == NO_RECRUIT or not can_recruit(es, u, site, colour):
                 continue
-            if bonds >= 0 and bslot < 0 and bonds_cost(es, bonds, unit_value(es, u, es.units.cost)) <= infl \
-                    and n < MAX_ACTIONS:
+            if bonds >= 0 and bslot < 0 and unit_special(es, u) == SU_NONE and n < MAX_ACTIONS \
+                    and bonds_cost(es, bonds, unit_value(es, u, es.units.cost)) <= infl:
                 out[n] = act(A_RECRUIT, k | BONDS_RECRUIT)         # Bonds of Loyalty (_fx_skills)
                 n += 1
-            if unit_value(es, u, es.units.cost) - gs.turn.charm_discount > infl:
+            if unit_value(es, u, es.units.cost) - gs.turn.charm_discount > infl + delta:
                 continue                                           # (Charm: discount on one Unit)
-            if not full:
-                if n < MAX_ACTIONS:
-                    out[n] = act(A_RECRUIT, k)
-                    n += 1
-            else:                                                  # 7.2.4: disband one
-                for d in range(MAX_UNITS):
-                    if pl.units[d].card >= 0 and d != bslot and n < MAX_ACTIONS:   # Bonds: not disbanded
-                        out[n] = act(A_RECRUIT, k | ((d + 1) << 4))
-                        n += 1
-                if command_banner_ready(gs) and n < MAX_ACTIONS:   # LL-5.1: the Banner instead
-                    out[n] = act(A_RECRUIT, k)
+            # d = 0: no disbanding (a free Command token, or LL-5.1 the Banner of Command
+            # instead); d = slot + 1: disband that unit first (7.2.4; not the one under Bonds)
+            for d in range(0 if (not full or command_banner_ready(gs)) else 1, 1 if not full else MAX_UNITS + 1):
+                if d > 0 and (pl.units[d - 1].card < 0 or d - 1 == bslot):
+                    continue
+                if unit_special(es, u) == SU_FAMILIARS:            # LL-4.5.4: + one basic mana
+                    for c in range(4):
+                        for pay in range(npay):
+                            if pay_ok(gs, pay, c) and n < MAX_ACTIONS:
+                                out[n] = act(A_RECRUIT, k | (d << 4) | ((pay + 1) << 8) | (c << 13))
+                                n += 1
+                elif n < MAX_ACTIONS:
+                    out[n] = act(A_RECRUIT, k | (d << 4))
                     n += 1
         elif site == es.sites.monastery and infl >= es.units.aa_cost and n < MAX_ACTIONS:
             out[n] = act(A_BUY_AA, k)                              # 10.7.2.2
@@ -282,6 +332,15 @@ cdef void remove_offer_slot(GameState* gs, int k) noexcept nogil:
     gs.n_unit_offer -= 1
 
 
+cdef inline void clear_unit_extras(Unit* u) noexcept nogil:
+    """The units-area fields of a slot (_types.pxd Unit, '--- units ---')."""
+    u.gained_res = 0
+    u.paid_combat = 0
+    u.abilities_used = 0
+    u.upkeep = 0
+    u.upkeep_due = 0
+
+
 cdef void disband(Player* pl, int slot) noexcept nogil:
     """7.2.4: the unit is removed from the game; its Banner goes to the discard pile (7.5.2)."""
     cdef Unit* u = &pl.units[slot]
@@ -292,6 +351,7 @@ cdef void disband(Player* pl, int slot) noexcept nogil:
     u.ready = 0
     u.wounds = 0
     u.damaged_this_combat = 0
+    clear_unit_extras(u)
 
 
 cdef int gain_unit(GameState* gs, Player* pl, int unit) noexcept nogil:
@@ -306,6 +366,7 @@ cdef int gain_unit(GameState* gs, Player* pl, int unit) noexcept nogil:
             pl.units[i].wounds = 0
             pl.units[i].banner = -1
             pl.units[i].damaged_this_combat = 0
+            clear_unit_extras(&pl.units[i])
             return i
     set_error(gs, ERR_CAPACITY, 4, -1)
     return -1
@@ -316,7 +377,7 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
     cdef Player* pl = &gs.players[p]
     cdef int site = interaction_site(gs, es, p)
     cdef int colour = interaction_city(gs, es, p)
-    cdef int k, u, d, cost, card, pay
+    cdef int k, u, d, cost, card, pay, delta, c
     cdef bint with_banner
     if kind == A_ACTIVATE_UNIT:
         return activate_unit(gs, es, st, p, arg)
@@ -332,18 +393,26 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
         return recruit_under_bonds(gs, es, p, arg & 0xF, site)
     if kind == A_RECRUIT:                                          # 10.6, 7.2
         k = arg & 0xF
-        d = (arg >> 4) - 1
+        d = ((arg >> 4) & 0xF) - 1
+        pay = ((arg >> 8) & 0x1F) - 1
+        c = (arg >> 13) & 3
         if k >= gs.n_unit_offer or gs.unit_offer[k] < 0:
             return ERR_ILLEGAL
         u = gs.unit_offer[k]
         cost = unit_value(es, u, es.units.cost) - gs.turn.charm_discount   # Charm (_fx_spells)
         if cost < 0:
             cost = 0
-        if not can_recruit(es, u, site, colour) or cost > gs.turn.influence or gs.turn.no_recruit:
+        delta = recruit_rep_delta(gs, es, u)                       # LL-4.2 Thugs / Heroes
+        if delta == NO_RECRUIT or not can_recruit(es, u, site, colour) or cost > gs.turn.influence + delta \
+                or gs.turn.no_recruit:
             return ERR_ILLEGAL                                     # (no_recruit: On Her Own)
-        if es.units.special[u]:                                    # LL-4.2-LL-4.5
+        if unit_special(es, u) == SU_UNKNOWN:                      # special rules not known
             set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u * 8)
             return ERR_UNIT_RULES
+        if (unit_special(es, u) == SU_FAMILIARS) != (pay >= 0):    # LL-4.5.4: the upkeep mana
+            return ERR_ILLEGAL
+        if pay >= 0 and not pay_ok(gs, pay, c):
+            return ERR_ILLEGAL
         with_banner = False
         if units_held(pl) - (bonds_unit_slot(pl) >= 0) >= pl.command_tokens:   # 7.2.1, 7.2.4: must disband
             if d < 0 and command_banner_ready(gs):
@@ -354,8 +423,12 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
                 disband(pl, d)
         elif d >= 0:
             return ERR_ILLEGAL                                     # a free Command token: no disband
-        gs.turn.influence = <int16_t>(gs.turn.influence - cost)
+        if delta != 0 or unit_special(es, u) == SU_THUGS or unit_special(es, u) == SU_HEROES:
+            gs.turn.recruit_mode = <uint8_t>unit_special(es, u)    # LL-4.2.3: once; LL-4.2.4
+        gs.turn.influence = <int16_t>(gs.turn.influence + delta - cost)
         gs.turn.charm_discount = 0                                 # used on this Unit
+        if pay >= 0:
+            pay_take(gs, pay, c)                                   # 5.4.4
         remove_offer_slot(gs, k)
         d = gain_unit(gs, pl, u)
         if d < 0:
@@ -363,6 +436,8 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
         gs.turn.recruited_units |= <uint8_t>(1 << d)               # Banner of Command
         if with_banner:
             attach_command_banner(gs, pl, d)
+        if pay >= 0:
+            pl.units[d].upkeep = <int8_t>(c + 1)                   # kept on the card (LL-4.5.4)
         heroic_tale_recruited(gs, pl)                              # Heroic Tale (_fx_advanced)
         gs.turn.recruited = 1                                      # On Her Own (_fx_skills)
         return ERR_NONE
@@ -416,6 +491,13 @@ cdef bint reward_token_free(const GameState* gs, const Statics* st) noexcept nog
     return units_held(pl) - (bonds_unit_slot(pl) >= 0) < tokens   # Bonds: its own token
 
 
+cdef inline bint reward_gainable(const EngineStatics* es, int u) noexcept nogil:
+    """LL-4.4.1, LL-4.5.3 (ambiguity 28 [R]): Delphana Masters and Magic Familiars ("!")
+    are recruited only by interaction, never gained as a reward or for free."""
+    cdef int kind = unit_special(es, u)
+    return kind != SU_DELPHANA and kind != SU_FAMILIARS
+
+
 cdef int legal_unit_reward(const GameState* gs, const EngineStatics* es, const Statics* st,
                            int32_t* out, int n) noexcept nogil:
     """13.5.4: any Unit of the offer, whatever its type or cost; with no free Command token,
@@ -424,7 +506,7 @@ cdef int legal_unit_reward(const GameState* gs, const EngineStatics* es, const S
     cdef bint free = reward_token_free(gs, st)
     cdef int k, d
     for k in range(gs.n_unit_offer):
-        if gs.unit_offer[k] < 0:
+        if gs.unit_offer[k] < 0 or not reward_gainable(es, gs.unit_offer[k]):
             continue
         if free:
             if n < MAX_ACTIONS:
@@ -447,7 +529,7 @@ cdef int apply_unit_reward(GameState* gs, const EngineStatics* es, const Statics
     cdef bint free = reward_token_free(gs, st), any_unit = False
     if arg == REWARD_GIVE_UP:
         for i in range(gs.n_unit_offer):
-            if gs.unit_offer[i] >= 0:
+            if gs.unit_offer[i] >= 0 and reward_gainable(es, gs.unit_offer[i]):
                 any_unit = True
         return ERR_ILLEGAL if (free and any_unit) else ERR_NONE
     if k >= gs.n_unit_offer or gs.unit_offer[k] < 0:
@@ -455,10 +537,12 @@ cdef int apply_unit_reward(GameState* gs, const EngineStatics* es, const Statics
     u = gs.unit_offer[k]
     if free == (d >= 0) or (d >= 0 and (d >= MAX_UNITS or pl.units[d].card < 0 or d == bonds_unit_slot(pl))):
         return ERR_ILLEGAL
-    if es.units.special[u]:                                        # LL-4.2.5, LL-4.4.1, LL-4.5.3
+    if not reward_gainable(es, u):                                 # LL-4.4.1, LL-4.5.3
+        return ERR_ILLEGAL
+    if unit_special(es, u) == SU_UNKNOWN:
         set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u * 8)
         return ERR_UNIT_RULES
-    if d >= 0:
+    if d >= 0:                                                     # (Thugs / Heroes: no LL-4.2 rules, LL-4.2.5)
         disband(pl, d)                                             # 7.2.4
     remove_offer_slot(gs, k)                                       # 6.4.3
     if gain_unit(gs, pl, u) < 0:
@@ -481,6 +565,23 @@ cdef inline bint healing_time(const GameState* gs) noexcept nogil:
     return not gs.combat.active and (gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT)
 
 
+cdef inline bint unit_cooperates(const GameState* gs, const EngineStatics* es, const Unit* u) noexcept nogil:
+    """LL-4.3.2: Heroes' abilities cannot be used in an assault on a fortified site unless
+    2 Influence were paid in this combat."""
+    if unit_special(es, u.card) == SU_HEROES and gs.combat.active and gs.combat.reason == CK_ASSAULT:
+        return u.paid_combat != 0
+    return True
+
+
+cdef inline bint unit_ability_open(const GameState* gs, const EngineStatics* es, const Unit* u, int a) noexcept nogil:
+    """7.3.1: a Ready unit, one ability.  LL-4.4.2-LL-4.4.3 [R]: a Spent Delphana Masters
+    activated this turn may add each of its other abilities once (its mana paid)."""
+    if u.ready:
+        return True
+    return unit_special(es, u.card) == SU_DELPHANA and u.abilities_used != 0 \
+        and not ((u.abilities_used >> a) & 1)
+
+
 cdef int legal_unit_actions(const GameState* gs, const EngineStatics* es, int32_t* out, int n) noexcept nogil:
     """A_ACTIVATE_UNIT for each usable ability of a Ready, unwounded unit (7.3.1, 12.2.2) and
     A_HEAL_UNIT for each wounded unit the Healing points can heal (12.3.3)."""
@@ -491,11 +592,13 @@ cdef int legal_unit_actions(const GameState* gs, const EngineStatics* es, int32_
     if all_units or bonds_unit_usable(gs, pl):
         for i in range(MAX_UNITS):
             u = &pl.units[i]
-            if u.card < 0 or not u.ready or u.wounds > 0:
+            if u.card < 0 or u.wounds > 0 or not unit_cooperates(gs, es, u):
                 continue
             if not all_units and i != bonds_unit_slot(pl):
                 continue                                           # Bonds of Loyalty only
             for a in range(unit_value(es, u.card, es.units.n_abilities)):
+                if not unit_ability_open(gs, es, u, a):
+                    continue
                 ab = unit_value(es, u.card, es.units.first_ability) + a
                 eff = es.units.ability[ab * es.units.ability_stride]
                 mana = es.units.ability[ab * es.units.ability_stride + 1]
@@ -529,10 +632,10 @@ cdef int activate_unit(GameState* gs, const EngineStatics* es, const Statics* st
     if slot >= MAX_UNITS or not (units_usable_now(gs) or (slot == bonds_unit_slot(pl) and bonds_unit_usable(gs, pl))):
         return ERR_ILLEGAL
     u = &pl.units[slot]
-    if u.card < 0 or not u.ready or u.wounds > 0:                  # 7.3.1, 7.3.7, 12.2.2
+    if u.card < 0 or u.wounds > 0 or not unit_cooperates(gs, es, u):   # 7.3.7, 12.2.2, LL-4.3.2
         return ERR_ILLEGAL
-    if a >= unit_value(es, u.card, es.units.n_abilities):
-        return ERR_ILLEGAL
+    if a >= unit_value(es, u.card, es.units.n_abilities) or not unit_ability_open(gs, es, u, a):
+        return ERR_ILLEGAL                                         # 7.3.1, LL-4.4.2
     ab = unit_value(es, u.card, es.units.first_ability) + a
     eff = es.units.ability[ab * es.units.ability_stride]
     mana = es.units.ability[ab * es.units.ability_stride + 1]
@@ -542,6 +645,10 @@ cdef int activate_unit(GameState* gs, const EngineStatics* es, const Statics* st
         if pay == PAY_NONE or not pay_ok(gs, pay, mana):
             return ERR_ILLEGAL
         pay_take(gs, pay, mana)                                    # 5.4.4
+    if u.ready:
+        u.abilities_used = <uint8_t>(1 << a)                       # a new activation (LL-4.4.2)
+    else:
+        u.abilities_used |= <uint8_t>(1 << a)                      # Delphana Masters: one more
     u.ready = 0                                                    # 7.3.2: Spent
     if gs.combat.active:
         gs.turn.duel_pool_units = 1                                # Dueling (_fx_skills.pxi)
@@ -628,13 +735,15 @@ cdef int unit_op(GameState* gs, const EngineStatics* es, const Statics* st, int 
     return RES_DONE
 
 
-cdef bint unit_can_take_damage(const GameState* gs, const Statics* st, int slot) noexcept nogil:
+cdef bint unit_can_take_damage(const GameState* gs, const EngineStatics* es, const Statics* st, int slot) noexcept nogil:
     """11.7.3, 12.2.2, 11.7.6, 7.3.8, LL-6.4.1: may the current attack's damage go to this unit?"""
     cdef const Unit* u = &gs.players[gs.current].units[slot]
     if not gs.combat.units_allowed or gs.combat.dmg_slot < 0:
         return False
     if u.card < 0 or u.wounds > 0 or u.damaged_this_combat or gs.turn.no_unit_damage:
         return False                                               # (Into the Heat: no_unit_damage)
+    if unit_special(es, u.card) == SU_THUGS and not u.paid_combat:
+        return False                                               # LL-4.3.1: not unless paid
     return not enemy_ability(gs, st, gs.combat.dmg_slot, AB_ASSASSINATION)
 
 
@@ -654,12 +763,8 @@ def _bind_units(Engine eng, tables, content):
     rep = np.ascontiguousarray(tables.reputation, dtype=np.int32)
     if rep.shape[0] != 16:
         raise ValueError("reputation table: 16 spaces -7..+8 expected (reputation.toml)")
-    # 1 = special rules (LL-4.2-LL-4.5); 2 = and never gained by a free-recruit effect (Call to
-    # Glory, Banner of Command: Magic Familiars, Delphana Masters; LL-4.4.1)
-    # 3 = recruited only by interaction, never by Call to Arms either (Delphana Masters)
-    special = np.array([(3 if "only by interaction" in u["special_rules"] else
-                         2 if "free-recruit" in u["special_rules"] else 1) if u.get("special_rules") else 0
-                        for u in content["units"]] or [0], dtype=np.int32)
+    special = np.array([(SPECIAL_UNIT_CODES.get(u["id"], SU_UNKNOWN) if u.get("special_rules") else SU_NONE)
+                        for u in content["units"]] or [0], dtype=np.int32)   # _fx_units.pxi
     if [u["id"] for u in content["units"]] != list(tables.unit_ids):
         raise ValueError("units table and content disagree")
     eng._unit_tables = (units, abilities, rep, special)
@@ -716,13 +821,59 @@ cdef class UnitsTester:
         for i in range(3):
             gs.spell_offer[i] = self.eng.tables.card_ids.index(cards[i]) if i < len(cards) and cards[i] else -1
 
-    def set_unit(self, int slot, unit, int ready=1, int wounds=0):
+    def set_unit(self, int slot, unit, int ready=1, int wounds=0, upkeep=None):
+        """upkeep: colour name of the mana kept on a Magic Familiars card (LL-4.5.4)."""
         cdef Unit* u = &self.eng.core.gs.players[self.eng.core.gs.current].units[slot]
         u.card = -1 if unit is None else self.eng.tables.unit_ids.index(unit)
         u.ready = ready
         u.wounds = wounds
         u.banner = -1
         u.damaged_this_combat = 0
+        clear_unit_extras(u)
+        if upkeep is not None:
+            u.upkeep = _fx.MANA_COLOURS.index(upkeep) + 1
+
+    def unit_extras(self, int slot):
+        """The units-area fields of a slot (_fx_units.pxi)."""
+        cdef Unit* u = &self.eng.core.gs.players[self.eng.core.gs.current].units[slot]
+        return {"gained_res": [r for i, r in enumerate(("physical", "fire", "ice")) if u.gained_res >> i & 1],
+                "paid": bool(u.paid_combat), "abilities_used": u.abilities_used,
+                "upkeep": _fx.MANA_COLOURS[u.upkeep - 1] if u.upkeep > 0 else None,
+                "upkeep_due": bool(u.upkeep_due)}
+
+    def enemy_unit_fx(self, int slot):
+        """CombatEnemy.unit_fx as names."""
+        cdef uint8_t f = self.eng.core.gs.combat.enemies[slot].unit_fx
+        return [n for i, n in enumerate(("no_resistances", "destroy_if_blocked")) if f >> i & 1]
+
+    @property
+    def units_turn(self):
+        cdef GameState* gs = &self.eng.core.gs
+        return {"explore_range": gs.turn.explore_range,
+                "recon_token": gs.turn.recon_token - 1 if gs.turn.recon_token > 0 else None,
+                "draw_fire": (gs.turn.draw_fire_slot - 1, gs.turn.draw_fire_attack, gs.turn.draw_fire_unit)
+                if gs.turn.draw_fire_slot > 0 else None,
+                "attacks_coldfire": bool(gs.turn.attacks_coldfire), "attacks_siege": bool(gs.turn.attacks_siege),
+                "recruit_mode": gs.turn.recruit_mode}
+
+    def set_night(self, int night=1):
+        self.eng.core.gs.time = NIGHT if night else DAY
+
+    def start_combat_tokens(self, tokens):
+        """A combat against these existing token instances (e.g. a pile's top token), with no
+        site (as when challenging: the outcome touches no site, 11.12)."""
+        cdef int toks[MAX_COMBAT_ENEMIES]
+        cdef int orig[MAX_COMBAT_ENEMIES]
+        for i, t in enumerate(tokens):
+            toks[i] = t
+            orig[i] = -1
+        if begin_fight(&self.eng.core.gs, &self.eng.es, &self.eng.core.st, toks, orig, len(tokens), -1, 0, 0, 0,
+                       1, CK_RAMPAGING) != ERR_NONE:
+            raise RuntimeError("combat_begin failed")
+
+    def prepare_round(self):
+        """Run the round preparation (2.2) now."""
+        prepare_round(&self.eng.core.gs, &self.eng.es, &self.eng.core.st)
 
     def unit(self, int slot):
         cdef Unit* u = &self.eng.core.gs.players[self.eng.core.gs.current].units[slot]
@@ -743,8 +894,9 @@ cdef class UnitsTester:
     def set_phase(self, int phase):
         self.eng.core.gs.phase = phase
 
-    def start_combat(self, enemies, int units_allowed=1):
-        """A combat against drawn-for-it tokens of these enemies (as at an adventure site)."""
+    def start_combat(self, enemies, int units_allowed=1, int assault=0):
+        """A combat against drawn-for-it tokens of these enemies (as at an adventure site;
+        assault=1: as an assault on a fortified site, every enemy site-fortified, 11.10.1)."""
         cdef GameState* gs = &self.eng.core.gs
         cdef int toks[MAX_COMBAT_ENEMIES]
         cdef int orig[MAX_COMBAT_ENEMIES]
@@ -757,8 +909,9 @@ cdef class UnitsTester:
                     break
             toks[i] = t
             orig[i] = -1
-        if begin_fight(gs, &self.eng.es, &self.eng.core.st, toks, orig, n, -1, 0, 0, 0,
-                       units_allowed, CK_ADVENTURE) != ERR_NONE:
+        if begin_fight(gs, &self.eng.es, &self.eng.core.st, toks, orig, n, -1,
+                       ((<uint32_t>1 << n) - 1) if assault else 0, 0, 0,
+                       units_allowed, CK_ASSAULT if assault else CK_ADVENTURE) != ERR_NONE:
             raise RuntimeError("combat_begin failed")
         gs.turn.heat_window = 1                  # as after the action that began it (Engine.apply)
 

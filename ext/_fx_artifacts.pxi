@@ -360,7 +360,7 @@ cdef int legal_banner_actions(const GameState* gs, const EngineStatics* es, cons
         # Banner of Fortitude: once a round, the Unit takes its damage without the wound.
         if fx & BF_FORTITUDE and gs.combat.active and gs.phase == PH_COMBAT_DAMAGE \
                 and gs.combat.dmg_slot >= 0 and not gs.turn.no_unit_damage \
-                and not ((pl.banner_flipped >> i) & 1) and unit_can_take_damage(gs, st, i) and n < MAX_ACTIONS:
+                and not ((pl.banner_flipped >> i) & 1) and unit_can_take_damage(gs, es, st, i) and n < MAX_ACTIONS:
             out[n] = act(A_DAMAGE_FORTITUDE, i)
             n += 1
     return n

@@ -182,9 +182,8 @@ cdef int recruit_under_bonds(GameState* gs, const EngineStatics* es, int p, int 
     cost = bonds_cost(es, row, unit_value(es, u, es.units.cost))
     if not can_recruit(es, u, site, interaction_city(gs, es, p)) or cost > gs.turn.influence:
         return ERR_ILLEGAL                                     # (10.10.1: city colours)
-    if es.units.special[u]:                                    # LL-4.2-LL-4.5
-        set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u * 8)
-        return ERR_UNIT_RULES
+    if unit_special(es, u) != SU_NONE:                         # their own recruiting rules
+        return ERR_ILLEGAL                                     # (LL-4.2-LL-4.5): not under Bonds
     gs.turn.influence = <int16_t>(gs.turn.influence - cost)
     remove_offer_slot(gs, k)
     slot = gain_unit(gs, pl, u)

@@ -973,7 +973,9 @@ cdef uint64_t call_to_arms_offer(const GameState* gs, const EngineStatics* es) n
         return 0
     for k in range(gs.n_unit_offer):
         u = gs.unit_offer[k]
-        if u >= 0 and es.units.special[u] != 3 and offer_ability_options(gs, es, u) != 0:
+        if u >= 0 and unit_special(es, u) != SU_DELPHANA and unit_special(es, u) != SU_UNKNOWN \
+                and not (unit_special(es, u) == SU_HEROES and gs.combat.reason == CK_ASSAULT) \
+                and offer_ability_options(gs, es, u) != 0:    # LL-4.3.2: Heroes need paying there
             o |= (<uint64_t>1) << k
     return o
 
@@ -985,7 +987,7 @@ cdef uint64_t recruit_free_offer(const GameState* gs, const EngineStatics* es) n
     cdef int k, u
     for k in range(gs.n_unit_offer):
         u = gs.unit_offer[k]
-        if u >= 0 and es.units.special[u] < 2:
+        if u >= 0 and reward_gainable(es, u) and unit_special(es, u) != SU_UNKNOWN:
             o |= (<uint64_t>1) << k
     return o
 
@@ -1003,7 +1005,7 @@ cdef int call_to_arms(GameState* gs, const EngineStatics* es, const Statics* st,
         return ask(gs, row, 0, ASK_OFFER, call_to_arms_offer(gs, es))
     if gs.turn.handler_stage == 0:
         u = gs.unit_offer[choice]
-        if es.units.special[u]:                                  # LL-4.2-LL-4.5 not implemented
+        if unit_special(es, u) == SU_UNKNOWN:                    # special rules not known
             set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u * 8)
             return RES_ERROR
         gs.turn.hvars[0] = <int16_t>u
@@ -1044,7 +1046,7 @@ cdef int recruit_free(GameState* gs, const EngineStatics* es, int p, int row, in
     if gs.turn.handler_stage == 0:
         k = choice
         u = gs.unit_offer[k]
-        if es.units.special[u]:                                  # LL-4.2.5: their own rules
+        if unit_special(es, u) == SU_UNKNOWN:                    # special rules not known
             set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u * 8)
             return RES_ERROR
         if units_held(pl) >= pl.command_tokens:

@@ -141,6 +141,12 @@ cdef struct Unit:
     uint8_t wounds             # 0, 1, or 2 (Poison, 11.7.9)
     int16_t banner             # attached Banner artifact card index, -1 = none (7.5)
     uint8_t damaged_this_combat   # resisted once already (11.7.6)
+    # --- units ---
+    uint8_t gained_res         # RES_* bits gained this turn (Altem Guardians, Mist Form, Force of Nature)
+    uint8_t paid_combat        # Thugs / Heroes: 2 Influence paid in this combat (LL-4.3.1-LL-4.3.4)
+    uint8_t abilities_used     # Delphana Masters: bit per ability used in this activation (LL-4.4.2)
+    int8_t upkeep              # Magic Familiars: colour + 1 of the mana kept on the card, 0 = none (LL-4.5.4)
+    uint8_t upkeep_due         # Magic Familiars: the round-start upkeep is still to be paid (LL-4.5.4)
 
 cdef struct Player:
     int8_t hero                # hero content index
@@ -360,6 +366,20 @@ cdef struct TurnState:
     int8_t wings_first         # ... Move cost of the second target
     int8_t wings_step          # ... and how much more each further one costs
     int16_t time_bending       # Time Bending: the card to set aside + 1 (another turn follows, played cards to hand), 0 = none
+    # --- units --- (ext/_fx_units.pxi)
+    int8_t unit_attack_bonus   # Shocktroops: + to the attacks of Units other than a giver, per giver
+    uint8_t attack_bonus_givers  # bit per unit slot that gave unit_attack_bonus (no bonus to itself)
+    uint8_t attacks_coldfire   # Altem Mages: all your attacks are Cold Fire this combat
+    uint8_t attacks_siege      # Altem Mages: all your attacks are also Siege this combat
+    uint8_t recruit_mode       # LL-4.2: 1 Thugs / 2 Heroes already recruited in this interaction
+    int8_t rep_applied         # the reputation modifier applied at the start of this interaction (10.2.3)
+    int16_t recon_token        # Scouts: token instance + 1 looked at (Fame if defeated this turn), 0 = none
+    int8_t recon_fame          # ... its Fame
+    int8_t explore_range       # Scouts: tiles may be revealed at this distance this turn (0 = normal)
+    int8_t draw_fire_slot      # Shocktroops: enemy slot + 1 whose attack hits that unit first, 0 = none
+    int8_t draw_fire_attack    # ... which of its attacks
+    int8_t draw_fire_unit      # ... the Shocktroops' unit slot
+    uint8_t glade_recruit      # LL-4.5.2: recruiting at a Magical Glade (not an interaction)
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty
@@ -377,6 +397,8 @@ cdef struct CombatEnemy:
     int8_t element_set[3]      # Know Your Prey: per attack, element + 1 replacing the printed one (0 = printed)
     # --- spells ---
     uint8_t res_lost           # RES_* bits an effect removed for this combat (Chill, 11.4.4)
+    # --- units ---
+    uint8_t unit_fx            # CEU_* bits (ext/_fx_units.pxi): lost resistances, destroy if blocked
 
 cdef enum CombatEnemyFlags:
     CE_DEFEATED = 1
@@ -387,6 +409,10 @@ cdef enum CombatEnemyFlags:
     CE_RAMPAGING = 32          # joined from a rampaging space (11.2.2)
     CE_GONE = 64               # summoned monster discarded (11.6.6 [R], 11.7.11); no longer in the combat
     CE_NO_FORTIFICATION = 128  # an effect removed its fortification (11.4.3); set by the engine
+
+cdef enum CombatEnemyUnitFx:   # CombatEnemy.unit_fx (ext/_fx_units.pxi)
+    CEU_NO_RESISTANCES = 1     # lost all its resistances this combat (Sorcerers, Expose, Delphana Masters)
+    CEU_DESTROY_IF_BLOCKED = 2 # Delphana Masters: destroyed once all its attacks are blocked
 
 cdef struct Combat:
     uint8_t active

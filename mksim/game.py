@@ -583,6 +583,18 @@ class _ActionWords:
 
     def _circlet_skill(self, arg: int) -> str:        # Circlet of Proficiency
         return "use the Circlet of Proficiency's skill again"
+    def _unit_name(self, slot: int) -> str:
+        units = self.player.get("units", [])
+        return self.game.name("unit", units[slot]["unit"]) if slot < len(units) else f"unit {slot}"
+
+    def _pay_unit(self, arg: int) -> str:             # LL-4.3.4
+        return f"pay 2 Influence so that {self._unit_name(arg)} cooperate in this combat"
+
+    def _upkeep(self, arg: int) -> str:               # LL-4.5.4
+        colour = (arg >> 3) - 1
+        if colour < 0:
+            return f"disband {self._unit_name(arg & 7)} (no upkeep paid)"
+        return f"pay {self._unit_name(arg & 7)}'s upkeep with a {fx.BASIC_COLOURS[colour]} crystal"
 
     def _next_phase(self, arg: int) -> str:           # 11.3.2
         phase = COMBAT_PHASE_WORDS.get(self.info["phase"])

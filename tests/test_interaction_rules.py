@@ -219,15 +219,6 @@ def test_10_10_city_interaction_starts(content, tables):
     assert g.turn["phase"] == PH_INTERACT
 
 
-def test_LL_4_2_recruiting_thugs_raises_a_named_error(content, tables):
-    g = Game(content, tables, site="village")
-    g.ut.set_unit_offer(["thugs"])
-    g.do("interact")
-    g.ut.set_turn(influence=5)
-    with pytest.raises(NotImplementedError, match="thugs"):
-        g.recruit(0)
-
-
 def test_noble_manners_during_interaction_gives_fame_and_reputation(content, tables):
     """Noble Manners (Norowas) powered: Influence 4, Fame +1 and Reputation +1."""
     g = Game(content, tables, site="village", hand=["noble_manners"], hero="norowas")

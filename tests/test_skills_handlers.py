@@ -575,11 +575,14 @@ def bonds_village(content, tables):
     return g
 
 
+BONDS_RECRUIT = 0x10000   # A_RECRUIT argument bit (ext/_engine.pxd)
+
+
 def test_bonds_of_loyalty_extra_token_recruits_5_cheaper_and_cannot_be_disbanded(content, tables):
     g = bonds_village(content, tables)
     g.ut.set_turn(influence=0)
     assert g.of_kind("recruit") == ["recruit(offer=0, bonds=1)", "recruit(offer=1, bonds=1)"]  # 4 - 5 -> 0
-    g.do("recruit", 0 | 0x100)
+    g.do("recruit", 0 | BONDS_RECRUIT)
     assert [u["unit"] for u in g.player["units"]] == ["peasants", "peasants"]
     assert g.turn["influence"] == 0
     g.ut.set_turn(influence=4)
@@ -592,7 +595,7 @@ def test_bonds_of_loyalty_extra_token_recruits_5_cheaper_and_cannot_be_disbanded
 def test_bonds_of_loyalty_unit_usable_where_units_are_not(content, tables):
     g = bonds_village(content, tables)
     g.ut.set_turn(influence=0)
-    g.do("recruit", 0 | 0x100)                   # the Bonds unit is in slot 1
+    g.do("recruit", 0 | BONDS_RECRUIT)                   # the Bonds unit is in slot 1
     g.do("end_interact")
     g.ut.start_combat(["prowlers"], units_allowed=0)     # 7.3.8: no units here
     g.do("next_phase")

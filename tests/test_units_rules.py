@@ -200,19 +200,6 @@ def test_12_4_1_no_unit_healing_during_combat(content, tables):
         g.do("heal_unit", 0)
 
 
-def test_unit_handler_abilities_raise_an_error_naming_the_unit(content, tables):
-    """Utem Swordsmen's 'Attack or Block 6, then this unit is wounded' ends in the named
-    handler wound_this_unit, not implemented yet: the error names the unit."""
-    g = Game(content, tables)
-    g.ut.set_unit(0, "utem_swordsmen")
-    g.ut.start_combat(["prowlers"])
-    g.do("next_phase")
-    g.activate(0, 1)
-    assert g.actions() == ["choose(1)"]          # in the Block phase only the Block option
-    with pytest.raises(NotImplementedError, match="utem_swordsmen.*wound_this_unit"):
-        g.do("choose", 1)
-
-
 RW_UNIT = 3   # content.REWARDS
 
 
