@@ -116,6 +116,7 @@ cdef enum Ask:                 # what a pending handler decision picks (TurnStat
     ASK_DISCARD_CARD = 9       # option k = discard pile index k
     ASK_ENEMY = 10             # option k = combat enemy slot k (11.4.4)
     ASK_UNIT = 11              # option k = unit slot k (ready_unit / heal_unit, 7.3.4, 12.3.4)
+    ASK_PAYMENT = 12           # option k = payment code k (PAY_*: token, crystal, Source die, Mana Steal die)
 
 cdef enum:
     MAX_HANDLER_ARGS = 8       # declared parameters of one handler (see row_args)

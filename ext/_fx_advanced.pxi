@@ -930,8 +930,8 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
         return RES_DONE
     if local == H_PAY_MANA_BY_COLOUR:
         # Pure Magic / Mana Bolt: pay one basic mana (5.4; gold by Day as any basic, 5.1.5);
-        # the colour paid picks the effect.  Stage 0: colour, stage 1: payment (ASK_OPTION =
-        # payment code).  hvars[0] = colour.
+        # the colour paid picks the effect.  Stage 0: colour, stage 1: payment (ASK_PAYMENT).
+        # hvars[0] = colour.
         if choice < 0:
             options = mana_colour_options(gs, es, row)
             if options == 0:
@@ -946,7 +946,7 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
             options = pay_options(gs, choice)
             choice = single_option(options)
             if choice < 0:
-                return ask(gs, row, 1, ASK_OPTION, options)
+                return ask(gs, row, 1, ASK_PAYMENT, options)
         pay_take(gs, choice, gs.turn.hvars[0])
         return push_eval(gs, a[gs.turn.hvars[0]])
     if local == H_THROW_AWAY_BY_COLOUR:
@@ -1070,7 +1070,7 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
         return RES_DONE
     if local == H_MANA_COST:
         # Song of Wind powered: "you may pay a blue mana" (5.4; gold by Day as any basic,
-        # 5.1.5) to get `then`.  optional=1: ASK_DONE (63) declines.  ASK_OPTION = payment code.
+        # 5.1.5) to get `then`.  optional=1: ASK_DONE (63) declines.  ASK_PAYMENT.
         if choice < 0:
             options = pay_options(gs, a[0]) if a[2] >= 0 and node_playable(gs, es, a[2]) else 0
             if options == 0:
@@ -1079,10 +1079,10 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
                 set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)   # 6.2.1
                 return RES_ERROR
             if a[1] == 1:
-                return ask(gs, row, 0, ASK_OPTION, options | ((<uint64_t>1) << ASK_DONE))
+                return ask(gs, row, 0, ASK_PAYMENT, options | ((<uint64_t>1) << ASK_DONE))
             choice = single_option(options)
             if choice < 0:
-                return ask(gs, row, 0, ASK_OPTION, options)
+                return ask(gs, row, 0, ASK_PAYMENT, options)
         if choice == ASK_DONE:
             return RES_DONE
         pay_take(gs, choice, a[0])
@@ -1138,7 +1138,7 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
     if local == H_BLOOD_GAIN_AA:
         # Blood of Ancients basic: take `wounds` Wound(s) to hand (12.1.1) and pay one mana;
         # an Advanced Action of that colour goes from the offer to hand (6.4.2 refill).
-        # Stage 0: colour (ASK_COLOUR), 1: payment (ASK_OPTION = payment code), 2: offer slot.
+        # Stage 0: colour (ASK_COLOUR), 1: payment (ASK_PAYMENT), 2: offer slot.
         if choice < 0:
             options = blood_colour_options(gs, es)
             if options == 0:
@@ -1153,7 +1153,7 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
             options = pay_options(gs, choice)
             choice = single_option(options)
             if choice < 0:
-                return ask(gs, row, 1, ASK_OPTION, options)
+                return ask(gs, row, 1, ASK_PAYMENT, options)
             gs.turn.handler_stage = 1
         if gs.turn.handler_stage == 1:
             pay_take(gs, choice, gs.turn.hvars[0])
@@ -1225,7 +1225,7 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
     if local == H_TALENT_GAIN:
         # Magic Talent powered: pay one basic mana (5.4; gold by Day as any basic, 5.1.5);
         # a Spell of that colour goes from the offer to the discard pile (6.4.2 refill).
-        # Stage 0: colour, 1: payment (ASK_OPTION = payment code), 2: offer slot.
+        # Stage 0: colour, 1: payment (ASK_PAYMENT), 2: offer slot.
         if choice < 0:
             options = talent_colour_options(gs, es)
             if options == 0:
@@ -1240,7 +1240,7 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
             options = pay_options(gs, choice)
             choice = single_option(options)
             if choice < 0:
-                return ask(gs, row, 1, ASK_OPTION, options)
+                return ask(gs, row, 1, ASK_PAYMENT, options)
             gs.turn.handler_stage = 1
         if gs.turn.handler_stage == 1:
             pay_take(gs, choice, gs.turn.hvars[0])
@@ -1371,8 +1371,8 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
         # offer.  Engine reading: it is cast now, as part of this card's effect (LL-9.6.1:
         # one single effect; its own colour kept, LL-9.6.3).  Stage 0: the card to discard
         # (ASK_HAND_CARD), 1: offer slot (ASK_OFFER), 2: mode + payment (ASK_OPTION, see
-        # talent_spell_modes), 3: the black mana of the powered effect (ASK_OPTION = payment
-        # code).  hvars[0] = colour, hvars[1] = slot, hvars[2] = mode.
+        # talent_spell_modes), 3: the black mana of the powered effect (ASK_PAYMENT).
+        # hvars[0] = colour, hvars[1] = slot, hvars[2] = mode.
         if choice < 0:
             options = talent_discards(gs, es, row, False)
             if options == 0:
@@ -1410,7 +1410,7 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
                         options |= (<uint64_t>1) << k
                 choice = single_option(options)
                 if choice < 0:
-                    return ask(gs, row, 3, ASK_OPTION, options)
+                    return ask(gs, row, 3, ASK_PAYMENT, options)
                 gs.turn.handler_stage = 3
         if gs.turn.handler_stage == 3:
             pay_take(gs, choice, BLACK)                                  # 5.4.3

@@ -111,7 +111,7 @@ cdef int basic_handler(GameState* gs, const EngineStatics* es, const Statics* st
     if local == H_MANA_TO_CRYSTAL:
         # Crystallize (basic) / Crystal Joy: pay one basic mana of a chosen colour, gain a
         # crystal of that colour (5.3.2).  Stage 0: colour (ASK_COLOUR, + ASK_DONE when
-        # `optional`); stage 1: the payment (ASK_OPTION, option = payment code).
+        # `optional`); stage 1: the payment (ASK_PAYMENT).
         # hvars[0] = crystals gained, hvars[1] = colour.
         if choice < 0:
             gs.turn.hvars[0] = 0
@@ -119,7 +119,7 @@ cdef int basic_handler(GameState* gs, const EngineStatics* es, const Statics* st
             if choice == ASK_DONE:
                 return RES_DONE
             gs.turn.hvars[1] = <int16_t>choice
-            return ask(gs, row, 1, ASK_OPTION, crystal_pay_options(gs, choice))
+            return ask(gs, row, 1, ASK_PAYMENT, crystal_pay_options(gs, choice))
         else:
             pay_take(gs, choice, gs.turn.hvars[1])               # 5.4.5
             gain_crystal(pl, gs, gs.turn.hvars[1])
@@ -236,7 +236,7 @@ cdef int basic_handler(GameState* gs, const EngineStatics* es, const Statics* st
         options = reducible_attacks(gs, st, taken)
         if gs.turn.hvars[0] <= 0 or options == 0:
             return RES_DONE
-        return ask(gs, row, 1, ASK_OPTION, options)
+        return ask(gs, row, 1, ASK_PAYMENT, options)
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR
 

@@ -849,7 +849,7 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
             return ask(gs, row, 0, ASK_HAND_CARD, sideways_options(pl, es, False))
         if gs.turn.handler_stage == 0:
             gs.turn.hvars[0] = <int16_t>choice
-            return ask(gs, row, 1, ASK_OPTION, mana_pay_options(gs))
+            return ask(gs, row, 1, ASK_PAYMENT, mana_pay_options(gs))
         i = gs.turn.hvars[0]
         v = pay_colour(gs, choice)
         w = card_colour(es, pl.hand[i])
@@ -981,9 +981,9 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
         # gold as black (to power a Spell: black mana serves only that, 5.4.3).  Engine
         # reading: the mana (token, crystal, the turn's Source die, 5.5.2) is spent now and a
         # token of the new colour takes its place for this turn (5.1.2).
-        # Stage 0: the payment code (ASK_OPTION); stage 1: the colour (ASK_COLOUR) if several.
+        # Stage 0: the payment code (ASK_PAYMENT); stage 1: the colour (ASK_COLOUR) if several.
         if choice < 0:
-            return ask(gs, row, 0, ASK_OPTION, polar_sources(gs))
+            return ask(gs, row, 0, ASK_PAYMENT, polar_sources(gs))
         if gs.turn.handler_stage == 0:
             v = pay_colour(gs, choice)
             w = polar_target_mask(gs, v)

@@ -997,7 +997,7 @@ cdef int call_to_arms(GameState* gs, const EngineStatics* es, const Statics* st,
     """Call to Arms: use one ability of a Unit in the Unit offer as if it were yours (it
     stays in the offer, is not Spent, and no damage can be assigned to it, not being yours).
     Stage 0: the offer slot (ASK_OFFER); stage 1: the ability (ASK_OPTION); stage 2: the
-    payment of its mana (ASK_OPTION = payment code, 5.4.4).  Its effect then resolves as a
+    payment of its mana (ASK_PAYMENT, 5.4.4).  Its effect then resolves as a
     Unit's (7.3.3).  hvars[0] = unit, hvars[1] = ability row."""
     cdef uint64_t o
     cdef int u, ab, mana, pay, npay = n_pay_codes(gs)
@@ -1025,7 +1025,7 @@ cdef int call_to_arms(GameState* gs, const EngineStatics* es, const Statics* st,
                 if pay_ok(gs, pay, mana):
                     o |= (<uint64_t>1) << pay
             if o & (o - 1):
-                return ask(gs, row, 2, ASK_OPTION, o)
+                return ask(gs, row, 2, ASK_PAYMENT, o)
             pay_take(gs, single_option(o), mana)
     else:
         ab = gs.turn.hvars[1]

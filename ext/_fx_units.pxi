@@ -294,8 +294,8 @@ cdef int units_handler(GameState* gs, const EngineStatics* es, const Statics* st
     if local == U_ALTEM_COLDFIRE:
         # Altem Mages: Cold Fire Attack or Cold Fire Block n (whichever the phase allows:
         # melee Attack in the Attack phase, Block in the Block phase), +bonus_per_mana for
-        # blue and for red mana also paid (5 / 7 / 9).  Stage 0: pay blue (ASK_OPTION =
-        # payment code, ASK_DONE = no), stage 1: pay red.  hvars[0] = value.
+        # blue and for red mana also paid (5 / 7 / 9).  Stage 0: pay blue (ASK_PAYMENT,
+        # ASK_DONE = no), stage 1: pay red.  hvars[0] = value.
         if choice < 0:
             gs.turn.hvars[0] = <int16_t>a[0]
             gs.turn.handler_stage = -1
@@ -306,7 +306,7 @@ cdef int units_handler(GameState* gs, const EngineStatics* es, const Statics* st
         while k < 2:
             options = pay_options(gs, BLUE if k == 0 else RED)
             if options != 0:
-                return ask(gs, row, k, ASK_OPTION, options | ((<uint64_t>1) << ASK_DONE))
+                return ask(gs, row, k, ASK_PAYMENT, options | ((<uint64_t>1) << ASK_DONE))
             k += 1
         v = gs.turn.hvars[0] + unit_heat_bonus(gs)
         if gs.phase == PH_COMBAT_BLOCK:

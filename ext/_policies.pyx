@@ -19,7 +19,7 @@ from mksim._types cimport GameState, PH_GAME_OVER, MAX_PLAYERS
 from mksim._state cimport GameCore
 from mksim._engine cimport (
     Engine, ACTION_SHIFT, ASK_NONE, ASK_HAND_CARD, ASK_COLOUR, ASK_DIE, ASK_YES_NO, ASK_OFFER, ASK_NUMBER,
-    ASK_DECK_CARD, ASK_OPTION, ASK_DISCARD_CARD, ASK_ENEMY, ASK_UNIT,
+    ASK_DECK_CARD, ASK_OPTION, ASK_DISCARD_CARD, ASK_ENEMY, ASK_UNIT, ASK_PAYMENT,
 )
 from mksim._scoring cimport first_recon_score, solo_score, cities_conquered
 
@@ -32,7 +32,7 @@ ASK_NAMES = {
     ASK_YES_NO: "yes_no", ASK_OFFER: "offer", ASK_NUMBER: "number",
     ASK_DECK_CARD: "deck_card", ASK_OPTION: "option", ASK_DISCARD_CARD: "discard_card",
     ASK_ENEMY: "enemy",
-    ASK_UNIT: "unit",
+    ASK_UNIT: "unit", ASK_PAYMENT: "payment",
 }
 
 #: Actor id of the dummy player in ``turn_player`` / ``end_announced_by`` (18).

@@ -420,6 +420,8 @@ class _ActionWords:
                 return f"choose the {dice[arg] if arg < len(dice) else '?'} Source die"
             if ask == "yes_no":
                 return "choose yes" if arg else "choose no"
+            if ask == "payment":
+                return f"pay with {self.pay(arg)}"
             if ask == "discard_card":
                 pile = self.player.get("discard", [])
                 return f"choose {self.card(pile[arg]) if arg < len(pile) else arg} from the discard pile"

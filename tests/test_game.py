@@ -260,3 +260,16 @@ def test_11_the_log_shows_combats_with_numbers(content):
     wounds = -(-wolf["attacks"][0]["value"] // hero_armor)                 # rounded up (11.7.7)
     assert any(line.endswith(f"assign the damage to the hero  [{wounds} Wounds]") for line in lines)
     assert any(line.endswith(". take the damage of Wolf Riders' Attack 3") for line in lines)
+
+
+def test_5_4_the_log_words_a_mana_payment(content):
+    """Crystallize (basic) asks which mana pays for the crystal (5.4): the log names the
+    mana, e.g. "pay with a white token", not an option number."""
+    from mksim.runner import play_logged
+    lines = []
+    play_logged(Game("solo-conquest", "goldyx", content=content), 11, 0, get_policy("eager"),
+                echo=lines.append)
+    i = next(k for k, line in enumerate(lines) if line.endswith("play Crystallize (basic)"))
+    assert lines[i + 1].endswith("choose white")
+    assert re.search(r"\d+\. pay with (a|the) white ", lines[i + 2])
+    assert not any(re.search(r"\d+\. choose option \d+$", line) for line in lines)
