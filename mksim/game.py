@@ -484,9 +484,7 @@ class _ActionWords:
     def _peaceful(self, arg: int) -> str:              # Peaceful Moment as the action (LL-8.1)
         if arg == 0:
             return "Peaceful Moment: buy Heal 1 with Influence"
-        units = self.player.get("units", [])
-        unit = units[arg - 1]["unit"] if arg - 1 < len(units) and units[arg - 1] else None
-        return f"Peaceful Moment: ready {self.game.name('unit', unit) if unit else f'unit {arg - 1}'} with Influence"
+        return f"Peaceful Moment: ready {self.unit_word(arg - 1)} with Influence"
     def _possess_attack(self, arg: int) -> str:
         return "Possess: add the possessed enemy's Attack (not usable against it)"
 
@@ -550,13 +548,13 @@ class _ActionWords:
         return "assign the damage to the hero"
 
     def _damage_unit(self, arg: int) -> str:          # 11.7.4
-        units = self.player.get("units", [])           # occupied slots; "slot" after a gap
-        unit = next((u["unit"] for i, u in enumerate(units) if u.get("slot", i) == arg), None)
-        return f"assign the damage to {self.game.name('unit', unit)}" if unit else f"assign the damage to unit {arg}"
+        return f"assign the damage to {self.unit_word(arg)}"
 
     def unit_word(self, slot: int) -> str:
+        """The name of the Unit in the player's unit slot ``slot`` (the fixture lists
+        occupied slots only, with a "slot" key after a gap)."""
         units = self.player.get("units", [])
-        unit = units[slot]["unit"] if slot < len(units) else None
+        unit = next((u["unit"] for i, u in enumerate(units) if u.get("slot", i) == slot), None)
         return self.game.name("unit", unit) if unit else f"unit {slot}"
 
     def _banner_courage(self, arg: int) -> str:       # Banner of Courage (7.5)
@@ -585,18 +583,14 @@ class _ActionWords:
 
     def _circlet_skill(self, arg: int) -> str:        # Circlet of Proficiency
         return "use the Circlet of Proficiency's skill again"
-    def _unit_name(self, slot: int) -> str:
-        units = self.player.get("units", [])
-        return self.game.name("unit", units[slot]["unit"]) if slot < len(units) else f"unit {slot}"
-
     def _pay_unit(self, arg: int) -> str:             # LL-4.3.4
-        return f"pay 2 Influence so that {self._unit_name(arg)} cooperate in this combat"
+        return f"pay 2 Influence so that {self.unit_word(arg)} cooperate in this combat"
 
     def _upkeep(self, arg: int) -> str:               # LL-4.5.4
         colour = (arg >> 3) - 1
         if colour < 0:
-            return f"disband {self._unit_name(arg & 7)} (no upkeep paid)"
-        return f"pay {self._unit_name(arg & 7)}'s upkeep with a {fx.BASIC_COLOURS[colour]} crystal"
+            return f"disband {self.unit_word(arg & 7)} (no upkeep paid)"
+        return f"pay {self.unit_word(arg & 7)}'s upkeep with a {fx.BASIC_COLOURS[colour]} crystal"
 
     def _next_phase(self, arg: int) -> str:           # 11.3.2
         phase = COMBAT_PHASE_WORDS.get(self.info["phase"])
@@ -643,6 +637,61 @@ class _ActionWords:
 
     def _buy_artifact(self, arg: int) -> str:         # 10.10 red city
         return "buy an Artifact (drawn at the end of the turn)"
+
+    def _steady_tempo(self, arg: int) -> str:          # Steady Tempo (end of turn)
+        return "put Steady Tempo back on the Deed deck instead of the discard pile"
+
+    def _end_interact(self, arg: int) -> str:          # 10.2
+        return "end the interaction"
+
+    def offer_unit(self, slot: int) -> str:
+        offer = self.d.get("unit_offer", [])
+        entry = offer[slot] if slot < len(offer) else {}
+        if "unit" in entry:
+            return self.game.name("unit", entry["unit"])
+        if "advanced_action" in entry:
+            return self.card(entry["advanced_action"])
+        return f"unit offer slot {slot}"
+
+    def _recruit(self, arg: int) -> str:               # 10.6, 7.2.4
+        words = f"recruit {self.offer_unit(arg & 0xF)}"
+        if arg & 0x10000:                               # BONDS_RECRUIT (ext/_engine.pxd)
+            return words + " under the Bonds of Loyalty token"
+        disband, pay, colour = ((arg >> 4) & 0xF) - 1, ((arg >> 8) & 0x1F) - 1, (arg >> 13) & 3
+        if disband >= 0:
+            words += f", disbanding {self.unit_word(disband)}"
+        if pay >= 0:                                    # Magic Familiars (LL-4.5.4)
+            words += f", putting {fx.BASIC_COLOURS[colour]} mana on it from {self.pay(pay)}"
+        return words
+
+    def _buy_healing(self, arg: int) -> str:           # 10.5
+        return "buy 1 Healing point"
+
+    def _buy_aa(self, arg: int) -> str:                # 10.7.2.2
+        return f"buy {self.offer_unit(arg)} from the monastery"
+
+    def _buy_spell(self, arg: int) -> str:             # 10.7.4.3
+        offer = self.d.get("spell_offer", [])
+        card = offer[arg & 3] if (arg & 3) < len(offer) else None
+        return f"buy {self.card(card) if card else 'a Spell'}, paying {self.pay(arg >> 2)}"
+
+    def _activate_unit(self, arg: int) -> str:         # 7.3
+        words = f"activate {self.unit_word(arg & 7)} (ability {((arg >> 3) & 0xF) + 1})"
+        pay = arg >> 7
+        return words + (f", paying {self.pay(pay)}" if pay != PAY_NONE else "")
+
+    def _heal_unit(self, arg: int) -> str:             # 12.3.3
+        return f"heal {self.unit_word(arg)}"
+
+    def _use_skill(self, arg: int) -> str:             # 8.2
+        skills = self.player.get("skills", [])
+        skill = skills[arg] if arg < len(skills) else None
+        return f"use the skill {self.game.name('skill', skill)}" if skill else f"use skill {arg}"
+
+    def _skill_crystal(self, arg: int) -> str:         # Source Freeze
+        dice = self.d.get("source", {}).get("dice", [])
+        die = dice[arg] if arg < len(dice) else "?"
+        return f"Source Freeze: take a crystal of the {die} Source die"
 
     def _buy_city_aa(self, arg: int) -> str:          # 10.10 green city
         if arg == 3:

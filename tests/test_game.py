@@ -273,3 +273,19 @@ def test_5_4_the_log_words_a_mana_payment(content):
     assert lines[i + 1].endswith("choose white")
     assert re.search(r"\d+\. pay with (a|the) white ", lines[i + 2])
     assert not any(re.search(r"\d+\. choose option \d+$", line) for line in lines)
+
+
+def test_10_6_the_log_words_recruiting_disbanding_and_units(content):
+    """Interaction and Units in words (10.5, 10.6, 7.2.4, 7.3): the units are named, never
+    shown as raw argument lists such as 'recruit(offer=1, disband=0)'."""
+    from mksim.runner import play_logged
+    lines = []
+    play_logged(Game("first-reconnaissance", "norowas", content=content), 1, 0, get_policy("eager"),
+                echo=lines.append)
+    units = {u["name"] for u in content.entries["units"]}
+    recruits = [line.split(". ", 1)[1] for line in lines if re.search(r"\d+\. recruit ", line)]
+    assert recruits and all(r.split("recruit ", 1)[1].split(",")[0] in units for r in recruits)
+    assert any(", disbanding " in r for r in recruits)                      # 7.2.4
+    assert any(re.search(r"\d+\. activate [A-Z][\w ]+ \(ability \d\)", line) for line in lines)
+    assert any(line.endswith(". end the interaction") for line in lines)
+    assert not any(re.search(r"\d+\. [a-z_ ]+\(\w+=", line) for line in lines)
