@@ -195,6 +195,27 @@ def _choices(value: str, known: list[str], what: str) -> list[str]:
     return [ident]
 
 
+def _play_one(game, head: str, seed: int, index: int, pol, log: bool, max_steps: int, state=None) -> bool:
+    """Play one game (from ``state`` if given): the whole log with ``log``, else one outcome
+    line (two when it stopped).  Returns True when the game did not reach its end."""
+    lines: list[str] = []
+    echo = typer.echo if log else lines.append
+    if log:
+        typer.echo(f"# {game.title} -- {head}")
+    from .runner import play_logged
+
+    out = play_logged(game, seed, index, pol, echo=echo, max_steps=max_steps, state=state)
+    stopped = out.stopped is not None or not out.finished
+    if not log:
+        if stopped:
+            typer.echo(f"{head}: after {out.steps} decisions in round {out.rounds}, Fame {out.fame}")
+            typer.echo(lines[-1] if lines and lines[-1].startswith("game stopped:")
+                       else f"game stopped: {out.stopped}")
+        else:
+            typer.echo(f"{head}: {lines[-1]}")
+    return stopped
+
+
 @app.command("play")
 def play(
     scenario: Optional[str] = typer.Option(None, "--scenario", help="Scenario id "
@@ -227,7 +248,6 @@ def play(
     """
     from .game import Game
     from .policies import get_policy, list_policies
-    from .runner import play_logged
 
     if fixture is not None:
         given = [name for name, v in (("--scenario", scenario), ("--hero", hero), ("--seed", seed),
@@ -263,19 +283,7 @@ def play(
                 typer.echo("")
             first = False
             head = f"{sc.replace('_', '-')} / {h} / policy {pol!r} / seed {seed_n} game {index_n}"
-            lines: list[str] = []
-            echo = typer.echo if log else lines.append
-            if log:
-                typer.echo(f"# {game.title} -- {head}")
-            out = play_logged(game, seed_n, index_n, pol, echo=echo, max_steps=steps_n)
-            if not log:
-                if out.stopped is not None or not out.finished:
-                    typer.echo(f"{head}: after {out.steps} decisions in round {out.rounds}, Fame {out.fame}")
-                    typer.echo(lines[-1] if lines and lines[-1].startswith("game stopped:")
-                               else f"game stopped: {out.stopped}")
-                else:
-                    typer.echo(f"{head}: {lines[-1]}")
-            if out.stopped is not None or not out.finished:
+            if _play_one(game, head, seed_n, index_n, pol, log, steps_n):
                 stopped = True
     if stopped:
         raise typer.Exit(code=EXIT_STOPPED)
@@ -285,7 +293,6 @@ def _play_fixture(path: Path, c, pol, log: bool, steps_n: int) -> None:
     """``mksim play --fixture FILE``: continue the game written in FILE with policy ``pol``."""
     from .fixtures import FixtureError, fixture_game_args, load_fixture_file
     from .game import Game
-    from .runner import play_logged
 
     try:
         d = load_fixture_file(path)
@@ -299,19 +306,7 @@ def _play_fixture(path: Path, c, pol, log: bool, steps_n: int) -> None:
         fail(f"{path}: {err}")
     seed_n, index_n = int(d.get("seed", 0)), int(d.get("game_index", 0))
     head = f"{path} ({game.scenario_id.replace('_', '-')} / {game.hero_id}) / policy {pol!r}"
-    lines: list[str] = []
-    echo = typer.echo if log else lines.append
-    if log:
-        typer.echo(f"# {game.title} -- {head}")
-    out = play_logged(game, seed_n, index_n, pol, echo=echo, max_steps=steps_n, state=state)
-    if not log:
-        if out.stopped is not None or not out.finished:
-            typer.echo(f"{head}: after {out.steps} decisions in round {out.rounds}, Fame {out.fame}")
-            typer.echo(lines[-1] if lines and lines[-1].startswith("game stopped:")
-                       else f"game stopped: {out.stopped}")
-        else:
-            typer.echo(f"{head}: {lines[-1]}")
-    if out.stopped is not None or not out.finished:
+    if _play_one(game, head, seed_n, index_n, pol, log, steps_n, state=state):
         raise typer.Exit(code=EXIT_STOPPED)
 
 

@@ -8,8 +8,30 @@ from .base import Policy
 from .registry import register
 
 
+class _CPolicy(Policy):
+    """A policy whose decisions come from a C object of ``mksim._policies`` (``self._core``):
+    the Python ``choose`` and the fast path ``play_engine`` draw the same numbers."""
+
+    def reset(self, seed: int, game_index: int = 0) -> None:
+        super().reset(seed, game_index)
+        self._core.reset(seed, game_index)
+
+    def choose(self, state, legal: Sequence[int]) -> int:
+        return self._core.choose(legal)
+
+    def play_engine(self, engine, max_steps: int) -> int:
+        return self._core.play(engine, max_steps)
+
+
+def _stream(stream) -> int:
+    stream = int(stream)
+    if stream < 0:
+        raise ValueError("stream must be >= 0")
+    return stream
+
+
 @register
-class RandomPolicy(Policy):
+class RandomPolicy(_CPolicy):
     """Uniformly random legal action.
 
     Parameters
@@ -25,21 +47,9 @@ class RandomPolicy(Policy):
     metadata = {"stochastic": True, "uses_state": False, "fast_path": True, "rules": ()}
 
     def __init__(self, stream: int = 0) -> None:
-        stream = int(stream)
-        if stream < 0:
-            raise ValueError("stream must be >= 0")
+        stream = _stream(stream)
         super().__init__(stream=stream)
         self._core = _policies.RandomPolicy(0, 0, stream)
-
-    def reset(self, seed: int, game_index: int = 0) -> None:
-        super().reset(seed, game_index)
-        self._core.reset(seed, game_index)
-
-    def choose(self, state, legal: Sequence[int]) -> int:
-        return self._core.choose(legal)
-
-    def play_engine(self, engine, max_steps: int) -> int:
-        return self._core.play(engine, max_steps)
 
 
 @register
@@ -56,7 +66,7 @@ class FirstPolicy(Policy):
 
 
 @register
-class EagerPolicy(Policy):
+class EagerPolicy(_CPolicy):
     """A random legal action weighted by its kind: a player who wants things to happen.
 
     Ending the turn, a combat phase or the round is possible but rare; exploring, fighting,
@@ -80,9 +90,7 @@ class EagerPolicy(Policy):
     metadata = {"stochastic": True, "uses_state": False, "fast_path": True, "rules": ()}
 
     def __init__(self, stream: int = 0, weights: dict | None = None, default: float = 4.0) -> None:
-        stream = int(stream)
-        if stream < 0:
-            raise ValueError("stream must be >= 0")
+        stream = _stream(stream)
         merged = dict(_policies.EAGER_WEIGHTS)
         merged.update(weights or {})
         self._core = _policies.WeightedPolicy(0, 0, stream, merged, float(default))
@@ -90,13 +98,3 @@ class EagerPolicy(Policy):
         if weights:
             params["weights"] = dict(weights)
         super().__init__(**params)
-
-    def reset(self, seed: int, game_index: int = 0) -> None:
-        super().reset(seed, game_index)
-        self._core.reset(seed, game_index)
-
-    def choose(self, state, legal: Sequence[int]) -> int:
-        return self._core.choose(legal)
-
-    def play_engine(self, engine, max_steps: int) -> int:
-        return self._core.play(engine, max_steps)
