@@ -7,7 +7,6 @@ Rebirth, Call to Arms / Call to Glory.  Rules 5.4.3 (strong effect at Night: col
 texts (spells.toml).  Rule numbers or card names in the test names."""
 import pytest
 
-from mksim import _engine
 from mksim._combat import CombatTester
 from mksim._engine import UnitsTester, encode
 from mksim._rules import Rules
@@ -259,12 +258,6 @@ def test_11_7_9_veil_of_mist_ignores_the_poison_of_the_ignored_wound(content, ta
     assert player(core)["hand"] == ["wound"] and player(core)["discard"] == ["wound"]
 
 
-def _declared(name):
-    return any(n == name for t in _engine.HANDLER_TABLES.values() for n, _ in t)
-
-
-@pytest.mark.skipif(not _declared("units_gain_all_resistances"),
-                    reason="Veil of Mist's Unit part (units_gain_all_resistances) belongs to the units area")
 def test_veil_of_mist_played_protects_the_hero_once(content, tables):
     core, eng, sc = night_spell(content, tables, ["mist_form"], BLUE)
     T = fight(core, ["prowlers"], phase="block")
