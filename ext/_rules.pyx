@@ -283,15 +283,11 @@ cdef int explore(GameState* gs, const Statics* st, int player, int a, int b) noe
     (9.9.8), add the scenario's Fame per tile (17.3.1) and pay 2 Move points (9.8.3;
     affordability is the caller's check).  Returns the new tile slot or a RULES_* code."""
     cdef int out[2 * MAX_EXPLORABLE]
-    cdef int n, i, slot, tile, kind
-    cdef bint ok = False
+    cdef int n, slot, tile
     n = explorable(gs, st, gs.players[player].position, out)
     if n < 0:
         return n
-    for i in range(n):
-        if out[2 * i] == a and out[2 * i + 1] == b:
-            ok = True
-    if not ok:
+    if not listed(out, n, a, b):
         return RULES_ILLEGAL
     tile = gs.tile_stack[gs.n_tile_stack - 1]
     slot = place_tile(gs, st, tile, a, b)
@@ -299,13 +295,28 @@ cdef int explore(GameState* gs, const Statics* st, int player, int a, int b) noe
         return RULES_PLACE_FAILED
     gs.n_tile_stack -= 1
     gs.tile_stack[gs.n_tile_stack] = -1
+    tile_explored(gs, st, player, slot, st.tiles.data[tile * st.tiles.width + st.cols.tile_kind])
+    return slot
+
+
+cdef inline bint listed(const int* positions, int n, int a, int b) noexcept nogil:
+    """Is (a, b) one of the n positions of an explorable / box_explorable list?"""
+    cdef int i
+    for i in range(n):
+        if positions[2 * i] == a and positions[2 * i + 1] == b:
+            return True
+    return False
+
+
+cdef void tile_explored(GameState* gs, const Statics* st, int player, int slot, int kind) noexcept nogil:
+    """What follows placing an explored tile of `kind` (from the stack or the box): its
+    sites are revealed (9.9.1), a Core or city tile marks the Core revealed (9.9.8), the
+    scenario's Fame per tile (17.3.1), and the explorer pays 2 Move points (9.8.3)."""
     reveal_sites(gs, st, slot)                                   # 9.9.1
-    kind = st.tiles.data[tile * st.tiles.width + st.cols.tile_kind]
     if kind == TILE_CORE or kind == TILE_CITY:
         gs.core_revealed = 1                                     # 9.9.8
     gs.players[player].fame += st.shape.fame_per_tile            # 17.3.1
     gs.turn.move_points -= EXPLORE_COST                          # 9.8.3
-    return slot
 
 
 cdef bint tile_in_box(const GameState* gs, const Statics* st, int tile, int kind) noexcept nogil:
@@ -379,12 +390,8 @@ cdef int explore_from_box(GameState* gs, const Statics* st, int player, int a, i
     cdef int out[2 * MAX_EXPLORABLE]
     cdef int16_t cand[128]
     cdef int n, i, slot, tile, kind, m = 0
-    cdef bint ok = False
     n = box_explorable(gs, st, gs.players[player].position, out)
-    for i in range(n):
-        if out[2 * i] == a and out[2 * i + 1] == b:
-            ok = True
-    if not ok:
+    if not listed(out, n, a, b):
         return RULES_ILLEGAL
     kind = box_tile_kind(gs, st)
     for i in range(st.tiles.rows):
@@ -395,11 +402,7 @@ cdef int explore_from_box(GameState* gs, const Statics* st, int player, int a, i
     slot = place_tile(gs, st, tile, a, b)
     if slot < 0:
         return RULES_PLACE_FAILED
-    reveal_sites(gs, st, slot)                                   # 9.9.1
-    if kind == TILE_CORE:
-        gs.core_revealed = 1                                     # 9.9.8
-    gs.players[player].fame += st.shape.fame_per_tile            # 17.3.1
-    gs.turn.move_points -= EXPLORE_COST                          # 9.8.3
+    tile_explored(gs, st, player, slot, kind)                    # (a box tile is never a city)
     return slot
 
 

@@ -47,7 +47,7 @@ HEADERS = ("_rng.pxd", "_types.pxd")
 
 
 class GenError(Exception):
-    pass
+    """A header line the generator cannot read (the build stops, naming the line)."""
 
 
 def parse(paths):

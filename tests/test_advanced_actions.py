@@ -21,9 +21,9 @@ def acts(g):
     return [describe(int(a)) for a in g.eng.legal_actions()]
 
 
-@pytest.fixture
-def G(content, tables):
-    """A regular turn in the movement part (Day), with helpers to build a combat."""
+def day_turn(content, tables, wrap):
+    """A regular turn in the movement part (Day, Lost Legion cards), the discard pile
+    emptied and Source dice red blue white green gold: ``wrap(engine, CombatTester, core)``."""
     core = GameCore.new(tables, content, "first_reconnaissance", "arythea", 1, lost_legion_cards=True)
     eng = Engine(core, tables, content, "first_reconnaissance")
     eng.apply(encode("tactic", content.ids("tactics").index("early_bird")))
@@ -31,7 +31,13 @@ def G(content, tables):
     T = CombatTester(core)
     T.clear_discard()
     eng.set_dice(["red", "blue", "white", "green", "gold"])
-    return _G(eng, T, core)
+    return wrap(eng, T, core)
+
+
+@pytest.fixture
+def G(content, tables):
+    """A regular turn in the movement part (Day), with helpers to build a combat."""
+    return day_turn(content, tables, _G)
 
 
 class _G:

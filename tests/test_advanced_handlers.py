@@ -8,10 +8,10 @@ import pytest
 
 from interaction_setup import Game, PAY_TOKEN
 from content_edit import replace_once
+from test_advanced_actions import day_turn
 from mksim._combat import CombatTester
-from mksim._engine import AdvancedTester, Engine, UnitsTester, describe, encode
+from mksim._engine import AdvancedTester, UnitsTester, describe, encode
 from mksim._scoring import ScoringTester
-from mksim._state import GameCore
 from mksim.content import load_content
 
 PAY_NONE, PAY_CRYSTAL, PAY_DIE = 31, 6, 10
@@ -47,14 +47,7 @@ class _G:
 @pytest.fixture
 def G(content, tables):
     """A regular turn in the movement part (Day), Source dice red blue white green gold."""
-    core = GameCore.new(tables, content, "first_reconnaissance", "arythea", 1, lost_legion_cards=True)
-    eng = Engine(core, tables, content, "first_reconnaissance")
-    eng.apply(encode("tactic", content.ids("tactics").index("early_bird")))
-    eng.apply(encode("regular_turn"))
-    T = CombatTester(core)
-    T.clear_discard()
-    eng.set_dice(["red", "blue", "white", "green", "gold"])
-    return _G(eng, T, core)
+    return day_turn(content, tables, _G)
 
 
 def to_block_phase(G, enemies):

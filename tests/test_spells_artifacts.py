@@ -174,14 +174,15 @@ def test_6_5_book_of_wisdom_throws_an_action_away_for_an_aa_of_its_colour(conten
     """Book of Wisdom: throw away an Action card, take an AA of its colour from the offer."""
     core, eng, sc = start(content, tables, ["book_of_wisdom"])
     offer = core.to_dict()["advanced_action_offer"]
-    colour = {c["id"]: c["colour"] for c in content["advanced_actions"]}[offer[1]]
+    colours = {c["id"]: c["colour"] for c in content["advanced_actions"]}
+    colour = colours[offer[1]]
     action = {"red": "rage", "blue": "stamina", "white": "swiftness", "green": "march"}[colour]
     sc.set_cards(0, hand=["book_of_wisdom", action])
     eng.apply(play_code(0, 0))
     assert acts(eng) == ["choose(0)"]                 # the Action card
     eng.apply(encode("choose", 0))
     slots = [int(a.split("(")[1][:-1]) for a in acts(eng)]
-    assert 1 in slots
+    assert slots == [i for i, aa in enumerate(offer) if colours[aa] == colour]   # only its colour
     eng.apply(encode("choose", 1))
     p = player(core)
     assert p["hand"] == [offer[1]] and p["removed"] == 1
