@@ -89,4 +89,5 @@ cdef int assign_to_unit(GameState* gs, const Statics* st, int player, int unit_s
 cdef int assign_to_hero(GameState* gs, const Statics* st, int player, int damage,
                         int poison, int paralyze) noexcept nogil
 cdef int hero_take_wounds(GameState* gs, const Statics* st, int player, int n) noexcept nogil
+cdef void combat_wounds_to_hand(GameState* gs, const Statics* st, int player, int n) noexcept nogil
 cdef int wound_card(const Statics* st) noexcept nogil

@@ -177,6 +177,8 @@ cdef void discard_non_wounds(GameState* gs, const Statics* st, int player) noexc
         elif pl.n_discard < MAX_CARDS:
             pl.discard[pl.n_discard] = <int16_t>card
             pl.n_discard += 1
+    if kept < pl.n_hand:
+        gs.turn.played_card = 1                     # 4.3.2: cards were discarded this turn
     pl.n_hand = <int16_t>kept
 
 
@@ -974,13 +976,24 @@ cdef int hero_take_wounds(GameState* gs, const Statics* st, int player, int n) n
         pl.n_hand += 1
         added += 1
     gs.turn.wounds_to_hand = <int16_t>(gs.turn.wounds_to_hand + added)   # Banner of Protection
-    if gs.combat.active:
-        pl.wounds_this_combat = <int16_t>(pl.wounds_this_combat + added)
-        if not pl.knocked_out and pl.wounds_this_combat >= tv(&st.levels, level_row(gs, st, player),
-                                                             st.cols.level_hand_limit):
-            pl.knocked_out = 1                      # 11.7.8, A17: once per combat
-            discard_non_wounds(gs, st, player)
+    combat_wounds_to_hand(gs, st, player, added)
     return added
+
+
+cdef void combat_wounds_to_hand(GameState* gs, const Statics* st, int player, int n) noexcept nogil:
+    """n Wounds just went into the hero's hand: during combat they count towards knock-out
+    whatever their source - enemy damage, or card effects and costs such as Blood Rage or a
+    powered Fireball (11.7.8, 21.2 A17; the seed: Wounds "from other sources" during the
+    combat count too).  Knock-out discards every non-Wound card, once per combat."""
+    cdef Player* pl
+    if not gs.combat.active or n <= 0 or player < 0 or player >= MAX_PLAYERS:
+        return
+    pl = &gs.players[player]
+    pl.wounds_this_combat = <int16_t>(pl.wounds_this_combat + n)
+    if not pl.knocked_out and pl.wounds_this_combat >= tv(&st.levels, level_row(gs, st, player),
+                                                         st.cols.level_hand_limit):
+        pl.knocked_out = 1                          # 11.7.8, A17: once per combat
+        discard_non_wounds(gs, st, player)
 
 
 cdef int assign_to_hero(GameState* gs, const Statics* st, int player, int damage,

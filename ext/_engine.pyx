@@ -31,7 +31,7 @@ from mksim._combat cimport (combat_begin, combat_next_phase, combat_end, combat_
                             attack_value, resolve_attack, block_value, block_needed, resolve_block,
                             damage_start, damage_to_unit, damage_to_hero,
                             UNDEFEATED_STAY, UNDEFEATED_DISCARD, enemy_ability, AB_ASSASSINATION,
-                            enemy_attack_value)
+                            enemy_attack_value, combat_wounds_to_hand)
 from mksim._hexmap cimport LATTICE_DIRS, lattice_to_axial, hex_distance as axial_distance
 from mksim._rules cimport (tile_at, is_rampaging, move_cost, can_enter, ends_movement, provokes, is_safe,
                            explorable, explore, MAX_EXPLORABLE, RULES_STACK_EMPTY,
@@ -142,12 +142,20 @@ cdef inline int level_value(const Statics* st, int level, int col) noexcept nogi
     return st.levels.data[(level - 1) * st.levels.width + col]
 
 
+cdef inline bint night_mana(const GameState* gs) noexcept nogil:
+    """Night mana rules apply: a Night round, or a "night rules" combat by Day (5.6.1:
+    dungeons and tombs)."""
+    return gs.time == NIGHT or (gs.combat.active != 0 and gs.combat.night_rules != 0)
+
+
 cdef inline bint mana_usable(const GameState* gs, int colour) noexcept nogil:
-    """Gold only by Day, black only at Night (5.1.5, 5.1.6), unless an Amulet says otherwise."""
+    """Gold only by Day, black only at Night (5.1.5, 5.1.6; Night rules in dungeon and tomb
+    combats, 5.6.1), unless an Amulet says otherwise.  Crystals are basic colours: always
+    usable.  Applies alike to Source dice, mana tokens and Endless mana (pay_ok)."""
     if colour == GOLD:
-        return gs.time == DAY or (gs.turn.mana_anytime & 1) != 0
+        return not night_mana(gs) or (gs.turn.mana_anytime & 1) != 0
     if colour == BLACK:
-        return gs.time == NIGHT or (gs.turn.mana_anytime & 2) != 0
+        return night_mana(gs) or (gs.turn.mana_anytime & 2) != 0
     return True
 
 
@@ -171,23 +179,33 @@ cdef void change_reputation(Player* pl, int delta) noexcept nogil:
 
 
 cdef void take_wounds(GameState* gs, const EngineStatics* es, Player* pl, int n) noexcept nogil:
-    """12.1.1: Wound cards from the (unlimited) Wound pile into hand."""
-    cdef int i
+    """12.1.1: Wound cards from the (unlimited) Wound pile into hand; in combat they count
+    towards knock-out (11.7.8, 21.2 A17), whatever effect or cost gave them."""
+    cdef int i, added = 0
     for i in range(n):
         if not push_card(pl.hand, &pl.n_hand, es.wound):
             set_error(gs, ERR_CAPACITY, 0, es.wound)
-            return
+            break
         gs.turn.wounds_to_hand += 1                             # Banner of Protection
+        added += 1
+    combat_wounds_to_hand(gs, es.st, <int>(pl - &gs.players[0]), added)
 
 
 # ---------------------------------------------------------------------------------------
 # Effects (6.3): playability by phase and resolution
 # ---------------------------------------------------------------------------------------
 
+cdef inline bint cost_row(const EngineStatics* es, int row) noexcept nogil:
+    """A part of an all(...) that only costs: a Wound taken, Reputation lost."""
+    cdef const int32_t* r = erow(es, row)
+    return r[0] == OP_TAKE_WOUND or (r[0] == OP_REPUTATION and r[1] < 0)
+
+
 cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil:
     """Can this effect do something in the current phase (timing table 6.3.3)?"""
     cdef const int32_t* r = erow(es, row)
     cdef int op = r[0], k
+    cdef bint dropped, useful
     cdef int phase = gs.phase
     if op == OP_CHOICE:
         for k in range(r[5]):
@@ -195,11 +213,21 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
                 return True
         return False
     if op == OP_ALL:
-        # every part must be usable now, so a card is never played for half its effect
+        # every part must be usable now, so a card is never played for half its effect -
+        # except a Move or Heal part in combat: it is simply not used there (Move gives
+        # nothing outside its uses, 6.3.3 [R]; LL-9.7.2, 9.7.4, 9.7.9: Agility and Ambush in
+        # combat; LL-9.7.13: Refreshing Walk gives only its Move points in combat), as long as
+        # another part does something that is not a cost (a Wound, a Reputation loss)
+        dropped = False
+        useful = False
         for k in range(r[5]):
-            if not node_playable(gs, es, r[4] + k):
+            if node_playable(gs, es, r[4] + k):
+                useful = useful or not cost_row(es, r[4] + k)
+            elif gs.combat.active != 0 and (erow(es, r[4] + k)[0] == OP_MOVE or erow(es, r[4] + k)[0] == OP_HEAL):
+                dropped = True
+            else:
                 return False
-        return r[5] > 0
+        return r[5] > 0 and (useful or not dropped)
     if op == OP_BY_TIME:
         return node_playable(gs, es, r[4] + (1 if gs.time == NIGHT else 0))
     if op == OP_MOVE:                                # 6.3.3, 9.3.2; in combat only with a use
@@ -216,6 +244,8 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
         return enemy_op_playable(gs, es, row)        # 11.4.4: any phase of a combat (_fx_advanced)
     if op == OP_HEAL:                                # any time outside combat (12.4.1)
         return phase == PH_MOVE or phase == PH_REST or phase == PH_INTERACT
+    if op == OP_TERRAIN_COST:                        # a movement effect (9.6.1)
+        return phase == PH_MOVE
     if op == OP_READY_UNIT or op == OP_HEAL_UNIT:
         return unit_op_playable(gs, es, row)         # 7.3.4, 12.3.4 (_engine_units.pxi)
     if op == OP_NOTHING:
@@ -237,7 +267,8 @@ cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int
     if op == OP_MOVE:
         gs.turn.move_points += r[1] + (move_bonus(gs) if gs.turn.resolving_card >= 0 else 0)
     elif op == OP_HEAL:
-        gs.turn.healing += r[1]
+        if not gs.combat.active:                                # 12.4.1, LL-9.7.13: no Healing in combat
+            gs.turn.healing += r[1]
     elif op == OP_INFLUENCE:
         gs.turn.influence += r[1] + card_bonus(gs)              # 10.2.2
     elif op == OP_DRAW:
@@ -513,7 +544,7 @@ cdef void pay_take(GameState* gs, int pay, int colour=-1) noexcept nogil:
         die = pay - PAY_DIE
         gs.dice_taken |= <uint8_t>(1 << die)                # 5.5.3: taken only when used
         gs.turn.dice_used += 1
-        if gs.dice[die] == BLACK and gs.turn.black_any and (colour != BLACK or gs.time == DAY):
+        if gs.dice[die] == BLACK and gs.turn.black_any and (colour != BLACK or not night_mana(gs)):
             gs.turn.black_any = 0                           # Mana Pull's black-as-any used
 
 
@@ -721,8 +752,9 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
             n += 1
             if pl.n_hand == 0:
                 return n                                     # 4.2.3: must announce
-        out[n] = act(A_REGULAR_TURN, 0)
-        n += 1
+        if regular_turn_possible(gs, es):                    # 4.3.2 (a Wound-only hand rests)
+            out[n] = act(A_REGULAR_TURN, 0)
+            n += 1
         if pl.n_hand > 0:
             out[n] = act(A_REST, 0)
             n += 1
@@ -782,8 +814,9 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
                     if n < MAX_ACTIONS:
                         out[n] = act(A_EXPLORE, i | ((pos[2 * k] + 64) << 7) | (pos[2 * k + 1] + 64))
                         n += 1
-        out[n] = act(A_END_TURN, 0)
-        n += 1
+        if not card_rule_due(gs, es):                        # 4.3.2
+            out[n] = act(A_END_TURN, 0)
+            n += 1
         return n
     if gs.phase == PH_REST:                                  # 4.5.2
         n = legal_play(eng, gs, es, out, n)
@@ -823,6 +856,33 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
     if gs.phase == PH_END_TURN:
         return legal_end_turn(gs, es, st, out)
     return 0
+
+
+cdef bint regular_turn_possible(GameState* gs, const EngineStatics* es) noexcept nogil:
+    """4.3.2: a Regular turn must play or discard at least one card, unless the turn starts
+    with an empty hand (the exception).  A hand of only Wounds can do neither (6.1.6, 12.1.2)
+    - it rests (slow recovery, 4.5.2) - unless a Skill of the hero could play or discard a
+    Wound during the movement part (Power of Pain, I Feel No Pain, Invocation)."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int8_t phase = gs.phase
+    cdef bint ok
+    if pl.n_hand == 0 or has_non_wound(pl, es):
+        return True
+    gs.phase = PH_MOVE                                   # as it would be in the turn
+    ok = skill_takes_wound(gs, es)
+    gs.phase = phase
+    return ok
+
+
+cdef bint card_rule_due(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    """4.3.2: the turn may not end yet - no card was played or discarded, the turn did not
+    begin with an empty hand, no non-Wound card is left for the end-of-turn discard (13.7.1,
+    21.2 A21 makes it compulsory then), and a Skill can still play or discard a Wound now.
+    (When nothing can meet the rule any more, the turn may end: the rule asks the possible.)"""
+    cdef const Player* pl = &gs.players[gs.current]
+    if gs.turn.played_card or gs.turn.empty_start or gs.turn.discarded_end or has_non_wound(pl, es):
+        return False
+    return skill_takes_wound(gs, es)
 
 
 cdef bint has_non_wound(const Player* pl, const EngineStatics* es) noexcept nogil:
@@ -897,7 +957,8 @@ cdef int legal_end_turn(const GameState* gs, const EngineStatics* es, const Stat
         return n
     if gs.turn.end_stage == END_DISCARD:
         # 13.7.1 / 21.2 A21: a turn with no card played must discard a non-Wound card here
-        must_discard = gs.turn.played_card == 0 and gs.turn.discarded_end == 0 and has_non_wound(pl, es)
+        must_discard = gs.turn.played_card == 0 and gs.turn.discarded_end == 0 and not gs.turn.empty_start \
+            and has_non_wound(pl, es)
         for i in range(pl.n_hand):
             if pl.hand[i] != es.wound and n < MAX_ACTIONS:
                 out[n] = act(A_DISCARD, i)
@@ -959,7 +1020,7 @@ cdef void end_turn_begin(GameState* gs, const EngineStatics* es, const Statics* 
     cdef int p = gs.current
     cdef Player* pl = &gs.players[p]
     cdef int site, colour
-    rings_fame(gs, es, p)                                        # Rings: Fame per Spell cast (in play area)
+    rings_fame(gs, es, p)                                        # Rings: Fame per Spell cast this turn
     protection_end_of_turn(gs, es, pl)                           # Banner of Protection powered
     skills_turn_end(gs, pl)                                      # Source Freeze, Motivation (_fx_skills)
     return_dice(gs)                                              # 13.1.1
@@ -1459,8 +1520,9 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         end_actor_turn(gs, es, st)                               # 4.2.6: nothing else happens
         return ERR_NONE
     if kind == A_REGULAR_TURN:
-        if gs.phase != PH_TURN_START:
-            return ERR_ILLEGAL
+        if gs.phase != PH_TURN_START or not regular_turn_possible(gs, es):
+            return ERR_ILLEGAL                                   # 4.3.2
+        gs.turn.empty_start = 1 if pl.n_hand == 0 and pl.n_deck > 0 else 0   # 4.3.2 exception
         gs.phase = PH_MOVE
         return ERR_NONE
     if kind == A_REST:
@@ -1500,6 +1562,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         else:
             push_card(pl.play_area, &pl.n_play, card)            # 6.1.2
         gs.turn.played_card = 1
+        if deck == DECK_SPELL and card_colour(es, card) < 4 and gs.turn.spells_cast[card_colour(es, card)] < 127:
+            gs.turn.spells_cast[card_colour(es, card)] += 1     # cast, not sideways (Rings)
         gs.turn.resolving_card = <int16_t>card
         push_eval(gs, row)
         res = run_effects(gs, es, st, p)
@@ -1639,6 +1703,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             return ERR_ILLEGAL
         if gs.phase != PH_MOVE and gs.phase != PH_REST:
             return ERR_ILLEGAL
+        if gs.phase == PH_MOVE and card_rule_due(gs, es):
+            return ERR_ILLEGAL                                   # 4.3.2
         end_turn_begin(gs, es, st)
         return ERR_NONE
     if kind == A_GLADE_WOUND:                                    # 10.7.11.2

@@ -123,6 +123,29 @@ cdef bint skill_is(const EngineStatics* es, int skill, int local) noexcept nogil
     return r[0] == OP_HANDLER and es.handler_group[r[1]] == HG_SKILLS and es.handler_local[r[1]] == local
 
 
+cdef bint row_takes_wound(const EngineStatics* es, int row) noexcept nogil:
+    """The skill effect plays or discards a Wound from the hand (4.3.2 can be met with it)."""
+    cdef const int32_t* r = erow(es, row)
+    cdef int local
+    if r[0] != OP_HANDLER or es.handler_group[r[1]] != HG_SKILLS:
+        return False
+    local = es.handler_local[r[1]]
+    if local == SK_OUTSIDE_COMBAT:
+        return row_takes_wound(es, row_args(es, row)[0])
+    return local == SK_DISCARD_WOUND_COST or local == SK_POWER_OF_PAIN or local == SK_INVOCATION
+
+
+cdef bint skill_takes_wound(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    """A Skill the current player may use now plays or discards a Wound from the hand (Power
+    of Pain, I Feel No Pain, Invocation; 4.3.2 with a hand of only Wounds)."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int k
+    for k in range(MAX_SKILLS):
+        if skill_usable(gs, es, gs.current, k) and row_takes_wound(es, skill_entry(es, pl.skills[k])[2]):
+            return True
+    return False
+
+
 cdef int legal_skills(const GameState* gs, const EngineStatics* es, int32_t* out, int n) noexcept nogil:
     cdef int k
     for k in range(MAX_SKILLS):
@@ -525,9 +548,9 @@ cdef int polar_target_mask(const GameState* gs, int c) noexcept nogil:
         return 1 << GREEN
     if c == GREEN:
         return 1 << WHITE
-    if c == BLACK and gs.time == DAY:
+    if c == BLACK and not night_mana(gs):          # by Day (Night mana rules: 5.6.1)
         return 0xF
-    if c == GOLD and gs.time == NIGHT:
+    if c == GOLD and night_mana(gs):
         return 1 << BLACK
     return 0
 
@@ -714,6 +737,7 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
             if pl.hand[i] == es.wound:
                 remove_at(pl.hand, &pl.n_hand, i)
                 push_card(pl.discard, &pl.n_discard, es.wound)
+                gs.turn.played_card = 1               # 4.3.2: a card discarded
                 return push_eval(gs, a[0])
         set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
         return RES_ERROR
@@ -838,6 +862,7 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
         v = pl.hand[i]
         remove_at(pl.hand, &pl.n_hand, i)
         push_card(pl.discard, &pl.n_discard, v)
+        gs.turn.played_card = 1                       # 4.3.2: a card discarded
         gs.turn.mana_tokens[choice] += 1
         return RES_DONE
     if local == SK_UNIVERSAL_POWER:

@@ -1199,16 +1199,13 @@ cdef void fx_combat_event(GameState* gs, const EngineStatics* es, const Statics*
 
 
 cdef void rings_fame(GameState* gs, const EngineStatics* es, int p) noexcept nogil:
-    """Rings (thrown away): Fame per Spell of the ring's colour cast this turn, counted in
-    the play area before it is cleared (13.1.3).  ring_fame: 2 bits of Fame per colour."""
+    """Rings (thrown away): Fame per Spell of the ring's colour cast this turn - played from
+    the hand for its basic or powered effect (5.4.2-5.4.3), not sideways (6.1.7: a sideways
+    card gives only Move / Influence / Attack / Block 1) - counted in `spells_cast`.
+    ring_fame: 2 bits of Fame per colour."""
     cdef Player* pl = &gs.players[p]
-    cdef int i, card, c, f
+    cdef int c
     if gs.turn.ring_fame == 0:
         return
-    for i in range(pl.n_play):
-        card = pl.play_area[i]
-        if card_deck(es, card) == DECK_SPELL:
-            c = card_colour(es, card)
-            if c < 4:
-                f = (gs.turn.ring_fame >> (2 * c)) & 3
-                pl.fame += f
+    for c in range(4):
+        pl.fame += ((gs.turn.ring_fame >> (2 * c)) & 3) * gs.turn.spells_cast[c]

@@ -105,19 +105,26 @@ cpdef list wedge_positions(int depth):
 
 
 cpdef list open_positions(int min_column, int max_column, int depth):
-    """Positions of an open map (rules 17.1.2-17.1.3).
+    """Positions of an open map (rules 17.1.2-17.1.3) [R].
 
-    A position's row is ``a + b`` and its column ``b - a``; columns alternate like bricks
-    (a column's parity equals its row's).  The coastline opens two columns beyond the
-    wedge's diagonal (``|column| <= row + 2``) and stops at ``min_column..max_column``.
+    Starting tile B has three tiles revealed next to it (17.1.2: "three tiles placed
+    adjacent to it"), so the open map grows towards one of its neighbours, D2: a
+    position's column is ``-a`` (D1 one column to the left, D2 - D1 one to the right) and
+    its half-row ``2*b + a`` (D2 is one full row ahead, D1 and D2 - D1 half a row).  The
+    coastline runs from the start tile through the two side tiles (``half_row >= |column|``)
+    and then straight ahead, between ``min_column`` and ``max_column``; ``depth`` counts
+    full rows (``half_row <= 2 * depth``).
     """
-    cdef int a, b, row, col
+    cdef int h, col
     out = []
-    for row in range(depth + 1):
+    for h in range(2 * depth + 1):
         for col in range(min_column, max_column + 1):
-            if (col - row) % 2 != 0 or col > row + 2 or -col > row + 2:
+            if (h - col) % 2 != 0 or h < abs(col):
                 continue
-            b = (row + col) // 2
-            a = row - b
-            out.append((a, b))
+            out.append((-col, (h + col) // 2))
     return out
+
+
+cpdef tuple open_column_row(int a, int b):
+    """(column, half-row) of position (a, b) on an open map (see open_positions)."""
+    return (-a, 2 * b + a)

@@ -218,6 +218,7 @@ cdef struct TurnState:
     uint8_t action_taken       # 4.4.5
     uint8_t moved              # any move this turn (action ends movement)
     uint8_t played_card        # 4.3.2
+    uint8_t empty_start        # 4.3.2 exception: the turn began with an empty hand and a non-empty Deed deck
     int8_t terrain_delta[NUM_TERRAINS]  # movement cost changes this turn (9.6.2)
     int8_t terrain_floor[NUM_TERRAINS]  # a reduction may not take the cost below this (Path Finding: min 2)
     int16_t path[MAX_PATH]     # hexes entered this turn, for forced withdrawal (13.2)
@@ -366,6 +367,7 @@ cdef struct TurnState:
     int8_t wings_first         # ... Move cost of the second target
     int8_t wings_step          # ... and how much more each further one costs
     int16_t time_bending       # Time Bending: the card to set aside + 1 (another turn follows, played cards to hand), 0 = none
+    int8_t spells_cast[4]      # Spells cast this turn per basic colour (played for a basic or powered effect, not sideways; Rings)
     # --- units --- (ext/_fx_units.pxi)
     int8_t unit_attack_bonus   # Shocktroops: + to the attacks of Units other than a giver, per giver
     uint8_t attack_bonus_givers  # bit per unit slot that gave unit_attack_bonus (no bonus to itself)

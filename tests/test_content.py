@@ -563,7 +563,7 @@ def test_map_shapes_rules_17_1_and_1_2_14(content):
         m = shapes[sid]
         assert m["start_tile"] == "start_b"
         assert len(m["setup_positions"]) == 3  # 1.2.14: side B reveals 3 tiles
-        assert len({b - a for a, b in m["positions"]}) == columns
+        assert len({-a for a, b in m["positions"]}) == columns   # columns of the open maps (map_shapes.toml)
     # 17.1.1: no Core tile in the wedge's two outer lanes
     wedge = shapes["wedge"]
     lanes = {(a, b) for a, b in wedge["positions"] if (a == 0 or b == 0) and (a, b) != (0, 0)}

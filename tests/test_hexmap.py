@@ -112,9 +112,16 @@ def test_wedge_positions_count_is_triangular():
 
 
 def test_open_positions_columns():
+    # 17.1.2 [R]: the open map grows towards D2 = (0, 1); column -a, half-row 2b + a
     pos = hm.open_positions(-2, 2, 4)
-    assert {b - a for a, b in pos} == {-2, -1, 0, 1, 2}
-    assert (0, 0) in pos and all(0 <= a + b <= 4 for a, b in pos)
+    assert {-a for a, b in pos} == {-2, -1, 0, 1, 2}
+    assert (0, 0) in pos and all(abs(a) <= 2 * b + a <= 8 for a, b in pos)
+    # a column is a straight line of tiles, each touching the next (D2 apart)
+    assert [p for p in pos if p[0] == 0] == [(0, b) for b in range(5)]
+    assert all(hm.adjacent_positions(0, b, 0, b + 1) for b in range(4))
+    # the coastline runs from the start tile through the side tiles, then straight on
+    assert (1, -1) not in pos and (-1, 0) not in pos and (2, -1) not in pos
+    assert (2, 0) in pos and (-2, 2) in pos and (3, 0) not in pos
 
 
 def test_map_shapes_toml_wedge_matches_the_geometry_rule_1_2_14(content):
@@ -125,15 +132,21 @@ def test_map_shapes_toml_wedge_matches_the_geometry_rule_1_2_14(content):
     for sid, cols in (("open_5", (-2, 2)), ("open_4", (-1, 2)), ("open_3", (-1, 1))):
         assert sorted(map(tuple, shapes[sid]["positions"])) == sorted(hm.open_positions(cols[0], cols[1], 8)), sid
         assert len(shapes[sid]["setup_positions"]) == 3  # side B reveals 3 tiles
+        assert {-a for a, b in shapes[sid]["positions"]} == set(range(cols[0], cols[1] + 1))
 
 
-def test_setup_tiles_are_connected_to_the_start_tile(content):
-    # side A: both revealed tiles border the starting tile; side B's third tile lies in front
-    # of the first two (map_shapes.toml) and borders both of them
+def test_setup_tiles_are_adjacent_to_the_start_tile_17_1_2(content):
+    # 1.2.14, 17.1.1: side A's two revealed tiles border the starting tile; 17.1.2 (seed:
+    # "開局時放置三個版圖與之相臨", three tiles placed adjacent to it): so do all three of side
+    # B, by the hexes of the tiles themselves (touching), not only by lattice position
     for m in content["map_shapes"]:
         setup = [tuple(p) for p in m["setup_positions"]]
-        assert all(hm.adjacent_positions(0, 0, *p) for p in setup[:2]), m["id"]
-        assert all(touching((0, 0), p) for p in setup[:2]), m["id"]
-        for p in setup[2:]:
-            assert all(hm.adjacent_positions(*p, *q) for q in setup[:2]), m["id"]
-            assert not hm.adjacent_positions(0, 0, *p)
+        assert len(set(setup)) == len(setup), m["id"]
+        for p in setup:
+            assert hm.adjacent_positions(0, 0, *p), (m["id"], p)
+            assert touching((0, 0), p), (m["id"], p)
+            assert tuple(p) in map(tuple, m["positions"])
+        if m["start_tile"] == "start_b":
+            # three neighbours side by side: the middle one touches both others
+            assert hm.adjacent_positions(*setup[0], *setup[1]) and hm.adjacent_positions(*setup[1], *setup[2])
+            assert not hm.adjacent_positions(*setup[0], *setup[2])
