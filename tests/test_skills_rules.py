@@ -165,7 +165,8 @@ def test_i_feel_no_pain_discards_a_wound_and_draws_a_card(content, tables):
 
 
 def test_refreshing_bath_heals_1_and_gives_a_blue_crystal_outside_combat(content, tables):
-    core, eng, _ = new_turn(content, tables, ["wolfhawk_refreshing_bath"], hand=["wound"])
+    # a March beside the Wound: a hand of only Wounds rests instead (4.3.2, 4.5.2)
+    core, eng, _ = new_turn(content, tables, ["wolfhawk_refreshing_bath"], hand=["wound", "march"])
     eng.apply(encode("use_skill", 0))
     assert turn(core)["healing"] == 1 and player(core)["crystals"]["blue"] == 1
 
