@@ -195,6 +195,12 @@ cdef void take_wounds(GameState* gs, const EngineStatics* es, Player* pl, int n)
 # Effects (6.3): playability by phase and resolution
 # ---------------------------------------------------------------------------------------
 
+cdef inline bint combat_move_usable(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    """Move points have a use in this combat: Agility's conversion or Wings of Night's
+    further targets (LL-9.7.2, 9.7.5: a card played sideways as Move in combat)."""
+    return gs.combat.active != 0 and (agility_move_usable(gs) or wings_move_usable(gs, es.st))
+
+
 cdef inline bint cost_row(const EngineStatics* es, int row) noexcept nogil:
     """A part of an all(...) that only costs: a Wound taken, Reputation lost."""
     cdef const int32_t* r = erow(es, row)
@@ -691,6 +697,9 @@ cdef int legal_play(Engine eng, const GameState* cgs, const EngineStatics* es, i
             n += 1
         elif gs.phase == PH_COMBAT_ATTACK and n < MAX_ACTIONS:
             out[n] = act(A_SIDEWAYS, i | (2 << 7))             # Attack 1, physical (11.8.1)
+            n += 1
+        if combat_move_usable(gs, es) and n < MAX_ACTIONS:
+            out[n] = act(A_SIDEWAYS, i)                        # Move 1 with a use in combat (LL-9.7.5)
             n += 1
         n = units_sideways(gs, es, out, n, i)                    # Thugs / Heroes pay, Altem Mages (_fx_units)
     return n
@@ -1574,6 +1583,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if i >= pl.n_hand or pl.hand[i] == es.wound:
             return ERR_ILLEGAL
         if not ((a == 0 and gs.phase == PH_MOVE and not gs.turn.action_taken)
+                or (a == 0 and combat_move_usable(gs, es))             # LL-9.7.5
                 or (a == 1 and (gs.phase == PH_INTERACT or (gs.phase == PH_MOVE and gs.turn.peaceful)
                                 or units_need_influence(gs, es)))   # LL-4.3.4
                 or (a == 2 and gs.phase == PH_COMBAT_RANGED and gs.turn.attacks_siege)      # Altem Mages

@@ -226,6 +226,19 @@ def test_ll_9_7_2_agility_played_in_the_attack_phase_converts_its_own_move(aryth
     assert s.to_dict()["combat"]["attack"][0][0] == 1 and s.to_dict()["turn"]["move_points"] == 1
 
 
+def test_ll_9_7_5_a_card_sideways_as_move_in_combat_only_with_a_use_for_move(arythea):
+    """LL-9.7.5: in combat a card may be played sideways as Move 1 once Move has a use there
+    (Agility's conversion); before Agility, March gives only Attack 1 sideways."""
+    s = at(arythea, phase="combat_attack", combat=COMBAT, players=[{"hand": ["agility", "march"]}])
+    assert [a for a in acts(s) if a.startswith("sideways")] == ["sideways(256)", "sideways(257)"]   # Attack 1
+    with pytest.raises(ValueError):
+        s.apply(sideways(1, "move"))
+    s.apply(play(0))
+    assert "sideways(0)" in acts(s)
+    s.apply(sideways(0, "move"))
+    assert s.to_dict()["turn"]["move_points"] == 3            # Agility's 2 + 1
+
+
 def test_ll_9_7_4_ambush_played_in_the_block_phase_boosts_the_next_block(arythea):
     """LL-9.7.4: Ambush (basic: first Block card +2) played just before the block: March
     played sideways gives Block 1 + 2 = 3."""
