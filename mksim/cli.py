@@ -299,7 +299,9 @@ def _play_fixture(path: Path, c, pol, log: bool, steps_n: int) -> None:
         args = fixture_game_args(d)
         try:
             game = Game(args["scenario"], args["hero"], content=c, lost_legion=args["lost_legion"])
-        except (ValueError, ContentError) as err:
+        except ContentError as err:  # the content, not the fixture, is bad
+            fail(str(err))
+        except ValueError as err:
             raise FixtureError(f"{'hero' if str(err).startswith('unknown hero') else 'scenario'}: {err}") from None
         state = game.state_from_dict(d)
     except FixtureError as err:

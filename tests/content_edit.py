@@ -79,6 +79,16 @@ def remove_entry(path: Path, table: str, key: str, key_field: str = "id") -> Non
     path.write_text(text[:s] + text[e:], encoding="utf-8")
 
 
+def pretend_engine_declares(monkeypatch, name: str, params: tuple[str, ...] = ()) -> None:
+    """Make content validation believe the engine declares a handler ``name`` (taking
+    ``params``) that it does not implement: playing it stops the game with the engine's
+    named error, the path of any rule not implemented yet."""
+    import mksim.content as ct
+    real = dict(ct.engine_handlers())
+    real[name] = ("test", tuple(params))
+    monkeypatch.setattr(ct, "engine_handlers", lambda: real)
+
+
 def write_override(tmp_path: Path, text: str, name: str = "my_override.toml") -> Path:
     p = tmp_path / name
     p.write_text(text, encoding="utf-8")

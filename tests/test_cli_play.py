@@ -6,6 +6,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from content_edit import pretend_engine_declares
 from mksim.cli import EXIT_STOPPED, app
 
 runner = CliRunner()
@@ -58,7 +59,10 @@ def test_play_all_heroes_and_scenarios():
         assert "game stopped: " in r.output
 
 
-def test_play_stops_with_status_3_at_a_missing_rule(tmp_path):
+def test_play_stops_with_status_3_at_a_missing_rule(tmp_path, monkeypatch):
+    # content validation refuses a handler the engine does not declare: pretend it declares
+    # one that it does not implement (a stand-in for any rule not implemented yet)
+    pretend_engine_declares(monkeypatch, "mksim_test_missing_rule")
     gap = tmp_path / "gap.toml"
     gap.write_text('[basic_actions.march]\nbasic = "handler(mksim_test_missing_rule)"\n'
                    '[basic_actions.swiftness]\nbasic = "handler(mksim_test_missing_rule)"\n')

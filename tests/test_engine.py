@@ -148,10 +148,13 @@ def test_9_8_exploring_costs_two_move_and_adds_seven_hexes(content, tables):
     pytest.fail("no random walk reached an exploration")
 
 
-def test_unimplemented_handlers_raise_an_error_naming_the_card(tmp_path):
+def test_unimplemented_handlers_raise_an_error_naming_the_card(tmp_path, monkeypatch):
     """Never a silent no-op: a card whose handler the engine lacks stops the game with an
-    error naming the card and the handler (brief: faithful rules)."""
+    error naming the card and the handler (brief: faithful rules).  Content validation
+    refuses a handler the engine does not declare, so it is told the engine declares it."""
+    from content_edit import pretend_engine_declares
     from mksim import load_content
+    pretend_engine_declares(monkeypatch, "no_such_rule", ("n",))
     over = tmp_path / "march.toml"
     over.write_text('[basic_actions.march]\nbasic = "handler(no_such_rule, n=1)"\n')
     content = load_content(over)
