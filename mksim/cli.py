@@ -129,11 +129,28 @@ def content_validate(
         tables = c.compile()
     except ContentError as err:
         fail(str(err))
+    _bind_every_game(c)
     if content is not None:
         typer.echo(f"user content: {', '.join(c.user_files) if c.user_files else 'none'}")
     typer.echo(f"compiled: {len(tables.effects)} effect rows, {len(tables.handlers)} named handlers, "
                f"{tables.nbytes()} bytes of tables")
     typer.echo(c.summary())
+
+
+def _bind_every_game(c) -> None:
+    """Bind the content to the engine as ``mksim play`` would, for every solo scenario, hero
+    and Lost Legion choice (``Game()`` binds eagerly): what the engine cannot use is
+    reported by ``validate`` too, not first when a game starts."""
+    from .game import Game
+    for sc in c["scenarios"]:
+        if sc["min_players"] > 1 or not sc["dummy"]:
+            continue                 # not playable yet (18.1): `mksim play` says so
+        for hero in c.ids("heroes"):
+            for lost_legion in (False, True):
+                try:
+                    Game(sc["id"], hero, content=c, lost_legion=lost_legion)
+                except (ContentError, ValueError) as err:
+                    fail(str(err))
 
 
 @content_app.command("vocabulary")

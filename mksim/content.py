@@ -774,13 +774,17 @@ def _check_engine_needs(c: Content) -> None:
     positions = sorted(e["position"] for e in c["reputation"])
     if positions != list(range(-7, 9)):  # the core indexes the track by position + 7
         missing = sorted(set(range(-7, 9)) - set(positions))
-        raise ContentError(c.origin[rk.file], f"the Reputation track needs one space at each position "
+        raise ContentError(c.origin[rk.file], f"field 'position': the Reputation track needs one space at each position "
                                               f"-7 .. +8 (16, see reputation.toml); missing: "
                                               f"{', '.join(map(str, missing))}")
     wk = KINDS["wound"]
-    if c.ids("wound") != ["wound"]:
-        raise ContentError(c.origin[wk.file], f"field 'id': the Wound card must have the id 'wound' "
-                                              f"(rule 1.2.4), found {', '.join(map(repr, c.ids('wound')))}")
+    for wid in c.ids("wound"):
+        if wid != "wound":
+            raise ContentError(f"{c.origin[wk.file]}: card {wid!r}",
+                               "field 'id': the Wound card must have the id 'wound' (rule 1.2.4)")
+    if "wound" not in c.ids("wound"):   # the engine finds the Wound card by this id
+        raise ContentError(c.origin[wk.file], "no Wound card: the engine needs a card with the id 'wound' "
+                                              "(rule 1.2.4)")
     sk = KINDS["sites"]
     sites = {e["id"]: e for e in c["sites"]}
     for sid, fields in ENGINE_SITE_FIELDS.items():

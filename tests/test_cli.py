@@ -188,3 +188,21 @@ def test_installed_console_script_validates(tmp_path):
     bad = subprocess.run([str(exe), "content", "show", "nonsense"], capture_output=True, text=True,
                          cwd=tmp_path, timeout=120)
     assert bad.returncode == 2 and bad.stderr.startswith("error:") and "Traceback" not in bad.stderr
+
+
+def test_validate_binds_the_content_to_the_engine_as_play_would(tmp_path):
+    """A setup the content cannot fill is reported by `validate`, not first by `play`."""
+    ov = write_override(tmp_path, "[scenarios.first_reconnaissance]\ncountryside_tiles = 40\n")
+    r = run("content", "validate", "--content", ov)
+    assert_error(r, str(ov), "scenario 'first_reconnaissance'", "the engine cannot use this content", "lacks the tiles")
+    assert len(r.output.strip().splitlines()) == 1
+
+
+def test_an_unreadable_content_folder_exits_2(data_copy, monkeypatch):
+    import mksim.content as ct
+
+    def refuse(path):
+        raise PermissionError(13, "Permission denied", str(path))
+    monkeypatch.setattr(ct.os, "listdir", refuse)        # (tests run as root: chmod would not stop them)
+    for cmd in (("content", "validate"), ("content", "list"), ("play",)):
+        assert_error(run(*cmd, "--content", data_copy), str(data_copy), "cannot be read (permission denied)")

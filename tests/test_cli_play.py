@@ -112,3 +112,42 @@ def test_bench_text_output():
 @pytest.mark.parametrize("args", [("--games", 0), ("--games", "many"), ("--jobs", 0)])
 def test_bench_bad_arguments(args):
     assert_error(run("bench", *args))
+
+
+# -- bad content reaches no game: one error line, exit 2 (content validated at load) ------------
+
+def _one_error_line(result, *parts):
+    assert_error(result, *parts)
+    assert [ln for ln in result.output.splitlines() if ln.strip()] == \
+        [ln for ln in result.output.splitlines() if ln.startswith("error:")]
+    assert len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("extra", [(), ("--fixture", "FIXTURE")], ids=["new_game", "fixture"])
+def test_play_with_a_mistyped_handler_argument_is_bad_content(tmp_path, extra):
+    """The issue's case: it used to pass `content validate` and then die in `play` with an
+    18-frame traceback and exit 1."""
+    ov = tmp_path / "ice.toml"
+    ov.write_text('[advanced_actions.ice_shield]\npowered = "handler(ice_shield_block, blok=3, armor=-3)"\n')
+    fixture = tmp_path / "start.json"
+    fixture.write_text(json.dumps({"format": 1, "scenario": "first_reconnaissance", "hero": "arythea"}))
+    args = [str(fixture) if a == "FIXTURE" else a for a in extra]
+    _one_error_line(run("play", "--content", ov, *args), str(ov), "advanced_actions.toml", "card 'ice_shield'",
+                    "field 'powered'", "'blok'")
+
+
+def test_play_with_an_empty_content_folder_is_an_error(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    _one_error_line(run("play", "--content", empty), str(empty), "holds no catalogue file")
+
+
+@pytest.mark.parametrize("extra", [(), ("--fixture", "FIXTURE")], ids=["new_game", "fixture"])
+def test_play_with_content_the_engine_cannot_set_up_is_bad_content(tmp_path, extra):
+    ov = tmp_path / "tiles.toml"
+    ov.write_text("[scenarios.first_reconnaissance]\ncountryside_tiles = 40\n")
+    fixture = tmp_path / "start.json"
+    fixture.write_text(json.dumps({"format": 1, "scenario": "first_reconnaissance", "hero": "arythea"}))
+    args = [str(fixture) if a == "FIXTURE" else a for a in extra]
+    _one_error_line(run("play", "--content", ov, *args), str(ov), "scenario 'first_reconnaissance'",
+                    "the engine cannot use this content", "lacks the tiles")

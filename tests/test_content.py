@@ -673,3 +673,64 @@ def test_unit_recruit_site_missing_from_sites_toml_is_a_dangling_reference(data_
     msg = str(info.value)
     for part in ("units.toml", "unit 'herbalists'", "recruit_sites", "'monastery'", "sites.toml"):
         assert part in msg, msg
+
+
+# ---------------------------------------------------------------------------------------
+# Validated completely at load: handlers, amounts, nesting, --content paths, what the
+# engine binds (the cases themselves are BAD_CASES above; these are the edges)
+# ---------------------------------------------------------------------------------------
+
+
+def test_a_cooperative_skill_may_name_a_handler_the_engine_lacks(tmp_path):
+    """The engine never deals cooperative skills (LL-7; Engine._skill_in_game), so their
+    placeholder handlers (skills.toml notes) pass; any other entry's would not."""
+    ov = write_override(tmp_path, '[skills.arythea_ritual_of_pain]\neffect = "handler(ritual_v2, n=2)"\n')
+    assert load_content(ov).get("skills", "arythea_ritual_of_pain")["effect"] == "handler(ritual_v2, n=2)"
+    bad = write_override(tmp_path, '[skills.arythea_ritual_of_pain]\neffect = "handler(ritual_v2, n=-2)"\n', "neg.toml")
+    with pytest.raises(ContentError, match=r"skill 'arythea_ritual_of_pain': field 'effect': .*'n' must be in 0"):
+        load_content(bad)
+    dealt = write_override(tmp_path, '[skills.arythea_dark_paths]\neffect = "handler(ritual_v2, n=2)"\n', "dealt.toml")
+    with pytest.raises(ContentError, match=r"skill 'arythea_dark_paths': field 'effect': .*no handler 'ritual_v2'"):
+        load_content(dealt)
+
+
+def test_an_unreadable_content_folder_is_an_error(data_copy, monkeypatch):
+    import mksim.content as ct
+
+    def refuse(path):
+        raise PermissionError(13, "Permission denied", str(path))
+    monkeypatch.setattr(ct.os, "listdir", refuse)        # (tests run as root: chmod would not stop them)
+    with pytest.raises(ContentError) as info:
+        load_content(data_copy)
+    assert str(info.value) == f"{data_copy}: cannot be read (permission denied)"
+
+
+def test_a_folder_may_hold_the_readme_and_hidden_entries(tmp_path, content):
+    d = tmp_path / "mine"
+    d.mkdir()
+    (d / "units.toml").write_text((DATA_DIR / "units.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    (d / "README.md").write_text("my notes\n", encoding="utf-8")
+    (d / ".git").mkdir()
+    (d / ".units.toml.swp").write_bytes(b"\0\1")
+    c = load_content(d)
+    assert c.entries == content.entries and c.origin["units.toml"] == str(d / "units.toml")
+
+
+def test_engine_needs_are_checked_without_the_count_check(data_copy):
+    remove_entry(data_copy / "reputation.toml", "space", "-7", "position")
+    with pytest.raises(ContentError, match=r"reputation\.toml: field 'position': .*missing: -7"):
+        load_content(data_copy, check_counts=False)
+
+
+def test_a_game_the_engine_cannot_set_up_is_bad_content_at_game_creation(tmp_path):
+    """Game() binds the content to the engine at once: a setup the content cannot fill is a
+    ContentError naming the files and the scenario, not a traceback at the first game."""
+    from mksim.game import Game
+    ov = write_override(tmp_path, "[scenarios.first_reconnaissance]\ncountryside_tiles = 40\n")
+    c = load_content(ov)
+    Game("solo-conquest", "tovak", content=c)                     # the other scenario is fine
+    with pytest.raises(ContentError) as info:
+        Game("first-reconnaissance", "tovak", content=c)
+    msg = str(info.value)
+    assert msg.startswith(f"{ov}: scenario 'first_reconnaissance': the engine cannot use this content: ")
+    assert "lacks the tiles" in msg and "\n" not in msg
