@@ -30,8 +30,8 @@ app.add_typer(content_app, name="content")
 
 CONTENT_OPTION = typer.Option(
     None, "--content", metavar="PATH",
-    help="Use edited content: a folder holding changed copies of catalogue files "
-         "(e.g. a copy of mksim/data), or a TOML override file such as "
+    help="Use edited content: a folder holding changed copies of catalogue files and "
+         "nothing else (e.g. a copy of mksim/data), or a TOML override file such as "
          "'\\[enemies.prowlers] armor = 4'.",
 )
 COUNTS_OPTION = typer.Option(
@@ -122,8 +122,9 @@ def content_validate(
     content: Optional[Path] = CONTENT_OPTION,
     count_check: bool = COUNTS_OPTION,
 ) -> None:
-    """Check all content files (types, words, effects, references, component counts)
-    and compile them; print a count of each kind."""
+    """Check all content files (types, words, effects and their amounts, handlers against
+    the engine, references, component counts), compile them and bind them to the engine for
+    every solo scenario and hero; print a count of each kind."""
     c = _load(content, count_check)
     try:
         tables = c.compile()
@@ -176,6 +177,9 @@ def content_vocabulary(
             params = "effect, effect, ..."
         typer.echo(f"{op.name}({params})")
         typer.echo(f"    {op.doc}")
+        bounds = [f"{p.name} {p.min} .. {p.max}" for p in op.params if p.min is not None]
+        if bounds:
+            typer.echo(f"    range: {'; '.join(bounds)}")
     typer.echo("")
     for name, values in fx.ENUMS.items():
         typer.echo(f"{name}: {' '.join(values)}")

@@ -12,9 +12,11 @@ expressions.  Every operation has a signature below; the loader checks each expr
 against it, so a typo in a content file is reported with the file, entry and field.
 
 Card rules that are too particular to be worth a general operation are written as a
-*named handler*: ``handler(concentration, bonus=2)``.  The engine implements every handler
-by name and raises an error naming the card when a handler it does not know is played;
-the numbers that a designer may want to change stay in the data as keyword arguments.
+*named handler*: ``handler(concentration, bonus=2)``.  The engine declares the handlers it
+implements with the arguments each reads (``mksim._engine.handler_registry()``); the
+loader checks every handler name and argument against those declarations
+(:func:`check_effect`), so a typo is bad content, not a failure during a game.  The
+numbers that a designer may want to change stay in the data as keyword arguments.
 
 The compiled form is a flat ``int32`` table (one row per node, see :func:`compile_effects`)
 that the Cython core walks without touching Python objects.
@@ -62,6 +64,9 @@ MAX_NUMBER = 9999
 #: content nests at most 4 deep; the bound keeps the parser and the core's evaluation
 #: stack small and turns a runaway expression into one error line.
 MAX_DEPTH = 32
+#: Places of the core's stack of effect rows still to resolve (ext/_types.pxd
+#: ``TurnState.eval_stack``): ``all()`` puts all its effects there at once.
+EVAL_STACK = 32
 #: Bounds of amounts (see OPS): points and counts kept in 16-bit fields, mana tokens and
 #: Source dice in 8-bit ones, terrain cost changes in 8-bit ones (ext/_types.pxd).
 POINTS_MAX = 99
@@ -453,6 +458,18 @@ def _handler_arg_problem(name: str, arg: str, val) -> str | None:
     return None
 
 
+def stack_need(node: Node) -> int:
+    """Most rows of ``node`` on the core's effect stack at once (ext/_engine.pyx run_effects):
+    ``all(e0 .. em)`` is replaced by its m + 1 effects and resolves e0 first, with the
+    others still waiting; a choice, ``by_time`` or a handler puts back one effect at a time.
+    (Recursive, but over at most MAX_DEPTH levels.)"""
+    if node.op == "all":
+        m = len(node.children)
+        return max(m - 1 - k + stack_need(c) for k, c in enumerate(node.children))
+    subs = list(node.children) + [v for v in node.args.values() if isinstance(v, Node)]
+    return max([1] + [stack_need(c) for c in subs])
+
+
 def check_effect(node: Node, handlers=None, unknown_handlers_ok: bool = False) -> None:
     """Check a parsed expression beyond its syntax; raise :class:`EffectError`.
 
@@ -465,8 +482,15 @@ def check_effect(node: Node, handlers=None, unknown_handlers_ok: bool = False) -
       ``unknown_handlers_ok`` lets a name the engine does not implement pass (for entries
       the engine never deals); its arguments are then checked only for kind and range.
 
+    * the rows the expression puts on the core's effect stack at once fit it
+      (:func:`stack_need` <= :data:`EVAL_STACK`).
+
     The walk is iterative: the parser already bounds the depth (:data:`MAX_DEPTH`).
     """
+    need = stack_need(node)
+    if need > EVAL_STACK:
+        raise EffectError(f"the expression needs {need} places on the engine's stack of effects still to "
+                          f"resolve, which holds {EVAL_STACK} (all() places all its effects at once)")
     stack = [node]
     while stack:
         n = stack.pop()

@@ -206,3 +206,11 @@ def test_an_unreadable_content_folder_exits_2(data_copy, monkeypatch):
     monkeypatch.setattr(ct.os, "listdir", refuse)        # (tests run as root: chmod would not stop them)
     for cmd in (("content", "validate"), ("content", "list"), ("play",)):
         assert_error(run(*cmd, "--content", data_copy), str(data_copy), "cannot be read (permission denied)")
+
+
+def test_vocabulary_shows_the_ranges_of_amounts():
+    r = run("content", "vocabulary")
+    lines = r.output.splitlines()
+    attack = lines.index("attack(n, element=physical, kind=melee)")
+    assert lines[attack + 2] == "    range: n 1 .. 99"
+    assert "    range: n -15 .. 15" in lines              # reputation

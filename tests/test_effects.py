@@ -398,3 +398,20 @@ def test_unknown_handlers_may_pass_only_when_asked_and_their_arguments_are_still
         fx.check_effect(parse_effect("handler(ritual, n=-2)"), REGISTRY, unknown_handlers_ok=True)
     with pytest.raises(EffectError, match="implements no handler 'ritual'"):
         fx.check_effect(parse_effect("handler(ritual, n=2)"), REGISTRY)
+
+
+def test_an_all_of_32_effects_fits_the_engine_stack_and_33_do_not():
+    """ext/_types.pxd eval_stack[32]: all() places every effect on it at once
+    (ext/_engine.pyx run_effects), so more would stop the game at a size limit."""
+    fx.check_effect(parse_effect("all(" + ", ".join(["move(1)"] * 32) + ")"))
+    with pytest.raises(EffectError, match="needs 33 places .* holds 32"):
+        fx.check_effect(parse_effect("all(" + ", ".join(["move(1)"] * 33) + ")"))
+    # nested: the outer all's 30 waiting effects + the inner all's 3
+    inner = "all(move(1), move(2), move(3))"
+    with pytest.raises(EffectError, match="needs 33 places"):
+        fx.check_effect(parse_effect("all(" + ", ".join([inner] + ["move(1)"] * 30) + ")"))
+    fx.check_effect(parse_effect("all(" + ", ".join(["move(1)"] * 30 + [inner]) + ")"))   # resolved last: 31
+
+
+def test_the_shipped_effects_need_at_most_a_few_stack_places(content):
+    assert max(fx.stack_need(n) for n in content.parsed.values()) <= 8
