@@ -558,7 +558,9 @@ def _check_folder(folder: Path) -> None:
     names = [n for n in names if not n.startswith(".")]
     extras = [n for n in names if n not in FILES and n not in FOLDER_EXTRAS]
     if extras:
-        shown = [n + ("/" if (folder / n).is_dir() else "") for n in extras]
+        shown = [n + ("/" if (folder / n).is_dir() else "") for n in extras[:8]]
+        if len(extras) > 8:
+            shown.append(f"and {len(extras) - 8} more")
         raise ContentError(str(folder), f"not a catalogue file: {', '.join(shown)} (a --content folder holds "
                                         f"only catalogue files: {', '.join(sorted(FILES))})")
     if not any(n in FILES for n in names):

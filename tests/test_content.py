@@ -734,3 +734,53 @@ def test_a_game_the_engine_cannot_set_up_is_bad_content_at_game_creation(tmp_pat
     msg = str(info.value)
     assert msg.startswith(f"{ov}: scenario 'first_reconnaissance': the engine cannot use this content: ")
     assert "lacks the tiles" in msg and "\n" not in msg
+
+
+def test_an_unreadable_override_file_is_an_error(tmp_path, monkeypatch):
+    import mksim.content as ct
+    ov = write_override(tmp_path, "[enemies.prowlers]\narmor = 4\n")
+    real_open = open
+
+    def refuse(path, *args, **kw):
+        if str(path) == str(ov):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kw)
+    monkeypatch.setattr(ct, "open", refuse, raising=False)   # shadows the builtin in mksim.content
+    with pytest.raises(ContentError) as info:
+        load_content(ov)
+    assert str(info.value) == f"{ov}: cannot be read (permission denied)"
+
+
+def test_a_folder_with_many_stray_files_names_some_and_counts_the_rest(tmp_path):
+    d = tmp_path / "mine"
+    d.mkdir()
+    for k in range(12):
+        (d / f"draft_{k:02d}.txt").write_text("", encoding="utf-8")
+    with pytest.raises(ContentError) as info:
+        load_content(d)
+    msg = str(info.value)
+    assert "draft_00.txt" in msg and "draft_07.txt" in msg and "draft_08.txt" not in msg
+    assert "and 4 more" in msg
+
+
+def test_every_argument_the_engine_declares_is_used_by_shipped_content(content):
+    """mksim/effects.py says only what argument *names* mean (effect, word, switch, signed
+    change, amount); the shipped content passing validation checks that reading against real
+    use, which holds for every declared argument only if each one is used somewhere."""
+    from mksim import effects as fx
+    from mksim.content import engine_handlers
+    used = set()
+    for node in content.parsed.values():
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            stack.extend(n.children)
+            stack.extend(v for v in n.args.values() if isinstance(v, fx.Node))
+            if n.op == "handler":
+                used.update((n.args["name"], k) for k in n.args if k != "name")
+    declared = {(name, k) for name, (_g, params) in engine_handlers().items() for k in params}
+    assert declared - used == set()
+    classified = fx.HANDLER_EFFECT_ARGS | set(fx.HANDLER_WORD_ARGS)
+    assert all(fx.handler_arg_bounds(k) is None for k in classified)
+    assert fx.handler_arg_bounds("armor") == (-fx.POINTS_MAX, fx.POINTS_MAX)      # Ice Shield: armor=-3
+    assert fx.handler_arg_bounds("block") == (0, fx.MAX_NUMBER)
