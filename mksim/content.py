@@ -796,6 +796,25 @@ def _check_engine_needs(c: Content) -> None:
             if fname not in sites[sid]:
                 raise ContentError(f"{c.origin[sk.file]}: site {sid!r}",
                                    f"missing field {fname!r} (the engine reads it, 10.7)")
+    # 1.2.13: the tile stack is built from the base-game tiles (The Lost Legion only adds),
+    # without Volkare's camp (ext/_state.pyx build_tile_stack)
+    tk, sck = KINDS["tiles"], KINDS["scenarios"]
+    have = {kind: sum(1 for t in c["tiles"] if t["kind"] == kind and t["expansion"] == "base"
+                      and not any(h.get("site") == "volkares_camp" for h in t["hexes"]))
+            for kind in ("countryside", "core", "city")}
+    for sc in c["scenarios"]:
+        for kind in ("countryside", "core", "city"):
+            fname = f"{kind}_tiles"
+            if sc[fname] > have[kind]:
+                raise ContentError(f"{c.origin[sck.file]}: scenario {sc['id']!r}",
+                                   f"field {fname!r}: {sc[fname]} {kind} tiles asked for, {tk.file} holds "
+                                   f"{have[kind]} of the base game (1.2.13)")
+        shape = c.get("map_shapes", sc["shape"])
+        stack = sc["countryside_tiles"] + sc["core_tiles"] + sc["city_tiles"]
+        if stack < len(shape["setup_positions"]):      # 1.2.14: setup tiles come off the stack
+            raise ContentError(f"{c.origin[sck.file]}: scenario {sc['id']!r}",
+                               f"field 'countryside_tiles': the tile stack of {stack} cannot fill the "
+                               f"{len(shape['setup_positions'])} setup positions of shape {shape['id']!r} (1.2.14)")
     # 13.5: a "fame" reward has no amount; altars pay their Fame at once (10.7.10.2)
     for kind_name in ("sites", "ruins"):
         kind = KINDS[kind_name]

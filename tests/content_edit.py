@@ -90,6 +90,30 @@ def pretend_engine_declares(monkeypatch, name: str, params: tuple[str, ...] = ()
     monkeypatch.setattr(ct, "engine_handlers", lambda: real)
 
 
+#: What the stand-ins of :func:`engine_refuses` raise (messages the engine gives).
+ENGINE_REFUSALS = {
+    "setup": "setup of 'first_reconnaissance' failed: a deck is too small to fill its offer (1.2.5, 1.2.6, 1.2.9)",
+    "bind": "handler 'ice_shield_block': the content gives argument 'blok', which the engine does not "
+            "declare (declared: block, armor)",
+}
+
+
+def engine_refuses(monkeypatch, stage: str) -> str:
+    """Make the engine refuse the content with a ValueError when ``mksim.game`` sets up a
+    game (``stage="setup"``: GameCore.from_setup) or binds it (``"bind"``: Engine), as it
+    would for content the loader could not foresee; return the message."""
+    import mksim.game as game
+    message = ENGINE_REFUSALS[stage]
+
+    def refuse(*args, **kw):
+        raise ValueError(message)
+    if stage == "setup":
+        monkeypatch.setattr(game, "GameCore", type("RefusingCore", (), {"from_setup": staticmethod(refuse)}))
+    else:
+        monkeypatch.setattr(game, "Engine", refuse)
+    return message
+
+
 def write_override(tmp_path: Path, text: str, name: str = "my_override.toml") -> Path:
     p = tmp_path / name
     p.write_text(text, encoding="utf-8")
@@ -339,6 +363,13 @@ BAD_CASES: tuple[BadCase, ...] = (
             ("reputation.toml", "-7 .. +8", "missing: 3")),
     BadCase("site_without_heal_cost", _folder(lambda d: remove_field(d / "sites.toml", "site", "village", "heal_cost")),
             ("sites.toml", "site 'village'", "heal_cost")),
+    BadCase("more_tiles_than_the_catalogue", _override("[scenarios.first_reconnaissance]\ncountryside_tiles = 40\n"),
+            ("my_override.toml", "scenarios.toml", "scenario 'first_reconnaissance'", "field 'countryside_tiles'",
+             "40", "11", "1.2.13")),
+    BadCase("setup_positions_unfilled", _override("[scenarios.first_reconnaissance]\ncountryside_tiles = 0\n"
+                                                  "core_tiles = 0\n"),
+            ("my_override.toml", "scenarios.toml", "scenario 'first_reconnaissance'", "setup positions", "'wedge'",
+             "1.2.14")),
     BadCase("site_fame_reward", _override('[sites.dungeon]\nrewards = ["fame"]\n'),
             ("my_override.toml", "sites.toml", "site 'dungeon'", "rewards", "'fame'")),
     BadCase("wound_card_renamed", _override('[wound.wound]\nid = "wounds"\n'),

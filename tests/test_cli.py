@@ -190,11 +190,14 @@ def test_installed_console_script_validates(tmp_path):
     assert bad.returncode == 2 and bad.stderr.startswith("error:") and "Traceback" not in bad.stderr
 
 
-def test_validate_binds_the_content_to_the_engine_as_play_would(tmp_path):
-    """A setup the content cannot fill is reported by `validate`, not first by `play`."""
-    ov = write_override(tmp_path, "[scenarios.first_reconnaissance]\ncountryside_tiles = 40\n")
+def test_validate_binds_the_content_to_the_engine_as_play_would(tmp_path, monkeypatch):
+    """What the engine refuses when a game starts is reported by `validate`, not first by `play`."""
+    from content_edit import engine_refuses
+    ov = write_override(tmp_path, "[enemies.prowlers]\narmor = 4\n")
+    assert run("content", "validate", "--content", ov).exit_code == 0
+    message = engine_refuses(monkeypatch, "setup")
     r = run("content", "validate", "--content", ov)
-    assert_error(r, str(ov), "scenario 'first_reconnaissance'", "the engine cannot use this content", "lacks the tiles")
+    assert_error(r, f"error: {ov}: scenario 'first_reconnaissance': the engine cannot use this content: {message}")
     assert len(r.output.strip().splitlines()) == 1
 
 

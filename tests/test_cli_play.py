@@ -143,11 +143,16 @@ def test_play_with_an_empty_content_folder_is_an_error(tmp_path):
 
 
 @pytest.mark.parametrize("extra", [(), ("--fixture", "FIXTURE")], ids=["new_game", "fixture"])
-def test_play_with_content_the_engine_cannot_set_up_is_bad_content(tmp_path, extra):
-    ov = tmp_path / "tiles.toml"
-    ov.write_text("[scenarios.first_reconnaissance]\ncountryside_tiles = 40\n")
+@pytest.mark.parametrize("stage", ["setup", "bind"])
+def test_play_with_content_the_engine_refuses_is_bad_content(tmp_path, monkeypatch, extra, stage):
+    """Whatever ValueError the engine still raises on content when a game starts is bad
+    content: one error line naming the files and the scenario, exit 2."""
+    from content_edit import engine_refuses
+    ov = tmp_path / "armor.toml"
+    ov.write_text("[enemies.prowlers]\narmor = 4\n")
     fixture = tmp_path / "start.json"
     fixture.write_text(json.dumps({"format": 1, "scenario": "first_reconnaissance", "hero": "arythea"}))
     args = [str(fixture) if a == "FIXTURE" else a for a in extra]
-    _one_error_line(run("play", "--content", ov, *args), str(ov), "scenario 'first_reconnaissance'",
-                    "the engine cannot use this content", "lacks the tiles")
+    message = engine_refuses(monkeypatch, stage)
+    _one_error_line(run("play", "--content", ov, *args), f"error: {ov}: scenario 'first_reconnaissance': "
+                    f"the engine cannot use this content: {message}")

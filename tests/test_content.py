@@ -722,18 +722,18 @@ def test_engine_needs_are_checked_without_the_count_check(data_copy):
         load_content(data_copy, check_counts=False)
 
 
-def test_a_game_the_engine_cannot_set_up_is_bad_content_at_game_creation(tmp_path):
-    """Game() binds the content to the engine at once: a setup the content cannot fill is a
+@pytest.mark.parametrize("stage", ["setup", "bind"])
+def test_a_game_the_engine_cannot_set_up_is_bad_content_at_game_creation(tmp_path, monkeypatch, stage):
+    """Game() sets up and binds a first game at once: a ValueError of the engine there is a
     ContentError naming the files and the scenario, not a traceback at the first game."""
+    from content_edit import engine_refuses
     from mksim.game import Game
-    ov = write_override(tmp_path, "[scenarios.first_reconnaissance]\ncountryside_tiles = 40\n")
+    ov = write_override(tmp_path, "[enemies.prowlers]\narmor = 4\n")
     c = load_content(ov)
-    Game("solo-conquest", "tovak", content=c)                     # the other scenario is fine
+    message = engine_refuses(monkeypatch, stage)
     with pytest.raises(ContentError) as info:
         Game("first-reconnaissance", "tovak", content=c)
-    msg = str(info.value)
-    assert msg.startswith(f"{ov}: scenario 'first_reconnaissance': the engine cannot use this content: ")
-    assert "lacks the tiles" in msg and "\n" not in msg
+    assert str(info.value) == f"{ov}: scenario 'first_reconnaissance': the engine cannot use this content: {message}"
 
 
 def test_an_unreadable_override_file_is_an_error(tmp_path, monkeypatch):
