@@ -8,8 +8,10 @@ catalogue, optionally replaced or patched by the user's ``--content`` path:
 * a **TOML file**: an override file whose tables ``[<file stem>.<entry id>]`` replace
   single fields of existing entries.
 
-Everything is validated before anything is used: types, word lists, effect expressions,
-unique ids, cross-references and the component counts of the rulebooks.  The first
+Everything is validated before anything is used: types, word lists, effect expressions
+(amounts in range, nesting bounded, handlers and their arguments as the engine declares
+them), unique ids, cross-references, what the engine reads when it binds the content, and
+the component counts of the rulebooks.  The first
 problem raises :class:`ContentError`, whose message names the file, the entry and the
 field.  :meth:`Content.compile` turns valid content into the numeric tables of the core.
 """
@@ -563,6 +565,9 @@ def _check_folder(folder: Path) -> None:
             shown.append(f"and {len(extras) - 8} more")
         raise ContentError(str(folder), f"not a catalogue file: {', '.join(shown)} (a --content folder holds "
                                         f"only catalogue files: {', '.join(sorted(FILES))})")
+    for n in names:
+        if n in FILES and not (folder / n).is_file() and not (folder / n).is_dir():
+            raise ContentError(str(folder / n), "is not a regular file")   # a pipe would block the reader
     if not any(n in FILES for n in names):
         raise ContentError(str(folder), f"holds no catalogue file (expected one or more of "
                                         f"{', '.join(sorted(FILES))}, e.g. a copy of mksim/data)")

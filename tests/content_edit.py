@@ -206,6 +206,13 @@ def _fifo(tmp_path: Path) -> Path:
     return p
 
 
+def _catalogue_fifo(tmp_path: Path) -> Path:
+    d = tmp_path / "mine"
+    d.mkdir()
+    os.mkfifo(d / "units.toml")
+    return d
+
+
 def _catalogue_as_override(tmp_path: Path) -> Path:
     p = tmp_path / "enemies.toml"
     shutil.copy(DATA_DIR / "enemies.toml", p)
@@ -357,6 +364,7 @@ BAD_CASES: tuple[BadCase, ...] = (
             ("notes.txt", "not a folder or a .toml file")),
     BadCase("path_not_a_regular_file", _fifo, ("pipe", "neither a folder nor a regular file")),
     BadCase("empty_override", _override(""), ("my_override.toml", "changes nothing")),
+    BadCase("catalogue_file_not_a_regular_file", _catalogue_fifo, ("units.toml", "not a regular file")),
     BadCase("catalogue_file_as_override", _catalogue_as_override, ("enemies.toml", "[[enemy]]", "like a catalogue file")),
     # what the engine reads when it binds content to a game (checked even without counts)
     BadCase("reputation_space_missing", _folder(lambda d: remove_entry(d / "reputation.toml", "space", "3", "position")),
