@@ -2178,7 +2178,8 @@ def check_action_id(action):
     """``action`` as an int if it is an action id of the encoding (``kind << 20 | argument``,
     0 <= id < 2**31, a known kind); ValueError otherwise.  Only integers are action ids
     (Python int or numpy integer; not bool, float or str)."""
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+    if type(action) is not int and (isinstance(action, (bool, np.bool_))
+                                    or not isinstance(action, (int, np.integer))):
         raise ValueError(f"apply takes only integers (action ids), got {type(action).__name__} {action!r}")
     a = int(action)
     if a < 0 or a > MAX_ACTION_ID:

@@ -109,9 +109,9 @@ SEED_MAX = 0xFFFFFFFFFFFFFFFF    # seeds and game indices are unsigned 64-bit nu
 def check_seed(value, what="seed"):
     """``value`` as an int if it is a whole number in 0 .. 2**64 - 1 (a root seed or a game
     index); ValueError naming ``what`` otherwise (never wrapped round: 2**64 is not 0)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):     # numpy integers too
+    if type(value) is not int and (isinstance(value, bool) or not isinstance(value, numbers.Integral)):
         raise ValueError(f"{what} must be a whole number in 0 .. 2**64 - 1, got {type(value).__name__} {value!r}")
-    v = int(value)
+    v = int(value)                                  # numpy integers too
     if v < 0 or v > SEED_MAX:
         raise ValueError(f"{what} must be in 0 .. 2**64 - 1, got {v}")
     return v
