@@ -227,6 +227,7 @@ cdef class Engine:
     cdef int n_actions
     cdef bint legal_valid      # `actions` is the legal list of the state as it is now ...
     cdef unsigned long long legal_version   # ... namely of core.version (GameCore mutations bump it)
+    cdef int32_t scratch[MAX_ACTIONS]   # c_apply's legal list when `actions` is not valid
     cdef int c_fill_legal(self) noexcept nogil        # legal_actions() into `actions`, no Python objects
     cdef int c_apply(self, int action) noexcept nogil # apply() without raising: the EngineError code,
                                                       # or APPLY_REFUSED for an action not listed

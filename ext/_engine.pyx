@@ -2089,12 +2089,11 @@ cdef class Engine:
 
         Legality is decided here only, against the list legal_actions() gives: the one
         cached by c_fill_legal while the state has not changed since, else a fresh one."""
-        cdef int32_t scratch[MAX_ACTIONS]
         cdef const int32_t* legal = self.actions
         cdef int n = self.n_actions, i, err
         if not self.legal_valid or self.legal_version != self.core.version:
-            n = legal_actions(self, scratch)
-            legal = scratch
+            n = legal_actions(self, self.scratch)
+            legal = self.scratch
         i = 0
         while i < n and legal[i] != action:
             i += 1
@@ -2147,7 +2146,7 @@ cdef class Engine:
             return NotImplementedError(f"card {self.tables.card_ids[gs.error_card]!r}: {ERROR_TEXT[code]}")
         return NotImplementedError(ERROR_TEXT.get(code, f"engine error {code}"))
 
-    def action_to_string_raw(self, int action):
+    def action_to_string_raw(self, action):
         return describe(action)
 
     def is_terminal(self):
@@ -2218,8 +2217,12 @@ def _describe(int action):
     return f"{name}({arg})"
 
 
-def encode(kind_name, int arg=0):
+def encode(kind_name, arg=0):
     """Action code from a kind name (see KIND_NAMES) and argument; for tests and tools."""
+    if type(arg) is not int and (isinstance(arg, (bool, np.bool_)) or not isinstance(arg, (int, np.integer))):
+        raise ValueError(f"an action argument is a whole number, got {type(arg).__name__} {arg!r}")
+    if not 0 <= arg <= ARG_MASK:
+        raise ValueError(f"action argument {arg} is outside 0 .. {ARG_MASK} (2**{ACTION_SHIFT} - 1)")
     for k, v in KIND_NAMES.items():
         if v == kind_name:
             return act(k, arg)

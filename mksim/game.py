@@ -340,7 +340,7 @@ class State:
         sideways as Move 1'``, ``'move east to plains (cost 2)'``, ``'explore tile position
         (1, 1)'``, ``'rest: discard Stamina'``, ``'end turn'``.
         """
-        return _ActionWords(self).say(int(action))
+        return _ActionWords(self).say(check_action_id(action))
 
 
 class _ActionWords:

@@ -277,6 +277,18 @@ def test_describe_reads_valid_ids_and_refuses_the_rest():
             describe(bad)
 
 
+def test_encode_and_action_words_refuse_what_is_not_an_action(recon):
+    assert encode("move", ARG_MASK) == (encode("move") | ARG_MASK)
+    for bad in (-1, ARG_MASK + 1, 2.0, True):
+        with pytest.raises(ValueError, match="argument"):
+            encode("move", bad)
+    state = recon.new_state(1, 0)
+    assert state.action_to_string(state.legal_actions()[0]).startswith("take tactic ")
+    for bad in (3.7, -1, 1 << 31, 127 << ACTION_SHIFT):
+        with pytest.raises(ValueError):
+            state.action_to_string(bad)
+
+
 @pytest.mark.parametrize("seed, index", [(-1, 0), (1 << 64, 0), (0, -1), (0, 1 << 64), (0, 1 << 70),
                                          (2.5, 0), (0, 1.0), (True, 0), ("7", 0)])
 def test_new_state_refuses_seeds_outside_64_bits(recon, seed, index):
@@ -295,9 +307,9 @@ def test_new_state_takes_the_whole_64_bit_range(recon):
 
 
 def test_policies_and_streams_refuse_seeds_outside_64_bits():
-    pol = get_policy("random")
-    for seed, index in ((-1, 0), (1 << 64, 0), (0, 1 << 64)):
-        with pytest.raises(ValueError, match="seed|game_index"):
-            pol.reset(seed, index)
+    for seed, index in ((-1, 0), (1 << 64, 0), (0, 1 << 64), (2.5, 0)):
+        for name in ("random", "eager", "first"):
+            with pytest.raises(ValueError, match="seed|game_index"):
+                get_policy(name).reset(seed, index)
         with pytest.raises(ValueError, match="seed|game_index"):
             RandomStream(seed, index, "rewards")
