@@ -1097,6 +1097,7 @@ cdef class CombatTester:
         cdef int toks[MAX_COMBAT_ENEMIES]
         cdef int orig[MAX_COMBAT_ENEMIES]
         cdef int n = len(enemies), i, r
+        self.core.version += 1           # the Engine's cached legal list is stale
         if n > MAX_COMBAT_ENEMIES:
             raise ValueError("too many enemies")
         tokens = [self.token_for(e) for e in enemies]
@@ -1113,31 +1114,39 @@ cdef class CombatTester:
         return tokens
 
     def set_phase(self, name):
+        self.core.version += 1           # the Engine's cached legal list is stale
         self.core.gs.phase = PHASES[name]
 
     def set_attack(self, kind, element, int value):
+        self.core.version += 1           # the Engine's cached legal list is stale
         self.core.gs.combat.attack[KINDS.index(kind)][ELEMENTS.index(element)] = value
 
     def set_block(self, element, int value):
+        self.core.version += 1           # the Engine's cached legal list is stale
         self.core.gs.combat.block[ELEMENTS.index(element)] = value
 
     def clear_pools(self):
+        self.core.version += 1           # the Engine's cached legal list is stale
         clear_pools(&self.core.gs.combat)
 
     def set_enemy_flags(self, int slot, int flags):
+        self.core.version += 1           # the Engine's cached legal list is stale
         self.core.gs.combat.enemies[slot].flags |= flags
 
     def set_armor_delta(self, int slot, int delta):
+        self.core.version += 1           # the Engine's cached legal list is stale
         self.core.gs.combat.enemies[slot].armor_delta = delta
 
     def set_ignore_wounds(self, int n):
         """Veil of Mist's turn effect (TurnState.ignore_wounds)."""
+        self.core.version += 1           # the Engine's cached legal list is stale
         self.core.gs.turn.ignore_wounds = n
 
     def give_unit(self, unit, int wounds=0, banner=None):
         """Put a Unit in the first free slot of the current player; returns the slot."""
         cdef Player* pl = &self.core.gs.players[self.core.gs.current]
         cdef int i
+        self.core.version += 1           # the Engine's cached legal list is stale
         for i in range(MAX_UNITS):
             if pl.units[i].card < 0:
                 pl.units[i].card = self.unit_index(unit)
@@ -1149,23 +1158,28 @@ cdef class CombatTester:
         raise RuntimeError("no free unit slot")
 
     def set_level(self, int level):
+        self.core.version += 1           # the Engine's cached legal list is stale
         self.core.gs.players[self.core.gs.current].level = level
 
     def set_hand(self, cards):
         cdef Player* pl = &self.core.gs.players[self.core.gs.current]
+        self.core.version += 1           # the Engine's cached legal list is stale
         pl.n_hand = len(cards)
         for i, c in enumerate(cards):
             pl.hand[i] = self.card_index(c)
 
     def clear_discard(self):
+        self.core.version += 1           # the Engine's cached legal list is stale
         self.core.gs.players[self.core.gs.current].n_discard = 0
 
     def place(self, int hex, tokens):
         """Lay token instances on a hex (garrison / rampaging space)."""
+        self.core.version += 1           # the Engine's cached legal list is stale
         for t in tokens:
             add_to_hex(&self.core.gs, hex, t)
 
     def set_reputation(self, int rep):
+        self.core.version += 1           # the Engine's cached legal list is stale
         self.core.gs.players[self.core.gs.current].reputation = rep
 
     # -- getters ----------------------------------------------------------------------
@@ -1244,15 +1258,18 @@ cdef class CombatTester:
 
     # -- rules ------------------------------------------------------------------------
     def summon(self):
+        self.core.version += 1           # the Engine's cached legal list is stale
         return combat_summon(&self.core.gs, &self.core.st)
 
     def next_phase(self):
         cdef int r = combat_next_phase(&self.core.gs, &self.core.st)
+        self.core.version += 1           # the Engine's cached legal list is stale
         return PHASE_OF.get(r, r)
 
     def end(self, int policy=UNDEFEATED_STAY):
         cdef int und = 0
         cdef int d = combat_end(&self.core.gs, &self.core.st, policy, &und)
+        self.core.version += 1           # the Engine's cached legal list is stale
         if d < 0:
             return d
         return (d, und)
@@ -1274,6 +1291,7 @@ cdef class CombatTester:
         return attack_value(&self.core.gs, &self.core.st, _mask(targets), ph)
 
     def resolve_attack(self, targets, phase=None):
+        self.core.version += 1           # the Engine's cached legal list is stale
         ph = self.core.gs.phase if phase is None else PHASES[phase]
         return resolve_attack(&self.core.gs, &self.core.st, _mask(targets), ph)
 
@@ -1290,30 +1308,38 @@ cdef class CombatTester:
         return block_needed(&self.core.gs, &self.core.st, slot, i)
 
     def resolve_block(self, int slot, int i=0):
+        self.core.version += 1           # the Engine's cached legal list is stale
         return resolve_block(&self.core.gs, &self.core.st, slot, i)
 
     def reduce_attack(self, int slot, int i, int amount):
+        self.core.version += 1           # the Engine's cached legal list is stale
         return reduce_attack(&self.core.gs, &self.core.st, slot, i, amount)
 
     def damage_of(self, int slot, int i=0):
         return damage_of(&self.core.gs, &self.core.st, slot, i)
 
     def damage_start(self, int slot, int i=0):
+        self.core.version += 1           # the Engine's cached legal list is stale
         return damage_start(&self.core.gs, &self.core.st, slot, i)
 
     def damage_to_unit(self, int unit_slot):
+        self.core.version += 1           # the Engine's cached legal list is stale
         return damage_to_unit(&self.core.gs, &self.core.st, unit_slot)
 
     def damage_to_hero(self):
+        self.core.version += 1           # the Engine's cached legal list is stale
         return damage_to_hero(&self.core.gs, &self.core.st)
 
     def assign_to_unit(self, int unit_slot, int damage, element="physical", poison=False, paralyze=False):
+        self.core.version += 1           # the Engine's cached legal list is stale
         return assign_to_unit(&self.core.gs, &self.core.st, self.core.gs.current, unit_slot, damage,
                               ELEMENTS.index(element), 1 if poison else 0, 1 if paralyze else 0)
 
     def assign_to_hero(self, int damage, poison=False, paralyze=False):
+        self.core.version += 1           # the Engine's cached legal list is stale
         return assign_to_hero(&self.core.gs, &self.core.st, self.core.gs.current, damage,
                               1 if poison else 0, 1 if paralyze else 0)
 
     def hero_take_wounds(self, int n):
+        self.core.version += 1           # the Engine's cached legal list is stale
         return hero_take_wounds(&self.core.gs, &self.core.st, self.core.gs.current, n)

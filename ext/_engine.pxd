@@ -18,6 +18,7 @@ cdef enum:
     ACTION_SHIFT = 20
     ARG_MASK = (1 << 20) - 1
     MAX_ACTIONS = 512          # legal actions at one decision point
+    APPLY_REFUSED = -1         # c_apply: the action is not among the legal ones (state unchanged)
     MAX_HAND_INDEX = 63        # hand indices must fit a handler's 64 options (ask) and A_PLAY's 7 bits
     PAY_NONE = 31              # payment code: nothing to pay
     PAY_CRYSTAL = 6            # payment codes: 0-5 token of colour c, 6-9 crystal c, 10-17 Source die i
@@ -224,8 +225,12 @@ cdef class Engine:
     cdef readonly object tables
     cdef int32_t actions[MAX_ACTIONS]
     cdef int n_actions
+    cdef bint legal_valid      # `actions` is the legal list of the state as it is now ...
+    cdef unsigned long long legal_version   # ... namely of core.version (GameCore mutations bump it)
+    cdef int32_t scratch[MAX_ACTIONS]   # c_apply's legal list when `actions` is not valid
     cdef int c_fill_legal(self) noexcept nogil        # legal_actions() into `actions`, no Python objects
-    cdef int c_apply(self, int action) noexcept nogil # apply() without raising: the EngineError code
+    cdef int c_apply(self, int action) noexcept nogil # apply() without raising: the EngineError code,
+                                                      # or APPLY_REFUSED for an action not listed
     cdef object _template      # the Engine whose bound statics this one shares (or None)
     cdef object _effects       # the numpy arrays EngineStatics points into (kept alive here)
     cdef object _cards

@@ -41,6 +41,7 @@ import numpy as np
 
 from mksim import effects as _fx
 from mksim import content as _ct
+from mksim._state import PHASE_NAMES
 
 # Effect operation codes: positions in mksim.effects.OPS (tests/test_engine.py checks them).
 cdef enum Op:
@@ -2160,28 +2161,58 @@ cdef class Engine:
         """Legal actions at this point, as a numpy int32 array (empty when the game is over)."""
         cdef int n
         with nogil:
-            n = legal_actions(self, self.actions)
-        self.n_actions = n
+            n = self.c_fill_legal()
         return np.asarray(<int32_t[:n]> self.actions).copy() if n > 0 else np.zeros(0, dtype=np.int32)
 
-    def apply(self, int action):
-        """Apply one action; raise on an illegal action or on a rule not implemented yet."""
+    def apply(self, action):
+        """Apply one action: exactly the actions :meth:`legal_actions` lists are accepted.
+
+        Raises
+        ------
+        ValueError
+            ``action`` is not an integer action id of the encoding, or not legal here; the
+            state is then unchanged, byte for byte.
+        NotImplementedError
+            The action reached a rule the engine does not implement (the game stops).
+        """
+        cdef int a = check_action_id(action)
         cdef int err
         with nogil:
-            err = self.c_apply(action)
+            err = self.c_apply(a)
         if err != ERR_NONE:
-            raise self._error(err, action)
+            raise self._error(err, a)
 
     cdef int c_fill_legal(self) noexcept nogil:
         """The C fast path of legal_actions(): fill ``self.actions`` / ``self.n_actions``
-        without creating any Python object; return the count."""
+        without creating any Python object; return the count.  The list stays valid for
+        c_apply until the state changes (``GameCore.version``)."""
         self.n_actions = legal_actions(self, self.actions)
+        self.legal_valid = True
+        self.legal_version = self.core.version
         return self.n_actions
 
     cdef int c_apply(self, int action) noexcept nogil:
-        """The C fast path of apply(): apply ``action``; return ERR_NONE or the EngineError
-        that apply() would raise (see ``_error``)."""
-        cdef int err = apply_action(self, action)
+        """The C fast path of apply(): apply ``action`` if it is one of the legal actions,
+        else return APPLY_REFUSED with the state untouched; return ERR_NONE or the
+        EngineError that apply() would raise (see ``_error``).
+
+        Legality is decided here only, against the list legal_actions() gives: the one
+        cached by c_fill_legal while the state has not changed since, else a fresh one."""
+        cdef const int32_t* legal = self.actions
+        cdef int n = self.n_actions, i, err
+        if not self.legal_valid or self.legal_version != self.core.version:
+            n = legal_actions(self, self.scratch)
+            legal = self.scratch
+        i = 0
+        while i < n and legal[i] != action:
+            i += 1
+        if i == n:
+            return APPLY_REFUSED
+        self.legal_valid = False
+        self.core.version += 1
+        err = apply_action(self, action)
+        if err == ERR_ILLEGAL and self.core.gs.error == ERR_NONE:
+            set_error(&self.core.gs, ERR_ILLEGAL, 0, -1)     # listed, yet refused: stop the game
         check_capacity(&self.core.gs, self.es.wound)
         if self.core.gs.turn.heat_window:                        # the start of a combat lasts
             self.core.gs.turn.heat_window -= 1                   # until its first action
@@ -2191,9 +2222,19 @@ cdef class Engine:
 
     def _error(self, int err, int action):
         cdef GameState* gs = &self.core.gs
+        if err == APPLY_REFUSED:
+            if gs.phase == PH_GAME_OVER:
+                why = " (the game is over)"
+            elif gs.error != ERR_NONE:
+                why = f" (the game stopped: {ERROR_TEXT.get(gs.error, gs.error)})"
+            else:
+                why = ""
+            return ValueError(f"illegal action {_describe(action)} in phase {PHASE_NAMES[gs.phase]}{why}")
         code = gs.error if gs.error != ERR_NONE else err
         if code == ERR_ILLEGAL:
-            return ValueError(f"illegal action {describe(action)}")
+            card = f" of card {self.tables.card_ids[gs.error_card]!r}" if gs.error_card >= 0 else ""
+            return NotImplementedError(f"the engine could not complete {_describe(action)}{card}, "
+                                       f"although it was legal (an engine error)")
         if code == ERR_HANDLER:
             card = gs.error_card
             if card <= SKILL_CARD_BASE:
@@ -2214,7 +2255,7 @@ cdef class Engine:
             return NotImplementedError(f"card {self.tables.card_ids[gs.error_card]!r}: {ERROR_TEXT[code]}")
         return NotImplementedError(ERROR_TEXT.get(code, f"engine error {code}"))
 
-    def action_to_string_raw(self, int action):
+    def action_to_string_raw(self, action):
         return describe(action)
 
     def is_terminal(self):
@@ -2229,6 +2270,7 @@ cdef class Engine:
     def set_dice(self, colours):
         """Tests and tools: set the Source dice (mana colour names, 5.2.1), none taken."""
         cdef GameState* gs = &self.core.gs
+        self.core.version += 1           # the cached legal list is stale
         if len(colours) > MAX_DICE:
             raise ValueError(f"at most {MAX_DICE} dice")
         for i, c in enumerate(colours):
@@ -2237,8 +2279,31 @@ cdef class Engine:
         gs.dice_taken = 0
 
 
-def describe(int action):
-    """A short machine-readable description of an action code."""
+MAX_ACTION_ID = 0x7FFFFFFF      # action ids are int32 (the legal lists are int32 arrays)
+
+
+def check_action_id(action):
+    """``action`` as an int if it is an action id of the encoding (``kind << 20 | argument``,
+    0 <= id < 2**31, a known kind); ValueError otherwise.  Only integers are action ids
+    (Python int or numpy integer; not bool, float or str)."""
+    if type(action) is not int and (isinstance(action, (bool, np.bool_))
+                                    or not isinstance(action, (int, np.integer))):
+        raise ValueError(f"apply takes only integers (action ids), got {type(action).__name__} {action!r}")
+    a = int(action)
+    if a < 0 or a > MAX_ACTION_ID:
+        raise ValueError(f"action id {a} is outside the encoding (0 .. 2**31 - 1)")
+    if (a >> ACTION_SHIFT) not in KIND_NAMES:
+        raise ValueError(f"action id {a} has no action kind {a >> ACTION_SHIFT} (see KIND_NAMES)")
+    return a
+
+
+def describe(action):
+    """A short machine-readable description of an action id; ValueError if ``action`` is
+    not one (see :func:`check_action_id`)."""
+    return _describe(check_action_id(action))
+
+
+def _describe(int action):
     kind = action >> ACTION_SHIFT
     arg = action & ARG_MASK
     name = KIND_NAMES.get(kind, f"kind{kind}")
@@ -2261,8 +2326,12 @@ def describe(int action):
     return f"{name}({arg})"
 
 
-def encode(kind_name, int arg=0):
+def encode(kind_name, arg=0):
     """Action code from a kind name (see KIND_NAMES) and argument; for tests and tools."""
+    if type(arg) is not int and (isinstance(arg, (bool, np.bool_)) or not isinstance(arg, (int, np.integer))):
+        raise ValueError(f"an action argument is a whole number, got {type(arg).__name__} {arg!r}")
+    if not 0 <= arg <= ARG_MASK:
+        raise ValueError(f"action argument {arg} is outside 0 .. {ARG_MASK} (2**{ACTION_SHIFT} - 1)")
     for k, v in KIND_NAMES.items():
         if v == kind_name:
             return act(k, arg)

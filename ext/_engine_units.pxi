@@ -809,6 +809,7 @@ cdef class UnitsTester:
     def set_unit_offer(self, entries):
         """entries: unit ids, or ("aa", card id) for a monastery AA (6.4.3)."""
         cdef GameState* gs = &self.eng.core.gs
+        self.eng.core.version += 1       # the Engine's cached legal list is stale
         t = self.eng.tables
         if len(entries) > MAX_OFFER:
             raise ValueError("offer too long")
@@ -818,12 +819,14 @@ cdef class UnitsTester:
 
     def set_spell_offer(self, cards):
         cdef GameState* gs = &self.eng.core.gs
+        self.eng.core.version += 1       # the Engine's cached legal list is stale
         for i in range(3):
             gs.spell_offer[i] = self.eng.tables.card_ids.index(cards[i]) if i < len(cards) and cards[i] else -1
 
     def set_unit(self, int slot, unit, int ready=1, int wounds=0, upkeep=None):
         """upkeep: colour name of the mana kept on a Magic Familiars card (LL-4.5.4)."""
         cdef Unit* u = &self.eng.core.gs.players[self.eng.core.gs.current].units[slot]
+        self.eng.core.version += 1       # the Engine's cached legal list is stale
         u.card = -1 if unit is None else self.eng.tables.unit_ids.index(unit)
         u.ready = ready
         u.wounds = wounds
@@ -857,6 +860,7 @@ cdef class UnitsTester:
                 "recruit_mode": gs.turn.recruit_mode}
 
     def set_night(self, int night=1):
+        self.eng.core.version += 1       # the Engine's cached legal list is stale
         self.eng.core.gs.time = NIGHT if night else DAY
 
     def start_combat_tokens(self, tokens):
@@ -864,6 +868,7 @@ cdef class UnitsTester:
         site (as when challenging: the outcome touches no site, 11.12)."""
         cdef int toks[MAX_COMBAT_ENEMIES]
         cdef int orig[MAX_COMBAT_ENEMIES]
+        self.eng.core.version += 1       # the Engine's cached legal list is stale
         for i, t in enumerate(tokens):
             toks[i] = t
             orig[i] = -1
@@ -873,6 +878,7 @@ cdef class UnitsTester:
 
     def prepare_round(self):
         """Run the round preparation (2.2) now."""
+        self.eng.core.version += 1       # the Engine's cached legal list is stale
         prepare_round(&self.eng.core.gs, &self.eng.es, &self.eng.core.st)
 
     def unit(self, int slot):
@@ -884,6 +890,7 @@ cdef class UnitsTester:
     def set_turn(self, influence=None, healing=None, mana=None):
         """mana: {colour name: tokens}."""
         cdef GameState* gs = &self.eng.core.gs
+        self.eng.core.version += 1       # the Engine's cached legal list is stale
         if influence is not None:
             gs.turn.influence = influence
         if healing is not None:
@@ -892,6 +899,7 @@ cdef class UnitsTester:
             gs.turn.mana_tokens[_fx.MANA_COLOURS.index(c)] = v
 
     def set_phase(self, int phase):
+        self.eng.core.version += 1       # the Engine's cached legal list is stale
         self.eng.core.gs.phase = phase
 
     def start_combat(self, enemies, int units_allowed=1, int assault=0):
@@ -901,6 +909,7 @@ cdef class UnitsTester:
         cdef int toks[MAX_COMBAT_ENEMIES]
         cdef int orig[MAX_COMBAT_ENEMIES]
         cdef int i, n = len(enemies), t
+        self.eng.core.version += 1       # the Engine's cached legal list is stale
         for i in range(n):
             e = self.eng.tables.enemy_ids.index(enemies[i])
             for t in range(MAX_TOKENS_):
@@ -918,6 +927,7 @@ cdef class UnitsTester:
     def claim_rewards(self, codes):
         """Start the end-of-turn reward stage (13.5) with these reward codes (content.REWARDS)."""
         cdef GameState* gs = &self.eng.core.gs
+        self.eng.core.version += 1       # the Engine's cached legal list is stale
         for i, c in enumerate(codes):
             gs.turn.rewards[i] = c
         gs.turn.n_rewards = len(codes)

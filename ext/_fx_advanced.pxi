@@ -1522,6 +1522,7 @@ cdef class AdvancedTester:
     def set_aa_offer(self, cards):
         """The three AA offer slots (card ids, top position first, 1.2.5)."""
         cdef GameState* gs = &self.eng.core.gs
+        self.eng.core.version += 1       # the Engine's cached legal list is stale
         for k in range(3):
             gs.aa_offer[k] = self.eng.tables.card_ids.index(cards[k]) if k < len(cards) and cards[k] else -1
 

@@ -988,6 +988,7 @@ cdef int artifacts_handler(GameState* gs, const EngineStatics* es, const Statics
 def set_skill_offer(Engine eng, skills):
     """Test surface: lay out the common Skill offer (1.2.7) as the given skill ids."""
     cdef GameState* gs = &eng.core.gs
+    eng.core.version += 1                # the Engine's cached legal list is stale
     ids = eng.tables.skill_ids
     if len(skills) > 24:
         raise ValueError("offer too long")

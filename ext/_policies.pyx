@@ -15,6 +15,7 @@ import numpy as np
 from libc.stdint cimport uint64_t, uint32_t, int32_t
 
 from mksim._rng cimport Rng, rng_seed, rng_below, rng_next
+from mksim._rng import check_seed
 from mksim._types cimport GameState, PH_GAME_OVER, MAX_PLAYERS
 from mksim._state cimport GameCore
 from mksim._engine cimport (
@@ -67,8 +68,8 @@ cdef class RandomPolicy:
 
     def reset(self, seed, game_index=0):
         """Re-seed for game ``game_index`` of the run seeded ``seed``."""
-        self.seed = int(seed)
-        self.game_index = int(game_index)
+        self.seed = check_seed(seed, "seed")
+        self.game_index = check_seed(game_index, "game_index")
         rng_seed(&self.rng, <uint64_t>(self.seed & DEF_MASK), <uint64_t>(self.game_index & DEF_MASK),
                  <uint64_t>(POLICY_STREAM_BASE + self.stream))
 

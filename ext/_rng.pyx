@@ -5,6 +5,7 @@ The C functions are the ones the engine uses; :class:`RandomStream` wraps one st
 Python code and tests.  Nothing here touches Python's ``random`` or numpy's global state.
 """
 from libc.stdint cimport uint64_t, uint32_t, int16_t, int8_t
+import numbers
 
 STREAM_NAMES = ("map", "enemies", "deeds", "source", "dummy", "offers", "rewards")
 
@@ -102,6 +103,20 @@ def stream_id(name):
         raise ValueError(f"unknown stream {name!r}; streams are {', '.join(STREAM_NAMES)}") from None
 
 
+SEED_MAX = 0xFFFFFFFFFFFFFFFF    # seeds and game indices are unsigned 64-bit numbers
+
+
+def check_seed(value, what="seed"):
+    """``value`` as an int if it is a whole number in 0 .. 2**64 - 1 (a root seed or a game
+    index); ValueError naming ``what`` otherwise (never wrapped round: 2**64 is not 0)."""
+    if type(value) is not int and (isinstance(value, bool) or not isinstance(value, numbers.Integral)):
+        raise ValueError(f"{what} must be a whole number in 0 .. 2**64 - 1, got {type(value).__name__} {value!r}")
+    v = int(value)                                  # numpy integers too
+    if v < 0 or v > SEED_MAX:
+        raise ValueError(f"{what} must be in 0 .. 2**64 - 1, got {v}")
+    return v
+
+
 cdef class RandomStream:
     """One seeded stream, for Python callers and tests.
 
@@ -117,8 +132,8 @@ cdef class RandomStream:
 
     def __init__(self, root_seed, game_index, stream):
         sid = stream_id(stream) if isinstance(stream, str) else int(stream)
-        rng_seed(&self.rng, <uint64_t>(root_seed & 0xFFFFFFFFFFFFFFFF),
-                 <uint64_t>(game_index & 0xFFFFFFFFFFFFFFFF), <uint64_t>sid)
+        rng_seed(&self.rng, <uint64_t>check_seed(root_seed, "root_seed"),
+                 <uint64_t>check_seed(game_index, "game_index"), <uint64_t>sid)
 
     def next_u64(self):
         return rng_next(&self.rng)

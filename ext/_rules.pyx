@@ -463,6 +463,7 @@ cdef class Rules:
 
     def explore(self, int a, int b, int player=0):
         """Explore (a, b) from the player's space (9.8); returns the new tile slot."""
+        self.core.version += 1           # the Engine's cached legal list is stale
         self._check_player(player)
         cdef int slot = explore(&self.core.gs, &self.core.st, player, a, b)
         if slot == RULES_STACK_EMPTY:
@@ -525,6 +526,7 @@ cdef class Rules:
 
     # -- test setters (build situations) --------------------------------------------------
     def set_position(self, int hex, int player=0):
+        self.core.version += 1           # the Engine's cached legal list is stale
         self._check_player(player)
         if hex != -1:
             self._check_hex(hex)
@@ -532,12 +534,15 @@ cdef class Rules:
 
     def set_time(self, time):
         """'day' / 'night' (2.1)."""
+        self.core.version += 1           # the Engine's cached legal list is stale
         self.core.gs.time = NIGHT if time == "night" else DAY
 
     def set_move_points(self, int points):
+        self.core.version += 1           # the Engine's cached legal list is stale
         self.core.gs.turn.move_points = <int16_t>points
 
     def set_terrain_delta(self, int terrain, int delta):
+        self.core.version += 1           # the Engine's cached legal list is stale
         if not 0 <= terrain < NUM_TERRAINS:
             raise IndexError(terrain)
         self.core.gs.turn.terrain_delta[terrain] = <int8_t>delta
@@ -546,6 +551,7 @@ cdef class Rules:
         """Overwrite fields of one hex (site = content.SITE_IDS index or -1; tokens = token
         instance list; ruins = ruins token index, -1 = none)."""
         cdef Hex* hx
+        self.core.version += 1           # the Engine's cached legal list is stale
         self._check_hex(hex)
         hx = &self.core.gs.hexes[hex]
         if terrain is not None:
@@ -567,6 +573,7 @@ cdef class Rules:
 
     def push_tile(self, int tile):
         """Put a tile (content index) on top of the tile stack."""
+        self.core.version += 1           # the Engine's cached legal list is stale
         gs = &self.core.gs
         if gs.n_tile_stack >= MAX_TILES:
             raise ValueError("tile stack full")
@@ -574,6 +581,7 @@ cdef class Rules:
         gs.n_tile_stack += 1
 
     def clear_tile_stack(self):
+        self.core.version += 1           # the Engine's cached legal list is stale
         gs = &self.core.gs
         while gs.n_tile_stack > 0:
             gs.n_tile_stack -= 1

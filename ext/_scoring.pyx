@@ -371,10 +371,12 @@ cdef class ScoringTester:
 
     # -- setters ------------------------------------------------------------------------
     def set_fame(self, int p, int fame):
+        self.core.version += 1           # the Engine's cached legal list is stale
         self._pl(p).fame = <int16_t>fame
 
     def set_level(self, int p, int level, command_tokens=None):
         cdef Player* pl = self._pl(p)
+        self.core.version += 1           # the Engine's cached legal list is stale
         pl.level = <int8_t>level
         if command_tokens is not None:
             pl.command_tokens = <int8_t>command_tokens
@@ -382,6 +384,7 @@ cdef class ScoringTester:
     def set_cards(self, int p, deck=None, hand=None, discard=None, play=None):
         """Replace the given piles (top of the deck = last item)."""
         cdef Player* pl = self._pl(p)
+        self.core.version += 1           # the Engine's cached legal list is stale
         if deck is not None:
             pl.n_deck = self._fill(pl.deck, deck)
         if hand is not None:
@@ -394,6 +397,7 @@ cdef class ScoringTester:
     def set_units(self, int p, units):
         """units: list of (unit, wounds, banner card or None)."""
         cdef Player* pl = self._pl(p)
+        self.core.version += 1           # the Engine's cached legal list is stale
         if len(units) > MAX_UNITS:
             raise ValueError(f"at most {MAX_UNITS} units")
         for i in range(MAX_UNITS):
@@ -410,6 +414,7 @@ cdef class ScoringTester:
     def set_skills(self, int p, skills):
         """Skill tokens owned, face up (8.1.3), by id or table index; slots in list order."""
         cdef Player* pl = self._pl(p)
+        self.core.version += 1           # the Engine's cached legal list is stale
         if len(skills) > MAX_SKILLS:
             raise ValueError(f"at most {MAX_SKILLS} skills")
         ids = self.core.tables.skill_ids
@@ -422,10 +427,12 @@ cdef class ScoringTester:
     def set_crystals(self, int p, crystals):
         """crystals: [red, blue, white, green]."""
         cdef Player* pl = self._pl(p)
+        self.core.version += 1           # the Engine's cached legal list is stale
         for i in range(4):
             pl.crystals[i] = <int8_t>crystals[i]
 
     def set_position(self, int p, int hex):
+        self.core.version += 1           # the Engine's cached legal list is stale
         self._pl(p).position = <int16_t>hex
 
     def set_hex(self, int hex, site=None, owner=None, flags=None, colours=None, city_shields=None):
@@ -433,6 +440,7 @@ cdef class ScoringTester:
         HEX_* bits, colours as a list of basic colour names, city_shields as Shields per
         player on the City card (placed in player order, 11.12.2)."""
         cdef Hex* hx
+        self.core.version += 1           # the Engine's cached legal list is stale
         if hex < 0 or hex >= self.core.gs.n_hexes:
             raise IndexError(f"hex {hex} is not on the map")
         hx = &self.core.gs.hexes[hex]
@@ -455,12 +463,14 @@ cdef class ScoringTester:
 
     def clear_owners(self):
         """No Shield anywhere on the map."""
+        self.core.version += 1           # the Engine's cached legal list is stale
         for h in range(self.core.gs.n_hexes):
             self.core.gs.hexes[h].owner = -1
 
     def set_dummy(self, deck=None, discard=None, crystals=None):
         """Dummy piles (top of the deck = last item) and crystals [red, blue, white, green]."""
         cdef Dummy* d = &self.core.gs.dummy
+        self.core.version += 1           # the Engine's cached legal list is stale
         if deck is not None:
             d.n_deck = self._fill(d.deck, deck)
         if discard is not None:
@@ -471,6 +481,7 @@ cdef class ScoringTester:
 
     def set_mana_tokens(self, tokens):
         cdef int i
+        self.core.version += 1           # the Engine's cached legal list is stale
         for i in range(<int>NUM_COLOURS):
             self.core.gs.turn.mana_tokens[i] = <int8_t>tokens[i]
 
@@ -492,6 +503,7 @@ cdef class ScoringTester:
         return levels_gained(&self.core.st, old_fame, new_fame)
 
     def apply_level(self, int p, int level):
+        self.core.version += 1           # the Engine's cached legal list is stale
         self._pl(p)
         return apply_level(&self.core.gs, &self.core.st, p, level)
 
@@ -504,10 +516,12 @@ cdef class ScoringTester:
         return hand_limit(&self.core.gs, &self.core.st, p)
 
     def clear_play_area(self, int p=0):
+        self.core.version += 1           # the Engine's cached legal list is stale
         self._pl(p)
         return clear_play_area(&self.core.gs, &self.core.st, p)
 
     def draw_to_limit(self, int p, int limit):
+        self.core.version += 1           # the Engine's cached legal list is stale
         self._pl(p)
         return draw_to_limit(&self.core.gs, &self.core.st, p, limit)
 
@@ -516,14 +530,17 @@ cdef class ScoringTester:
         return hand_limit_bonus(&self.core.gs, &self.core.st, p)
 
     def space_benefit_crystal(self, int p=0):
+        self.core.version += 1           # the Engine's cached legal list is stale
         self._pl(p)
         return space_benefit_crystal(&self.core.gs, &self.core.st, p)
 
     def dummy_turn(self):
+        self.core.version += 1           # the Engine's cached legal list is stale
         return dummy_turn(&self.core.gs, &self.core.st)
 
     def dummy_round_prep(self, aa_card, int spell_colour):
         cdef int aa = -1 if aa_card is None else self._card(aa_card)
+        self.core.version += 1           # the Engine's cached legal list is stale
         return dummy_round_prep(&self.core.gs, &self.core.st, aa, spell_colour)
 
     def achievement_scores(self, int p=0):

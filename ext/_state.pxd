@@ -132,6 +132,8 @@ cdef enum SetupError:          # setup_game() return codes
 cdef class GameCore:
     cdef GameState gs
     cdef Statics st
+    cdef readonly unsigned long long version   # bumped by every change of gs (not part of the game):
+                                    # Engine trusts its cached legal list only while it is unchanged
     cdef readonly object tables     # mksim.tables.Tables (kept alive: st points into it)
     cdef readonly object setup      # SetupData it was built from (ids for to_dict)
     cdef const int32_t[:, ::1] cards

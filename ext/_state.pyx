@@ -24,6 +24,7 @@ from mksim._rng cimport (Rng, NUM_STREAMS, rng_seed, rng_below, rng_shuffle_int,
 from mksim._hexmap cimport HEX_DIRS, TILE_OFFSETS, lattice_to_axial
 
 from mksim import content as _ct
+from mksim._rng import check_seed
 from mksim import effects as _fx
 
 # Word lists (orders fixed by mksim.content / mksim.effects and mirrored in _types.pxd).
@@ -777,8 +778,8 @@ cdef class GameCore:
         cdef const int32_t[::1] hexp = setup.hero_expansion
         cdef const int32_t[:, ::1] crys = setup.dummy_crystals
         cdef const int32_t[::1] rexp = setup.ruins_expansion
-        cdef uint64_t root = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
-        cdef uint64_t game = <uint64_t>(int(game_index) & 0xFFFFFFFFFFFFFFFF)
+        cdef uint64_t root = <uint64_t>check_seed(seed, "seed")
+        cdef uint64_t game = <uint64_t>check_seed(game_index, "game_index")
         cdef int s, err
         g._bind(tables, setup)
         memset(&sp, 0, sizeof(SetupSpec))
@@ -834,6 +835,7 @@ cdef class GameCore:
     def set_raw(self, d, path=""):
         """Write the fields present in ``d`` (a dict shaped like :meth:`raw_dict`, possibly
         partial) into the state; raise FixtureError naming the key path of a bad value."""
+        self.version += 1                   # even a failed write may have changed fields
         set_GameState(&self.gs, d, path)
 
     def state_bytes(self):
@@ -842,6 +844,7 @@ cdef class GameCore:
 
     def clear_map(self):
         """Remove every tile and hex (the struct's map part zeroed, as before setup)."""
+        self.version += 1
         memset(&self.gs.tiles[0], 0, sizeof(self.gs.tiles))
         memset(&self.gs.hexes[0], 0, sizeof(self.gs.hexes))
         self.gs.n_tiles = 0
@@ -850,7 +853,9 @@ cdef class GameCore:
     def place_tile(self, int tile, int a, int b):
         """Put tile content ``tile`` at lattice position (a, b) as exploration does (9.8),
         without revealing its sites (no tokens are drawn); return its tile slot."""
-        cdef int slot = place_tile(&self.gs, &self.st, tile, a, b)
+        cdef int slot
+        self.version += 1
+        slot = place_tile(&self.gs, &self.st, tile, a, b)
         if slot < 0:
             raise FixtureError(f"tile position ({a}, {b}): {_SETUP_ERRORS.get(slot, slot)}")
         return slot
@@ -871,4 +876,5 @@ cdef class GameCore:
         then leaves the state as it was.  To start from a fresh setup use
         :meth:`mksim.game.Game.state_from_dict`."""
         from mksim.fixtures import apply_fixture
+        self.version += 1
         apply_fixture(self, d)

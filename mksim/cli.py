@@ -194,7 +194,10 @@ def content_vocabulary(
 EXIT_STOPPED = 3
 
 
-def _int(value: str, option: str, minimum: Optional[int] = None) -> int:
+SEED_MAX = (1 << 64) - 1   # seeds and game indices are unsigned 64-bit numbers (never wrapped)
+
+
+def _int(value: str, option: str, minimum: Optional[int] = None, maximum: Optional[int] = None) -> int:
     """A whole-number option, checked here so that bad input is one 'error:' line."""
     try:
         n = int(str(value).strip())
@@ -202,6 +205,9 @@ def _int(value: str, option: str, minimum: Optional[int] = None) -> int:
         fail(f"{option} must be a whole number, got {value!r}")
     if minimum is not None and n < minimum:
         fail(f"{option} must be at least {minimum}, got {n}")
+    if maximum is not None and n > maximum:
+        fail(f"{option} must be at most {maximum} (2**64 - 1), got {n}" if maximum == SEED_MAX
+             else f"{option} must be at most {maximum}, got {n}")
     return n
 
 
@@ -279,8 +285,8 @@ def play(
                  f"leave out {', '.join(given)}")
     scenario = "first-reconnaissance" if scenario is None else scenario
     hero = "arythea" if hero is None else hero
-    seed_n = _int("0" if seed is None else seed, "--seed", 0)
-    index_n = _int("0" if game_index is None else game_index, "--game-index", 0)
+    seed_n = _int("0" if seed is None else seed, "--seed", 0, SEED_MAX)
+    index_n = _int("0" if game_index is None else game_index, "--game-index", 0, SEED_MAX)
     steps_n = _int(max_steps, "--max-steps", 1)
     c = _load(content, True)
     scenarios = _choices(scenario, c.ids("scenarios"), "scenario")
@@ -347,7 +353,7 @@ def bench(
 
     from .bench import run_bench
 
-    report = run_bench(_int(games, "--games", 1), _int(seed, "--seed", 0), jobs=_int(jobs, "--jobs", 1))
+    report = run_bench(_int(games, "--games", 1), _int(seed, "--seed", 0, SEED_MAX), jobs=_int(jobs, "--jobs", 1))
     if as_json:
         typer.echo(json.dumps(report, indent=2))
         return

@@ -28,7 +28,7 @@ from typing import Optional, Union
 import numpy as np
 
 from . import effects as fx
-from ._engine import KIND_NAMES, Engine, describe
+from ._engine import KIND_NAMES, Engine, check_action_id, describe
 from ._policies import (ASK_NAMES, DUMMY_ACTOR, clone_engine, combat_enemies, core_info, final_score,
                         outcome_numbers)
 from ._rules import Rules
@@ -210,8 +210,13 @@ class Game:
         """Set up game ``game_index`` of the run seeded ``seed`` (rules 1.2-1.4, 18.1).
 
         The state waits for the first decision: the choice of a tactic (3.1).
+
+        Raises
+        ------
+        ValueError
+            ``seed`` or ``game_index`` is not a whole number in 0 .. 2**64 - 1.
         """
-        core = GameCore.from_setup(self.tables, self.setup, int(seed), int(game_index))
+        core = GameCore.from_setup(self.tables, self.setup, seed, game_index)
         engine = Engine(core, self.tables, self.content, self.scenario_id, self._engine_template)
         return State(self, core, engine, [])
 
@@ -269,12 +274,13 @@ class State:
         Raises
         ------
         ValueError
-            The action is not legal here (the state is unchanged apart from its step count).
+            ``action`` is not an integer action id (Python int or numpy integer) of the
+            encoding, or not one of :meth:`legal_actions`; the state is then unchanged.
         NotImplementedError
             The game reached a rule the engine lacks; :attr:`stopped` holds the message and
             the state offers no further action.
         """
-        a = int(action)
+        a = check_action_id(action)
         if self.stopped is not None:
             raise NotImplementedError(self.stopped)
         try:
@@ -344,7 +350,7 @@ class State:
         sideways as Move 1'``, ``'move east to plains (cost 2)'``, ``'explore tile position
         (1, 1)'``, ``'rest: discard Stamina'``, ``'end turn'``.
         """
-        return _ActionWords(self).say(int(action))
+        return _ActionWords(self).say(check_action_id(action))
 
 
 class _ActionWords:

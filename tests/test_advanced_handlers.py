@@ -253,7 +253,10 @@ def test_chivalry_bonus_lost_when_the_attack_fails(G):
     rep = G.T.reputation
     G.apply(play_code(0))
     G.choose(1)
-    G.apply(encode("attack", 1))                         # Attack 2 < Armor 5
+    assert encode("attack", 1) not in G.legal_actions()  # Attack 2 < Armor 5 fails: not offered (11.5.8)
+    with pytest.raises(ValueError, match="illegal action attack"):
+        G.apply(encode("attack", 1))
+    G.apply(encode("next_phase"))                        # the unused pool and its bonus are lost (11.4.5)
     assert "defeated" not in G.T.enemy(0)["flags"] and G.T.reputation == rep
 
 

@@ -156,3 +156,34 @@ def test_play_with_content_the_engine_refuses_is_bad_content(tmp_path, monkeypat
     message = engine_refuses(monkeypatch, stage)
     _one_error_line(run("play", "--content", ov, *args), f"error: {ov}: scenario 'first_reconnaissance': "
                     f"the engine cannot use this content: {message}")
+
+
+# -- numbers (issue 7): seeds and game indices are 0 .. 2**64 - 1, never wrapped round ----------
+
+def assert_one_error_line(result, *parts):
+    assert_error(result, *parts)
+    assert [ln for ln in result.output.splitlines() if ln.strip()] == [result.output.strip()]
+
+
+@pytest.mark.parametrize("args, parts", [
+    (("--seed", 2 ** 64), ("--seed", "at most", str(2 ** 64 - 1))),
+    (("--seed", -1), ("--seed", "at least 0")),
+    (("--game-index", 2 ** 70), ("--game-index", "at most")),
+    (("--game-index", 2 ** 64), ("--game-index", "at most")),
+    (("--game-index", -1), ("--game-index", "at least 0")),
+    (("--seed", "3.7"), ("--seed", "whole number")),
+])
+def test_play_refuses_seeds_and_game_indices_outside_64_bits(args, parts):
+    assert_one_error_line(run("play", *args), *parts)
+
+
+def test_play_takes_the_largest_seed_and_game_index():
+    top = 2 ** 64 - 1
+    r = run("play", "--seed", top, "--game-index", top, "--max-steps", 50)
+    assert r.exit_code in (0, EXIT_STOPPED), r.output
+    assert f"seed {top} game {top}" in r.output
+
+
+@pytest.mark.parametrize("seed", [2 ** 64, -1, 2 ** 70])
+def test_bench_refuses_seeds_outside_64_bits(seed):
+    assert_one_error_line(run("bench", "--games", 2, "--seed", seed), "--seed")

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from content_edit import pretend_engine_declares
+from mksim._engine import encode
 from mksim.game import Game, Outcome, State, normalize_id
 from mksim.policies import get_policy
 
@@ -153,7 +154,7 @@ def test_stopped_game_is_recorded_never_hidden(gap_game):
         assert out.score is None and out.termination == "none" and not s.is_terminal()
         assert len(s.legal_actions()) == 0 and out.steps == len(s.history)
         with pytest.raises(NotImplementedError):
-            s.apply(0)
+            s.apply(encode("end_turn"))
         return
 
 

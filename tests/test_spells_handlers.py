@@ -237,7 +237,7 @@ def test_9_2_mist_form_move_4_all_terrain_2_lake_open_hills_and_mountains_closed
 
 def test_11_7_7_veil_of_mist_ignores_the_first_wound_from_enemies(content, tables):
     """Prowlers' 4 damage on Arythea (Armor 2) is 2 Wounds; with Veil of Mist's effect 1."""
-    core, eng, sc = start(content, tables, [])
+    core, eng, sc = start(content, tables, [], deck=["march"])   # a Deed card: a regular turn (4.2.3)
     T = fight(core, ["prowlers"], phase="block")
     T.set_ignore_wounds(1)
     eng.apply(encode("next_phase"))
@@ -249,7 +249,7 @@ def test_11_7_7_veil_of_mist_ignores_the_first_wound_from_enemies(content, table
 def test_11_7_9_veil_of_mist_ignores_the_poison_of_the_ignored_wound(content, tables):
     """Cursed Hags (3, Poison): 2 Wounds to hand and 2 to the discard pile; with one Wound
     ignored, 1 and 1."""
-    core, eng, sc = start(content, tables, [])
+    core, eng, sc = start(content, tables, [], deck=["march"])   # a Deed card: a regular turn (4.2.3)
     T = fight(core, ["cursed_hags"], phase="block")
     T.set_ignore_wounds(1)
     eng.apply(encode("next_phase"))

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Sequence
 
+from .._rng import check_seed
+
 
 class Policy:
     """Base class of all policies.
@@ -48,8 +50,8 @@ class Policy:
 
     def reset(self, seed: int, game_index: int = 0) -> None:
         """Prepare for game ``game_index`` of the run seeded ``seed``."""
-        self.seed = int(seed)
-        self.game_index = int(game_index)
+        self.seed = check_seed(seed, "seed")                 # 0 .. 2**64 - 1, never wrapped
+        self.game_index = check_seed(game_index, "game_index")
 
     def choose(self, state, legal: Sequence[int]) -> int:
         """Return one action of ``legal`` for ``state`` (a :class:`mksim.game.State`).
