@@ -227,14 +227,14 @@ cdef bint colour_payable(const GameState* gs, int colour) noexcept nogil:
 
 
 cdef double card_best(const GameState* gs, const EngineStatics* es, int card, const Weights* w,
-                      int sideways_ok) noexcept nogil:
-    """The best a card in hand is worth under ``w``: basic, powered when its colour could be
-    paid (minus a die's worth), or sideways as 1 point (6.1.7)."""
+                      int sideways_ok, int powered_ok=1) noexcept nogil:
+    """The best a card in hand is worth under ``w``: basic, powered when ``powered_ok`` and
+    its colour could be paid (minus a die's worth), or sideways as 1 point (6.1.7)."""
     cdef double v, s
     if card < 0 or card == es.wound:
         return 0
     v = row_value(es, card_row(es, card, 0), w, gs.time, 0)
-    if es.card_colour[card * es.card_stride] < 4 and colour_payable(gs, es.card_colour[card * es.card_stride]):
+    if powered_ok and es.card_colour[card * es.card_stride] < 4 and colour_payable(gs, es.card_colour[card * es.card_stride]):
         v = dmax(v, row_value(es, card_row(es, card, 1), w, gs.time, 0) - 0.35)
     if sideways_ok:
         s = dmax(dmax(w.move, w.influence), dmax(w.att[0][0], w.blk[0]))
@@ -265,17 +265,46 @@ cdef double unit_best(const GameState* gs, const EngineStatics* es, int slot, co
     return best
 
 
+cdef int mana_budget(const GameState* gs) noexcept nogil:
+    """How many cards could be powered now: mana tokens and crystals, plus one Source die
+    while the turn's die is unused (5.5.2)."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int b = 0, c
+    for c in range(6):
+        b += gs.turn.mana_tokens[c]
+    for c in range(4):
+        b += pl.crystals[c]
+    if not gs.turn.no_source_dice and gs.turn.dice_used < 1 + gs.turn.extra_dice and \
+            gs.n_dice > 0 and gs.dice_taken != (1 << gs.n_dice) - 1:
+        b += 1
+    return b
+
+
 cdef double hand_potential(const GameState* gs, const EngineStatics* es, const Weights* w,
                            int with_units, const int* excluded) noexcept nogil:
-    """Sum over the hand (and ready Units) of their best worth under ``w``; ``excluded``
-    (or NULL) marks hand indices already promised to something else."""
+    """Sum over the hand (and ready Units) of their worth under ``w``: basic or sideways,
+    plus the largest powered gains for as many cards as there is mana (mana_budget);
+    ``excluded`` (or NULL) marks hand indices already promised to something else."""
     cdef const Player* pl = &gs.players[gs.current]
-    cdef int i
-    cdef double total = 0
+    cdef int i, j, budget = mana_budget(gs), nu = 0
+    cdef double total = 0, b, up, t
+    cdef double ups[16]
     for i in range(pl.n_hand):
         if excluded != NULL and excluded[i]:
             continue
-        total += card_best(gs, es, pl.hand[i], w, 1)
+        b = card_best(gs, es, pl.hand[i], w, 1, 0)
+        total += b
+        if budget > 0 and nu < 16:
+            up = card_best(gs, es, pl.hand[i], w, 1, 1) - b
+            if up > 0:
+                j = nu                                       # keep ups sorted, largest first
+                ups[nu] = up
+                nu += 1
+                while j > 0 and ups[j - 1] < ups[j]:
+                    t = ups[j - 1]; ups[j - 1] = ups[j]; ups[j] = t
+                    j -= 1
+    for i in range(nu if nu < budget else budget):
+        total += ups[i]
     if with_units and gs.combat.units_allowed or (with_units and not gs.combat.active):
         for i in range(MAX_UNITS):
             total += unit_best(gs, es, i, w)
@@ -414,7 +443,7 @@ cdef int wounds_from(int dmg, int abil, int armor) noexcept nogil:
     if abil & AB_POISON:
         w *= 2
     if abil & AB_PARALYZE:
-        w += 3
+        w += 1
     return w
 
 
@@ -456,9 +485,9 @@ cdef double fight_plan(HeuristicPolicy self, const GameState* gs, const EngineSt
     cdef int used[H_MAX_RES]
     cdef int used0[H_MAX_RES]
     cdef int alive[H_MAX_FOES]
-    cdef int nr = 0, i, f, k, k2, order, kills, wounds, best_kills = 0, best_wounds = 0, armor, need
+    cdef int nr = 0, i, f, k, k2, order, kills, wounds, paralyzed, melee_k = 0, best_kills = 0, best_wounds = 0, armor, need
     cdef int harmor = hero_armor(gs, st, gs.current)
-    cdef double score, best = -1e9
+    cdef double score, best = -1e9, melee
     cdef Weights w
     cdef int fame_total
     if nf > H_MAX_FOES:
@@ -485,7 +514,7 @@ cdef double fight_plan(HeuristicPolicy self, const GameState* gs, const EngineSt
     for f in range(nf):                                      # foes are given best first
         w_attack(&w, foes[f].res, 1, foes[f].fortified)
         for i in range(nr):
-            vals[i] = card_best(gs, es, pl.hand[src[i]], &w, 0) if src[i] >= 0 else unit_best(gs, es, -src[i] - 1, &w)
+            vals[i] = card_best(gs, es, pl.hand[src[i]], &w, 0, 0) if src[i] >= 0 else unit_best(gs, es, -src[i] - 1, &w)
         if take_points(vals, nr, used0, foes[f].armor):
             alive[f] = 0
             kills += 1
@@ -496,8 +525,11 @@ cdef double fight_plan(HeuristicPolicy self, const GameState* gs, const EngineSt
         k = kills
         score = self.p.aggression * fame_total
         wounds = 0
+        paralyzed = 0
+        melee = 0
         if order == 1:                                       # keep the attack cards first
-            score += melee_phase(self, gs, es, foes, nf, alive, src, nr, used, vals, &k, 0)
+            melee = melee_phase(self, gs, es, foes, nf, alive, src, nr, used, vals, &k, 0)
+            melee_k = k - kills
         for f in range(nf):
             if not alive[f]:
                 continue
@@ -505,12 +537,23 @@ cdef double fight_plan(HeuristicPolicy self, const GameState* gs, const EngineSt
                 need = foes[f].att[i] * (2 if foes[f].abil & AB_SWIFT else 1)    # 11.6.5 Swift
                 w_block(&w, foes[f].el[i])
                 for k2 in range(nr):
-                    vals[k2] = card_best(gs, es, pl.hand[src[k2]], &w, 1) if src[k2] >= 0 else unit_best(gs, es, -src[k2] - 1, &w)
+                    vals[k2] = card_best(gs, es, pl.hand[src[k2]], &w, 1, 0) if src[k2] >= 0 else unit_best(gs, es, -src[k2] - 1, &w)
                 if not take_points(vals, nr, used, need):
                     wounds += wounds_from(foes[f].att[i], foes[f].abil, harmor)
+                    if foes[f].abil & AB_PARALYZE:
+                        paralyzed = 1
+        if paralyzed:
+            # 11.7.9 Paralyze: a Wound from it discards every non-Wound card in hand, so no
+            # card is left for the Attack phase
+            if order == 1:
+                melee = 0
+                k -= melee_k
+            for i in range(nr):
+                if src[i] >= 0:
+                    used[i] = 1
         if order == 0:
-            score += melee_phase(self, gs, es, foes, nf, alive, src, nr, used, vals, &k, 0)
-        score -= self.p.wound_weight * wounds
+            melee = melee_phase(self, gs, es, foes, nf, alive, src, nr, used, vals, &k, 0)
+        score += melee - self.p.wound_weight * wounds
         if score > best:
             best = score
             best_kills = k
@@ -535,7 +578,7 @@ cdef double melee_phase(HeuristicPolicy self, const GameState* gs, const EngineS
             continue
         w_attack(&w, foes[f].res, 0, 0)
         for i in range(nr):
-            vals[i] = card_best(gs, es, pl.hand[src[i]], &w, 1) if src[i] >= 0 else unit_best(gs, es, -src[i] - 1, &w)
+            vals[i] = card_best(gs, es, pl.hand[src[i]], &w, 1, 0) if src[i] >= 0 else unit_best(gs, es, -src[i] - 1, &w)
         if take_points(vals, nr, used, foes[f].armor):
             kills[0] += 1
             fame += foes[f].fame
@@ -553,6 +596,13 @@ cdef void sort_foes(Foe* foes, int n) noexcept nogil:
             foes[j + 1] = foes[j]
             j -= 1
         foes[j + 1] = t
+
+
+cdef int token_colour(const GameState* gs, const Statics* st, int tok) noexcept nogil:
+    """The colour of a token's back (public even when it lies face down, 1.2.2)."""
+    if tok < 0:
+        return -1
+    return tv(st.enemies.data, st.enemies.width, gs.token_enemy[tok], st.cols.enemy_colour)
 
 
 cdef int hex_foes(HeuristicPolicy self, const GameState* gs, const Statics* st, int h, int fortified,
@@ -797,6 +847,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         cols = tables.columns["enemies"]
         arr = tables.enemies
         for col in range(6):
+            self.n_pile_type[col] = 0
             for k in range(4):
                 tot[col][k] = 0
         for e in range(arr.shape[0]):
@@ -805,6 +856,10 @@ cdef class HeuristicPolicy(RandomPolicy):
             if not 0 <= col < 6 or copies <= 0:
                 continue
             tot[col][0] += copies
+            if self.n_pile_type[col] < 24:
+                self.pile_type[col][self.n_pile_type[col]] = e
+                self.pile_copies[col][self.n_pile_type[col]] = copies
+                self.n_pile_type[col] += 1
             tot[col][1] += copies * int(arr[e, cols.index("armor")])
             tot[col][2] += copies * int(arr[e, cols.index("attack0")])
             tot[col][3] += copies * int(arr[e, cols.index("fame")])
@@ -828,6 +883,27 @@ cdef class HeuristicPolicy(RandomPolicy):
         """The average enemy of a token colour as the planner sees it (for tests)."""
         cdef Foe f = self.pile_avg[colour]
         return {"armor": f.armor, "attack": f.att[0], "fame": f.fame}
+
+    def plan_fight(self, Engine eng, enemies, int fortified=0, int units=1):
+        """The combat planner on the acting player's hand and Units against ``enemies``
+        (enemy content indices, or a colour name for a face-down token of that colour):
+        ``(worth, enemies defeated, Wounds taken)`` (for tests and tools)."""
+        cdef Foe foes[H_MAX_FOES]
+        cdef int nf = 0, kills = 0, wounds = 0
+        cdef double v
+        self.bind(eng)
+        colours = ("green", "grey", "violet", "brown", "red", "white")
+        for e in list(enemies)[:H_MAX_FOES]:
+            if isinstance(e, str):
+                foes[nf] = self.pile_avg[colours.index(e)]
+            else:
+                foe_from_enemy(&eng.core.st, int(e), &foes[nf])
+            if fortified:
+                foes[nf].fortified = 1
+            nf += 1
+        sort_foes(foes, nf)
+        v = fight_plan(self, &eng.core.gs, &eng.es, &eng.core.st, foes, nf, NULL, units, &kills, &wounds)
+        return v, kills, wounds
 
     def choose_engine(self, Engine eng):
         self.bind(eng)
@@ -1385,6 +1461,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         if i >= 0:
             return i
         wounds = count_wounds(gs, es)
+        self.uf_n = 0
         key = gs.round * 256 + gs.turns_in_round
         if key != self.goal_key:
             self.goal_key = key
@@ -1419,6 +1496,20 @@ cdef class HeuristicPolicy(RandomPolicy):
                 if d >= INF:
                     continue
                 dist_pen = 0.0 if d <= mp + pot else 0.15 * (d - mp - pot) + 0.5
+                site = gs.hexes[h].site
+                if h != here and ends_movement(gs, st, h, gs.current):
+                    # entering it is an assault (9.4.1, 11.1.3): only as that goal
+                    if d <= mp + pot and site >= 0:
+                        score = self.site_score(eng, h, site, d, mp, pot, wounds, foes, excluded)
+                        if score > -1e8:
+                            score -= dist_pen
+                            if h == self.goal_hex:
+                                score += 0.3
+                            if score > bv:
+                                bv = score
+                                best_h = h
+                                best_kind = G_ASSAULT
+                    continue
                 # exploration (9.8)
                 if d + explore_cost <= mp + pot + 8:
                     m = self.expl_n[h]
@@ -1459,9 +1550,6 @@ cdef class HeuristicPolicy(RandomPolicy):
                             bv = score
                             best_h = h
                             best_kind = G_CHALLENGE
-                if h == here and d == 0:
-                    pass
-                site = gs.hexes[h].site
                 if site < 0:
                     continue
                 score = self.site_score(eng, h, site, d, mp, pot, wounds, foes, excluded)
@@ -1558,19 +1646,24 @@ cdef class HeuristicPolicy(RandomPolicy):
         cdef const Statics* st = &eng.core.st
         cdef const Player* pl = &gs.players[gs.current]
         cdef const Hex* hx = &gs.hexes[h]
-        cdef int nf = 0, kills = 0, wt = 0, free_slots = 0, i, u, cheapest = INF, c, fortified
-        cdef double v, infl
+        cdef int nf = 0, kills = 0, wt = 0, free_slots = 0, i, u, cheapest = INF, c, fortified, units_ok
+        cdef double v, infl, pw = 0
         cdef Weights w
         if site == es.sites.keep or site == es.sites.mage_tower:
             # 11.1.3 assault: the garrison defends the fortified site (11.10); Reputation -1 (10.4)
             if hx.flags & HEX_CONQUERED or hx.n_tokens == 0 or d == 0:
                 return -1e9
             self.move_exclusion(gs, es, d - mp, excluded)
-            nf = hex_foes(self, gs, st, h, 1, foes, 0)
-            sort_foes(foes, nf)
-            v = fight_plan(self, gs, es, st, foes, nf, excluded, 1, &kills, &wt)
-            if kills < nf:
-                return -1e9                                  # a site only falls with all its defenders
+            if not (hx.flags & HEX_TOKENS_REVEALED):
+                v = self.unknown_fight(gs, es, token_colour(gs, st, hx.tokens[0]), hx.n_tokens, 1, excluded, 1, &pw)
+                if pw < 0.6:
+                    return -1e9
+            else:
+                nf = hex_foes(self, gs, st, h, 1, foes, 0)
+                sort_foes(foes, nf)
+                v = fight_plan(self, gs, es, st, foes, nf, excluded, 1, &kills, &wt)
+                if kills < nf:
+                    return -1e9                              # a site only falls with all its defenders
             v = self.p.site_weight * (v + 1.0) - 0.5 - self.move_cost_penalty(d - mp, pot)
             return v if v > self.p.fight_threshold else -1e9
         if site == es.sites.dungeon or site == es.sites.tomb or site == es.sites.monster_den or \
@@ -1578,21 +1671,20 @@ cdef class HeuristicPolicy(RandomPolicy):
             if not enterable_here(gs, es, h):
                 return -1e9
             self.move_exclusion(gs, es, d - mp, excluded)
-            if hx.n_tokens > 0:
+            # dungeons and tombs are fought under night rules without Units (10.7.5, 10.7.6)
+            units_ok = 0 if site == es.sites.dungeon or site == es.sites.tomb else 1
+            if hx.n_tokens > 0 and (hx.flags & HEX_TOKENS_REVEALED):
                 nf = hex_foes(self, gs, st, h, 0, foes, 0)
+                v = fight_plan(self, gs, es, st, foes, nf, excluded, units_ok, &kills, &wt)
+                if kills < nf:
+                    return -1e9
             else:
                 # 10.7.5-10.7.9: enemies drawn on entering: brown (dungeon, den, spawning
-                # grounds: two) or red (tomb) tokens, valued as the average of their colour
-                foes[0] = self.pile_avg[4 if site == es.sites.tomb else 3]
-                nf = 1
-                if site == es.sites.spawning_grounds:
-                    foes[1] = foes[0]
-                    nf = 2
-            # dungeons and tombs are fought under night rules without Units (10.7.5, 10.7.6)
-            v = fight_plan(self, gs, es, st, foes, nf, excluded,
-                           0 if site == es.sites.dungeon or site == es.sites.tomb else 1, &kills, &wt)
-            if kills < nf:
-                return -1e9
+                # grounds: two) or red (tomb) tokens, valued over their colour's token mix
+                v = self.unknown_fight(gs, es, 4 if site == es.sites.tomb else 3,
+                                       2 if site == es.sites.spawning_grounds else 1, 0, excluded, units_ok, &pw)
+                if pw < 0.6:
+                    return -1e9
             v = self.p.adventure_weight * (v + 1.5) - self.move_cost_penalty(d - mp, pot)
             return v if v > self.p.fight_threshold else -1e9
         if site == es.sites.village or site == es.sites.monastery:
@@ -1627,6 +1719,51 @@ cdef class HeuristicPolicy(RandomPolicy):
                 return -1e9
             return v - self.move_cost_penalty(d - mp, pot)
         return -1e9
+
+    cdef double unknown_fight(self, const GameState* gs, const EngineStatics* es, int colour, int count,
+                              int fortified, const int* excluded, int units_ok, double* p_win) noexcept nogil:
+        """Expected worth of fighting ``count`` face-down tokens of ``colour``: the plan
+        against each enemy of that colour's token mix (public, 1.2.2) weighted by its
+        copies; ``p_win`` receives the chance that the plan defeats them all.  (It does not
+        read which token lies there.)"""
+        cdef const Statics* st = es.st
+        cdef Foe foes[H_MAX_FOES]
+        cdef int t, k, kills, wt, total = 0, extra = 0
+        cdef double ev = 0, pw = 0, v
+        cdef long long key
+        if colour < 0 or colour >= 6 or self.n_pile_type[colour] == 0:
+            p_win[0] = 0
+            return -1e9
+        if excluded != NULL:
+            for t in range(64):
+                if excluded[t]:
+                    extra |= 1 << t if t < 30 else 0
+        key = ((((<long long>extra * 8 + colour) * 8 + count) * 2 + fortified) * 2 + units_ok)
+        for t in range(self.uf_n):
+            if self.uf_key[t] == key:
+                p_win[0] = self.uf_pw[t]
+                return self.uf_ev[t]
+        if count > H_MAX_FOES:
+            count = H_MAX_FOES
+        for t in range(self.n_pile_type[colour]):
+            total += self.pile_copies[colour][t]
+        for t in range(self.n_pile_type[colour]):
+            foe_from_enemy(st, self.pile_type[colour][t], &foes[0])
+            if fortified:
+                foes[0].fortified = 1
+            for k in range(1, count):
+                foes[k] = foes[0]
+            v = fight_plan(self, gs, es, st, foes, count, excluded, units_ok, &kills, &wt)
+            ev += v * self.pile_copies[colour][t] / total
+            if kills >= count:
+                pw += <double>self.pile_copies[colour][t] / total
+        p_win[0] = pw
+        if self.uf_n < 16:
+            self.uf_key[self.uf_n] = key
+            self.uf_ev[self.uf_n] = ev
+            self.uf_pw[self.uf_n] = pw
+            self.uf_n += 1
+        return ev
 
     cdef int pick_challenge(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
         """11.1.5: the challenge (set of adjacent rampaging spaces) with the best plan."""
@@ -1704,3 +1841,89 @@ cdef bint enterable_here(const GameState* gs, const EngineStatics* es, int h) no
 
 def _restore_heuristic(seed, game_index, stream, params):
     return HeuristicPolicy(seed, game_index, stream, **params)
+
+
+# ---------------------------------------------------------------------------------------
+# Behaviour counters for benchmarks (any C policy)
+# ---------------------------------------------------------------------------------------
+
+cdef int hero_wounds(const GameState* gs, int wound) noexcept nogil:
+    cdef const Player* pl = &gs.players[0]
+    cdef int i, n = 0
+    for i in range(pl.n_hand):
+        n += pl.hand[i] == wound
+    for i in range(pl.n_deck):
+        n += pl.deck[i] == wound
+    for i in range(pl.n_discard):
+        n += pl.discard[i] == wound
+    for i in range(pl.n_play):
+        n += pl.play_area[i] == wound
+    return n
+
+
+cdef int unit_count(const GameState* gs) noexcept nogil:
+    cdef int i, n = 0
+    for i in range(MAX_UNITS):
+        n += gs.players[0].units[i].card >= 0
+    return n
+
+
+def play_counted(RandomPolicy pol, Engine eng, long max_steps=100000):
+    """Play ``eng`` to its end with C policy ``pol`` (random, eager, heuristic ...) exactly
+    as ``pol.play`` does, and count what the game did (a benchmark tool; the counters live
+    here, not in the game state).
+
+    Returns
+    -------
+    dict
+        steps, combats, defeated, recruited, wounds, healed, explored, level (final).
+    """
+    cdef GameState* gs = &eng.core.gs
+    cdef Behaviour b
+    cdef long steps = 0
+    cdef int n = 1, a = 0, err = 0, s, was_active, w0, w1, u0, u1, t0
+    cdef uint32_t defeated = 0
+    if isinstance(pol, HeuristicPolicy):
+        (<HeuristicPolicy>pol).bind(eng)
+    b.combats = 0; b.defeated = 0; b.recruited = 0; b.wounds = 0; b.healed = 0; b.explored = 0
+    with nogil:
+        w0 = hero_wounds(gs, eng.es.wound)
+        u0 = unit_count(gs)
+        t0 = gs.n_tiles
+        while gs.phase != PH_GAME_OVER and steps < max_steps:
+            n = eng.c_fill_legal()
+            if n <= 0:
+                break
+            was_active = gs.combat.active
+            a = eng.actions[pol.pick_engine(eng, eng.actions, n)]
+            steps += 1
+            err = eng.c_apply(a)
+            if err != 0:
+                break
+            if gs.combat.active and not was_active:
+                b.combats += 1
+                defeated = 0
+            if gs.combat.active:
+                for s in range(gs.combat.n_enemies):
+                    if gs.combat.enemies[s].flags & CE_DEFEATED and not (defeated >> s) & 1:
+                        defeated |= <uint32_t>1 << s
+                        b.defeated += 1
+            w1 = hero_wounds(gs, eng.es.wound)
+            if w1 > w0:
+                b.wounds += w1 - w0
+            else:
+                b.healed += w0 - w1
+            w0 = w1
+            u1 = unit_count(gs)
+            if u1 > u0:
+                b.recruited += u1 - u0
+            u0 = u1
+            if gs.n_tiles > t0:
+                b.explored += gs.n_tiles - t0
+            t0 = gs.n_tiles
+    if err != 0:
+        raise eng._error(err, a)
+    if n <= 0:
+        raise RuntimeError("no legal action although the game is not over")
+    return {"steps": steps, "combats": b.combats, "defeated": b.defeated, "recruited": b.recruited,
+            "wounds": b.wounds, "healed": b.healed, "explored": b.explored, "level": gs.players[0].level}
