@@ -80,6 +80,13 @@ cdef class HeuristicPolicy(RandomPolicy):
     cdef int pile_type[6][24]          # enemy content indices of each colour's token mix (1.2.2) ...
     cdef int pile_copies[6][24]        # ... and their copies
     cdef int n_pile_type[6]
+    # fight_plan() values of each resource (hand index, or H_MAX_RES + unit slot) for the
+    # current decision: attack [resistances 0-7][0 melee phase / 1 ranged / 2 siege only],
+    # block [attack element]; rv_ok flags say which are computed (reset per decision)
+    cdef double rv_att[8][3][H_MAX_RES + 8]
+    cdef double rv_blk[4][H_MAX_RES + 8]
+    cdef unsigned char rv_att_ok[8][3]
+    cdef unsigned char rv_blk_ok[4]
     # unknown_fight() results of the current decision (reset by pick_move)
     cdef int uf_n
     cdef long long uf_key[16]
@@ -113,6 +120,9 @@ cdef class HeuristicPolicy(RandomPolicy):
     cdef int site_goal_kind(self, Engine eng, int site) noexcept nogil
     cdef double site_score(self, Engine eng, int h, int site, int d, int mp, double pot, int wounds,
                            Foe* foes, int* excluded) noexcept nogil
+    cdef void reset_caches(self) noexcept nogil
+    cdef double* att_values(self, const GameState* gs, const EngineStatics* es, int res, int mode) noexcept nogil
+    cdef double* blk_values(self, const GameState* gs, const EngineStatics* es, int el) noexcept nogil
     cdef double unknown_fight(self, const GameState* gs, const EngineStatics* es, int colour, int count,
                               int fortified, const int* excluded, int units_ok, double* p_win) noexcept nogil
     cdef int pick_challenge(self, Engine eng, const int32_t* actions, int n) noexcept nogil

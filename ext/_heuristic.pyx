@@ -84,6 +84,11 @@ PRESETS = {
                       heal_weight=0.6, learn_weight=3.0),
 }
 PARAM_NAMES = tuple(PRESETS["balanced"])
+#: The effect operations the valuation reads, by their mksim.effects name (tests check the codes).
+OP_CODES_USED = {"choice": OP_CHOICE, "all": OP_ALL, "by_time": OP_BY_TIME, "move": OP_MOVE,
+                 "influence": OP_INFLUENCE, "attack": OP_ATTACK, "block": OP_BLOCK, "heal": OP_HEAL,
+                 "draw": OP_DRAW, "gain_mana": OP_GAIN_MANA, "gain_crystal": OP_GAIN_CRYSTAL,
+                 "fame": OP_FAME, "handler": OP_HANDLER}
 
 #: Tactic preference (3.1), best first; tactics not named come after them.  The policy
 #: never uses a tactic's ability (A_TACTIC_ABILITY), so tactics that act by themselves
@@ -431,7 +436,8 @@ cdef void w_block(Weights* w, int att_el) noexcept nogil:
 
 cdef int wounds_from(int dmg, int abil, int armor) noexcept nogil:
     """12.1: Wounds the hero takes from ``dmg`` unblocked damage (Brutal doubles it, 11.7.10;
-    Poison doubles the Wounds, 11.7.9; Paralyze costs the hand, counted as 3 more)."""
+    Poison doubles the Wounds, 11.7.9; Paralyze one more, its cost to the hand is in
+    fight_plan)."""
     cdef int w
     if dmg <= 0:
         return 0
@@ -488,6 +494,7 @@ cdef double fight_plan(HeuristicPolicy self, const GameState* gs, const EngineSt
     cdef int nr = 0, i, f, k, k2, order, kills, wounds, paralyzed, melee_k = 0, best_kills = 0, best_wounds = 0, armor, need
     cdef int harmor = hero_armor(gs, st, gs.current)
     cdef double score, best = -1e9, melee
+    cdef double* rv
     cdef Weights w
     cdef int fame_total
     if nf > H_MAX_FOES:
@@ -512,9 +519,9 @@ cdef double fight_plan(HeuristicPolicy self, const GameState* gs, const EngineSt
     kills = 0
     fame_total = 0
     for f in range(nf):                                      # foes are given best first
-        w_attack(&w, foes[f].res, 1, foes[f].fortified)
+        rv = self.att_values(gs, es, foes[f].res & 7, 2 if foes[f].fortified else 1)
         for i in range(nr):
-            vals[i] = card_best(gs, es, pl.hand[src[i]], &w, 0, 0) if src[i] >= 0 else unit_best(gs, es, -src[i] - 1, &w)
+            vals[i] = rv[src[i]] if src[i] >= 0 else rv[H_MAX_RES - src[i] - 1]
         if take_points(vals, nr, used0, foes[f].armor):
             alive[f] = 0
             kills += 1
@@ -535,9 +542,9 @@ cdef double fight_plan(HeuristicPolicy self, const GameState* gs, const EngineSt
                 continue
             for i in range(foes[f].n_att):
                 need = foes[f].att[i] * (2 if foes[f].abil & AB_SWIFT else 1)    # 11.6.5 Swift
-                w_block(&w, foes[f].el[i])
+                rv = self.blk_values(gs, es, foes[f].el[i] & 3)
                 for k2 in range(nr):
-                    vals[k2] = card_best(gs, es, pl.hand[src[k2]], &w, 1, 0) if src[k2] >= 0 else unit_best(gs, es, -src[k2] - 1, &w)
+                    vals[k2] = rv[src[k2]] if src[k2] >= 0 else rv[H_MAX_RES - src[k2] - 1]
                 if not take_points(vals, nr, used, need):
                     wounds += wounds_from(foes[f].att[i], foes[f].abil, harmor)
                     if foes[f].abil & AB_PARALYZE:
@@ -570,15 +577,15 @@ cdef double melee_phase(HeuristicPolicy self, const GameState* gs, const EngineS
                         int* used, double* vals, int* kills, int dummy) noexcept nogil:
     """The Attack phase of fight_plan: defeat the remaining foes best first (11.8)."""
     cdef const Player* pl = &gs.players[gs.current]
-    cdef Weights w
     cdef int f, i
     cdef double fame = 0
+    cdef double* rv
     for f in range(nf):
         if not alive[f]:
             continue
-        w_attack(&w, foes[f].res, 0, 0)
+        rv = self.att_values(gs, es, foes[f].res & 7, 0)
         for i in range(nr):
-            vals[i] = card_best(gs, es, pl.hand[src[i]], &w, 1, 0) if src[i] >= 0 else unit_best(gs, es, -src[i] - 1, &w)
+            vals[i] = rv[src[i]] if src[i] >= 0 else rv[H_MAX_RES - src[i] - 1]
         if take_points(vals, nr, used, foes[f].armor):
             kills[0] += 1
             fame += foes[f].fame
@@ -902,8 +909,19 @@ cdef class HeuristicPolicy(RandomPolicy):
                 foes[nf].fortified = 1
             nf += 1
         sort_foes(foes, nf)
+        self.reset_caches()
         v = fight_plan(self, &eng.core.gs, &eng.es, &eng.core.st, foes, nf, NULL, units, &kills, &wounds)
         return v, kills, wounds
+
+    def path_costs(self, Engine eng, int limit=60):
+        """The movement planner from the acting hero's space: {hex index: cheapest Move
+        cost} for every space reached within ``limit`` (for tests and tools)."""
+        cdef int dist[MAX_HEXES]
+        cdef int prev[MAX_HEXES]
+        cdef GameState* gs = &eng.core.gs
+        dijkstra(gs, &eng.core.st, gs.players[gs.current].position, dist, prev, eng.es.city_closed,
+                 eng.es.city_site, limit)
+        return {h: dist[h] for h in range(gs.n_hexes) if dist[h] < INF}
 
     def choose_engine(self, Engine eng):
         self.bind(eng)
@@ -1022,14 +1040,19 @@ cdef class HeuristicPolicy(RandomPolicy):
                             bv = v
                             best = i
                 return best
-            if ask == ASK_DECK_CARD:                         # the deck card shown: the best one
+            if ask == ASK_DECK_CARD:
+                # searching the deck shows its cards (Preparation, 3.2): the best one, ties by
+                # card id, so that the deck's order (hidden) never matters
+                c = -1
                 for i in range(n):
                     opt = arg_of(actions[i])
                     if opt < pl.n_deck:
-                        v = card_keep_value(gs, es, pl.deck[opt])
-                        if v > bv:
+                        v = card_keep_value(gs, es, pl.deck[opt]) + 0.5 * row_value(
+                            es, card_row(es, pl.deck[opt], 0), &self_move_w, gs.time, 0)
+                        if v > bv or (v == bv and pl.deck[opt] < c):
                             bv = v
                             best = i
+                            c = pl.deck[opt]
                 return best
             return 0
         if ask == ASK_YES_NO:
@@ -1461,7 +1484,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         if i >= 0:
             return i
         wounds = count_wounds(gs, es)
-        self.uf_n = 0
+        self.reset_caches()
         key = gs.round * 256 + gs.turns_in_round
         if key != self.goal_key:
             self.goal_key = key
@@ -1720,6 +1743,49 @@ cdef class HeuristicPolicy(RandomPolicy):
             return v - self.move_cost_penalty(d - mp, pot)
         return -1e9
 
+    cdef void reset_caches(self) noexcept nogil:
+        """Forget the per-decision values (the hand or the Units changed)."""
+        cdef int r, m
+        for r in range(8):
+            for m in range(3):
+                self.rv_att_ok[r][m] = 0
+        for r in range(4):
+            self.rv_blk_ok[r] = 0
+        self.uf_n = 0
+
+    cdef double* att_values(self, const GameState* gs, const EngineStatics* es, int res, int mode) noexcept nogil:
+        """Basic / sideways Attack worth of each hand card and ready Unit against resistances
+        ``res``; mode 0 Attack phase, 1 Ranged phase, 2 Ranged phase against a fortified
+        enemy (Siege only, 11.5.3)."""
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef Weights w
+        cdef int i
+        cdef double* out = self.rv_att[res][mode]
+        if not self.rv_att_ok[res][mode]:
+            w_attack(&w, res, 1 if mode > 0 else 0, 1 if mode == 2 else 0)
+            for i in range(pl.n_hand if pl.n_hand < H_MAX_RES else H_MAX_RES):
+                out[i] = card_best(gs, es, pl.hand[i], &w, 1 if mode == 0 else 0, 0)
+            for i in range(MAX_UNITS):
+                out[H_MAX_RES + i] = unit_best(gs, es, i, &w)
+            self.rv_att_ok[res][mode] = 1
+        return out
+
+    cdef double* blk_values(self, const GameState* gs, const EngineStatics* es, int el) noexcept nogil:
+        """Basic / sideways Block worth of each hand card and ready Unit against an attack of
+        element ``el`` (11.9.3)."""
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef Weights w
+        cdef int i
+        cdef double* out = self.rv_blk[el]
+        if not self.rv_blk_ok[el]:
+            w_block(&w, el)
+            for i in range(pl.n_hand if pl.n_hand < H_MAX_RES else H_MAX_RES):
+                out[i] = card_best(gs, es, pl.hand[i], &w, 1, 0)
+            for i in range(MAX_UNITS):
+                out[H_MAX_RES + i] = unit_best(gs, es, i, &w)
+            self.rv_blk_ok[el] = 1
+        return out
+
     cdef double unknown_fight(self, const GameState* gs, const EngineStatics* es, int colour, int count,
                               int fortified, const int* excluded, int units_ok, double* p_win) noexcept nogil:
         """Expected worth of fighting ``count`` face-down tokens of ``colour``: the plan
@@ -1773,6 +1839,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         cdef Foe foes[H_MAX_FOES]
         cdef int i, k, nf, mask, best = -1, kills, wt, here = gs.players[gs.current].position, nb
         cdef double v, bv = -1e9
+        self.reset_caches()
         for i in range(n):
             if kind_of(actions[i]) != A_CHALLENGE:
                 continue
