@@ -73,13 +73,13 @@ cdef enum:
 
 #: Parameters of the named presets (``heuristic:preset=NAME``).
 PRESETS = {
-    "balanced": dict(aggression=1.0, explore_weight=1.0, wound_weight=0.8, fight_threshold=0.5,
-                     site_weight=1.0, adventure_weight=1.0, core_explore=0.3, recruit_weight=1.2,
+    "balanced": dict(aggression=1.0, explore_weight=1.0, wound_weight=0.45, fight_threshold=0.2,
+                     site_weight=1.3, adventure_weight=1.0, core_explore=0.3, recruit_weight=1.2,
                      heal_weight=0.7, learn_weight=2.0),
     "explorer": dict(aggression=0.7, explore_weight=2.0, wound_weight=1.2, fight_threshold=1.0,
                      site_weight=0.4, adventure_weight=0.6, core_explore=0.6, recruit_weight=0.8,
                      heal_weight=0.8, learn_weight=1.0),
-    "conqueror": dict(aggression=1.5, explore_weight=0.6, wound_weight=0.5, fight_threshold=0.0,
+    "conqueror": dict(aggression=1.5, explore_weight=0.6, wound_weight=0.3, fight_threshold=0.0,
                       site_weight=1.8, adventure_weight=1.5, core_explore=0.1, recruit_weight=1.8,
                       heal_weight=0.6, learn_weight=3.0),
 }
@@ -1500,7 +1500,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         core_next = False
         if gs.n_tile_stack > 0:
             core_next = tv(st.tiles.data, st.tiles.width, gs.tile_stack[gs.n_tile_stack - 1], st.cols.tile_kind) >= 2
-        limit = mp + <int>pot + 8
+        limit = mp + <int>pot + 16
         pkey = terrain_key(gs) * 1000003 + ((<long long>here * 64 + gs.n_tiles) * 4096 + key) * 256 + limit
         if pkey != self.path_key:
             dijkstra(gs, st, here, self.path_dist, self.path_prev, es.city_closed, es.city_site, limit)
@@ -1534,7 +1534,7 @@ cdef class HeuristicPolicy(RandomPolicy):
                                 best_kind = G_ASSAULT
                     continue
                 # exploration (9.8)
-                if d + explore_cost <= mp + pot + 8:
+                if d + explore_cost <= mp + pot + 16:
                     m = self.expl_n[h]
                     if m < 0:
                         m = explorable(gs, st, h, pos)
