@@ -76,9 +76,9 @@ PRESETS = {
     "balanced": dict(aggression=1.0, explore_weight=1.0, wound_weight=0.45, fight_threshold=0.2,
                      site_weight=1.3, adventure_weight=1.0, core_explore=0.3, recruit_weight=1.2,
                      heal_weight=0.7, learn_weight=2.0),
-    "explorer": dict(aggression=0.7, explore_weight=2.0, wound_weight=1.2, fight_threshold=1.0,
-                     site_weight=0.4, adventure_weight=0.6, core_explore=0.6, recruit_weight=0.8,
-                     heal_weight=0.8, learn_weight=1.0),
+    "explorer": dict(aggression=0.9, explore_weight=2.0, wound_weight=0.7, fight_threshold=0.5,
+                     site_weight=0.7, adventure_weight=0.8, core_explore=0.15, recruit_weight=1.0,
+                     heal_weight=0.8, learn_weight=1.5),
     "conqueror": dict(aggression=1.5, explore_weight=0.6, wound_weight=0.3, fight_threshold=0.0,
                       site_weight=1.8, adventure_weight=1.5, core_explore=0.1, recruit_weight=1.8,
                       heal_weight=0.6, learn_weight=3.0),
@@ -1542,8 +1542,9 @@ cdef class HeuristicPolicy(RandomPolicy):
                             m = box_explorable(gs, st, h, pos)
                         self.expl_n[h] = m if m > 0 else 0
                     if m > 0:
-                        value = st.shape.fame_per_tile + self.p.explore_weight
-                        if core_next and not last_round:
+                        # its Fame (17.3.1) or, where tiles give none, what it opens up
+                        value = (st.shape.fame_per_tile if st.shape.fame_per_tile > 0 else 1) + self.p.explore_weight
+                        if core_next and not last_round and es.end_city_revealed:
                             value *= self.p.core_explore
                         need = d + explore_cost
                         score = value - self.move_cost_penalty(need - mp, pot) - dist_pen
@@ -1655,7 +1656,7 @@ cdef class HeuristicPolicy(RandomPolicy):
 
     cdef int site_goal_kind(self, Engine eng, int site) noexcept nogil:
         cdef const EngineStatics* es = &eng.es
-        if site == es.sites.keep or site == es.sites.mage_tower:
+        if site == es.sites.keep or site == es.sites.mage_tower or site == es.sites.city:
             return G_ASSAULT
         if site == es.sites.village or site == es.sites.monastery:
             return G_INTERACT
@@ -1672,8 +1673,11 @@ cdef class HeuristicPolicy(RandomPolicy):
         cdef int nf = 0, kills = 0, wt = 0, free_slots = 0, i, u, cheapest = INF, c, fortified, units_ok
         cdef double v, infl, pw = 0
         cdef Weights w
-        if site == es.sites.keep or site == es.sites.mage_tower:
-            # 11.1.3 assault: the garrison defends the fortified site (11.10); Reputation -1 (10.4)
+        if site == es.sites.keep or site == es.sites.mage_tower or (site == es.sites.city and not es.city_closed):
+            # 11.1.3 assault: the garrison defends the fortified site (11.10); Reputation -1 (10.4).
+            # A city may be worn down over several assaults (11.12.2: a Shield per defender
+            # defeated), so there one defeated defender is enough; its defender bonuses
+            # (11.13.1) are not modelled.
             if hx.flags & HEX_CONQUERED or hx.n_tokens == 0 or d == 0:
                 return -1e9
             self.move_exclusion(gs, es, d - mp, excluded)
@@ -1685,8 +1689,8 @@ cdef class HeuristicPolicy(RandomPolicy):
                 nf = hex_foes(self, gs, st, h, 1, foes, 0)
                 sort_foes(foes, nf)
                 v = fight_plan(self, gs, es, st, foes, nf, excluded, 1, &kills, &wt)
-                if kills < nf:
-                    return -1e9                              # a site only falls with all its defenders
+                if kills < (1 if site == es.sites.city else nf):
+                    return -1e9                              # a keep / tower falls only with all its defenders
             v = self.p.site_weight * (v + 1.0) - 0.5 - self.move_cost_penalty(d - mp, pot)
             return v if v > self.p.fight_threshold else -1e9
         if site == es.sites.dungeon or site == es.sites.tomb or site == es.sites.monster_den or \
