@@ -923,6 +923,20 @@ cdef class HeuristicPolicy(RandomPolicy):
                  eng.es.city_site, limit)
         return {h: dist[h] for h in range(gs.n_hexes) if dist[h] < INF}
 
+    def explore_spots(self, Engine eng):
+        """Spaces from which a tile could be explored now (9.8.2; for tests and tools)."""
+        cdef int pos[2 * MAX_EXPLORABLE]
+        cdef GameState* gs = &eng.core.gs
+        cdef int h, m
+        out = []
+        for h in range(gs.n_hexes):
+            m = explorable(gs, &eng.core.st, h, pos)
+            if m == RULES_STACK_EMPTY:
+                m = box_explorable(gs, &eng.core.st, h, pos)
+            if m > 0:
+                out.append(h)
+        return out
+
     def choose_engine(self, Engine eng):
         self.bind(eng)
         return RandomPolicy.choose_engine(self, eng)
@@ -1518,7 +1532,7 @@ cdef class HeuristicPolicy(RandomPolicy):
                 d = dist[h]
                 if d >= INF:
                     continue
-                dist_pen = 0.0 if d <= mp + pot else 0.15 * (d - mp - pot) + 0.5
+                dist_pen = 0.0 if d <= mp + pot else 0.05 * (d - mp - pot) + 0.3
                 site = gs.hexes[h].site
                 if h != here and ends_movement(gs, st, h, gs.current):
                     # entering it is an assault (9.4.1, 11.1.3): only as that goal
@@ -1623,9 +1637,13 @@ cdef class HeuristicPolicy(RandomPolicy):
         return self.end_of_move(eng, actions, n, wounds)
 
     cdef double move_cost_penalty(self, int extra, double pot) noexcept nogil:
-        """Cards spent on Move beyond the points already in the pool (about 2 per card)."""
+        """Cards spent on Move beyond the points already in the pool (about 2 per card);
+        no more than the hand can give this turn (a far goal costs this turn's cards, the
+        rest is paid from the next hand)."""
         if extra <= 0:
             return 0
+        if extra > pot:
+            return 0.15 * pot
         return 0.15 * extra
 
     cdef void move_exclusion(self, const GameState* gs, const EngineStatics* es, int extra, int* excluded) noexcept nogil:
