@@ -8,6 +8,7 @@
 # rng_seed(s, g, POLICY_STREAM_BASE + k).
 from libc.stdint cimport uint64_t, int32_t
 from mksim._rng cimport Rng
+from mksim._engine cimport Engine
 
 cdef enum:
     POLICY_STREAM_BASE = 100   # policy stream k has id POLICY_STREAM_BASE + k (never a game stream)
@@ -19,6 +20,10 @@ cdef class RandomPolicy:
     cdef readonly int stream           # k: this policy's stream is POLICY_STREAM_BASE + k
     cdef int choose_index(self, int n) noexcept nogil   # uniform in [0, n), n > 0
     cdef int pick(self, const int32_t* actions, int n) noexcept nogil   # index into actions[0:n]
+    # The decision hook of the fast path: an index into actions[0:n] (eng's legal list).  It
+    # gets the engine so that a policy can read the acting player's state (the heuristic);
+    # the default ignores it and calls pick().
+    cdef int pick_engine(self, Engine eng, const int32_t* actions, int n) noexcept nogil
 
 cdef enum:
     MAX_KIND = 256             # action kinds (action >> ACTION_SHIFT) a weight table covers

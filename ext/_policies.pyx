@@ -81,6 +81,10 @@ cdef class RandomPolicy:
         subclasses weigh the actions)."""
         return self.choose_index(n)
 
+    cdef int pick_engine(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
+        """The fast path's decision with the engine at hand (default: :meth:`pick`)."""
+        return self.pick(actions, n)
+
     def index(self, int n):
         """A uniform index in [0, n)."""
         if n <= 0:
@@ -99,7 +103,7 @@ cdef class RandomPolicy:
         """Like :meth:`choose` on ``eng.legal_actions()``, reading the engine's C buffer."""
         if eng.c_fill_legal() <= 0:
             raise ValueError("no legal action to choose from")
-        return int(eng.actions[self.pick(eng.actions, eng.n_actions)])
+        return int(eng.actions[self.pick_engine(eng, eng.actions, eng.n_actions)])
 
     def play(self, Engine eng, long max_steps=100000):
         """Play ``eng`` until the game is over or ``max_steps`` actions were taken here.
@@ -124,7 +128,7 @@ cdef class RandomPolicy:
                 n = eng.c_fill_legal()
                 if n <= 0:
                     break
-                a = eng.actions[self.pick(eng.actions, n)]
+                a = eng.actions[self.pick_engine(eng, eng.actions, n)]
                 steps += 1
                 err = eng.c_apply(a)
                 if err != 0:

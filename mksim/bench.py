@@ -28,8 +28,25 @@ def peak_rss_mb(children: bool = False) -> float:
     return round(rss / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
 
 
+def parse_policy_spec(text: str):
+    """``NAME`` or ``NAME:key=value,...`` as a policy spec for :func:`mksim.runner.run`
+    (a name, or ``(name, params)``); the policy is built once here so that an unknown name
+    or parameter is a ValueError naming it."""
+    from .policies import get_policy
+
+    name, _, rest = str(text).partition(":")
+    params = {}
+    for item in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"policy parameter {item!r} is not key=value")
+        params[key.strip()] = value.strip()
+    get_policy(name.strip(), **params)            # validates name and parameters
+    return (name.strip(), params) if params else name.strip()
+
+
 def run_bench(n_games: int = 200, seed: int = 0, scenario: str = "first-reconnaissance",
-              hero: str = "arythea", policy: str = "random", jobs: int = 1,
+              hero: str = "arythea", policy="random", jobs: int = 1,
               content: Optional[str] = None) -> dict:
     """Play ``n_games`` and measure.
 
@@ -55,7 +72,8 @@ def run_bench(n_games: int = 200, seed: int = 0, scenario: str = "first-reconnai
     terms = {TERMINATION_NAMES[c]: int((rec["termination"] == c).sum()) for c in np.unique(rec["termination"])}
     out = {
         "mksim": __version__,
-        "scenario": config.game().scenario_id, "hero": config.game().hero_id, "policy": policy,
+        "scenario": config.game().scenario_id, "hero": config.game().hero_id,
+        "policy": policy if isinstance(policy, str) else f"{policy[0]}:" + ",".join(f"{k}={v}" for k, v in policy[1].items()),
         "seed": seed, "jobs": jobs,
         "games": n_games,
         "games_finished": res.n_finished,

@@ -344,16 +344,24 @@ def bench(
     games: str = typer.Option("200", "--games", help="Games to play (at least 1)."),
     seed: str = typer.Option("0", "--seed", help="Root seed: game k uses (seed, k)."),
     jobs: str = typer.Option("1", "--jobs", help="Worker processes (joblib loky)."),
+    policy: str = typer.Option("random", "--policy",
+                               help="Policy that plays, NAME or NAME:key=value,... (see mksim.policies)."),
+    hero: str = typer.Option("arythea", "--hero", help="Hero id."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
-    """Play random games of First Reconnaissance (solo, Arythea) with fixed seeds and report
-    games/s, decisions/s, decisions per game, peak memory, and how many games the engine
-    stopped before their end (with the most frequent reasons)."""
+    """Play games of First Reconnaissance (solo, Arythea and the random policy unless told)
+    with fixed seeds and report games/s, decisions/s, decisions per game, peak memory, and
+    how many games the engine stopped before their end (with the most frequent reasons)."""
     import json
 
-    from .bench import run_bench
+    from .bench import parse_policy_spec, run_bench
 
-    report = run_bench(_int(games, "--games", 1), _int(seed, "--seed", 0, SEED_MAX), jobs=_int(jobs, "--jobs", 1))
+    try:
+        spec = parse_policy_spec(policy)
+    except ValueError as err:
+        fail(str(err))
+    report = run_bench(_int(games, "--games", 1), _int(seed, "--seed", 0, SEED_MAX), hero=hero, policy=spec,
+                       jobs=_int(jobs, "--jobs", 1))
     if as_json:
         typer.echo(json.dumps(report, indent=2))
         return
