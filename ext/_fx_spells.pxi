@@ -511,7 +511,7 @@ cdef void time_bending_end(GameState* gs, const EngineStatics* es, int p) noexce
             pl.n_set_aside += 1
             aside = True
         else:
-            push_card(pl.hand, &pl.n_hand, pl.play_area[i])
+            push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, pl.play_area[i])
     pl.n_play = 0
     gs.turn.extra_turn = 1
 
@@ -664,9 +664,9 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
         for k in range(gs.turn.hvars[0]):
             card = gs.turn.hvars[1 + k]
             if choice == 0:
-                push_card(pl.deck, &pl.n_deck, card)
+                push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, card)
             else:
-                if pl.n_deck < MAX_CARDS:
+                if pl.n_deck < MAX_DECK_CARDS:
                     for i in range(pl.n_deck, 0, -1):
                         pl.deck[i] = pl.deck[i - 1]
                     pl.deck[0] = <int16_t>card
@@ -719,7 +719,7 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
                 return RES_DONE
             card = pl.hand[choice]
             remove_at(pl.hand, &pl.n_hand, choice)
-            push_card(pl.discard, &pl.n_discard, card)
+            push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
             gs.turn.hvars[0] += 1
             c = card_colour(es, card)
             if c >= COLOURLESS:
@@ -1095,7 +1095,7 @@ cdef void spells_round_end(GameState* gs) noexcept nogil:
         pl.claimed_die = 0
         pl.claim_per_turn = 0
         for i in range(pl.n_set_aside):                          # Time Bending (LL-9.6.4)
-            push_card(pl.discard, &pl.n_discard, pl.set_aside[i])
+            push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, pl.set_aside[i])
         pl.n_set_aside = 0
 
 
