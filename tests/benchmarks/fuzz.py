@@ -85,8 +85,10 @@ def play_block(seed: int, start: int, stop: int, max_steps: int) -> dict:
     from mksim._checks import CHECKS, LOOP_CHECKS
     from mksim._engine import describe
     from mksim._policies import play_checked
+    from mksim.content import load_content
     from mksim.game import Game
 
+    content = load_content()             # once per block: Game() would load it per configuration
     games: dict = {}
     policies: dict = {}
     stops: Counter = Counter()
@@ -100,7 +102,7 @@ def play_block(seed: int, start: int, stop: int, max_steps: int) -> dict:
         sc, h, ll, pi = cfg
         game = games.get((sc, h, ll))
         if game is None:
-            game = games[(sc, h, ll)] = Game(sc, h, lost_legion=ll)
+            game = games[(sc, h, ll)] = Game(sc, h, content=content, lost_legion=ll)
         pol = policies.get(pi)
         if pol is None:
             pol = policies[pi] = _policy_core(pi)
