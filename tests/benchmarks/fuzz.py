@@ -187,14 +187,27 @@ def main(argv=None) -> int:
              for s, n in zip(seeds, per_seed) for a in range(0, n, args.chunk)]
     t0 = time.time()
     if args.jobs == 1:
-        parts = [play_block(*t) for t in tasks]
+        results = (play_block(*t) for t in tasks)
     else:
         from joblib import Parallel, delayed
-        parts = Parallel(n_jobs=args.jobs, backend="loky")(delayed(play_block)(*t) for t in tasks)
+        results = Parallel(n_jobs=args.jobs, backend="loky", return_as="generator_unordered")(
+            delayed(play_block)(*t) for t in tasks)
+    parts = []
+    try:
+        for part in results:                     # progress: a line (and the JSON) every 5% of the tasks
+            parts.append(part)
+            if len(parts) % max(1, len(tasks) // 20) == 0 and len(parts) < len(tasks):
+                done = merge(parts)
+                print(f"  ... {done['games']} games, {time.time() - t0:.0f} s, {done['games'] - done['finished']} "
+                      f"not finished, {len(done['violations'])} violations", flush=True)
+                _write_json(args.json, done, seeds, time.time() - t0, partial=True)
+    except KeyboardInterrupt:                    # report what was played
+        print("  interrupted: the report covers the games played so far", flush=True)
     res = merge(parts)
     dt = time.time() - t0
     res["seconds"] = dt
     res["seeds"] = seeds
+    res["partial"] = len(parts) < len(tasks)
     print(f"{res['games']} games in {dt:.1f} s ({res['games'] / dt:.0f} games/s, "
           f"{res['games'] / dt / args.jobs:.0f} per job; {res['steps'] / dt:.0f} actions/s), "
           f"{res['finished']} finished, {res['games'] - res['finished']} not finished, "
@@ -206,10 +219,15 @@ def main(argv=None) -> int:
         print(f"  VIOLATION {v}")
     print("largest zones: " + ", ".join(f"{z} {m} (seed {w[0]} game {w[1]})" if w else f"{z} {m}"
                                         for z, m, w in zip(ZONES, res["maxima"], res["max_where"])))
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump({**res, "stops": dict(res["stops"])}, fh, indent=1)
+    _write_json(args.json, res, seeds, dt, partial=res["partial"])
     return 1 if res["violations"] else 0
+
+
+def _write_json(path, res, seeds, seconds, partial):
+    if path:
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump({**res, "stops": dict(res["stops"]), "seeds": seeds, "seconds": seconds,
+                       "partial": partial}, fh, indent=1)
 
 
 if __name__ == "__main__":
