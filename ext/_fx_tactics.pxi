@@ -247,6 +247,20 @@ cdef int tactics_handler(GameState* gs, const EngineStatics* es, const Statics* 
             push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, card)
             gs.turn.hvars[0] += 1
         if gs.turn.hvars[0] < a[0] and pl.n_deck > 0:
+            if pl.n_deck > ASK_DONE:
+                # a deck of more cards than the 63 options of a question (Wounds are unlimited,
+                # 1.2.4): its Wounds go last (the deck is shuffled after the search anyway), so
+                # every distinct card, a Wound included, is an option
+                k = 0
+                for i in range(pl.n_deck):
+                    if pl.deck[i] != es.wound:
+                        pl.deck[k] = pl.deck[i]
+                        k += 1
+                if k >= ASK_DONE:                               # more non-Wounds than options
+                    set_error(gs, ERR_CAPACITY, 8, gs.turn.resolving_card)
+                    return RES_ERROR
+                for i in range(k, pl.n_deck):
+                    pl.deck[i] = <int16_t>es.wound
             for i in range(pl.n_deck):
                 if i < ASK_DONE:
                     options |= (<uint64_t>1) << i
