@@ -152,6 +152,25 @@ def test_no_card_is_lost_in_the_games_that_lost_cards(content, seed, game_index,
     assert maxima[6] > 256, f"{where}: the hero held only {maxima[6]} cards (the case needs > 256)"
 
 
+@pytest.mark.parametrize("seed, game_index, scenario, hero, lost_legion, eager", [
+    # found by tests/benchmarks/fuzz.py (1 game in ~12,000): Meditation held the cards it
+    # picked from the discard pile outside every zone while asking "top or bottom"
+    (20261201, 11896, "solo-conquest", "wolfhawk", True, True),     # basic, played
+    (20261201, 23006, "first-reconnaissance", "arythea", True, True),   # powered
+    (20261201, 215470, "solo-conquest", "norowas", False, False),  # uniform random play
+])
+def test_meditation_keeps_the_cards_it_picked_in_a_zone(content, seed, game_index, scenario, hero,
+                                                         lost_legion, eager):
+    """Meditation (spell): the discard-pile cards picked at random wait on top of the discard
+    pile while the player chooses the top or the bottom of the Deed deck, so card
+    conservation holds after every action (and the games play to their end)."""
+    game = Game(scenario, hero, content=content, lost_legion=lost_legion)
+    policy = WeightedPolicy(0, 0, 0, EAGER_WEIGHTS) if eager else RandomPolicy(0, 0, 0)
+    where = f"{scenario} {hero} lost_legion={lost_legion} seed {seed} game {game_index}"
+    ok, msg, _ = play_one(game, policy, seed, game_index, where)
+    assert ok, f"{where}: stopped: {msg}"
+
+
 def test_a_full_zone_stops_the_game_and_keeps_count(content, tables):
     """A reshuffle (2.2.8) into a Deed deck that cannot hold every card stops the game with
     ERR_CAPACITY (a NotImplementedError naming it) instead of dropping cards: the refused
