@@ -3,12 +3,15 @@
 
 :func:`violations` lists every broken invariant of a :class:`mksim._state.GameCore` in
 words; an empty list means the state is sound.  Each check cites the rule it guards.
-Card conservation needs the names of the cards and stays in the tests (to_dict).
+Card conservation (:func:`deed_count`) counts the non-Wound Deed cards in every zone of the
+game; it needs the count at the start of the game, so :func:`violations` does not check it
+and ``mksim._policies.play_checked`` checks it after every action (code ``V_CONSERVATION``).
 """
 from mksim._types cimport (
-    GameState, Player, MAX_CARDS, MAX_UNITS, MAX_COMBAT_ENEMIES, MAX_DICE, NUM_COLOURS,
-    MAX_PLAYERS, MAX_HEXES,
+    GameState, Player, MAX_DECK_CARDS, MAX_HAND_CARDS, MAX_DISCARD_CARDS, MAX_PLAY_CARDS, MAX_DUMMY_CARDS, MAX_UNITS, MAX_COMBAT_ENEMIES, MAX_DICE,
+    NUM_COLOURS, MAX_PLAYERS, MAX_HEXES, MAX_OFFER, MAX_DECK,
 )
+from libc.stdint cimport int16_t
 from mksim._state cimport GameCore
 
 # One code per check; the words are in CHECKS.
@@ -17,7 +20,7 @@ cdef enum:
     V_FAME = 1                 # Fame never negative (20)
     V_REPUTATION = 2           # 10.3: the track's spaces (reputation.toml: -7 .. +8)
     V_LEVEL = 3                # 13.6: levels 1..10
-    V_ZONES = 4                # deck / hand / discard / play area sizes within 0..MAX_CARDS
+    V_ZONES = 4                # deck / hand / discard / play area sizes within their capacities (MAX_*_CARDS)
     V_UNIT_WOUNDS = 5          # 11.7.9: a unit is wounded at most twice (Poison)
     V_UNITS_HELD = 6           # 7.2.1: no more Units than Command tokens
     V_MOVE = 7                 # 9.3.2: Move points never negative
@@ -32,13 +35,21 @@ cdef enum:
 
 CHECKS = (
     "crystals outside 0..3 (5.1.3)", "negative Fame", "reputation off the track (10.3)",
-    "level outside 1..10 (13.6)", "a card zone outside 0..MAX_CARDS",
+    "level outside 1..10 (13.6)", "a card zone outside 0..its capacity (MAX_*_CARDS)",
     "a unit with more than 2 wounds (11.7.9)", "more Units than Command tokens (7.2.1)",
     "negative Move points (9.3.2)", "negative Healing points (12.3.3)",
     "negative mana tokens (5.1.2)", "negative dummy crystals (18.4.4)",
     "Source dice count or colour wrong (5.5.1; dice kept by Mana Steal / Mana Claim count)", "combat slots or pools out of range (11)",
     "hero position off the map (9.3)", "unit neither Ready nor Spent (7.2.2)",
 )
+
+#: Code of a failed card conservation (play_checked; not one of the N_CHECKS state checks).
+V_CONSERVATION_CODE = V_CONSERVATION
+#: Words of the checks play_checked adds to CHECKS (indexed by code).
+LOOP_CHECKS = {
+    V_CONSERVATION: "cards not conserved: the Deed cards in all zones + those thrown away differ from the start (6.1)",
+    V_TWO_ACTIONS: "two actions in one turn (4.4.5)",
+}
 
 
 cdef inline int note(int* codes, int n, int max_codes, int code) noexcept nogil:
@@ -63,8 +74,8 @@ cdef int count_violations(const GameState* gs, int* codes, int max_codes) noexce
             n = note(codes, n, max_codes, V_REPUTATION)
         if pl.level < 1 or pl.level > 10:
             n = note(codes, n, max_codes, V_LEVEL)
-        if not (0 <= pl.n_deck <= MAX_CARDS and 0 <= pl.n_hand <= MAX_CARDS
-                and 0 <= pl.n_discard <= MAX_CARDS and 0 <= pl.n_play <= MAX_CARDS):
+        if not (0 <= pl.n_deck <= MAX_DECK_CARDS and 0 <= pl.n_hand <= MAX_HAND_CARDS
+                and 0 <= pl.n_discard <= MAX_DISCARD_CARDS and 0 <= pl.n_play <= MAX_PLAY_CARDS):
             n = note(codes, n, max_codes, V_ZONES)
         held = 0
         for u in range(MAX_UNITS):
@@ -114,6 +125,58 @@ cdef int count_violations(const GameState* gs, int* codes, int max_codes) noexce
             if gs.combat.block[e] < 0:
                 n = note(codes, n, max_codes, V_COMBAT)
     return n
+
+
+cdef inline int count_zone(const int16_t* cards, int n, int cap, int wound) noexcept nogil:
+    cdef int i, k = 0
+    if n > cap:
+        n = cap
+    for i in range(n):
+        if cards[i] >= 0 and cards[i] != wound:
+            k += 1
+    return k
+
+
+cdef int count_deeds(const GameState* gs, int wound) noexcept nogil:
+    """Non-Wound Deed cards (6.1.1) in every zone of the game, plus those thrown away
+    (Player.removed): the number card conservation keeps constant.  Zones: each hero's deck,
+    hand, discard pile, play area, cards under Sparing Power (3.2), set aside by Time Bending
+    (LL-9.6.4) and Banners on Units (7.5); the dummy's deck and discard pile (18); the AA and
+    Spell offers and decks, the Artifact deck, monastery AAs in the Unit offer (2.2.4) and the
+    Artifacts drawn for a reward (13.5.2).  Wounds come from an unlimited pile (1.2.4) and
+    are not counted."""
+    cdef int n = 0, p, u, k
+    cdef const Player* pl
+    for p in range(gs.n_players):
+        pl = &gs.players[p]
+        n += count_zone(pl.deck, pl.n_deck, MAX_DECK_CARDS, wound)
+        n += count_zone(pl.hand, pl.n_hand, MAX_HAND_CARDS, wound)
+        n += count_zone(pl.discard, pl.n_discard, MAX_DISCARD_CARDS, wound)
+        n += count_zone(pl.play_area, pl.n_play, MAX_PLAY_CARDS, wound)
+        n += count_zone(pl.tactic_cards, pl.n_tactic_cards, 8, wound)
+        n += count_zone(pl.set_aside, pl.n_set_aside, 4, wound)
+        for u in range(MAX_UNITS):
+            if pl.units[u].card >= 0 and pl.units[u].banner >= 0:
+                n += 1
+        n += pl.removed
+    if gs.has_dummy:
+        n += count_zone(gs.dummy.deck, gs.dummy.n_deck, MAX_DUMMY_CARDS, wound)
+        n += count_zone(gs.dummy.discard, gs.dummy.n_discard, MAX_DUMMY_CARDS, wound)
+    n += count_zone(gs.aa_offer, 3, 3, wound)
+    n += count_zone(gs.spell_offer, 3, 3, wound)
+    n += count_zone(gs.aa_deck, gs.n_aa_deck, MAX_DECK, wound)
+    n += count_zone(gs.spell_deck, gs.n_spell_deck, MAX_DECK, wound)
+    n += count_zone(gs.artifact_deck, gs.n_artifact_deck, MAX_DECK, wound)
+    n += count_zone(gs.turn.reward_cards, gs.turn.n_reward_cards, 6, wound)
+    for k in range(gs.n_unit_offer if gs.n_unit_offer <= MAX_OFFER else MAX_OFFER):
+        if gs.unit_offer[k] < 0:                 # -(card + 1): an AA from a monastery
+            n += 1
+    return n
+
+
+def deed_count(GameCore core, int wound):
+    """:func:`count_deeds` of ``core``'s state (``wound`` = card index of the Wound)."""
+    return count_deeds(&core.gs, wound)
 
 
 def violations(GameCore core):

@@ -35,7 +35,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t
 
 from mksim._types cimport (
     GameState, CombatEnemy, Combat, Player, Unit, Hex,
-    MAX_PLAYERS, MAX_CARDS, MAX_UNITS, MAX_TOKENS, MAX_PILE, MAX_COMBAT_ENEMIES, NUM_PILES,
+    MAX_PLAYERS, MAX_HAND_CARDS, MAX_DISCARD_CARDS, MAX_UNITS, MAX_TOKENS, MAX_PILE, MAX_COMBAT_ENEMIES, NUM_PILES,
     PHYSICAL, FIRE, ICE, COLDFIRE, MELEE, RANGED, SIEGE,
     PH_COMBAT_RANGED, PH_COMBAT_BLOCK, PH_COMBAT_DAMAGE, PH_COMBAT_ATTACK,
     CE_DEFEATED, CE_BLOCKED, CE_SITE_FORTIFIED, CE_NO_ATTACK, CE_DAMAGE_DONE, CE_RAMPAGING,
@@ -174,9 +174,11 @@ cdef void discard_non_wounds(GameState* gs, const Statics* st, int player) noexc
         if card >= 0 and tv(&st.cards, card, st.cols.card_deck) == DECK_WOUND:
             pl.hand[kept] = <int16_t>card
             kept += 1
-        elif pl.n_discard < MAX_CARDS:
+        elif pl.n_discard < MAX_DISCARD_CARDS:
             pl.discard[pl.n_discard] = <int16_t>card
             pl.n_discard += 1
+        else:
+            gs.cards_refused += 1                   # the engine stops the game (ERR_CAPACITY)
     if kept < pl.n_hand:
         gs.turn.played_card = 1                     # 4.3.2: cards were discarded this turn
     pl.n_hand = <int16_t>kept
@@ -935,9 +937,11 @@ cdef int assign_to_unit(GameState* gs, const Statics* st, int player, int unit_s
         gs.turn.fortitude_unit = 0                  # its side effects are ignored; the Unit has
         u.damaged_this_combat = 1                   # taken its damage for this combat
     elif paralyze:                                  # 11.7.10: destroyed instead of wounded
-        if u.banner >= 0 and pl.n_discard < MAX_CARDS:
+        if u.banner >= 0 and pl.n_discard < MAX_DISCARD_CARDS:
             pl.discard[pl.n_discard] = u.banner     # 7.5.2
             pl.n_discard += 1
+        elif u.banner >= 0:
+            gs.cards_refused += 1                   # ERR_CAPACITY
         u.card = -1
         u.banner = -1
         u.ready = 0
@@ -970,7 +974,8 @@ cdef int hero_take_wounds(GameState* gs, const Statics* st, int player, int n) n
     pl = &gs.players[player]
     w = wound_card(st)
     for i in range(n):
-        if pl.n_hand >= MAX_CARDS:
+        if pl.n_hand >= MAX_HAND_CARDS:
+            gs.cards_refused += 1                   # Wounds are unlimited (1.2.4): the game stops
             break
         pl.hand[pl.n_hand] = <int16_t>w
         pl.n_hand += 1
@@ -1021,10 +1026,12 @@ cdef int assign_to_hero(GameState* gs, const Statics* st, int player, int damage
     if poison:                                      # 11.7.9
         w = wound_card(st)
         for i in range(wounds):
-            if pl.n_discard < MAX_CARDS:
+            if pl.n_discard < MAX_DISCARD_CARDS:
                 pl.discard[pl.n_discard] = <int16_t>w
                 pl.n_discard += 1
                 gs.turn.wounds_to_discard += 1      # Banner of Protection
+            else:
+                gs.cards_refused += 1               # ERR_CAPACITY
     if paralyze and wounds > 0:                     # 11.7.10
         discard_non_wounds(gs, st, player)
     return wounds

@@ -10,7 +10,7 @@ from libc.stdint cimport int32_t, int16_t, int8_t, uint8_t, uint16_t, uint32_t, 
 
 from mksim._types cimport (
     DECK_BASIC, DECK_AA, DECK_SPELL, DECK_ARTIFACT, DECK_WOUND, COLOURLESS,
-    GameState, Player, Dummy, Hex, TurnState, MAX_PLAYERS, MAX_CARDS, MAX_DICE, MAX_PATH,
+    GameState, Player, Dummy, Hex, TurnState, MAX_PLAYERS, MAX_DECK_CARDS, MAX_HAND_CARDS, MAX_DISCARD_CARDS, MAX_PLAY_CARDS, MAX_DUMMY_CARDS, MAX_DICE, MAX_PATH,
     MAX_SKILLS, MAX_DECK, MAX_OFFER,
     RED, BLUE, WHITE, GREEN, GOLD, BLACK, NUM_COLOURS, NUM_TERRAINS, DAY, NIGHT,
     PH_TACTICS, PH_TURN_START, PH_MOVE, PH_REST, PH_END_TURN, PH_GAME_OVER,
@@ -121,8 +121,25 @@ cdef inline void remove_at(int16_t* arr, int16_t* n, int i) noexcept nogil:
     n[0] -= 1
 
 
-cdef inline bint push_card(int16_t* arr, int16_t* n, int card) noexcept nogil:
-    if n[0] >= MAX_CARDS:
+# Cards a full zone refused during the action being applied (push_card, insert_bottom have no
+# GameState at hand).  One per thread, so engines in nogil threads do not share it; c_apply
+# clears it first and moves it into GameState.cards_refused, which stops the game.
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    static __declspec(thread) int mksim_cards_refused = 0;
+    #else
+    static __thread int mksim_cards_refused = 0;
+    #endif
+    """
+    int mksim_cards_refused
+
+
+cdef inline bint push_card(int16_t* arr, int16_t* n, int cap, int card) noexcept nogil:
+    """Put ``card`` on top of the zone ``arr[0:n]`` of capacity ``cap`` (MAX_*_CARDS)."""
+    global mksim_cards_refused
+    if n[0] >= cap:
+        mksim_cards_refused += 1               # never a silent loss (ERR_CAPACITY after the action)
         return False
     arr[n[0]] = <int16_t>card
     n[0] += 1
@@ -134,7 +151,7 @@ cdef int draw_cards(GameState* gs, Player* pl, int n) noexcept nogil:
     cdef int drawn = 0
     while drawn < n and pl.n_deck > 0:
         pl.n_deck -= 1
-        push_card(pl.hand, &pl.n_hand, pl.deck[pl.n_deck])
+        push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, pl.deck[pl.n_deck])
         drawn += 1
     return drawn
 
@@ -184,7 +201,7 @@ cdef void take_wounds(GameState* gs, const EngineStatics* es, Player* pl, int n)
     towards knock-out (11.7.8, 21.2 A17), whatever effect or cost gave them."""
     cdef int i, added = 0
     for i in range(n):
-        if not push_card(pl.hand, &pl.n_hand, es.wound):
+        if not push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, es.wound):
             set_error(gs, ERR_CAPACITY, 0, es.wound)
             break
         gs.turn.wounds_to_hand += 1                             # Banner of Protection
@@ -1241,9 +1258,9 @@ cdef void shuffle_all_deeds(GameState* gs, Player* pl) noexcept nogil:
     """2.2.8: hand, discard pile and deck (Wounds included) become the new Deed deck."""
     cdef int i
     for i in range(pl.n_hand):
-        push_card(pl.deck, &pl.n_deck, pl.hand[i])
+        push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, pl.hand[i])
     for i in range(pl.n_discard):
-        push_card(pl.deck, &pl.n_deck, pl.discard[i])
+        push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, pl.discard[i])
     pl.n_hand = 0
     pl.n_discard = 0
     rng_shuffle_i16(&gs.rng[<int>STREAM_DEEDS], pl.deck, pl.n_deck)
@@ -1333,8 +1350,10 @@ cdef enum:
 
 
 cdef void insert_bottom(int16_t* deck, int8_t* n, int card) noexcept nogil:
+    global mksim_cards_refused
     cdef int k
     if n[0] >= MAX_DECK:
+        mksim_cards_refused += 1               # ERR_CAPACITY after the action
         return
     for k in range(n[0], 0, -1):
         deck[k] = deck[k - 1]
@@ -1514,11 +1533,11 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if card == es.wound and gs.turn.crystal_joy != 2:
             return ERR_ILLEGAL                                   # 6.2.2
         remove_at(pl.hand, &pl.n_hand, arg)
-        push_card(pl.discard, &pl.n_discard, card)
+        push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
         for i in range(pl.n_discard - 1, -1, -1):
             if pl.discard[i] == gs.turn.crystal_joy_card:
                 remove_at(pl.discard, &pl.n_discard, i)
-                push_card(pl.hand, &pl.n_hand, gs.turn.crystal_joy_card)
+                push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, gs.turn.crystal_joy_card)
                 break
         gs.turn.crystal_joy = 0
         return ERR_NONE
@@ -1570,7 +1589,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if deck == DECK_ARTIFACT and powered:
             pl.removed += 1                                      # 6.1.5: thrown away
         else:
-            push_card(pl.play_area, &pl.n_play, card)            # 6.1.2
+            push_card(pl.play_area, &pl.n_play, MAX_PLAY_CARDS, card)            # 6.1.2
         gs.turn.played_card = 1
         if deck == DECK_SPELL and card_colour(es, card) < 4 and gs.turn.spells_cast[card_colour(es, card)] < 127:
             gs.turn.spells_cast[card_colour(es, card)] += 1     # cast, not sideways (Rings)
@@ -1592,7 +1611,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             return ERR_ILLEGAL
         card = pl.hand[i]
         remove_at(pl.hand, &pl.n_hand, i)
-        push_card(pl.play_area, &pl.n_play, card)
+        push_card(pl.play_area, &pl.n_play, MAX_PLAY_CARDS, card)
         gs.turn.played_card = 1
         if a == 0:
             gs.turn.move_points += 1 + move_bonus(gs)            # Tirelessness: even sideways
@@ -1678,7 +1697,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         elif gs.turn.rest_mode != 1 or card != es.wound:
             return ERR_ILLEGAL
         remove_at(pl.hand, &pl.n_hand, arg)
-        push_card(pl.discard, &pl.n_discard, card)               # 4.5.2: to the discard pile
+        push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)               # 4.5.2: to the discard pile
         gs.turn.played_card = 1                                  # 4.3.2 satisfied
         return ERR_NONE
     if kind == A_PLUNDER:                                        # 10.7.1.4 (_engine_combat.pxi)
@@ -1746,7 +1765,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
     if kind == A_PICK_AA:                                        # 13.6.4
         if gs.phase != PH_END_TURN or gs.turn.end_stage != END_LEVEL_AA or arg > 2 or gs.aa_offer[arg] < 0:
             return ERR_ILLEGAL
-        push_card(pl.deck, &pl.n_deck, gs.aa_offer[arg])         # 6.4.1: top of the deck
+        push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, gs.aa_offer[arg])         # 6.4.1: top of the deck
         refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, arg)
         next_level_stage(gs, es, st)
         return ERR_NONE
@@ -1757,7 +1776,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if card == es.wound:
             return ERR_ILLEGAL                                   # 12.1.2
         remove_at(pl.hand, &pl.n_hand, arg)
-        push_card(pl.discard, &pl.n_discard, card)
+        push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
         gs.turn.discarded_end += 1
         return ERR_NONE
     if kind == A_DRAW:
@@ -1876,7 +1895,7 @@ ERROR_TEXT = {
     ERR_INTERACTION: "interaction and site actions (rule 10) are not implemented yet",
     ERR_BOX_TILES: "exploring with tiles from the box (9.8.8): no longer raised (kept for the numbering)",
     ERR_UNIT_EFFECT: "effects on Units (ready/heal a unit, 7.3.4, 12.3.4) are not implemented yet",
-    ERR_CAPACITY: "a size limit of the core was reached (ext/_types.pxd MAX_CARDS, or more than 62 cards other than Wounds in a hand)",
+    ERR_CAPACITY: "ERR_CAPACITY: a size limit of the core was reached, the game stops rather than lose a card (a card zone is full: ext/_types.pxd MAX_*_CARDS; or more than 62 cards other than Wounds in a hand)",
     ERR_CARD_BONUS: "the Concentration / Will Focus bonus on Influence, Block or Attack is not implemented yet",
     ERR_UNIT_RULES: "a unit's special rules (units.toml special_rules not known to ext/_fx_units.pxi, or a Banner on a unit, 7.5) are not implemented yet",
     ERR_CITY: "interaction in a conquered city (10.2.4, 10.10): no longer raised (kept for the numbering)",
@@ -1911,7 +1930,7 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
 
 cdef void check_capacity(GameState* gs, int wound) noexcept nogil:
     """Stop the game with ERR_CAPACITY rather than lose a card silently: a zone that reached
-    MAX_CARDS may have refused a card, and hand indices must fit the action encoding (7
+    its capacity (MAX_*_CARDS) may have refused a card, and hand indices must fit the action encoding (7
     bits) and the 64 options of a handler's question.
 
     Wounds have no limit (1.2.4: the Wound pile; a hero who keeps fighting can hold 60+).
@@ -1922,6 +1941,8 @@ cdef void check_capacity(GameState* gs, int wound) noexcept nogil:
     question moves."""
     cdef int p, i, k
     cdef Player* pl
+    if gs.cards_refused:                                 # a full zone refused a card: it is not lost
+        set_error(gs, ERR_CAPACITY, 7, -1)               # silently, the game stops here
     for p in range(gs.n_players):
         pl = &gs.players[p]
         if (pl.n_hand > MAX_HAND_INDEX and gs.turn.handler_row < 0 and gs.turn.pending_choice < 0
@@ -1933,14 +1954,14 @@ cdef void check_capacity(GameState* gs, int wound) noexcept nogil:
                     k += 1
             for i in range(k, pl.n_hand):
                 pl.hand[i] = <int16_t>wound
-        if pl.n_deck >= MAX_CARDS or pl.n_discard >= MAX_CARDS or pl.n_play >= MAX_CARDS:
+        if pl.n_deck >= MAX_DECK_CARDS or pl.n_discard >= MAX_DISCARD_CARDS or pl.n_play >= MAX_PLAY_CARDS:
             set_error(gs, ERR_CAPACITY, 5, -1)
         elif pl.n_hand > MAX_HAND_INDEX:
             for i in range(MAX_HAND_INDEX, pl.n_hand):  # a card the encodings cannot reach
                 if pl.hand[i] != wound or (i == MAX_HAND_INDEX and pl.hand[i - 1] != wound):
                     set_error(gs, ERR_CAPACITY, 5, -1)
                     break
-    if gs.dummy.n_deck >= MAX_CARDS or gs.dummy.n_discard >= MAX_CARDS:
+    if gs.dummy.n_deck >= MAX_DUMMY_CARDS or gs.dummy.n_discard >= MAX_DUMMY_CARDS:
         set_error(gs, ERR_CAPACITY, 6, -1)
 
 
@@ -2198,6 +2219,7 @@ cdef class Engine:
 
         Legality is decided here only, against the list legal_actions() gives: the one
         cached by c_fill_legal while the state has not changed since, else a fresh one."""
+        global mksim_cards_refused
         cdef const int32_t* legal = self.actions
         cdef int n = self.n_actions, i, err
         if not self.legal_valid or self.legal_version != self.core.version:
@@ -2210,7 +2232,10 @@ cdef class Engine:
             return APPLY_REFUSED
         self.legal_valid = False
         self.core.version += 1
+        mksim_cards_refused = 0
         err = apply_action(self, action)
+        if mksim_cards_refused:
+            self.core.gs.cards_refused += <uint16_t>mksim_cards_refused
         if err == ERR_ILLEGAL and self.core.gs.error == ERR_NONE:
             set_error(&self.core.gs, ERR_ILLEGAL, 0, -1)     # listed, yet refused: stop the game
         check_capacity(&self.core.gs, self.es.wound)

@@ -662,7 +662,7 @@ cdef bint draw_artifacts(GameState* gs, Player* pl) noexcept nogil:
         return False
     if drawn <= n:                                                 # 21.2 A15: fewer than N + 1 exist
         for k in range(drawn):
-            push_card(pl.deck, &pl.n_deck, gs.turn.reward_cards[k])
+            push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, gs.turn.reward_cards[k])
         gs.turn.n_reward_cards = 0
         return False
     gs.turn.reward_choice = 1                                      # choosing the card to return
@@ -678,7 +678,7 @@ cdef int apply_reward(GameState* gs, const EngineStatics* es, const Statics* st,
         insert_bottom(gs.artifact_deck, &gs.n_artifact_deck, gs.turn.reward_cards[arg])
         for k in range(gs.turn.n_reward_cards):
             if k != arg:
-                push_card(pl.deck, &pl.n_deck, gs.turn.reward_cards[k])   # 6.4.1: on top of the deck
+                push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, gs.turn.reward_cards[k])   # 6.4.1: on top of the deck
         gs.turn.reward_choice = 0
         gs.turn.n_reward_cards = 0
         start_rewards(gs, es, st)
@@ -694,10 +694,10 @@ cdef int apply_reward(GameState* gs, const EngineStatics* es, const Statics* st,
         if arg > 2:
             return ERR_ILLEGAL
         if code == RW_SPELL and gs.spell_offer[arg] >= 0:          # 13.5.3
-            push_card(pl.deck, &pl.n_deck, gs.spell_offer[arg])
+            push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, gs.spell_offer[arg])
             refill_offer(gs, gs.spell_offer, gs.spell_deck, &gs.n_spell_deck, arg)
         elif code == RW_AA and gs.aa_offer[arg] >= 0:
-            push_card(pl.deck, &pl.n_deck, gs.aa_offer[arg])
+            push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, gs.aa_offer[arg])
             refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, arg)
     elif code == RW_CRYSTAL_RANDOM:                                # gold rolled: chosen colour
         if arg > 3:

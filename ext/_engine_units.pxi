@@ -214,7 +214,7 @@ cdef int apply_city_purchase(GameState* gs, const EngineStatics* es, int p, int 
                 return ERR_ILLEGAL
             refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, arg)   # 6.4.2
         gs.turn.influence = <int16_t>(gs.turn.influence - cost)
-        push_card(pl.deck, &pl.n_deck, card)                       # 10.5.1: on top of the Deed deck
+        push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, card)                       # 10.5.1: on top of the Deed deck
         return ERR_NONE
     if kind == A_ADD_ELITE:                                        # 10.10 white
         cost = es.units.city_elite_cost[colour]
@@ -345,7 +345,7 @@ cdef void disband(Player* pl, int slot) noexcept nogil:
     """7.2.4: the unit is removed from the game; its Banner goes to the discard pile (7.5.2)."""
     cdef Unit* u = &pl.units[slot]
     if u.banner >= 0:
-        push_card(pl.discard, &pl.n_discard, u.banner)
+        push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, u.banner)
     u.card = -1
     u.banner = -1
     u.ready = 0
@@ -454,7 +454,7 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
                 or gs.turn.influence < es.units.aa_cost:
             return ERR_ILLEGAL
         gs.turn.influence = <int16_t>(gs.turn.influence - es.units.aa_cost)
-        push_card(pl.deck, &pl.n_deck, -gs.unit_offer[k] - 1)      # 6.4.1: top of the Deed deck
+        push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, -gs.unit_offer[k] - 1)      # 6.4.1: top of the Deed deck
         remove_offer_slot(gs, k)                                   # 6.4.3: not replaced
         return ERR_NONE
     if kind == A_BUY_SPELL:                                        # 10.7.4.3, 21.2 A26; blue city 10.10
@@ -468,7 +468,7 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
             return ERR_ILLEGAL
         pay_take(gs, pay, card_colour(es, card))
         gs.turn.influence = <int16_t>(gs.turn.influence - cost)
-        push_card(pl.deck, &pl.n_deck, card)                       # 6.4.1 / 10.5.1
+        push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, card)                       # 6.4.1 / 10.5.1
         refill_offer(gs, gs.spell_offer, gs.spell_deck, &gs.n_spell_deck, k)   # 6.4.2
         return ERR_NONE
     return ERR_ILLEGAL
@@ -877,9 +877,17 @@ cdef class UnitsTester:
             raise RuntimeError("combat_begin failed")
 
     def prepare_round(self):
-        """Run the round preparation (2.2) now."""
+        """Run the round preparation (2.2) now; raise what ``Engine.apply`` would if it stops
+        the game (a card a full zone refused: ERR_CAPACITY)."""
+        global mksim_cards_refused
+        cdef GameState* gs = &self.eng.core.gs
+        mksim_cards_refused = 0
         self.eng.core.version += 1       # the Engine's cached legal list is stale
-        prepare_round(&self.eng.core.gs, &self.eng.es, &self.eng.core.st)
+        prepare_round(gs, &self.eng.es, &self.eng.core.st)
+        gs.cards_refused += <uint16_t>mksim_cards_refused
+        check_capacity(gs, self.eng.es.wound)
+        if gs.error != ERR_NONE:
+            raise self.eng._error(gs.error, 0)
 
     def unit(self, int slot):
         cdef Unit* u = &self.eng.core.gs.players[self.eng.core.gs.current].units[slot]

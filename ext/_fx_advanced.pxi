@@ -359,7 +359,7 @@ cdef int apply_steady_tempo(GameState* gs, int p) noexcept nogil:
     (powered) of the Deed deck (deck[n_deck-1] is the top, 13.7.2)."""
     cdef Player* pl = &gs.players[p]
     cdef int i, k
-    if not steady_tempo_ok(gs) or pl.n_deck >= MAX_CARDS:
+    if not steady_tempo_ok(gs) or pl.n_deck >= MAX_DECK_CARDS:
         return ERR_ILLEGAL
     for i in range(pl.n_discard - 1, -1, -1):
         if pl.discard[i] == gs.turn.steady_tempo_card:
@@ -555,9 +555,9 @@ cdef int apply_advanced_action(GameState* gs, const EngineStatics* es, int p, in
         card = gs.aa_offer[arg]
         refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, arg)
         if gs.turn.learning_to_hand:
-            push_card(pl.hand, &pl.n_hand, card)
+            push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, card)
         else:
-            push_card(pl.discard, &pl.n_discard, card)
+            push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
         return ERR_NONE
     if kind == A_PEACEFUL:
         # Peaceful Moment as the action: Heal 1 per heal_cost Influence (12.3); powered also
@@ -681,7 +681,7 @@ cdef bint playable_as_in_hand(GameState* gs, const EngineStatics* es, int card, 
     the card is in the offer (Blood of Ancients) or thrown away (Maximal Effect)."""
     cdef Player* pl = &gs.players[gs.current]
     cdef bint ok
-    if not push_card(pl.hand, &pl.n_hand, card):
+    if not push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, card):
         return node_playable(gs, es, row)
     ok = node_playable(gs, es, row)
     pl.n_hand -= 1
@@ -1120,9 +1120,9 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
         card = gs.aa_offer[choice]
         refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, choice)
         if a[0] == 1:
-            push_card(pl.hand, &pl.n_hand, card)
+            push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, card)
         else:
-            push_card(pl.discard, &pl.n_discard, card)
+            push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
         return RES_DONE
     if local == H_INTO_THE_HEAT:
         # Into the Heat, played at the start of a combat: Units' Attack and Block + bonus this
@@ -1166,7 +1166,7 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
         take_wounds(gs, es, pl, a[0])
         if gs.error != ERR_NONE:
             return RES_ERROR
-        push_card(pl.hand, &pl.n_hand, card)
+        push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, card)
         return RES_DONE
     if local == H_BLOOD_USE_AA:
         # Blood of Ancients powered: take `wounds` Wound(s) - to hand or to the discard pile -
@@ -1189,7 +1189,7 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
         card = gs.aa_offer[gs.turn.hvars[0]]
         if choice == 1:
             for k in range(a[0]):
-                push_card(pl.discard, &pl.n_discard, es.wound)
+                push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, es.wound)
         elif gs.combat.active:
             hero_take_wounds(gs, st, p, a[0])                      # counts for 11.7.8 knock-out
         else:
@@ -1253,7 +1253,7 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
                 return ask(gs, row, 2, ASK_OFFER, options)
         card = gs.spell_offer[choice]
         refill_offer(gs, gs.spell_offer, gs.spell_deck, &gs.n_spell_deck, choice)
-        push_card(pl.discard, &pl.n_discard, card)
+        push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
         return RES_DONE
     if local == H_MAXIMAL_BASIC or local == H_MAXIMAL_POWERED:
         # Maximal Effect: another Action card from hand is thrown away (6.5.2) and its basic
@@ -1316,7 +1316,7 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
         elif choice != ASK_DONE:
             card = pl.hand[choice]
             remove_at(pl.hand, &pl.n_hand, choice)
-            push_card(pl.discard, &pl.n_discard, card)
+            push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
             gs.turn.hvars[1] += a[1]
             if card == es.wound:
                 gs.turn.hvars[2] += 1
@@ -1385,7 +1385,7 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
         if gs.turn.handler_stage == 0:
             card = pl.hand[choice]
             remove_at(pl.hand, &pl.n_hand, choice)
-            push_card(pl.discard, &pl.n_discard, card)
+            push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
             gs.turn.hvars[0] = <int16_t>card_colour(es, card)
             options = talent_offer_slots(gs, es, gs.turn.hvars[0])
             choice = single_option(options)

@@ -250,7 +250,7 @@ cdef void attach_command_banner(GameState* gs, Player* pl, int slot) noexcept no
         return
     remove_at(pl.play_area, &pl.n_play, i)
     if u.banner >= 0:
-        push_card(pl.discard, &pl.n_discard, u.banner)  # 7.5.2
+        push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, u.banner)  # 7.5.2
     u.banner = <int16_t>card
     pl.banner_fx[slot] = BF_COMMAND
     pl.banner_flipped &= <uint8_t>~(1 << slot)
@@ -298,10 +298,10 @@ cdef int banner_attach(GameState* gs, const EngineStatics* es, int p, int row, i
     remove_at(pl.play_area, &pl.n_play, count)
     u = &pl.units[slot]
     if u.banner >= 0:
-        push_card(pl.discard, &pl.n_discard, u.banner)  # 7.5.2: the old Banner
+        push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, u.banner)  # 7.5.2: the old Banner
         if pl.banner_fx[slot] & BF_COMMAND:
             remove_commanded_unit(pl, slot)              # LL-5.1: the Unit leaves the game,
-            push_card(pl.discard, &pl.n_discard, card)   # and this Banner with it (7.5.2)
+            push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)   # and this Banner with it (7.5.2)
             return RES_DONE
     if local == AR_GLORY_ATTACHED:
         fx = (a[0] if a[0] < 3 else 3) | BF_GLORY
@@ -394,7 +394,7 @@ cdef int apply_banner_action(GameState* gs, const EngineStatics* es, const Stati
             return ERR_NONE
         if slot >= MAX_UNITS_ or pl.units[slot].card < 0 or pl.units[slot].banner < 0:
             return ERR_ILLEGAL
-        push_card(pl.discard, &pl.n_discard, pl.units[slot].banner)   # shuffled in with the rest
+        push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, pl.units[slot].banner)   # shuffled in with the rest
         if pl.banner_fx[slot] & BF_COMMAND:
             remove_commanded_unit(pl, slot)                      # LL-5.1
         pl.units[slot].banner = -1
@@ -785,7 +785,7 @@ cdef int artifacts_handler(GameState* gs, const EngineStatics* es, const Statics
         else:
             card = pl.hand[choice]
             remove_at(pl.hand, &pl.n_hand, choice)
-            push_card(pl.discard, &pl.n_discard, card)
+            push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
             if local == AR_SWORD_DISCARD:
                 gs.combat.attack[<int>MELEE][<int>PHYSICAL] += a[0]
             else:
@@ -930,7 +930,7 @@ cdef int artifacts_handler(GameState* gs, const EngineStatics* es, const Statics
             return ask(gs, row, 0, ASK_HAND_CARD, options)
         card = pl.hand[choice]
         remove_at(pl.hand, &pl.n_hand, choice)
-        push_card(pl.discard, &pl.n_discard, card)
+        push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
         return push_eval(gs, a[card_colour(es, card)])
     if local == AR_BOOK_AA or local == AR_BOOK_SPELL:
         # Book of Wisdom: throw away an Action card (6.5), take a card of its colour from the
@@ -956,12 +956,12 @@ cdef int artifacts_handler(GameState* gs, const EngineStatics* es, const Statics
             return ask(gs, row, 1, ASK_OFFER, options)
         c = gs.turn.hvars[0]
         if spell:
-            push_card(pl.hand, &pl.n_hand, gs.spell_offer[choice])
+            push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, gs.spell_offer[choice])
             refill_offer(gs, gs.spell_offer, gs.spell_deck, &gs.n_spell_deck, choice)
             for k in range(a[0]):
                 gain_crystal(pl, gs, c)
         else:
-            push_card(pl.hand, &pl.n_hand, gs.aa_offer[choice])
+            push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, gs.aa_offer[choice])
             refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, choice)
         return RES_DONE
     if local == AR_TOME:
@@ -978,7 +978,7 @@ cdef int artifacts_handler(GameState* gs, const EngineStatics* es, const Statics
             card = pl.hand[choice]
             c = card_colour(es, card)
             remove_at(pl.hand, &pl.n_hand, choice)
-            push_card(pl.discard, &pl.n_discard, card)
+            push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
             return ask(gs, row, 1, ASK_OFFER, tome_slots(gs, es, c, a[0]))
         return push_eval(gs, tome_row(gs, es, gs.spell_offer[choice], a[0]))
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)

@@ -106,7 +106,7 @@ cdef int basic_handler(GameState* gs, const EngineStatics* es, const Statics* st
             return ask(gs, row, 0, ASK_HAND_CARD, options)
         i = pl.hand[choice]
         remove_at(pl.hand, &pl.n_hand, choice)
-        push_card(pl.discard, &pl.n_discard, i)
+        push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, i)
         return push_eval(gs, a[1])
     if local == H_MANA_TO_CRYSTAL:
         # Crystallize (basic) / Crystal Joy: pay one basic mana of a chosen colour, gain a
@@ -182,7 +182,7 @@ cdef int basic_handler(GameState* gs, const EngineStatics* es, const Statics* st
             return ask(gs, row, 0, ASK_HAND_CARD, options)
         i = pl.hand[choice]
         remove_at(pl.hand, &pl.n_hand, choice)
-        push_card(pl.play_area, &pl.n_play, i)                    # 6.1.2
+        push_card(pl.play_area, &pl.n_play, MAX_PLAY_CARDS, i)                    # 6.1.2
         gs.turn.resolving_card = <int16_t>i
         gs.turn.concentration = <int8_t>a[0]
         return push_eval(gs, es.card_powered[i * es.card_stride])

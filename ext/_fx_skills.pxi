@@ -399,7 +399,7 @@ cdef void play_sideways_for(GameState* gs, Player* pl, int i, int value) noexcep
     cdef int card = pl.hand[i]
     cdef int a = sideways_kind(gs)
     remove_at(pl.hand, &pl.n_hand, i)
-    push_card(pl.play_area, &pl.n_play, card)        # a Wound too: discarded at end of turn
+    push_card(pl.play_area, &pl.n_play, MAX_PLAY_CARDS, card)        # a Wound too: discarded at end of turn
     gs.turn.played_card = 1
     if a == 0:
         gs.turn.move_points += value + move_bonus(gs)
@@ -736,7 +736,7 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
         for i in range(pl.n_hand):
             if pl.hand[i] == es.wound:
                 remove_at(pl.hand, &pl.n_hand, i)
-                push_card(pl.discard, &pl.n_discard, es.wound)
+                push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, es.wound)
                 gs.turn.played_card = 1               # 4.3.2: a card discarded
                 return push_eval(gs, a[0])
         set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
@@ -861,7 +861,7 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
         i = gs.turn.hvars[0]
         v = pl.hand[i]
         remove_at(pl.hand, &pl.n_hand, i)
-        push_card(pl.discard, &pl.n_discard, v)
+        push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, v)
         gs.turn.played_card = 1                       # 4.3.2: a card discarded
         gs.turn.mana_tokens[choice] += 1
         return RES_DONE

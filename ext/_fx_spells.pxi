@@ -511,7 +511,7 @@ cdef void time_bending_end(GameState* gs, const EngineStatics* es, int p) noexce
             pl.n_set_aside += 1
             aside = True
         else:
-            push_card(pl.hand, &pl.n_hand, pl.play_area[i])
+            push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, pl.play_area[i])
     pl.n_play = 0
     gs.turn.extra_turn = 1
 
@@ -602,6 +602,7 @@ cdef bint spells_playable(const GameState* gs, const EngineStatics* es, int row,
 
 cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* st,
                         int p, int row, int local, int choice) noexcept nogil:
+    global mksim_cards_refused
     cdef const int32_t* a = row_args(es, row)
     cdef const int32_t* r
     cdef Player* pl = &gs.players[p]
@@ -647,30 +648,35 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
     if local == SP_MEDITATION:
         # `cards` random cards of the discard pile go together on top (0) or to the bottom
         # (1) of the Deed deck (ASK_OPTION); the Hand limit of this turn's draw is
-        # +extra_draw (13.7.2).  hvars[0] = cards moved aside, kept in hvars[1..].
+        # +extra_draw (13.7.2).  hvars[0] = cards picked; while the question waits they lie
+        # on top of the discard pile in the order picked (so every card stays in a zone).
         if choice < 0:
             gs.turn.hand_limit_bonus += <int8_t>a[1]
             n = a[0] if a[0] < pl.n_discard else pl.n_discard
             if n > 6:
                 n = 6
-            for k in range(n):
-                i = <int>rng_below(&gs.rng[<int>STREAM_DEEDS], <uint32_t>pl.n_discard)
-                gs.turn.hvars[1 + k] = pl.discard[i]
+            for k in range(n):                                  # among the cards not yet picked
+                i = <int>rng_below(&gs.rng[<int>STREAM_DEEDS], <uint32_t>(pl.n_discard - k))
+                card = pl.discard[i]
                 remove_at(pl.discard, &pl.n_discard, i)
+                push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
             gs.turn.hvars[0] = <int16_t>n
             if n == 0:
                 return RES_DONE
             return ask(gs, row, 0, ASK_OPTION, 3)
-        for k in range(gs.turn.hvars[0]):
-            card = gs.turn.hvars[1 + k]
+        n = gs.turn.hvars[0]
+        pl.n_discard -= <int16_t>n
+        for k in range(n):
+            card = pl.discard[pl.n_discard + k]
             if choice == 0:
-                push_card(pl.deck, &pl.n_deck, card)
+                push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, card)
+            elif pl.n_deck < MAX_DECK_CARDS:
+                for i in range(pl.n_deck, 0, -1):
+                    pl.deck[i] = pl.deck[i - 1]
+                pl.deck[0] = <int16_t>card
+                pl.n_deck += 1
             else:
-                if pl.n_deck < MAX_CARDS:
-                    for i in range(pl.n_deck, 0, -1):
-                        pl.deck[i] = pl.deck[i - 1]
-                    pl.deck[0] = <int16_t>card
-                    pl.n_deck += 1
+                mksim_cards_refused += 1                        # ERR_CAPACITY after the action
         return RES_DONE
     if local == SP_UNDERGROUND_TRAVEL:
         return travel(gs, st, p, row, choice, a[0], 0)
@@ -719,7 +725,7 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
                 return RES_DONE
             card = pl.hand[choice]
             remove_at(pl.hand, &pl.n_hand, choice)
-            push_card(pl.discard, &pl.n_discard, card)
+            push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
             gs.turn.hvars[0] += 1
             c = card_colour(es, card)
             if c >= COLOURLESS:
@@ -1095,7 +1101,7 @@ cdef void spells_round_end(GameState* gs) noexcept nogil:
         pl.claimed_die = 0
         pl.claim_per_turn = 0
         for i in range(pl.n_set_aside):                          # Time Bending (LL-9.6.4)
-            push_card(pl.discard, &pl.n_discard, pl.set_aside[i])
+            push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, pl.set_aside[i])
         pl.n_set_aside = 0
 
 

@@ -135,7 +135,7 @@ cdef void tactic_round_end(GameState* gs) noexcept nogil:
     for p in range(gs.n_players):
         pl = &gs.players[p]
         for i in range(pl.n_tactic_cards):
-            push_card(pl.discard, &pl.n_discard, pl.tactic_cards[i])
+            push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, pl.tactic_cards[i])
             pl.tactic_cards[i] = -1
         pl.n_tactic_cards = 0
         if pl.stolen_die >= 0 and gs.n_dice < MAX_DICE:
@@ -192,7 +192,8 @@ cdef int tactics_handler(GameState* gs, const EngineStatics* es, const Statics* 
         # then shuffle the discard pile into the Deed deck.
         # Midnight Meditation (3.2): shuffle up to max_cards hand cards (Wounds allowed)
         # into the Deed deck and draw that many; flip the card.
-        # hvars[0] = cards chosen; chosen Meditation cards wait in hvars[1..]
+        # hvars[0] = cards chosen; chosen Meditation cards go onto the deck at once (the deck is
+        # shuffled when the choosing ends), so no card is ever out of every zone between actions
         if choice < 0:
             gs.turn.hvars[0] = 0
             if local == H_MIDNIGHT_MEDITATION:
@@ -202,9 +203,9 @@ cdef int tactics_handler(GameState* gs, const EngineStatics* es, const Statics* 
             card = pl.hand[choice]
             remove_at(pl.hand, &pl.n_hand, choice)
             if local == H_RETHINK:
-                push_card(pl.discard, &pl.n_discard, card)
+                push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
             else:
-                gs.turn.hvars[1 + gs.turn.hvars[0]] = <int16_t>card
+                push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, card)
             gs.turn.hvars[0] += 1
         if choice != ASK_DONE and gs.turn.hvars[0] < a[0] and gs.turn.hvars[0] < 7 and pl.n_hand > 0:
             return ask(gs, row, 0, ASK_HAND_CARD, hand_options(pl))
@@ -212,12 +213,10 @@ cdef int tactics_handler(GameState* gs, const EngineStatics* es, const Statics* 
         if local == H_RETHINK:
             draw_cards(gs, pl, k)
             for i in range(pl.n_discard):
-                push_card(pl.deck, &pl.n_deck, pl.discard[i])
+                push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, pl.discard[i])
             pl.n_discard = 0
             rng_shuffle_i16(&gs.rng[<int>STREAM_DEEDS], pl.deck, pl.n_deck)
         else:
-            for i in range(k):
-                push_card(pl.deck, &pl.n_deck, gs.turn.hvars[1 + i])
             rng_shuffle_i16(&gs.rng[<int>STREAM_DEEDS], pl.deck, pl.n_deck)
             draw_cards(gs, pl, k)
         return RES_DONE
@@ -245,9 +244,23 @@ cdef int tactics_handler(GameState* gs, const EngineStatics* es, const Statics* 
         else:
             card = pl.deck[choice]
             remove_at(pl.deck, &pl.n_deck, choice)
-            push_card(pl.hand, &pl.n_hand, card)
+            push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, card)
             gs.turn.hvars[0] += 1
         if gs.turn.hvars[0] < a[0] and pl.n_deck > 0:
+            if pl.n_deck > ASK_DONE:
+                # a deck of more cards than the 63 options of a question (Wounds are unlimited,
+                # 1.2.4): its Wounds go last (the deck is shuffled after the search anyway), so
+                # every distinct card, a Wound included, is an option
+                k = 0
+                for i in range(pl.n_deck):
+                    if pl.deck[i] != es.wound:
+                        pl.deck[k] = pl.deck[i]
+                        k += 1
+                if k >= ASK_DONE:                               # more non-Wounds than options
+                    set_error(gs, ERR_CAPACITY, 8, gs.turn.resolving_card)
+                    return RES_ERROR
+                for i in range(k, pl.n_deck):
+                    pl.deck[i] = <int16_t>es.wound
             for i in range(pl.n_deck):
                 if i < ASK_DONE:
                     options |= (<uint64_t>1) << i
@@ -270,7 +283,7 @@ cdef int tactics_handler(GameState* gs, const EngineStatics* es, const Statics* 
             if pl.n_discard == 0:
                 break
             pl.n_discard -= 1
-            push_card(pl.deck, &pl.n_deck, pl.discard[pl.n_discard])
+            push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, pl.discard[pl.n_discard])
         return RES_DONE
     if local == H_MANA_SEARCH:
         # 3.2: reroll up to `dice` Source dice (chosen first, then rerolled together)
@@ -301,7 +314,7 @@ cdef int tactics_handler(GameState* gs, const EngineStatics* es, const Statics* 
         else:
             pl.tactic_used = 1
             for i in range(pl.n_tactic_cards):
-                push_card(pl.hand, &pl.n_hand, pl.tactic_cards[i])
+                push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, pl.tactic_cards[i])
                 pl.tactic_cards[i] = -1
             pl.n_tactic_cards = 0
         return RES_DONE

@@ -19,10 +19,13 @@ from mksim._rng import check_seed
 from mksim._types cimport GameState, PH_GAME_OVER, MAX_PLAYERS
 from mksim._state cimport GameCore
 from mksim._engine cimport (
-    Engine, ACTION_SHIFT, ASK_NONE, ASK_HAND_CARD, ASK_COLOUR, ASK_DIE, ASK_YES_NO, ASK_OFFER, ASK_NUMBER,
+    Engine, ACTION_SHIFT, ERR_CAPACITY, A_CHALLENGE, A_ENTER_SITE, A_BURN, A_INTERACT, A_END_TURN, A_ANNOUNCE_END,
+    A_FORFEIT, ASK_NONE, ASK_HAND_CARD, ASK_COLOUR, ASK_DIE, ASK_YES_NO, ASK_OFFER, ASK_NUMBER,
     ASK_DECK_CARD, ASK_OPTION, ASK_DISCARD_CARD, ASK_ENEMY, ASK_UNIT, ASK_PAYMENT,
 )
 from mksim._scoring cimport first_recon_score, solo_score, cities_conquered
+from mksim._checks cimport count_violations, count_deeds, CHECK_CODES, V_CONSERVATION, V_TWO_ACTIONS
+from mksim._types cimport Player
 
 DEF_MASK = 0xFFFFFFFFFFFFFFFF
 STREAM_BASE = POLICY_STREAM_BASE
@@ -223,6 +226,84 @@ def _restore_weighted(seed, game_index, stream, state, weights, default):
     cdef WeightedPolicy p = WeightedPolicy(seed, game_index, stream, weights, default)
     p.rng.s0, p.rng.s1, p.rng.s2, p.rng.s3 = state
     return p
+
+
+def play_checked(RandomPolicy policy, Engine eng, long max_steps=100000):
+    """Play ``eng`` with ``policy`` like :meth:`RandomPolicy.play`, checking the invariants
+    after every action in the same nogil loop: the state checks of ``mksim._checks``
+    (``count_violations``), card conservation (``count_deeds`` never changes, 6.1; a game
+    stopped by ERR_CAPACITY may miss only the cards a full zone refused) and at
+    most one action per turn (4.4.5: a site action, challenge or interaction, counted until
+    the turn ends).  Stops at the first violation.
+
+    Returns
+    -------
+    tuple
+        ``(steps, error, action, violation, violation_step, maxima)``: actions applied; the
+        EngineError code that stopped the game (0 none; ``eng._error(error, action)`` gives
+        the exception ``apply`` would raise), or -1 if a game not over offered no legal
+        action; the last action applied; the code of the first violation (index of
+        ``mksim._checks.CHECKS`` / ``LOOP_CHECKS``, -1 none; the game stops there, so
+        ``action`` is the one after which it was seen) and its step; and the largest zone sizes seen after any action, over all
+        heroes: ``(deck, hand, discard, play_area, dummy deck, dummy discard, all cards of
+        one hero)``.
+    """
+    cdef long steps = 0
+    cdef int n = 1, a = 0, err = 0, k, p, t, viol = -1, nv, site_actions = 0, kind
+    cdef long viol_step = -1
+    cdef int total0, wound = eng.es.wound
+    cdef int codes[CHECK_CODES]
+    cdef int mx[7]
+    cdef GameState* gs = &eng.core.gs
+    cdef Player* pl
+    for k in range(7):
+        mx[k] = 0
+    with nogil:
+        total0 = count_deeds(gs, wound)
+        while gs.phase != PH_GAME_OVER and steps < max_steps:
+            n = eng.c_fill_legal()
+            if n <= 0:
+                err = -1
+                break
+            a = eng.actions[policy.pick(eng.actions, n)]
+            steps += 1
+            err = eng.c_apply(a)
+            kind = a >> ACTION_SHIFT
+            if kind == A_CHALLENGE or kind == A_ENTER_SITE or kind == A_BURN or kind == A_INTERACT:
+                site_actions += 1
+            elif kind == A_END_TURN or kind == A_ANNOUNCE_END or kind == A_FORFEIT:
+                site_actions = 0
+            for p in range(gs.n_players):
+                pl = &gs.players[p]
+                if pl.n_deck > mx[0]:
+                    mx[0] = pl.n_deck
+                if pl.n_hand > mx[1]:
+                    mx[1] = pl.n_hand
+                if pl.n_discard > mx[2]:
+                    mx[2] = pl.n_discard
+                if pl.n_play > mx[3]:
+                    mx[3] = pl.n_play
+                t = pl.n_deck + pl.n_hand + pl.n_discard + pl.n_play
+                if t > mx[6]:
+                    mx[6] = t
+            if gs.dummy.n_deck > mx[4]:
+                mx[4] = gs.dummy.n_deck
+            if gs.dummy.n_discard > mx[5]:
+                mx[5] = gs.dummy.n_discard
+            nv = count_violations(gs, codes, CHECK_CODES)
+            if nv > 0:
+                viol = codes[0]
+            elif count_deeds(gs, wound) != total0 and not (
+                    err == ERR_CAPACITY and total0 - count_deeds(gs, wound) <= gs.cards_refused):
+                viol = V_CONSERVATION          # a card gone, not one a full zone refused (game stopped)
+            elif site_actions > 1:
+                viol = V_TWO_ACTIONS
+            if viol >= 0:
+                viol_step = steps
+                break
+            if err != 0:
+                break
+    return (steps, err, a, viol, viol_step, tuple(mx[k] for k in range(7)))
 
 
 def policy_stream(seed, game_index, int stream=0, int draws=1):

@@ -15,7 +15,7 @@ wrappers of the C functions.
 from libc.stdint cimport int8_t, int16_t
 
 from mksim._types cimport (
-    GameState, Hex, Player, Dummy, Unit, MAX_PLAYERS, MAX_CARDS, MAX_UNITS, MAX_SKILLS, NUM_COLOURS,
+    GameState, Hex, Player, Dummy, Unit, MAX_PLAYERS, MAX_DECK_CARDS, MAX_HAND_CARDS, MAX_DISCARD_CARDS, MAX_PLAY_CARDS, MAX_DUMMY_CARDS, MAX_UNITS, MAX_SKILLS, NUM_COLOURS,
     HEX_CONQUERED, HEX_BURNED, DECK_BASIC, DECK_AA, DECK_SPELL, DECK_ARTIFACT, DECK_WOUND, COLOURLESS,
 )
 from mksim._state cimport GameCore, Statics, Table
@@ -103,9 +103,11 @@ cdef int clear_play_area(GameState* gs, const Statics* st, int p) noexcept nogil
     cdef Player* pl = &gs.players[p]
     cdef int i, n = pl.n_play
     for i in range(n):
-        if pl.n_discard < MAX_CARDS:
+        if pl.n_discard < MAX_DISCARD_CARDS:
             pl.discard[pl.n_discard] = pl.play_area[i]
             pl.n_discard += 1
+        else:
+            gs.cards_refused += 1               # the engine stops the game (ERR_CAPACITY)
         pl.play_area[i] = -1
     pl.n_play = 0
     for i in range(<int>NUM_COLOURS):
@@ -120,7 +122,7 @@ cdef int draw_to_limit(GameState* gs, const Statics* st, int p, int limit) noexc
     Returns the cards drawn."""
     cdef Player* pl = &gs.players[p]
     cdef int n = 0
-    while pl.n_hand < limit and pl.n_deck > 0 and pl.n_hand < MAX_CARDS:
+    while pl.n_hand < limit and pl.n_deck > 0 and pl.n_hand < MAX_HAND_CARDS:
         pl.n_deck -= 1
         pl.hand[pl.n_hand] = pl.deck[pl.n_deck]
         pl.n_hand += 1
@@ -222,10 +224,10 @@ cdef int dummy_round_prep(GameState* gs, const Statics* st, int aa_card, int spe
     `spell_colour` (colour of the Spell leaving the Spell offer, basic colour 0-3; anything
     else = none) with no 3-crystal limit; then its deck and discard pile are shuffled
     together into a new deck (gs.rng[STREAM_DUMMY]).  Returns the new deck size, -1 if the
-    cards exceed MAX_CARDS (nothing changed)."""
+    cards exceed MAX_DUMMY_CARDS (nothing changed)."""
     cdef Dummy* d = &gs.dummy
     cdef int i, extra = 1 if aa_card >= 0 else 0
-    if d.n_deck + d.n_discard + extra > MAX_CARDS:
+    if d.n_deck + d.n_discard + extra > MAX_DUMMY_CARDS:
         return -1
     if aa_card >= 0:
         d.deck[d.n_deck] = <int16_t>aa_card
@@ -361,10 +363,10 @@ cdef class ScoringTester:
     def _unit(self, u):
         return self.core.tables.unit_ids.index(u) if isinstance(u, str) else int(u)
 
-    cdef int _fill(self, int16_t* arr, cards) except -1:
+    cdef int _fill(self, int16_t* arr, cards, int cap) except -1:
         cards = [self._card(c) for c in cards]
-        if len(cards) > MAX_CARDS:
-            raise ValueError(f"at most {MAX_CARDS} cards")
+        if len(cards) > cap:
+            raise ValueError(f"at most {cap} cards")
         for i, c in enumerate(cards):
             arr[i] = <int16_t>c
         return len(cards)
@@ -386,13 +388,13 @@ cdef class ScoringTester:
         cdef Player* pl = self._pl(p)
         self.core.version += 1           # the Engine's cached legal list is stale
         if deck is not None:
-            pl.n_deck = self._fill(pl.deck, deck)
+            pl.n_deck = self._fill(pl.deck, deck, MAX_DECK_CARDS)
         if hand is not None:
-            pl.n_hand = self._fill(pl.hand, hand)
+            pl.n_hand = self._fill(pl.hand, hand, MAX_HAND_CARDS)
         if discard is not None:
-            pl.n_discard = self._fill(pl.discard, discard)
+            pl.n_discard = self._fill(pl.discard, discard, MAX_DISCARD_CARDS)
         if play is not None:
-            pl.n_play = self._fill(pl.play_area, play)
+            pl.n_play = self._fill(pl.play_area, play, MAX_PLAY_CARDS)
 
     def set_units(self, int p, units):
         """units: list of (unit, wounds, banner card or None)."""
@@ -472,9 +474,9 @@ cdef class ScoringTester:
         cdef Dummy* d = &self.core.gs.dummy
         self.core.version += 1           # the Engine's cached legal list is stale
         if deck is not None:
-            d.n_deck = self._fill(d.deck, deck)
+            d.n_deck = self._fill(d.deck, deck, MAX_DUMMY_CARDS)
         if discard is not None:
-            d.n_discard = self._fill(d.discard, discard)
+            d.n_discard = self._fill(d.discard, discard, MAX_DUMMY_CARDS)
         if crystals is not None:
             for i in range(4):
                 d.crystals[i] = <int8_t>crystals[i]

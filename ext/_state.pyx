@@ -13,7 +13,7 @@ import numpy as np
 
 from mksim._types cimport (
     GameState, Hex, Tile, Player, Dummy, Unit, TurnState, CombatEnemy, Combat,
-    MAX_PLAYERS, MAX_CARDS, MAX_UNITS, MAX_SKILLS, MAX_TILES, MAX_HEXES, MAX_TOKENS,
+    MAX_PLAYERS, MAX_DECK_CARDS, MAX_HAND_CARDS, MAX_DISCARD_CARDS, MAX_PLAY_CARDS, MAX_DUMMY_CARDS, MAX_UNITS, MAX_SKILLS, MAX_TILES, MAX_HEXES, MAX_TOKENS,
     MAX_PILE, MAX_DICE, MAX_OFFER, MAX_DECK, MAX_COMBAT_ENEMIES, NUM_PILES,
     RED, BLUE, WHITE, GREEN, GOLD, BLACK, NUM_COLOURS, DAY, NIGHT, PH_TACTICS, TERM_NONE,
     HEX_TOKENS_REVEALED, HEX_RUINS_REVEALED,
@@ -824,6 +824,13 @@ cdef class GameCore:
     def state_size():
         """sizeof(GameState) in bytes."""
         return <long>sizeof(GameState)
+
+    @staticmethod
+    def zone_capacities():
+        """Cards each zone can hold (ext/_types.pxd): {"deck", "hand", "discard", "play_area",
+        "dummy_deck", "dummy_discard"}."""
+        return {"deck": MAX_DECK_CARDS, "hand": MAX_HAND_CARDS, "discard": MAX_DISCARD_CARDS,
+                "play_area": MAX_PLAY_CARDS, "dummy_deck": MAX_DUMMY_CARDS, "dummy_discard": MAX_DUMMY_CARDS}
 
     # -- fixtures (mksim/fixtures.py, docs/fixtures.md) ---------------------------------
 

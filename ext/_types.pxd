@@ -16,8 +16,15 @@ from mksim._rng cimport Rng, NUM_STREAMS
 # ---------------------------------------------------------------------------------------
 cdef enum:
     MAX_PLAYERS = 4            # heroes in one game (17.2: up to 4)
-    MAX_CARDS = 256            # Deed cards in one zone of a hero, Wounds included (a battered hero
-                               # can hold 120+ Wounds by round 6); reaching it stops the game (ERR_CAPACITY)
+    # Deed cards in one zone of a hero, Wounds included.  Wounds are unlimited (1.2.4) and a
+    # battered hero holds hundreds of cards: the largest zones seen in 1,000,000 fuzz games
+    # (tests/benchmarks/fuzz.py) are given in docs/engine.md; these leave generous headroom.
+    # A card a full zone refuses stops the game (GameState.cards_refused, ERR_CAPACITY).
+    MAX_DECK_CARDS = 1024      # the Deed deck: every card of the hero after the round's reshuffle (2.2.8)
+    MAX_HAND_CARDS = 256       # the hand: the Wounds of one round on top of the hand limit
+    MAX_DISCARD_CARDS = 256    # the discard pile: the cards of one round
+    MAX_PLAY_CARDS = 64        # the play area: cards played in one turn (no Wounds)
+    MAX_DUMMY_CARDS = 64       # the dummy's deck / discard pile: 16 Deeds + 1 AA per round, never a Wound (18.4.4)
     MAX_UNITS = 6              # command tokens at level 9-10 are 5; +1 for Bonds of Loyalty
     MAX_SKILLS = 8             # skills gained at levels 2,4,6,8,10 plus Circlet / spares
     MAX_TILES = 40             # tiles on the map (24 base+LL tiles, slack for variants)
@@ -155,13 +162,13 @@ cdef struct Player:
     int8_t level               # 1 .. 10 (13.6)
     int8_t command_tokens      # 7.2.1
     int8_t crystals[4]         # per basic colour, max 3 (5.1.3)
-    int16_t deck[MAX_CARDS]    # Deed deck, top = deck[n_deck-1]
+    int16_t deck[MAX_DECK_CARDS]   # Deed deck, top = deck[n_deck-1]
     int16_t n_deck
-    int16_t hand[MAX_CARDS]
+    int16_t hand[MAX_HAND_CARDS]
     int16_t n_hand
-    int16_t discard[MAX_CARDS]
+    int16_t discard[MAX_DISCARD_CARDS]
     int16_t n_discard
-    int16_t play_area[MAX_CARDS]   # cards played this turn (6.1.2)
+    int16_t play_area[MAX_PLAY_CARDS]  # cards played this turn (6.1.2)
     int16_t n_play
     int16_t removed            # cards thrown away this game (conservation checks)
     Unit units[MAX_UNITS]
@@ -195,9 +202,9 @@ cdef struct Player:
 
 cdef struct Dummy:             # the dummy player (18)
     int8_t hero
-    int16_t deck[MAX_CARDS]
+    int16_t deck[MAX_DUMMY_CARDS]
     int16_t n_deck
-    int16_t discard[MAX_CARDS]
+    int16_t discard[MAX_DUMMY_CARDS]
     int16_t n_discard
     int8_t crystals[4]         # no 3-crystal limit (18.4.4)
     int8_t skill_stack[12]     # the dummy hero's skills, revealed into the common offer (18.3.1)
@@ -238,7 +245,7 @@ cdef struct TurnState:
     uint8_t end_stage          # end-of-turn sequence stage (13.1), 0 = not ending
     uint8_t levels_pending     # level-ups still to resolve this turn (13.6)
     uint8_t rest_mode          # 0 none, 1 standard rest chosen card done, 2 slow recovery (4.5)
-    uint8_t discarded_end      # cards discarded at end of turn (13.7.1, 21.2 A21)
+    uint16_t discarded_end     # cards discarded at end of turn (13.7.1, 21.2 A21)
     # a named effect handler waiting for a decision (see ext/_engine.pyx "handler protocol")
     int16_t handler_row        # the handler's effect row, -1 = none
     int8_t handler_stage       # progress inside the handler (its own numbering)
@@ -293,7 +300,7 @@ cdef struct TurnState:
     int8_t bow_phase           # the combat phase the Bow was played in, 0 = none
     uint32_t phase_defeated    # combat slots already defeated when the current combat phase began
     uint8_t exploding_pending  # Exploding Shield: destroy the enemy its block pool blocks
-    int8_t wounds_healed       # Wounds healed from hand this turn (Cure)
+    int16_t wounds_healed      # Wounds healed from hand this turn (Cure)
     int8_t cure_draw           # Cure: draw a card per Wound healed from hand from now on
     uint8_t space_bending      # Space Bending: spaces 2 away count as adjacent for moves (A_MOVE arg 8 + hex)
     uint8_t no_source_dice     # Who Needs Magic +3: no Source die may be used for the rest of the turn
@@ -455,6 +462,7 @@ cdef struct GameState:
     int16_t error              # EngineError of the last apply(), 0 = none (raised by the Python face)
     int16_t error_arg          # e.g. the handler id that is not implemented
     int16_t error_card         # the card (or unit/skill) involved, -1 = none
+    uint16_t cards_refused     # cards a full zone could not take (never lost silently: > 0 stops the game, ERR_CAPACITY)
     int8_t turn_player         # whose turn it is: player index, or MAX_PLAYERS for the dummy
     int8_t turns_in_round      # turns taken this round (all actors)
     int8_t last_turn_taken[MAX_PLAYERS + 1]   # 1 when the actor took its final turn after the announcement

@@ -37,7 +37,8 @@ REPUTATION_RANGE = (-7, 8)  # 10.3: the Reputation track
 LEVEL_RANGE = (1, 10)       # 13.6
 UNIT_WOUNDS = (0, 2)        # 11.7.9: a unit holds at most 2 Wounds (Poison)
 HAND_CAPACITY = 63          # MAX_HAND_INDEX of ext/_engine.pxd: hand indices fit the action encoding
-ZONE_CAPACITY = 255         # MAX_CARDS - 1: a full zone stops the game (check_capacity, ext/_engine.pyx)
+# other card zones hold one card less than their array (MAX_*_CARDS of ext/_types.pxd): a full
+# zone stops the game (check_capacity, ext/_engine.pyx)
 HEADER_KEYS = ("format", "scenario", "hero", "lost_legion")
 NONE_WORDS = (None, "none")  # TOML has no null: write "none"
 
@@ -467,7 +468,7 @@ class _Loader:
             elif k == "crystals":
                 out[k] = self.colour_counts(x, kp, _fx.BASIC_COLOURS, MAX_CRYSTALS)
             elif k in ("deck", "hand", "discard", "play_area"):
-                cap = HAND_CAPACITY if k == "hand" else ZONE_CAPACITY
+                cap = HAND_CAPACITY if k == "hand" else len(base[k]) - 1
                 out[k] = self.ids("card", x, kp, len(base[k]), cap=cap)
                 out[_COUNT[k]] = len(x)
             elif k == "units":
@@ -549,7 +550,7 @@ class _Loader:
             elif k == "crystals":
                 out[k] = self.colour_counts(x, kp, _fx.BASIC_COLOURS, 127)    # no limit (18.4.4)
             elif k in ("deck", "discard"):
-                out[k] = self.ids("card", x, kp, len(base[k]), cap=ZONE_CAPACITY)
+                out[k] = self.ids("card", x, kp, len(base[k]), cap=len(base[k]) - 1)
                 out[_COUNT[k]] = len(x)
             elif k == "skill_stack":
                 out[k] = self.ids("skill", x, kp, len(base[k]))

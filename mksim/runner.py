@@ -30,7 +30,7 @@ from .policies import Policy, get_policy
 __all__ = [
     "GameConfig", "RunResult", "OUTCOME_DTYPE", "ERROR_NAMES", "play_game", "run", "play_logged",
     "ERROR_NONE", "ERROR_NOT_IMPLEMENTED", "ERROR_STEP_LIMIT", "ERROR_ILLEGAL_ACTION",
-    "ERROR_NO_ACTION", "SCORE_MISSING",
+    "ERROR_NO_ACTION", "ERROR_CAPACITY", "SCORE_MISSING",
 ]
 
 #: One game's record.  ``termination`` codes are ``TERMINATION_NAMES`` of ext/_state.pyx
@@ -50,7 +50,8 @@ ERROR_NOT_IMPLEMENTED = 1   # the engine raised NotImplementedError (a rule stil
 ERROR_STEP_LIMIT = 2        # max_steps decisions without an end (termination step_limit)
 ERROR_ILLEGAL_ACTION = 3    # the policy chose an action that is not legal
 ERROR_NO_ACTION = 4         # a game not over offered no legal action (an engine bug)
-ERROR_NAMES = ("none", "not_implemented", "step_limit", "illegal_action", "no_legal_action")
+ERROR_CAPACITY = 5          # a card zone of the core was full (ERR_CAPACITY): stopped, no card lost
+ERROR_NAMES = ("none", "not_implemented", "step_limit", "illegal_action", "no_legal_action", "capacity")
 SCORE_MISSING = np.iinfo(np.int32).min
 TERM_STEP_LIMIT = 3
 
@@ -175,7 +176,8 @@ def play_game(config: GameConfig, seed: int, game_index: int, policy: PolicySpec
         else:
             _play_python(state, pol, config.max_steps)
     except NotImplementedError as err:
-        error, message = ERROR_NOT_IMPLEMENTED, str(err)
+        error = ERROR_CAPACITY if str(err).startswith("ERR_CAPACITY") else ERROR_NOT_IMPLEMENTED
+        message = str(err)
     except ValueError as err:
         message = str(err) if str(err).startswith("policy ") else f"the engine refused an action it listed as legal: {err}"
         error = ERROR_ILLEGAL_ACTION

@@ -42,6 +42,49 @@ def read_csv(name: str) -> list[dict[str, str]]:
         return list(csv.DictReader(fh))
 
 
+def _sweep_seed() -> int:
+    """Root seed of this run's invariant sweep (tests/test_invariants.py): MKSIM_SWEEP_SEED
+    replays a run, otherwise a fresh one from os.urandom so that every run plays new games."""
+    text = os.environ.get("MKSIM_SWEEP_SEED", "").strip()
+    if text:
+        try:
+            seed = int(text, 0)
+        except ValueError:
+            raise pytest.UsageError(f"MKSIM_SWEEP_SEED must be an integer, not {text!r}")
+        if not 0 <= seed < 1 << 64:
+            raise pytest.UsageError(f"MKSIM_SWEEP_SEED must be in 0 .. 2**64-1, not {seed}")
+        return seed
+    return int.from_bytes(os.urandom(8), "little")
+
+
+SWEEP_SEED = None
+
+
+def _sweep_words() -> str:
+    return f"mksim invariant sweep root seed: {SWEEP_SEED} (replay with MKSIM_SWEEP_SEED={SWEEP_SEED})"
+
+
+def pytest_configure(config):
+    global SWEEP_SEED
+    SWEEP_SEED = _sweep_seed()
+
+
+def pytest_report_header(config):
+    """Printed first by pytest (not with -q), on success too."""
+    return _sweep_words()
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Printed last, with -q too, on success too."""
+    terminalreporter.write_line(_sweep_words())
+
+
+@pytest.fixture(scope="session")
+def sweep_seed():
+    """The root seed of this run's invariant sweep (see pytest_report_header)."""
+    return SWEEP_SEED
+
+
 @pytest.fixture(scope="session")
 def content():
     """The shipped catalogue, loaded and validated once per session (do not mutate)."""

@@ -22,6 +22,9 @@ from mksim import fixtures as F
 from mksim.cli import EXIT_STOPPED, app
 from mksim.fixtures import FORMAT, FixtureError, canonical_raw
 from mksim.game import Game
+from mksim._state import GameCore
+
+DECK_CAP = GameCore.zone_capacities()["deck"]   # MAX_DECK_CARDS of ext/_types.pxd
 
 
 @pytest.fixture(scope="module")
@@ -375,7 +378,8 @@ BAD = [
     ({"format": 1, "players": [{"hand": ["march", "rage", "marhc"]}]}, "players[0].hand[2]: unknown card 'marhc'"),
     ({"format": 1, "players": [{"hand": "march"}]}, "players[0].hand: expected a list"),
     ({"format": 1, "players": [{"hand": ["march"] * 64}]}, "players[0].hand: 64 entries, at most 63 fit"),
-    ({"format": 1, "players": [{"deck": ["wound"] * 256}]}, "players[0].deck: 256 entries, at most 255 fit"),
+    ({"format": 1, "players": [{"deck": ["wound"] * DECK_CAP}]},                 # a full zone stops the game
+     f"players[0].deck: {DECK_CAP} entries, at most {DECK_CAP - 1} fit"),
     ({"format": 1, "lost_legion": "no"}, "lost_legion: expected true or false"),
     ({"format": 1, "players": [{"crystals": {"blue": 4}}]}, "players[0].crystals.blue: 4 is out of range (0 .. 3)"),
     ({"format": 1, "players": [{"crystals": {"purple": 1}}]}, "players[0].crystals.purple: unknown colour"),

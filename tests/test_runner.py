@@ -99,3 +99,27 @@ def test_bad_run_arguments(kwargs):
     args = {"n_games": 2, "jobs": 1, "chunk": None, **kwargs}
     with pytest.raises(ValueError):
         run(CONFIG, seed=1, **args)
+
+
+def test_a_capacity_stop_is_recorded_as_stopped_never_finished():
+    """A card zone that overflows stops the game (ERR_CAPACITY, issue 7): the record says
+    ``capacity``, not finished, and carries the engine's message."""
+    from mksim._engine import UnitsTester
+    from mksim._scoring import ScoringTester
+    from mksim._state import GameCore
+    from mksim.runner import ERROR_CAPACITY, ERROR_NAMES
+
+    class Overfill(Policy):
+        """Fills the Deed deck to one below its capacity, then prepares a round: the reshuffle
+        (2.2.8) brings the 5 hand cards, 4 more than the deck holds."""
+        def choose(self, state, legal):
+            cap = GameCore.zone_capacities()["deck"]
+            ScoringTester(state.core).set_cards(0, deck=["wound"] * (cap - 1), hand=["wound"] * 5,
+                                                discard=[], play=[])
+            UnitsTester(state.engine).prepare_round()
+            return int(legal[0])
+
+    rec, msg = play_game(GameConfig("first-reconnaissance", "arythea"), 1, 0, Overfill())
+    assert rec["error"] == ERROR_CAPACITY and ERROR_NAMES[ERROR_CAPACITY] == "capacity"
+    assert not rec["finished"] and rec["score"] == SCORE_MISSING
+    assert msg.startswith("ERR_CAPACITY")

@@ -162,6 +162,20 @@ def test_3_2_preparation_puts_a_chosen_deck_card_in_hand(content, tables):
     assert sorted(p["deck"] + [deck[4]]) == sorted(deck)
 
 
+def test_3_2_preparation_reaches_every_card_of_a_deck_of_wounds(content, tables):
+    """1.2.4: Wounds are unlimited, so a deck may hold more cards than the 63 options of a
+    question; its Wounds go last and every distinct card can still be searched for (3.2)."""
+    core, eng = new_engine(content, tables, time="night")
+    ScoringTester(core).set_cards(0, deck=["wound"] * 90 + ["march", "rage"])
+    take(eng, content, "preparation")
+    assert acts(eng) == [f"choose({k})" for k in range(63)]
+    p = player(core)
+    assert p["deck"][:2] == ["march", "rage"] and p["deck"][2:] == ["wound"] * 90
+    eng.apply(encode("choose", 1))
+    p = player(core)
+    assert p["hand"][-1] == "rage" and sorted(p["deck"]) == ["march"] + ["wound"] * 90
+
+
 # -- 3.2 Long Night (13.7.4) --------------------------------------------------------------------
 
 def test_3_2_long_night_at_turn_start_puts_3_random_discards_into_the_empty_deck(content, tables):
