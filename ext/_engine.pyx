@@ -1833,6 +1833,39 @@ HANDLER_TABLES = {HG_TACTICS: TACTICS_HANDLERS,
                   HG_SKILLS: SKILLS_HANDLERS,
                   HG_UNITS: UNITS_HANDLERS,
                   }
+HANDLER_GROUP_NAMES = {HG_TACTICS: "tactics", HG_BASIC: "basic", HG_ADVANCED: "advanced",
+                       HG_SPELLS: "spells", HG_ARTIFACTS: "artifacts", HG_SKILLS: "skills",
+                       HG_UNITS: "units"}
+
+
+def _make_handler_registry():
+    import types
+    reg = {}
+    for g, table in HANDLER_TABLES.items():
+        for name, params in table:
+            if name in reg:       # a handler shared by several decks lives in one group
+                raise RuntimeError(f"handler {name!r} is declared by two groups")
+            reg[name] = (HANDLER_GROUP_NAMES[g], tuple(params))
+    return types.MappingProxyType(reg)
+
+
+_HANDLER_REGISTRY = _make_handler_registry()
+
+
+def handler_registry():
+    """The effect handlers the engine implements, read-only.
+
+    Returns
+    -------
+    mapping
+        ``{handler name: (group, argument names)}``: the group is the handler module
+        (``"advanced"`` for ext/_fx_advanced.pxi ...); the argument names are those the
+        handler reads, in its order.  Built from HANDLER_TABLES (the groups' own
+        declarations), so content validation (mksim/content.py) and ``Engine._bind_handlers``
+        read one source.  A content ``handler(name, k=v, ...)`` must give exactly these
+        arguments.
+    """
+    return _HANDLER_REGISTRY
 
 ERROR_TEXT = {
     ERR_ILLEGAL: "illegal action",

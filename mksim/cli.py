@@ -30,8 +30,8 @@ app.add_typer(content_app, name="content")
 
 CONTENT_OPTION = typer.Option(
     None, "--content", metavar="PATH",
-    help="Use edited content: a folder holding changed copies of catalogue files "
-         "(e.g. a copy of mksim/data), or a TOML override file such as "
+    help="Use edited content: a folder holding changed copies of catalogue files and "
+         "nothing else (e.g. a copy of mksim/data), or a TOML override file such as "
          "'\\[enemies.prowlers] armor = 4'.",
 )
 COUNTS_OPTION = typer.Option(
@@ -122,18 +122,36 @@ def content_validate(
     content: Optional[Path] = CONTENT_OPTION,
     count_check: bool = COUNTS_OPTION,
 ) -> None:
-    """Check all content files (types, words, effects, references, component counts)
-    and compile them; print a count of each kind."""
+    """Check all content files (types, words, effects and their amounts, handlers against
+    the engine, references, component counts), compile them and bind them to the engine for
+    every solo scenario and hero; print a count of each kind."""
     c = _load(content, count_check)
     try:
         tables = c.compile()
     except ContentError as err:
         fail(str(err))
+    _bind_every_game(c)
     if content is not None:
         typer.echo(f"user content: {', '.join(c.user_files) if c.user_files else 'none'}")
     typer.echo(f"compiled: {len(tables.effects)} effect rows, {len(tables.handlers)} named handlers, "
                f"{tables.nbytes()} bytes of tables")
     typer.echo(c.summary())
+
+
+def _bind_every_game(c) -> None:
+    """Bind the content to the engine as ``mksim play`` would, for every solo scenario, hero
+    and Lost Legion choice (``Game()`` binds eagerly): what the engine cannot use is
+    reported by ``validate`` too, not first when a game starts."""
+    from .game import Game
+    for sc in c["scenarios"]:
+        if sc["min_players"] > 1 or not sc["dummy"]:
+            continue                 # not playable yet (18.1): `mksim play` says so
+        for hero in c.ids("heroes"):
+            for lost_legion in (False, True):
+                try:
+                    Game(sc["id"], hero, content=c, lost_legion=lost_legion)
+                except (ContentError, ValueError) as err:
+                    fail(str(err))
 
 
 @content_app.command("vocabulary")
@@ -159,6 +177,9 @@ def content_vocabulary(
             params = "effect, effect, ..."
         typer.echo(f"{op.name}({params})")
         typer.echo(f"    {op.doc}")
+        bounds = [f"{p.name} {p.min} .. {p.max}" for p in op.params if p.min is not None]
+        if bounds:
+            typer.echo(f"    range: {'; '.join(bounds)}")
     typer.echo("")
     for name, values in fx.ENUMS.items():
         typer.echo(f"{name}: {' '.join(values)}")
@@ -299,7 +320,9 @@ def _play_fixture(path: Path, c, pol, log: bool, steps_n: int) -> None:
         args = fixture_game_args(d)
         try:
             game = Game(args["scenario"], args["hero"], content=c, lost_legion=args["lost_legion"])
-        except (ValueError, ContentError) as err:
+        except ContentError as err:  # the content, not the fixture, is bad
+            fail(str(err))
+        except ValueError as err:
             raise FixtureError(f"{'hero' if str(err).startswith('unknown hero') else 'scenario'}: {err}") from None
         state = game.state_from_dict(d)
     except FixtureError as err:

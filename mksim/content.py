@@ -8,14 +8,18 @@ catalogue, optionally replaced or patched by the user's ``--content`` path:
 * a **TOML file**: an override file whose tables ``[<file stem>.<entry id>]`` replace
   single fields of existing entries.
 
-Everything is validated before anything is used: types, word lists, effect expressions,
-unique ids, cross-references and the component counts of the rulebooks.  The first
+Everything is validated before anything is used: types, word lists, effect expressions
+(amounts in range, nesting bounded, handlers and their arguments as the engine declares
+them), unique ids, cross-references, what the engine reads when it binds the content, and
+the component counts of the rulebooks.  The first
 problem raises :class:`ContentError`, whose message names the file, the entry and the
 field.  :meth:`Content.compile` turns valid content into the numeric tables of the core.
 """
 from __future__ import annotations
 
 import copy
+import os
+import reprlib
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -344,6 +348,8 @@ def _read_toml(path: Path, where: str) -> dict:
         raise ContentError(where, f"is not UTF-8 text ({err.reason})") from None
     except tomllib.TOMLDecodeError as err:
         raise ContentError(where, f"is not valid TOML: {err}") from None
+    except RecursionError:  # tomllib recurses once per nested array / inline table
+        raise ContentError(where, "is not usable TOML: arrays or tables nested too deeply") from None
     except OSError as err:
         raise ContentError(where, f"cannot be read: {err.strerror or err}") from None
 
@@ -412,6 +418,16 @@ class Content:
         return compile_content(self)
 
 
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = 60
+_REPR.maxlevel = 3
+
+
+def _show(value: Any) -> str:
+    """A value for an error message: short, one line, safe on deeply nested data."""
+    return _REPR.repr(value)
+
+
 def _entry_label(kind: Kind, entry: Any, index: int) -> str:
     key = _safe_key(kind, entry) if isinstance(entry, dict) else None
     if key is not None:
@@ -426,12 +442,12 @@ def _check_value(spec: F, value: Any, where: str, path: str, content_parsed: dic
     t = spec.type
     if t == "str":
         if not isinstance(value, str):
-            bad(f"expected text, got {value!r}")
+            bad(f"expected text, got {_show(value)}")
         if spec.enum is not None and value not in spec.enum:
-            bad(f"unknown value {value!r}; expected one of {', '.join(spec.enum)}")
+            bad(f"unknown value {_show(value)}; expected one of {', '.join(spec.enum)}")
     elif t == "int":
         if isinstance(value, bool) or not isinstance(value, int):
-            bad(f"expected a whole number, got {value!r}")
+            bad(f"expected a whole number, got {_show(value)}")
         if abs(value) > INT_LIMIT:  # the core stores numbers in small C integers
             bad(f"{value} is out of range (at most {INT_LIMIT} either way)")
         if spec.min is not None and value < spec.min:
@@ -440,31 +456,31 @@ def _check_value(spec: F, value: Any, where: str, path: str, content_parsed: dic
             bad(f"{value} is above the maximum {spec.max}")
     elif t == "bool":
         if not isinstance(value, bool):
-            bad(f"expected true or false, got {value!r}")
+            bad(f"expected true or false, got {_show(value)}")
     elif t == "effect":
         if not isinstance(value, str):
-            bad(f"expected an effect expression in quotes, got {value!r}")
+            bad(f"expected an effect expression in quotes, got {_show(value)}")
         try:
             content_parsed[key + (path,)] = fx.parse_effect(value)
         except fx.EffectError as err:
             bad(str(err))
     elif t == "list":
         if not isinstance(value, list):
-            bad(f"expected a list, got {value!r}")
+            bad(f"expected a list, got {_show(value)}")
         if spec.length is not None and len(value) != spec.length:
             bad(f"expected exactly {spec.length} items, got {len(value)}")
         for i, item in enumerate(value):
             ipath = f"{path}[{i}]"
             if spec.item == "table":
                 if not isinstance(item, dict):
-                    raise ContentError(where, f"field {ipath!r}: expected an inline table, got {item!r}")
+                    raise ContentError(where, f"field {ipath!r}: expected an inline table, got {_show(item)}")
                 _check_fields(spec.fields, item, where, ipath + ".", content_parsed, key)
             elif spec.item == "int":
                 _check_value(F("int"), item, where, ipath, content_parsed, key)
             elif spec.item == "pair":
                 if (not isinstance(item, list) or len(item) != 2
                         or not all(isinstance(x, int) and not isinstance(x, bool) for x in item)):
-                    raise ContentError(where, f"field {ipath!r}: expected a pair of whole numbers [a, b], got {item!r}")
+                    raise ContentError(where, f"field {ipath!r}: expected a pair of whole numbers [a, b], got {_show(item)}")
             else:
                 _check_value(F("str", enum=spec.enum), item, where, ipath, content_parsed, key)
     else:  # pragma: no cover - schema bug
@@ -499,8 +515,16 @@ def _apply_override(files: dict[str, dict], path: Path) -> None:
     data = _read_toml(path, shown)
     stems = {k.stem: k for k in KINDS.values() if len(FILES[k.file]) == 1}
     stems.update({k.name: k for k in KINDS.values()})
+    if not data:
+        raise ContentError(shown, "the override file changes nothing; write tables such as "
+                                  "[enemies.prowlers] with the fields to change")
+    tables = {k.table for k in KINDS.values()}
     for stem, patches in data.items():
         kind = stems.get(stem)
+        if kind is None and stem in tables and isinstance(patches, list):
+            raise ContentError(shown, f"holds [[{stem}]] entries like a catalogue file; put catalogue files "
+                                      "in a folder and give the folder as --content, or write an override "
+                                      "file of tables such as [enemies.prowlers]")
         if kind is None:
             raise ContentError(shown, f"unknown content kind [{stem}] (known: {', '.join(sorted(stems))})")
         if not isinstance(patches, dict):
@@ -517,6 +541,36 @@ def _apply_override(files: dict[str, dict], path: Path) -> None:
                     raise ContentError(shown, f"[{stem}.{key}]: unknown field {fname!r} "
                                               f"(known fields: {', '.join(kind.fields)})")
                 target[fname] = value
+
+
+#: Files a --content folder may hold besides catalogue files: the data folder's own notes
+#: (so that a copy of mksim/data works as it is).  Hidden entries (".git", editor swap
+#: files) are not looked at.
+FOLDER_EXTRAS = ("README.md",)
+
+
+def _check_folder(folder: Path) -> None:
+    """A --content folder holds catalogue files, at least one, and nothing else."""
+    try:
+        names = sorted(os.listdir(folder))
+    except PermissionError:
+        raise ContentError(str(folder), "cannot be read (permission denied)") from None
+    except OSError as err:
+        raise ContentError(str(folder), f"cannot be read: {err.strerror or err}") from None
+    names = [n for n in names if not n.startswith(".")]
+    extras = [n for n in names if n not in FILES and n not in FOLDER_EXTRAS]
+    if extras:
+        shown = [n + ("/" if (folder / n).is_dir() else "") for n in extras[:8]]
+        if len(extras) > 8:
+            shown.append(f"and {len(extras) - 8} more")
+        raise ContentError(str(folder), f"not a catalogue file: {', '.join(shown)} (a --content folder holds "
+                                        f"only catalogue files: {', '.join(sorted(FILES))})")
+    for n in names:
+        if n in FILES and not (folder / n).is_file() and not (folder / n).is_dir():
+            raise ContentError(str(folder / n), "is not a regular file")   # a pipe would block the reader
+    if not any(n in FILES for n in names):
+        raise ContentError(str(folder), f"holds no catalogue file (expected one or more of "
+                                        f"{', '.join(sorted(FILES))}, e.g. a copy of mksim/data)")
 
 
 def _safe_key(kind: Kind, entry: dict) -> str | None:
@@ -551,15 +605,20 @@ def load_content(path: str | Path | None = None, check_counts: bool = True) -> C
         p = Path(path)
         if p.is_dir():
             user_dir = p
-        elif p.exists() or p.suffix == ".toml":
+        elif p.exists():
+            if not p.is_file():
+                raise ContentError(str(p), "is neither a folder nor a regular file; --content takes a folder "
+                                           "of catalogue files or a .toml override file")
+            if p.suffix != ".toml":
+                raise ContentError(str(p), "is not a folder or a .toml file; --content takes a folder of "
+                                           "catalogue files or a .toml override file")
             override = p
+        elif p.suffix == ".toml":
+            raise ContentError(str(p), "file not found")
         else:
             raise ContentError(str(p), "no such file or folder")
     if user_dir is not None:
-        known = set(FILES)
-        for extra in sorted(user_dir.glob("*.toml")):
-            if extra.name not in known:
-                raise ContentError(str(extra), f"not a catalogue file (expected one of {', '.join(sorted(known))})")
+        _check_folder(user_dir)
     for fname in FILES:
         src = DATA_DIR / fname
         if user_dir is not None and (user_dir / fname).exists():
@@ -595,7 +654,9 @@ def load_content(path: str | Path | None = None, check_counts: bool = True) -> C
         entries[kind.name] = copy.deepcopy(raw)
     content = Content(entries, origin, parsed, user_files)
     _check_references(content)
+    _check_effects(content)
     _check_consistency(content)
+    _check_engine_needs(content)
     if check_counts:
         _check_counts(content)
     return content
@@ -614,6 +675,31 @@ def _check_references(c: Content) -> None:
                     if v not in ids[spec.ref]:
                         raise ContentError(where, f"field {fname!r}: {v!r} is not a known "
                                                   f"{KINDS[spec.ref].table} id in {KINDS[spec.ref].file}")
+
+
+def engine_handlers():
+    """The effect handlers the engine implements: ``mksim._engine.handler_registry()``
+    (``{name: (group, argument names)}``, read-only; the one source, see ext/_engine.pyx)."""
+    from . import _engine  # compiled
+    return _engine.handler_registry()
+
+
+def _check_effects(c: Content) -> None:
+    """Amounts in range and handlers the engine implements (:func:`mksim.effects.check_effect`
+    against the engine's own declarations, ``mksim._engine.handler_registry()``).
+
+    A cooperative skill (LL-7) may name a handler the engine does not implement: the engine
+    never deals cooperative skills (``Engine._skill_in_game``), and would stop with a named
+    error if one were used.
+    """
+    registry = engine_handlers()
+    coop = {str(e["id"]) for e in c["skills"] if e.get("cooperative")}
+    for (kind_name, key, path), node in c.parsed.items():
+        try:
+            fx.check_effect(node, registry, unknown_handlers_ok=(kind_name == "skills" and key in coop))
+        except fx.EffectError as err:
+            kind = KINDS[kind_name]
+            raise ContentError(f"{c.origin[kind.file]}: {kind.table} {key!r}", f"field {path!r}: {err}") from None
 
 
 def _check_consistency(c: Content) -> None:
@@ -676,6 +762,72 @@ def _check_consistency(c: Content) -> None:
             if not any(_hexmap.adjacent_positions(p[0], p[1], q[0], q[1])
                        for q in [[0, 0]] + m["setup_positions"] if q != p):
                 raise ContentError(where, f"field 'setup_positions': {p} touches no other setup tile")
+
+
+#: Site fields the engine reads at binding (ext/_engine.pyx _bind_sites,
+#: ext/_engine_units.pxi _bind_units), by site id: a --no-count-check edit must keep them.
+ENGINE_SITE_FIELDS = {
+    "village": ("heal_cost", "reputation_plunder"),       # 10.7.1
+    "monastery": ("heal_cost", "advanced_action_cost"),   # 10.7.2
+    "mage_tower": ("spell_cost",),                       # 10.7.4
+    "keep": (), "rampaging_orc": (), "rampaging_draconum": (),
+}
+
+
+def _check_engine_needs(c: Content) -> None:
+    """What the engine relies on when it binds content to a game (checked here, even with
+    ``check_counts`` off, so that a game never starts with a ValueError)."""
+    rk = KINDS["reputation"]
+    positions = sorted(e["position"] for e in c["reputation"])
+    if positions != list(range(-7, 9)):  # the core indexes the track by position + 7
+        missing = sorted(set(range(-7, 9)) - set(positions))
+        raise ContentError(c.origin[rk.file], f"field 'position': the Reputation track needs one space at each position "
+                                              f"-7 .. +8 (16, see reputation.toml); missing: "
+                                              f"{', '.join(map(str, missing))}")
+    wk = KINDS["wound"]
+    for wid in c.ids("wound"):
+        if wid != "wound":
+            raise ContentError(f"{c.origin[wk.file]}: card {wid!r}",
+                               "field 'id': the Wound card must have the id 'wound' (rule 1.2.4)")
+    if "wound" not in c.ids("wound"):   # the engine finds the Wound card by this id
+        raise ContentError(c.origin[wk.file], "no Wound card: the engine needs a card with the id 'wound' "
+                                              "(rule 1.2.4)")
+    sk = KINDS["sites"]
+    sites = {e["id"]: e for e in c["sites"]}
+    for sid, fields in ENGINE_SITE_FIELDS.items():
+        if sid not in sites:
+            raise ContentError(c.origin[sk.file], f"no site {sid!r}: the engine's site rules need it (10.7)")
+        for fname in fields:
+            if fname not in sites[sid]:
+                raise ContentError(f"{c.origin[sk.file]}: site {sid!r}",
+                                   f"missing field {fname!r} (the engine reads it, 10.7)")
+    # 1.2.13: the tile stack is built from the base-game tiles (The Lost Legion only adds),
+    # without Volkare's camp (ext/_state.pyx build_tile_stack)
+    tk, sck = KINDS["tiles"], KINDS["scenarios"]
+    have = {kind: sum(1 for t in c["tiles"] if t["kind"] == kind and t["expansion"] == "base"
+                      and not any(h.get("site") == "volkares_camp" for h in t["hexes"]))
+            for kind in ("countryside", "core", "city")}
+    for sc in c["scenarios"]:
+        for kind in ("countryside", "core", "city"):
+            fname = f"{kind}_tiles"
+            if sc[fname] > have[kind]:
+                raise ContentError(f"{c.origin[sck.file]}: scenario {sc['id']!r}",
+                                   f"field {fname!r}: {sc[fname]} {kind} tiles asked for, {tk.file} holds "
+                                   f"{have[kind]} of the base game (1.2.13)")
+        shape = c.get("map_shapes", sc["shape"])
+        stack = sc["countryside_tiles"] + sc["core_tiles"] + sc["city_tiles"]
+        if stack < len(shape["setup_positions"]):      # 1.2.14: setup tiles come off the stack
+            raise ContentError(f"{c.origin[sck.file]}: scenario {sc['id']!r}",
+                               f"field 'countryside_tiles': the tile stack of {stack} cannot fill the "
+                               f"{len(shape['setup_positions'])} setup positions of shape {shape['id']!r} (1.2.14)")
+    # 13.5: a "fame" reward has no amount; altars pay their Fame at once (10.7.10.2)
+    for kind_name in ("sites", "ruins"):
+        kind = KINDS[kind_name]
+        for e in c[kind_name]:
+            if "fame" in e.get("rewards", []):
+                raise ContentError(f"{c.origin[kind.file]}: {kind.table} {kind.key(e)!r}",
+                                   "field 'rewards': 'fame' has no amount here; a site gives Fame by its "
+                                   "enemies and an altar by its `fame` field (10.7.10.2, 13.5)")
 
 
 def _check_counts(c: Content) -> None:

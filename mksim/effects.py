@@ -12,9 +12,11 @@ expressions.  Every operation has a signature below; the loader checks each expr
 against it, so a typo in a content file is reported with the file, entry and field.
 
 Card rules that are too particular to be worth a general operation are written as a
-*named handler*: ``handler(concentration, bonus=2)``.  The engine implements every handler
-by name and raises an error naming the card when a handler it does not know is played;
-the numbers that a designer may want to change stay in the data as keyword arguments.
+*named handler*: ``handler(concentration, bonus=2)``.  The engine declares the handlers it
+implements with the arguments each reads (``mksim._engine.handler_registry()``); the
+loader checks every handler name and argument against those declarations
+(:func:`check_effect`), so a typo is bad content, not a failure during a game.  The
+numbers that a designer may want to change stay in the data as keyword arguments.
 
 The compiled form is a flat ``int32`` table (one row per node, see :func:`compile_effects`)
 that the Cython core walks without touching Python objects.
@@ -58,6 +60,19 @@ ENUMS: dict[str, tuple[str, ...]] = {
 
 #: Largest magnitude of a number in an effect (the core keeps them in small C ints).
 MAX_NUMBER = 9999
+#: Deepest nesting of an effect expression (``all(choice(...))`` is 2 deep).  The shipped
+#: content nests at most 4 deep; the bound keeps the parser and the core's evaluation
+#: stack small and turns a runaway expression into one error line.
+MAX_DEPTH = 32
+#: Places of the core's stack of effect rows still to resolve (ext/_types.pxd
+#: ``TurnState.eval_stack``): ``all()`` puts all its effects there at once.
+EVAL_STACK = 32
+#: Bounds of amounts (see OPS): points and counts kept in 16-bit fields, mana tokens and
+#: Source dice in 8-bit ones, terrain cost changes in 8-bit ones (ext/_types.pxd).
+POINTS_MAX = 99
+TOKENS_MAX = 9
+TERRAIN_MAX = 9
+REPUTATION_STEPS = 15
 
 # Argument types of a signature.
 INT, EFFECT, WORD = "int", "effect", "word"
@@ -65,11 +80,17 @@ INT, EFFECT, WORD = "int", "effect", "word"
 
 @dataclass(frozen=True)
 class Param:
-    """One parameter of an operation."""
+    """One parameter of an operation.
+
+    ``min`` / ``max`` bound a number (INT) when content is validated (:func:`check_effect`;
+    the parser alone accepts any number up to :data:`MAX_NUMBER` either way).
+    """
 
     name: str
     type: str  # INT, EFFECT, or the name of an entry of ENUMS
     default: object = None  # None means required
+    min: int | None = None
+    max: int | None = None
 
     @property
     def required(self) -> bool:
@@ -99,31 +120,40 @@ OPS: tuple[Op, ...] = (
     _op("by_time", Param("day", EFFECT), Param("night", EFFECT),
         doc="One effect by Day, another at Night (rule 2.1)."),
     # --- points (rules 6.3.1, 9.3.2, 10.2.2, 11, 12.3) --------------------------------
-    _op("move", Param("n", INT), doc="Gain n Move points."),
-    _op("influence", Param("n", INT), doc="Gain n Influence points."),
-    _op("attack", Param("n", INT), Param("element", "element", "physical"),
+    # Bounds (checked by check_effect): a gain of 0 does nothing and a negative one would
+    # take points out of a pool the engine assumes only grows, so gains are 1 or more; the
+    # upper bounds keep sums inside the core's small integer fields (ext/_types.pxd).
+    _op("move", Param("n", INT, min=1, max=POINTS_MAX), doc="Gain n Move points."),
+    _op("influence", Param("n", INT, min=1, max=POINTS_MAX), doc="Gain n Influence points."),
+    _op("attack", Param("n", INT, min=1, max=POINTS_MAX), Param("element", "element", "physical"),
         Param("kind", "kind", "melee"), doc="Attack n (Ranged/Siege by kind)."),
-    _op("block", Param("n", INT), Param("element", "element", "physical"), doc="Block n."),
-    _op("heal", Param("n", INT), doc="Gain n Healing points (rule 12.3)."),
+    _op("block", Param("n", INT, min=1, max=POINTS_MAX), Param("element", "element", "physical"),
+        doc="Block n."),
+    _op("heal", Param("n", INT, min=1, max=POINTS_MAX), doc="Gain n Healing points (rule 12.3)."),
     # --- resources ---------------------------------------------------------------------
-    _op("draw", Param("n", INT), doc="Draw n cards from the Deed deck."),
-    _op("gain_mana", Param("colour", "colour"), Param("n", INT, 1),
+    _op("draw", Param("n", INT, min=1, max=POINTS_MAX), doc="Draw n cards from the Deed deck."),
+    _op("gain_mana", Param("colour", "colour"), Param("n", INT, 1, min=1, max=TOKENS_MAX),
         doc="Gain n mana tokens (rule 5.3.1)."),
-    _op("gain_crystal", Param("colour", "colour"), Param("n", INT, 1),
+    _op("gain_crystal", Param("colour", "colour"), Param("n", INT, 1, min=1, max=TOKENS_MAX),
         doc="Gain n crystals; overflow becomes a token (rule 5.3.2)."),
-    _op("fame", Param("n", INT), doc="Gain (or lose) n Fame."),
-    _op("reputation", Param("n", INT), doc="Move n steps on the Reputation track (10.4)."),
-    _op("take_wound", Param("n", INT, 1), doc="Take n Wound cards into hand."),
-    _op("ready_unit", Param("max_level", INT), doc="Ready one Spent Unit of level <= max_level."),
+    _op("fame", Param("n", INT, min=1, max=POINTS_MAX),
+        doc="Gain n Fame (the core only adds Fame: a loss would have to walk the level track back)."),
+    _op("reputation", Param("n", INT, min=-REPUTATION_STEPS, max=REPUTATION_STEPS),
+        doc="Move n steps on the Reputation track (10.4; 16 spaces, so at most 15 either way)."),
+    _op("take_wound", Param("n", INT, 1, min=1, max=POINTS_MAX), doc="Take n Wound cards into hand."),
+    _op("ready_unit", Param("max_level", INT, min=1, max=4),
+        doc="Ready one Spent Unit of level <= max_level (unit levels I-IV, 7.1.3)."),
     _op("heal_unit", doc="Remove one Wound from one of your Units (rule 12.3.4)."),
     # --- rule changes for the turn -----------------------------------------------------
-    _op("terrain_cost", Param("terrain", "terrain"), Param("delta", INT),
-        Param("floor", INT, 0), doc="Change a terrain's move cost this turn (9.6.2)."),
-    _op("enemy_armor", Param("delta", INT), Param("target", "target", "one"),
-        Param("floor", INT, 1), doc="Change enemy Armor this combat (min floor)."),
+    _op("terrain_cost", Param("terrain", "terrain"), Param("delta", INT, min=-TERRAIN_MAX, max=TERRAIN_MAX),
+        Param("floor", INT, 0, min=0, max=TERRAIN_MAX), doc="Change a terrain's move cost this turn (9.6.2)."),
+    _op("enemy_armor", Param("delta", INT, min=-POINTS_MAX, max=POINTS_MAX), Param("target", "target", "one"),
+        Param("floor", INT, 1, min=1, max=POINTS_MAX),
+        doc="Change enemy Armor this combat (min floor; Armor is never below 1)."),
     _op("enemy_no_attack", Param("target", "target", "one"),
         doc="The enemy does not attack this combat."),
-    _op("extra_source_die", Param("n", INT, 1), doc="Use n more Source dice this turn (5.5.6)."),
+    _op("extra_source_die", Param("n", INT, 1, min=1, max=TOKENS_MAX),
+        doc="Use n more Source dice this turn (5.5.6)."),
     # --- everything else ---------------------------------------------------------------
     _op("handler", Param("name", "name"),
         doc="A named rule implemented in the engine; keyword arguments carry its numbers."),
@@ -170,7 +200,10 @@ def _tokens(text: str):
         if m is None or m.end() == pos:
             break
         if m.group(1) is not None:
-            out.append(("int", int(m.group(1)), m.start(1)))
+            digits = m.group(1)
+            # a huge literal is out of range anyway; int() refuses over 4300 digits
+            value = int(digits) if len(digits) <= 12 else (-1 if digits[0] == "-" else 1) * 10 ** 12
+            out.append(("int", value, m.start(1)))
         elif m.group(2) is not None:
             out.append(("word", m.group(2), m.start(2)))
         elif m.group(3) is not None:
@@ -180,14 +213,26 @@ def _tokens(text: str):
     return out
 
 
+def shown_text(text: str, limit: int = 80) -> str:
+    """``repr(text)``, cut in the middle when long (an error message stays one short line)."""
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[:limit // 2]) + f" ... ({len(text)} characters) ... " + repr(text[-limit // 4:])
+
+
 class _Parser:
     def __init__(self, text: str):
         self.text = text
         self.toks = _tokens(text)
         self.i = 0
+        self.depth = 0
 
     def peek(self):
         return self.toks[self.i]
+
+    def peek2(self):
+        """The token after the next one (the end token when there is none)."""
+        return self.toks[min(self.i + 1, len(self.toks) - 1)]
 
     def take(self):
         tok = self.toks[self.i]
@@ -197,12 +242,12 @@ class _Parser:
     def fail(self, msg: str, pos: int | None = None):
         if pos is None:
             pos = self.peek()[2]
-        raise EffectError(f"{msg} at column {pos + 1} of {self.text!r}")
+        raise EffectError(f"{msg} at column {pos + 1} of {shown_text(self.text)}")
 
     def expect(self, punct: str):
         kind, val, pos = self.take()
         if kind != "punct" or val != punct:
-            self.fail(f"expected {punct!r}, found {val!r}", pos)
+            self.fail(f"expected {punct!r}, found {_found(kind, val)}", pos)
 
     def parse(self) -> Node:
         node = self.expr()
@@ -213,7 +258,16 @@ class _Parser:
     def expr(self) -> Node:
         kind, name, pos = self.take()
         if kind != "word":
-            self.fail(f"expected an operation name, found {name!r}", pos)
+            self.fail(f"expected an operation name, found {_found(kind, name)}", pos)
+        if self.depth >= MAX_DEPTH:  # bounded here, so no deep recursion anywhere later
+            self.fail(f"the expression is nested more than {MAX_DEPTH} levels deep", pos)
+        self.depth += 1
+        try:
+            return self._call(name, pos)
+        finally:
+            self.depth -= 1
+
+    def _call(self, name: str, pos: int) -> Node:
         op = OP_BY_NAME.get(name)
         if op is None:
             self.fail(f"unknown operation {name!r} (known: {', '.join(sorted(OP_BY_NAME))})", pos)
@@ -223,7 +277,7 @@ class _Parser:
         if not (self.peek()[0] == "punct" and self.peek()[1] == ")"):
             while True:
                 kind, val, apos = self.peek()
-                nxt = self.toks[self.i + 1]
+                nxt = self.peek2()
                 if kind == "word" and nxt[0] == "punct" and nxt[1] == "=":
                     self.take()
                     self.take()
@@ -247,15 +301,17 @@ class _Parser:
         if kind == "int":
             self.take()
             if abs(val) > MAX_NUMBER:
-                self.fail(f"number {val} is out of range (at most {MAX_NUMBER} either way)", pos)
+                shown = re.match(r"-?\d+", self.text[pos:]).group(0)
+                shown = shown if len(shown) <= 20 else f"{shown[:12]}... ({len(shown)} digits)"
+                self.fail(f"number {shown} is out of range (at most {MAX_NUMBER} either way)", pos)
             return val
         if kind == "word":
-            nxt = self.toks[self.i + 1]
+            nxt = self.peek2()
             if nxt[0] == "punct" and nxt[1] == "(":
                 return self.expr()
             self.take()
             return val
-        self.fail(f"expected a number, word or expression, found {val!r}", pos)
+        self.fail(f"expected a number, word or expression, found {_found(kind, val)}", pos)
 
     def bind(self, op: Op, positional, keywords, pos) -> Node:
         node = Node(op.name)
@@ -314,6 +370,10 @@ class _Parser:
         return node
 
 
+def _found(kind: str, val) -> str:
+    return "the end of the expression" if kind == "end" else repr(val)
+
+
 def _known_word(word: str) -> bool:
     return any(word in words for words in ENUMS.values()) or word in TIMES
 
@@ -336,6 +396,134 @@ def handler_names(node: Node) -> list[str]:
         stack.extend(n.children)
         stack.extend(v for v in n.args.values() if isinstance(v, Node))
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# Validation: amounts in range, handlers the engine implements
+# ---------------------------------------------------------------------------------------
+
+#: Resistances a handler argument may name (rule 11.4.2).
+RESISTANCE_WORDS = ("physical", "fire", "ice")
+
+# What kind of value a handler argument takes, by argument name.  The handler names and
+# the argument names each handler reads come from the engine (``handler_registry()`` of
+# ext/_engine.pyx, the groups' HANDLER_TABLES); this says only what the names mean.
+#: Arguments that are effects (run, or offered, by the handler).
+HANDLER_EFFECT_ARGS = frozenset({"base", "boosted", "effect", "lowest_fame", "then",
+                                 "red", "blue", "green", "white"})
+#: Arguments that are words, with their word lists (coded as ``_any_word_code`` does).
+HANDLER_WORD_ARGS: dict[str, tuple[str, ...]] = {
+    "colour": COLOUR_CHOICES, "element": ELEMENTS, "resistance": RESISTANCE_WORDS,
+    "target": TARGETS, "terrain": TERRAIN_CHOICES,
+}
+#: Yes / no switches: 0 or 1.
+HANDLER_FLAG_ARGS = frozenset({"all_cards", "allow_wound", "any_cards", "attack_phase_only", "curse",
+                               "lose_fire_resistance", "optional", "outside_combat", "powered",
+                               "ready_units", "safe", "steal", "to_hand", "to_top"})
+#: Changes that may be negative (an Armor or Attack reduction, a terrain cost change ...).
+HANDLER_SIGNED_ARGS = frozenset({"armor", "armor_delta", "attack_delta", "delta", "fortified_delta",
+                                 "own_delta", "others_delta", "per_resistance"})
+#: Floors of an enemy's Armor: Armor is never below 1 (11.4.4; _combat keeps it >= 1).
+HANDLER_FLOOR_ARGS = frozenset({"floor"})
+#: Every other argument is an amount or a count: 0 .. MAX_NUMBER (never negative).
+
+
+def handler_arg_bounds(arg: str) -> tuple[int, int] | None:
+    """Allowed range of a number-valued handler argument; None when it is not a number."""
+    if arg in HANDLER_EFFECT_ARGS or arg in HANDLER_WORD_ARGS:
+        return None
+    if arg in HANDLER_FLAG_ARGS:
+        return 0, 1
+    if arg in HANDLER_SIGNED_ARGS:
+        return -POINTS_MAX, POINTS_MAX   # well clear of the core's "not given" mark (-9999)
+    if arg in HANDLER_FLOOR_ARGS:
+        return 1, POINTS_MAX
+    return 0, MAX_NUMBER
+
+
+def _handler_arg_problem(name: str, arg: str, val) -> str | None:
+    if arg in HANDLER_EFFECT_ARGS:
+        return None if isinstance(val, Node) else f"must be an effect, not {val!r}"
+    if isinstance(val, Node):
+        return "must be a number or a word, not an effect"
+    if arg in HANDLER_WORD_ARGS:
+        words = HANDLER_WORD_ARGS[arg]
+        return None if val in words else f"must be one of {', '.join(words)}; got {val!r}"
+    if not isinstance(val, int):
+        return f"must be a whole number, not {val!r}"
+    lo, hi = handler_arg_bounds(arg)
+    if not lo <= val <= hi:
+        what = "0 or 1" if (lo, hi) == (0, 1) else f"in {lo} .. {hi}"
+        return f"must be {what}, got {val}"
+    return None
+
+
+def stack_need(node: Node) -> int:
+    """Most rows of ``node`` on the core's effect stack at once (ext/_engine.pyx run_effects):
+    ``all(e0 .. em)`` is replaced by its m + 1 effects and resolves e0 first, with the
+    others still waiting; a choice, ``by_time`` or a handler puts back one effect at a time.
+    (Recursive, but over at most MAX_DEPTH levels.)"""
+    if node.op == "all":
+        m = len(node.children)
+        return max(m - 1 - k + stack_need(c) for k, c in enumerate(node.children))
+    subs = list(node.children) + [v for v in node.args.values() if isinstance(v, Node)]
+    return max([1] + [stack_need(c) for c in subs])
+
+
+def check_effect(node: Node, handlers=None, unknown_handlers_ok: bool = False) -> None:
+    """Check a parsed expression beyond its syntax; raise :class:`EffectError`.
+
+    * every number within the bounds of its parameter (``Param.min`` / ``max``: no
+      negative or empty gains);
+    * with ``handlers`` (``{name: (group, argument names)}``, the engine's
+      ``mksim._engine.handler_registry()``): every ``handler(name, ...)`` names a handler
+      the engine implements and gives exactly the arguments it declares, each of the kind
+      and in the range the handler reads (:func:`handler_arg_bounds`).
+      ``unknown_handlers_ok`` lets a name the engine does not implement pass (for entries
+      the engine never deals); its arguments are then checked only for kind and range.
+
+    * the rows the expression puts on the core's effect stack at once fit it
+      (:func:`stack_need` <= :data:`EVAL_STACK`).
+
+    The walk is iterative: the parser already bounds the depth (:data:`MAX_DEPTH`).
+    """
+    need = stack_need(node)
+    if need > EVAL_STACK:
+        raise EffectError(f"the expression needs {need} places on the engine's stack of effects still to "
+                          f"resolve, which holds {EVAL_STACK} (all() places all its effects at once)")
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        stack.extend(n.children)
+        stack.extend(v for v in n.args.values() if isinstance(v, Node))
+        if n.op == "handler":
+            name = n.args["name"]
+            given = [k for k in n.args if k != "name"]
+            if handlers is not None and name not in handlers:
+                if not unknown_handlers_ok:
+                    raise EffectError(f"handler({name}): the engine implements no handler {name!r}")
+            elif handlers is not None:
+                declared = tuple(handlers[name][1])
+                for k in given:
+                    if k not in declared:
+                        raise EffectError(f"handler({name}): no argument {k!r}; the engine's handler "
+                                          f"takes {', '.join(declared) or 'no arguments'}")
+                missing = [k for k in declared if k not in n.args]
+                if missing:
+                    raise EffectError(f"handler({name}): missing argument{'s' if len(missing) > 1 else ''} "
+                                      f"{', '.join(map(repr, missing))} (it takes {', '.join(declared)})")
+            for k in given:
+                problem = _handler_arg_problem(name, k, n.args[k])
+                if problem:
+                    raise EffectError(f"handler({name}): argument {k!r} {problem}")
+            continue
+        for param in OP_BY_NAME[n.op].params:
+            if param.type != INT:
+                continue
+            val = n.args[param.name]
+            if (param.min is not None and val < param.min) or (param.max is not None and val > param.max):
+                raise EffectError(f"{n.op}() argument {param.name!r} must be in {param.min} .. {param.max}, "
+                                  f"got {val}")
 
 
 # ---------------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from ._policies import (ASK_NAMES, DUMMY_ACTOR, clone_engine, combat_enemies, co
                         outcome_numbers)
 from ._rules import Rules
 from ._state import PHASE_NAMES, TERMINATION_NAMES, GameCore, prepare_setup
-from .content import Content, load_content
+from .content import Content, ContentError, load_content
 
 __all__ = ["Game", "State", "Outcome", "normalize_id"]
 
@@ -163,6 +163,19 @@ class Game:
         self.cities_total = len(sc.get("city_levels", []))
         self.scoring = sc.get("scoring", sid)
         self._names = self._name_table(content)
+        self._engine_template = self._bind_engine()
+
+    def _bind_engine(self) -> Engine:
+        """Bind the content to the engine now, once (every game of this Game shares the
+        bound tables): content the engine cannot use is bad content, a ContentError from
+        ``Game()`` naming the content files, not a traceback when the first game starts."""
+        try:
+            core = GameCore.from_setup(self.tables, self.setup, 0, 0)
+            return Engine(core, self.tables, self.content, self.scenario_id, None)
+        except (ValueError, KeyError, IndexError) as err:
+            where = ", ".join(self.content.user_files) or "mksim/data"
+            raise ContentError(where, f"scenario {self.scenario_id!r}: the engine cannot use this "
+                                      f"content: {err}") from None
 
     @staticmethod
     def known_scenarios(content: Optional[Content] = None) -> list[str]:
@@ -199,10 +212,7 @@ class Game:
         The state waits for the first decision: the choice of a tactic (3.1).
         """
         core = GameCore.from_setup(self.tables, self.setup, int(seed), int(game_index))
-        template = getattr(self, "_engine_template", None)
-        engine = Engine(core, self.tables, self.content, self.scenario_id, template)
-        if template is None:
-            self._engine_template = engine   # later games share its bound tables
+        engine = Engine(core, self.tables, self.content, self.scenario_id, self._engine_template)
         return State(self, core, engine, [])
 
     def state_from_dict(self, d: dict) -> "State":

@@ -495,11 +495,13 @@ def test_circlet_once_a_round_offer_skill_is_used_once(content, tables):
     assert "circlet_skill(0)" not in acts(eng)
 
 
-def test_circlet_skill_whose_handler_is_missing_still_raises_its_named_error(tmp_path):
+def test_circlet_skill_whose_handler_is_missing_still_raises_its_named_error(tmp_path, monkeypatch):
     """Every shipped skill reachable through the Circlet has its handler now, so the test
-    gives Dark Paths a handler no engine group declares (a designer's new idea)."""
+    gives Dark Paths a handler no engine group declares (a designer's new idea; content
+    validation is told the engine declares it, else it refuses the content)."""
     import pytest
-    from content_edit import copy_data, replace_once
+    from content_edit import copy_data, pretend_engine_declares, replace_once
+    pretend_engine_declares(monkeypatch, "dark_paths_v2")
     from mksim._engine import set_skill_offer
     from mksim.content import load_content
     data = copy_data(tmp_path / "data")

@@ -188,3 +188,32 @@ def test_installed_console_script_validates(tmp_path):
     bad = subprocess.run([str(exe), "content", "show", "nonsense"], capture_output=True, text=True,
                          cwd=tmp_path, timeout=120)
     assert bad.returncode == 2 and bad.stderr.startswith("error:") and "Traceback" not in bad.stderr
+
+
+def test_validate_binds_the_content_to_the_engine_as_play_would(tmp_path, monkeypatch):
+    """What the engine refuses when a game starts is reported by `validate`, not first by `play`."""
+    from content_edit import engine_refuses
+    ov = write_override(tmp_path, "[enemies.prowlers]\narmor = 4\n")
+    assert run("content", "validate", "--content", ov).exit_code == 0
+    message = engine_refuses(monkeypatch, "setup")
+    r = run("content", "validate", "--content", ov)
+    assert_error(r, f"error: {ov}: scenario 'first_reconnaissance': the engine cannot use this content: {message}")
+    assert len(r.output.strip().splitlines()) == 1
+
+
+def test_an_unreadable_content_folder_exits_2(data_copy, monkeypatch):
+    import mksim.content as ct
+
+    def refuse(path):
+        raise PermissionError(13, "Permission denied", str(path))
+    monkeypatch.setattr(ct.os, "listdir", refuse)        # (tests run as root: chmod would not stop them)
+    for cmd in (("content", "validate"), ("content", "list"), ("play",)):
+        assert_error(run(*cmd, "--content", data_copy), str(data_copy), "cannot be read (permission denied)")
+
+
+def test_vocabulary_shows_the_ranges_of_amounts():
+    r = run("content", "vocabulary")
+    lines = r.output.splitlines()
+    attack = lines.index("attack(n, element=physical, kind=melee)")
+    assert lines[attack + 2] == "    range: n 1 .. 99"
+    assert "    range: n -15 .. 15" in lines              # reputation

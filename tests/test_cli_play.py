@@ -6,6 +6,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from content_edit import pretend_engine_declares
 from mksim.cli import EXIT_STOPPED, app
 
 runner = CliRunner()
@@ -58,7 +59,10 @@ def test_play_all_heroes_and_scenarios():
         assert "game stopped: " in r.output
 
 
-def test_play_stops_with_status_3_at_a_missing_rule(tmp_path):
+def test_play_stops_with_status_3_at_a_missing_rule(tmp_path, monkeypatch):
+    # content validation refuses a handler the engine does not declare: pretend it declares
+    # one that it does not implement (a stand-in for any rule not implemented yet)
+    pretend_engine_declares(monkeypatch, "mksim_test_missing_rule")
     gap = tmp_path / "gap.toml"
     gap.write_text('[basic_actions.march]\nbasic = "handler(mksim_test_missing_rule)"\n'
                    '[basic_actions.swiftness]\nbasic = "handler(mksim_test_missing_rule)"\n')
@@ -108,3 +112,47 @@ def test_bench_text_output():
 @pytest.mark.parametrize("args", [("--games", 0), ("--games", "many"), ("--jobs", 0)])
 def test_bench_bad_arguments(args):
     assert_error(run("bench", *args))
+
+
+# -- bad content reaches no game: one error line, exit 2 (content validated at load) ------------
+
+def _one_error_line(result, *parts):
+    assert_error(result, *parts)
+    assert [ln for ln in result.output.splitlines() if ln.strip()] == \
+        [ln for ln in result.output.splitlines() if ln.startswith("error:")]
+    assert len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("extra", [(), ("--fixture", "FIXTURE")], ids=["new_game", "fixture"])
+def test_play_with_a_mistyped_handler_argument_is_bad_content(tmp_path, extra):
+    """The issue's case: it used to pass `content validate` and then die in `play` with an
+    18-frame traceback and exit 1."""
+    ov = tmp_path / "ice.toml"
+    ov.write_text('[advanced_actions.ice_shield]\npowered = "handler(ice_shield_block, blok=3, armor=-3)"\n')
+    fixture = tmp_path / "start.json"
+    fixture.write_text(json.dumps({"format": 1, "scenario": "first_reconnaissance", "hero": "arythea"}))
+    args = [str(fixture) if a == "FIXTURE" else a for a in extra]
+    _one_error_line(run("play", "--content", ov, *args), str(ov), "advanced_actions.toml", "card 'ice_shield'",
+                    "field 'powered'", "'blok'")
+
+
+def test_play_with_an_empty_content_folder_is_an_error(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    _one_error_line(run("play", "--content", empty), str(empty), "holds no catalogue file")
+
+
+@pytest.mark.parametrize("extra", [(), ("--fixture", "FIXTURE")], ids=["new_game", "fixture"])
+@pytest.mark.parametrize("stage", ["setup", "bind"])
+def test_play_with_content_the_engine_refuses_is_bad_content(tmp_path, monkeypatch, extra, stage):
+    """Whatever ValueError the engine still raises on content when a game starts is bad
+    content: one error line naming the files and the scenario, exit 2."""
+    from content_edit import engine_refuses
+    ov = tmp_path / "armor.toml"
+    ov.write_text("[enemies.prowlers]\narmor = 4\n")
+    fixture = tmp_path / "start.json"
+    fixture.write_text(json.dumps({"format": 1, "scenario": "first_reconnaissance", "hero": "arythea"}))
+    args = [str(fixture) if a == "FIXTURE" else a for a in extra]
+    message = engine_refuses(monkeypatch, stage)
+    _one_error_line(run("play", "--content", ov, *args), f"error: {ov}: scenario 'first_reconnaissance': "
+                    f"the engine cannot use this content: {message}")

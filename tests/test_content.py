@@ -673,3 +673,114 @@ def test_unit_recruit_site_missing_from_sites_toml_is_a_dangling_reference(data_
     msg = str(info.value)
     for part in ("units.toml", "unit 'herbalists'", "recruit_sites", "'monastery'", "sites.toml"):
         assert part in msg, msg
+
+
+# ---------------------------------------------------------------------------------------
+# Validated completely at load: handlers, amounts, nesting, --content paths, what the
+# engine binds (the cases themselves are BAD_CASES above; these are the edges)
+# ---------------------------------------------------------------------------------------
+
+
+def test_a_cooperative_skill_may_name_a_handler_the_engine_lacks(tmp_path):
+    """The engine never deals cooperative skills (LL-7; Engine._skill_in_game), so their
+    placeholder handlers (skills.toml notes) pass; any other entry's would not."""
+    ov = write_override(tmp_path, '[skills.arythea_ritual_of_pain]\neffect = "handler(ritual_v2, n=2)"\n')
+    assert load_content(ov).get("skills", "arythea_ritual_of_pain")["effect"] == "handler(ritual_v2, n=2)"
+    bad = write_override(tmp_path, '[skills.arythea_ritual_of_pain]\neffect = "handler(ritual_v2, n=-2)"\n', "neg.toml")
+    with pytest.raises(ContentError, match=r"skill 'arythea_ritual_of_pain': field 'effect': .*'n' must be in 0"):
+        load_content(bad)
+    dealt = write_override(tmp_path, '[skills.arythea_dark_paths]\neffect = "handler(ritual_v2, n=2)"\n', "dealt.toml")
+    with pytest.raises(ContentError, match=r"skill 'arythea_dark_paths': field 'effect': .*no handler 'ritual_v2'"):
+        load_content(dealt)
+
+
+def test_an_unreadable_content_folder_is_an_error(data_copy, monkeypatch):
+    import mksim.content as ct
+
+    def refuse(path):
+        raise PermissionError(13, "Permission denied", str(path))
+    monkeypatch.setattr(ct.os, "listdir", refuse)        # (tests run as root: chmod would not stop them)
+    with pytest.raises(ContentError) as info:
+        load_content(data_copy)
+    assert str(info.value) == f"{data_copy}: cannot be read (permission denied)"
+
+
+def test_a_folder_may_hold_the_readme_and_hidden_entries(tmp_path, content):
+    d = tmp_path / "mine"
+    d.mkdir()
+    (d / "units.toml").write_text((DATA_DIR / "units.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    (d / "README.md").write_text("my notes\n", encoding="utf-8")
+    (d / ".git").mkdir()
+    (d / ".units.toml.swp").write_bytes(b"\0\1")
+    c = load_content(d)
+    assert c.entries == content.entries and c.origin["units.toml"] == str(d / "units.toml")
+
+
+def test_engine_needs_are_checked_without_the_count_check(data_copy):
+    remove_entry(data_copy / "reputation.toml", "space", "-7", "position")
+    with pytest.raises(ContentError, match=r"reputation\.toml: field 'position': .*missing: -7"):
+        load_content(data_copy, check_counts=False)
+
+
+@pytest.mark.parametrize("stage", ["setup", "bind"])
+def test_a_game_the_engine_cannot_set_up_is_bad_content_at_game_creation(tmp_path, monkeypatch, stage):
+    """Game() sets up and binds a first game at once: a ValueError of the engine there is a
+    ContentError naming the files and the scenario, not a traceback at the first game."""
+    from content_edit import engine_refuses
+    from mksim.game import Game
+    ov = write_override(tmp_path, "[enemies.prowlers]\narmor = 4\n")
+    c = load_content(ov)
+    message = engine_refuses(monkeypatch, stage)
+    with pytest.raises(ContentError) as info:
+        Game("first-reconnaissance", "tovak", content=c)
+    assert str(info.value) == f"{ov}: scenario 'first_reconnaissance': the engine cannot use this content: {message}"
+
+
+def test_an_unreadable_override_file_is_an_error(tmp_path, monkeypatch):
+    import mksim.content as ct
+    ov = write_override(tmp_path, "[enemies.prowlers]\narmor = 4\n")
+    real_open = open
+
+    def refuse(path, *args, **kw):
+        if str(path) == str(ov):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kw)
+    monkeypatch.setattr(ct, "open", refuse, raising=False)   # shadows the builtin in mksim.content
+    with pytest.raises(ContentError) as info:
+        load_content(ov)
+    assert str(info.value) == f"{ov}: cannot be read (permission denied)"
+
+
+def test_a_folder_with_many_stray_files_names_some_and_counts_the_rest(tmp_path):
+    d = tmp_path / "mine"
+    d.mkdir()
+    for k in range(12):
+        (d / f"draft_{k:02d}.txt").write_text("", encoding="utf-8")
+    with pytest.raises(ContentError) as info:
+        load_content(d)
+    msg = str(info.value)
+    assert "draft_00.txt" in msg and "draft_07.txt" in msg and "draft_08.txt" not in msg
+    assert "and 4 more" in msg
+
+
+def test_every_argument_the_engine_declares_is_used_by_shipped_content(content):
+    """mksim/effects.py says only what argument *names* mean (effect, word, switch, signed
+    change, amount); the shipped content passing validation checks that reading against real
+    use, which holds for every declared argument only if each one is used somewhere."""
+    from mksim import effects as fx
+    from mksim.content import engine_handlers
+    used = set()
+    for node in content.parsed.values():
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            stack.extend(n.children)
+            stack.extend(v for v in n.args.values() if isinstance(v, fx.Node))
+            if n.op == "handler":
+                used.update((n.args["name"], k) for k in n.args if k != "name")
+    declared = {(name, k) for name, (_g, params) in engine_handlers().items() for k in params}
+    assert declared - used == set()
+    classified = fx.HANDLER_EFFECT_ARGS | set(fx.HANDLER_WORD_ARGS)
+    assert all(fx.handler_arg_bounds(k) is None for k in classified)
+    assert fx.handler_arg_bounds("armor") == (-fx.POINTS_MAX, fx.POINTS_MAX)      # Ice Shield: armor=-3
+    assert fx.handler_arg_bounds("block") == (0, fx.MAX_NUMBER)

@@ -257,3 +257,161 @@ def test_compile_then_decode_gives_the_same_nodes(nodes):
     at = [comp.add(n) for n in nodes]
     for row, node in zip(at, nodes):
         assert decode(comp.rows, comp.handlers, comp.arg_keys, comp.handler_args, row) == node
+
+
+# ---------------------------------------------------------------------------------------
+# Validation (check_effect): amounts in range, nesting bounded, handlers as the engine
+# declares them
+# ---------------------------------------------------------------------------------------
+
+#: Operations whose number is a gain (points, cards, mana, crystals, Fame, Wounds, dice):
+#: a negative one would take from a pool the engine only adds to, and 0 does nothing.
+GAINS = ("move(N)", "influence(N)", "attack(N)", "attack(N, element=fire, kind=siege)", "block(N)",
+         "block(N, element=ice)", "heal(N)", "draw(N)", "gain_mana(red, N)", "gain_crystal(green, N)",
+         "fame(N)", "take_wound(N)", "extra_source_die(N)", "ready_unit(N)")
+
+
+@pytest.mark.parametrize("template", GAINS)
+@pytest.mark.parametrize("n", [-3, -1, 0])
+def test_no_negative_or_empty_gain(template, n):
+    node = parse_effect(template.replace("N", str(n)))       # the parser takes any number ...
+    with pytest.raises(EffectError, match=rf"argument '(n|max_level)' must be in 1 \.\. \d+, got {n}"):
+        fx.check_effect(node)                               # ... validation does not
+
+
+@pytest.mark.parametrize("template", GAINS)
+def test_a_gain_of_1_is_accepted(template):
+    fx.check_effect(parse_effect(template.replace("N", "1")))
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("gain_mana(red, 10)", "in 1 .. 9, got 10"),           # tokens are 8-bit counts in the core
+    ("extra_source_die(10)", "in 1 .. 9, got 10"),
+    ("attack(100)", "in 1 .. 99, got 100"),
+    ("ready_unit(5)", "in 1 .. 4, got 5"),                  # unit levels I-IV (7.1.3)
+    ("reputation(16)", "in -15 .. 15, got 16"),             # 16 spaces (reputation.toml)
+    ("reputation(-16)", "in -15 .. 15, got -16"),
+    ("terrain_cost(forest, 10)", "in -9 .. 9, got 10"),
+    ("terrain_cost(forest, -1, floor=-1)", "'floor' must be in 0 .. 9"),
+    ("enemy_armor(-2, floor=0)", "'floor' must be in 1 .. 99"),  # Armor is never below 1
+    ("choice(move(2), all(heal(1), draw(0)))", "draw() argument 'n'"),  # found inside combinators
+    ("by_time(day=move(1), night=move(-1))", "move() argument 'n'"),
+])
+def test_amounts_out_of_range(text, fragment):
+    with pytest.raises(EffectError) as info:
+        fx.check_effect(parse_effect(text))
+    assert fragment in str(info.value)
+
+
+@pytest.mark.parametrize("text", ["reputation(-2)", "terrain_cost(hills, -1)", "enemy_armor(-5, floor=1)",
+                                  "enemy_armor(-3, target=all, floor=2)", "terrain_cost(all, -2, floor=2)"])
+def test_signed_changes_may_be_negative(text):
+    fx.check_effect(parse_effect(text))
+
+
+def test_every_bounded_parameter_is_a_number():
+    for op in fx.OPS:
+        for p in op.params:
+            if p.min is not None or p.max is not None:
+                assert p.type == fx.INT, (op.name, p.name)
+
+
+def _nested(depth: int) -> str:
+    return "all(move(1), " * (depth - 1) + "move(1)" + ")" * (depth - 1)
+
+
+def test_nesting_up_to_the_bound_is_accepted():
+    node = parse_effect(_nested(fx.MAX_DEPTH))
+    depth = 0
+    while node.children:
+        node, depth = node.children[1] if node.op == "all" else node, depth + 1
+    assert depth == fx.MAX_DEPTH - 1 and node == Node("move", {"n": 1})
+
+
+@pytest.mark.parametrize("text", [
+    _nested(fx.MAX_DEPTH + 1),
+    _nested(500),                                  # the case of the issue
+    "all(" * 25000,                                # 100,000 characters
+    "handler(x, then=" * 20000 + "move(1)" + ")" * 20000,
+    "by_time(day=" * 30000,
+])
+def test_deeper_nesting_is_one_short_error_line_never_a_recursion_error(text):
+    with pytest.raises(EffectError) as info:
+        parse_effect(text)
+    msg = str(info.value)
+    assert f"nested more than {fx.MAX_DEPTH} levels deep" in msg
+    assert "\n" not in msg and len(msg) < 300
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("(" * 100000, "expected an operation name"),
+    (")" * 100000, "expected an operation name"),
+    ("move(1)" + ")" * 100000, "unexpected ')'"),
+    ("attack(" + "9" * 5000 + ")", "(5000 digits) is out of range"),   # int() refuses > 4300 digits
+    ("attack(", "found the end of the expression"),
+    ("attack(2,", "found the end of the expression"),
+    ("handler(", "found the end of the expression"),
+])
+def test_long_or_truncated_text_gives_one_short_error(text, fragment):
+    with pytest.raises(EffectError) as info:
+        parse_effect(text)
+    msg = str(info.value)
+    assert fragment in msg and "\n" not in msg and len(msg) < 300
+
+
+REGISTRY = {"ice_shield_block": ("advanced", ("block", "armor")),
+            "mana_cost": ("advanced", ("colour", "optional", "then")),
+            "split_block": ("artifacts", ("n", "count", "element"))}
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("handler(ice_shield_block, blok=3, armor=-3)", "no argument 'blok'; the engine's handler takes block, armor"),
+    ("handler(ice_shield_blok, block=3, armor=-3)", "implements no handler 'ice_shield_blok'"),
+    ("handler(ice_shield_block, block=3)", "missing argument 'armor'"),
+    ("handler(ice_shield_block, block=-3, armor=-3)", "'block' must be in 0 .. 9999, got -3"),
+    ("handler(ice_shield_block, block=3, armor=-100)", "'armor' must be in -99 .. 99"),
+    ("handler(ice_shield_block, block=red, armor=-3)", "'block' must be a whole number, not 'red'"),
+    ("handler(ice_shield_block, block=move(1), armor=-3)", "'block' must be a number or a word, not an effect"),
+    ("handler(mana_cost, colour=blue, optional=2, then=move(1))", "'optional' must be 0 or 1, got 2"),
+    ("handler(mana_cost, colour=fire, optional=1, then=move(1))", "'colour' must be one of red, blue"),
+    ("handler(mana_cost, colour=blue, optional=1, then=3)", "'then' must be an effect, not 3"),
+    ("handler(split_block, n=4, count=2, element=5)", "'element' must be one of physical"),
+    ("choice(block(2), handler(split_block, n=4, count=-2, element=ice))", "'count' must be in 0 .. 9999"),
+    ("handler(mana_cost, colour=blue, optional=1, then=handler(nope))", "implements no handler 'nope'"),
+    ("handler(mana_cost, colour=blue, optional=1, then=attack(-1))", "attack() argument 'n'"),
+])
+def test_handlers_are_checked_against_the_declarations(text, fragment):
+    with pytest.raises(EffectError) as info:
+        fx.check_effect(parse_effect(text), REGISTRY)
+    assert fragment in str(info.value)
+
+
+def test_a_handler_as_declared_is_accepted():
+    fx.check_effect(parse_effect("choice(block(3), handler(ice_shield_block, block=3, armor=-3))"), REGISTRY)
+    fx.check_effect(parse_effect("handler(mana_cost, colour=any, optional=0, then=handler(split_block, "
+                                 "n=4, count=3, element=coldfire))"), REGISTRY)
+
+
+def test_unknown_handlers_may_pass_only_when_asked_and_their_arguments_are_still_checked():
+    fx.check_effect(parse_effect("handler(ritual, n=2)"), REGISTRY, unknown_handlers_ok=True)
+    with pytest.raises(EffectError, match="'n' must be in 0 .. 9999"):
+        fx.check_effect(parse_effect("handler(ritual, n=-2)"), REGISTRY, unknown_handlers_ok=True)
+    with pytest.raises(EffectError, match="implements no handler 'ritual'"):
+        fx.check_effect(parse_effect("handler(ritual, n=2)"), REGISTRY)
+
+
+def test_an_all_of_32_effects_fits_the_engine_stack_and_33_do_not():
+    """ext/_types.pxd eval_stack[32]: all() places every effect on it at once
+    (ext/_engine.pyx run_effects), so more would stop the game at a size limit."""
+    fx.check_effect(parse_effect("all(" + ", ".join(["move(1)"] * 32) + ")"))
+    with pytest.raises(EffectError, match="needs 33 places .* holds 32"):
+        fx.check_effect(parse_effect("all(" + ", ".join(["move(1)"] * 33) + ")"))
+    # nested: the outer all's 30 waiting effects + the inner all's 3
+    inner = "all(move(1), move(2), move(3))"
+    with pytest.raises(EffectError, match="needs 33 places"):
+        fx.check_effect(parse_effect("all(" + ", ".join([inner] + ["move(1)"] * 30) + ")"))
+    fx.check_effect(parse_effect("all(" + ", ".join(["move(1)"] * 30 + [inner]) + ")"))   # resolved last: 31
+
+
+def test_the_shipped_effects_need_at_most_a_few_stack_places(content):
+    assert max(fx.stack_need(n) for n in content.parsed.values()) <= 8

@@ -148,10 +148,13 @@ def test_9_8_exploring_costs_two_move_and_adds_seven_hexes(content, tables):
     pytest.fail("no random walk reached an exploration")
 
 
-def test_unimplemented_handlers_raise_an_error_naming_the_card(tmp_path):
+def test_unimplemented_handlers_raise_an_error_naming_the_card(tmp_path, monkeypatch):
     """Never a silent no-op: a card whose handler the engine lacks stops the game with an
-    error naming the card and the handler (brief: faithful rules)."""
+    error naming the card and the handler (brief: faithful rules).  Content validation
+    refuses a handler the engine does not declare, so it is told the engine declares it."""
+    from content_edit import pretend_engine_declares
     from mksim import load_content
+    pretend_engine_declares(monkeypatch, "no_such_rule", ("n",))
     over = tmp_path / "march.toml"
     over.write_text('[basic_actions.march]\nbasic = "handler(no_such_rule, n=1)"\n')
     content = load_content(over)
@@ -245,3 +248,30 @@ def test_a_hand_with_63_cards_other_than_wounds_is_a_named_capacity_stop(content
     ScoringTester(core).set_cards(0, hand=["march"] * 64)
     with pytest.raises(NotImplementedError, match="more than 62 cards other than Wounds"):
         eng.apply(encode("regular_turn"))
+
+
+# -- the handler registry: what content validation reads (mksim/content.py) ----------------------
+
+def test_handler_registry_is_read_only_and_is_what_the_groups_declare():
+    from mksim import _engine
+    reg = _engine.handler_registry()
+    with pytest.raises(TypeError):
+        reg["new_rule"] = ("basic", ())                      # a mappingproxy
+    declared = [(name, tuple(params)) for table in _engine.HANDLER_TABLES.values() for name, params in table]
+    assert sorted(declared) == sorted((name, params) for name, (_group, params) in reg.items())
+    assert reg["ice_shield_block"] == ("advanced", ("block", "armor"))   # ext/_fx_advanced.pxi
+    assert reg["concentration"][0] == "basic" and reg["taunt"][0] == "skills"
+
+
+def test_the_engine_binds_every_shipped_handler_the_registry_declares(content, tables):
+    """Validation and binding read one source: the shipped handlers the registry declares are
+    exactly those the engine binds; the others are the three Lost Legion cooperative skills,
+    which the engine never deals (LL-7, Engine._skill_in_game)."""
+    from mksim import _engine
+    reg = _engine.handler_registry()
+    _core, eng = new_engine(content, tables)
+    bound = set(eng.implemented_handlers())
+    assert bound == {n for n in tables.handlers if n in reg}
+    coop = {s["id"] for s in content["skills"] if s.get("cooperative")}
+    assert set(tables.handlers) - bound == {"arythea_ritual_of_pain", "goldyx_source_opening",
+                                            "tovak_mana_overload"} <= coop

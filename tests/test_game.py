@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from content_edit import pretend_engine_declares
 from mksim.game import Game, Outcome, State, normalize_id
 from mksim.policies import get_policy
 
@@ -122,9 +123,11 @@ MISSING_HANDLER = '[basic_actions.march]\nbasic = "handler(mksim_test_missing_ru
 
 
 @pytest.fixture
-def gap_game(tmp_path):
+def gap_game(tmp_path, monkeypatch):
     """A game whose March calls a handler no engine implements (a stand-in for any rule
-    not implemented yet)."""
+    not implemented yet).  Content validation refuses handlers the engine does not
+    declare, so the registry it reads pretends to declare this one."""
+    pretend_engine_declares(monkeypatch, "mksim_test_missing_rule")
     override = tmp_path / "gap.toml"
     override.write_text(MISSING_HANDLER)
     return Game("first-reconnaissance", "arythea", content=override)

@@ -399,11 +399,13 @@ def test_9_8_8_box_tiles_only_fill_holes(content, tables):
 
 def test_13_5_a_fame_reward_in_site_data_is_refused(data_copy):
     # altars pay their Fame at once (10.7.10.2); a queued "fame" reward would have no amount,
-    # so Engine._bind_sites refuses it instead of the engine meeting it at the end of a turn
-    from content_edit import replace_once
+    # so Engine._bind_sites refuses it instead of the engine meeting it at the end of a turn.
+    # load_content refuses such data first (tests/content_edit.py BAD_CASES site_fame_reward);
+    # the engine's own refusal is checked on content edited after loading.
     from mksim.content import load_content
-    replace_once(data_copy / "sites.toml", 'rewards = ["dungeon_roll"]', 'rewards = ["fame"]')
     content = load_content(data_copy)
+    [site] = [s for s in content["sites"] if s.get("rewards") == ["dungeon_roll"]]
+    site["rewards"] = ["fame"]
     tables = content.compile()
     core = GameCore.new(tables, content, "solo_conquest", "arythea", SEED)
     with pytest.raises(ValueError, match="fame"):
