@@ -673,7 +673,16 @@ cdef int heal_unit_points(GameState* gs, const EngineStatics* es, int p, int slo
         return ERR_ILLEGAL
     gs.turn.healing = <int16_t>(gs.turn.healing - unit_level(es, u.card))
     u.wounds -= 1
+    unit_healed(gs, p, slot)
     return ERR_NONE
+
+
+cdef void unit_healed(GameState* gs, int p, int slot) noexcept nogil:
+    """A Wound of the Unit in `slot` was healed: recorded for Cure, which readies each Unit
+    healed this turn, before it is played or after (card text, cards.csv #302)."""
+    gs.turn.units_healed |= <uint8_t>(1 << slot)
+    if gs.turn.cure_draw > 0:
+        gs.players[p].units[slot].ready = 1                      # 7.2.2
 
 
 cdef uint64_t unit_op_targets(const GameState* gs, const EngineStatics* es, int row) noexcept nogil:
@@ -732,6 +741,7 @@ cdef int unit_op(GameState* gs, const EngineStatics* es, const Statics* st, int 
         u.ready = 1                                                # 7.3.4
     else:
         u.wounds -= 1                                              # 12.3.4: one Wound
+        unit_healed(gs, p, slot)
     return RES_DONE
 
 

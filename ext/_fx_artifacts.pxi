@@ -815,8 +815,9 @@ cdef int artifacts_handler(GameState* gs, const EngineStatics* es, const Statics
         return RES_DONE
     if local == AR_HEAL_ALL_UNITS:
         for i in range(MAX_UNITS_):                               # 12.3.4: healed completely
-            if pl.units[i].card >= 0:
+            if pl.units[i].card >= 0 and pl.units[i].wounds > 0:
                 pl.units[i].wounds = 0
+                unit_healed(gs, p, i)
         return RES_DONE
     if local == AR_GLORY_ALL_UNITS:
         # Banner of Glory powered: this turn every Unit has Armor + armor and + bonus to its

@@ -781,15 +781,19 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
                     options |= (<uint64_t>1) << i
             return ask(gs, row, 0, ASK_OPTION, options)
         pl.units[choice].ready = 1                               # 7.2.2
-        if a[0]:
+        if a[0] and pl.units[choice].wounds > 0:
             pl.units[choice].wounds = 0                          # 12.3.4
+            unit_healed(gs, p, choice)
         return RES_DONE
     if local == SP_CURE_BONUS:
         # Cure: draw a card per Wound healed from hand this turn (so far, and from now on,
-        # A_HEAL_WOUND) and ready each Unit healed this turn.  Healing Units is not
-        # implemented (OP_HEAL_UNIT raises), so none can have been healed yet.
+        # A_HEAL_WOUND) and ready each Unit healed this turn (so far here, from now on in
+        # unit_healed: A_HEAL_UNIT with Cure's own Heal 2 or any other Healing, heal_unit).
         draw_cards(gs, pl, gs.turn.wounds_healed)
         gs.turn.cure_draw += 1
+        for i in range(MAX_UNITS_):
+            if (gs.turn.units_healed >> i) & 1 and pl.units[i].card >= 0:
+                pl.units[i].ready = 1                            # 7.2.2
         return RES_DONE
     if local == SP_SPACE_BENDING:
         # This turn spaces `distance` (2) away count as adjacent for moves (A_MOVE 8 + hex,

@@ -1,0 +1,45 @@
+"""Conformance of Spells to their printed text (issue 8, deviations found by the audits).
+Card texts: ../shared/data/cards.csv and mksim/data/spells.toml; rules
+../shared/rules/mage-knight-base.md and lost-legion.md.  Test ids carry the content id
+(``pytest -k cure``)."""
+from mksim._engine import UnitsTester, encode
+
+from test_spells_artifacts import GREEN, play_code, player, start
+from test_spells_handlers import tokens
+
+
+def unit(core, slot=0):
+    return player(core)["units"][slot]
+
+
+# -- Cure (cards.csv #302: "Heal 2; draw a card for each Wound healed from hand this turn and
+#    ready each unit healed this turn") ------------------------------------------------------
+
+def test_cure_unit_healed_with_its_points_is_readied(content, tables):
+    """Cure's Heal 2 spent on a Spent, wounded Peasants (level 1, 12.3.3): wounds 1 -> 0 and
+    the Unit is Ready (7.2.2); 1 Healing point is left."""
+    core, eng, sc = start(content, tables, ["cure"], tokens=tokens(GREEN))
+    U = UnitsTester(eng)
+    U.set_unit(0, "peasants", ready=0, wounds=1)
+    eng.apply(play_code(0, 0, pay=GREEN))
+    assert core.to_dict()["turn"]["healing"] == 2
+    eng.apply(encode("heal_unit", 0))
+    u = unit(core)
+    assert u["wounds"] == 0 and u["ready"] == 1
+    assert core.to_dict()["turn"]["healing"] == 1
+
+
+def test_cure_readies_a_unit_healed_earlier_in_the_turn(content, tables):
+    """"Each unit healed this turn": a Peasants healed (Tranquility's Heal 1, before Cure is
+    played) is readied when Cure resolves; a wounded Unit not healed stays Spent."""
+    core, eng, sc = start(content, tables, ["tranquility", "cure"], tokens=tokens(GREEN))
+    U = UnitsTester(eng)
+    U.set_unit(0, "peasants", ready=0, wounds=1)
+    U.set_unit(1, "peasants", ready=0, wounds=1)
+    eng.apply(play_code(0, 0))                           # Tranquility basic: Heal 1 or draw 1
+    eng.apply(encode("choose", 0))                       # Heal 1
+    eng.apply(encode("heal_unit", 0))
+    assert (unit(core, 0)["wounds"], unit(core, 0)["ready"]) == (0, 0)   # healed, still Spent
+    eng.apply(play_code(0, 0, pay=GREEN))                # Cure
+    assert unit(core, 0)["ready"] == 1
+    assert unit(core, 1)["ready"] == 0 and unit(core, 1)["wounds"] == 1
