@@ -91,7 +91,11 @@ cdef inline bint special_timing(const GameState* gs) noexcept nogil:
 
 
 cdef inline int resolving_colour(const GameState* gs, const EngineStatics* es) noexcept nogil:
-    """Colour of the card whose effect resolves (11.4.2), -1 = none / not a card."""
+    """Colour of the effect that resolves (11.4.2): a borrowed Spell's own colour (Tome of
+    All Spells, LL-9.6.3, LL-9.7.22), the mana colour that activated a Unit's ability, else
+    the card's; -1 = none / not a card."""
+    if gs.turn.fx_colour != 0 and gs.turn.resolving_card == gs.turn.fx_colour_by:
+        return gs.turn.fx_colour - 1
     if gs.turn.resolving_card < 0:
         return -1
     return card_colour(es, gs.turn.resolving_card)

@@ -145,13 +145,23 @@ cdef uint64_t non_wound_hand(const GameState* gs, const EngineStatics* es) noexc
     return o
 
 
-cdef uint64_t destroy_targets(const GameState* gs) noexcept nogil:
-    """Enemies a 'destroy target enemy' effect may name: those that could be attacked
-    (11.5.2).  An Arcane Immune one may be named, but the effect is ignored (LL-6.7.1)."""
+cdef bint colour_resisted(const GameState* gs, const Statics* st, int s, int colour) noexcept nogil:
+    """11.4.2: a red effect has no effect (but its Attack / Block) on a Fire-resistant enemy,
+    a blue one none on an Ice-resistant enemy (resistances lost this combat excepted)."""
+    cdef const CombatEnemy* e = &gs.combat.enemies[s]
+    cdef int res = st.enemies.data[e.enemy * st.enemies.width + st.cols.enemy_resistances] \
+        & ~(<int>e.lost_resistances) & ~(<int>e.res_lost)
+    return (colour == RED and res & RES_FIRE) or (colour == BLUE and res & RES_ICE)
+
+
+cdef uint64_t destroy_targets(const GameState* gs, const Statics* st, int colour) noexcept nogil:
+    """Enemies a 'destroy target enemy' effect of `colour` may name: those that could be
+    attacked (11.5.2) and do not resist its colour (11.4.2: Disintegrate, red, not Fire
+    Mages).  An Arcane Immune one may be named, but the effect is ignored (LL-6.7.1)."""
     cdef uint64_t o = 0
     cdef int s
     for s in range(gs.combat.n_enemies):
-        if s < ASK_DONE and is_targetable(gs, s):
+        if s < ASK_DONE and is_targetable(gs, s) and not colour_resisted(gs, st, s, colour):
             o |= (<uint64_t>1) << s
     return o
 
@@ -545,7 +555,7 @@ cdef bint spells_playable(const GameState* gs, const EngineStatics* es, int row,
         # 6.6.1 (errata): Tornado and Disintegrate only in the Attack phase
         if not gs.combat.active or (a[1] > 0 and gs.phase != PH_COMBAT_ATTACK):
             return False
-        return destroy_targets(gs) != 0
+        return destroy_targets(gs, es.st, resolving_colour(gs, es)) != 0
     if local == SP_EXPLODING_SHIELD:
         return gs.phase == PH_COMBAT_BLOCK                       # 11.6.3
     if local == SP_SACRIFICE:
@@ -738,11 +748,11 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
         # every enemy with target=all.
         if a[0] == 1:
             for i in range(gs.combat.n_enemies):
-                if is_targetable(gs, i):
+                if is_targetable(gs, i) and not colour_resisted(gs, st, i, resolving_colour(gs, es)):
                     destroy(gs, st, i)
             return RES_DONE
         if choice < 0:
-            return ask(gs, row, 0, ASK_OPTION, destroy_targets(gs))
+            return ask(gs, row, 0, ASK_OPTION, destroy_targets(gs, st, resolving_colour(gs, es)))
         destroy(gs, st, choice)
         return RES_DONE
     if local == SP_EXPLODING_SHIELD:

@@ -4,8 +4,8 @@ Card texts: ../shared/data/cards.csv and mksim/data/spells.toml; rules
 (``pytest -k cure``)."""
 from mksim._engine import UnitsTester, encode
 
-from test_spells_artifacts import GREEN, play_code, player, start
-from test_spells_handlers import tokens
+from test_spells_artifacts import BLACK, GREEN, RED, acts, codes, play_code, player, start
+from test_spells_handlers import fight, night_spell, tokens
 
 
 def unit(core, slot=0):
@@ -43,3 +43,34 @@ def test_cure_readies_a_unit_healed_earlier_in_the_turn(content, tables):
     eng.apply(play_code(0, 0, pay=GREEN))                # Cure
     assert unit(core, 0)["ready"] == 1
     assert unit(core, 1)["ready"] == 0 and unit(core, 1)["wounds"] == 1
+
+
+# -- Demolish / Disintegrate (red; 11.4.2: a red card has no effect but its Attack / Block on
+#    a Fire-resistant enemy) ---------------------------------------------------------------------
+
+def test_disintegrate_does_not_destroy_a_fire_resistant_enemy_11_4_2(content, tables):
+    """Disintegrate (Night, red + black, Attack phase) against Fire Mages (Armor 5, Fire
+    resistance) and Prowlers (Armor 3): only the Prowlers may be destroyed; the Fire Mages'
+    Armor stays 5 (its Armor -1 is red too)."""
+    core, eng, sc = night_spell(content, tables, ["demolish"], RED)
+    T = fight(core, ["fire_mages", "prowlers"], phase="attack")
+    eng.apply(play_code(0, 1, pay=RED, pay2=BLACK))
+    assert acts(eng) == ["choose(1)"]                    # the Prowlers only
+    eng.apply(encode("choose", 1))
+    assert "defeated" in T.enemy(1)["flags"] and "defeated" not in T.enemy(0)["flags"]
+    assert T.enemy_armor(0) == 5
+
+
+def test_disintegrate_not_playable_against_fire_resistant_enemies_only(content, tables):
+    """Against Fire Mages alone Disintegrate would do nothing (11.4.2): not offered."""
+    core, eng, sc = night_spell(content, tables, ["demolish"], RED)
+    fight(core, ["fire_mages"], phase="attack")
+    assert play_code(0, 1, pay=RED, pay2=BLACK) not in codes(eng)
+
+
+def test_demolish_armor_minus_1_not_on_a_fire_resistant_enemy_11_4_2(content, tables):
+    """Demolish basic: Armor -1 on the Prowlers (3 -> 2), none on the Fire Mages (5)."""
+    core, eng, sc = start(content, tables, ["demolish"], tokens=tokens(RED))
+    T = fight(core, ["fire_mages", "prowlers"])
+    eng.apply(play_code(0, 0, pay=RED))
+    assert [T.enemy_armor(0), T.enemy_armor(1)] == [5, 2]
