@@ -572,7 +572,9 @@ cdef bint spells_playable(const GameState* gs, const EngineStatics* es, int row,
     if local == SP_MANA_CLAIM:
         return special_now(gs) and pl.claimed_die == 0 and claim_dice(gs) != 0
     if local == SP_CHARM_BONUS:
-        return gs.phase == PH_INTERACT                           # "if used during interaction"
+        # with its Influence 4 wherever that has a use (Thugs / Heroes paid in combat,
+        # LL-4.3.4); the crystal or discount only "during interaction" (charm_bonus)
+        return gs.phase == PH_INTERACT or influence_elsewhere(gs) or units_need_influence(gs, es)
     if local == SP_POSSESS:
         if not gs.combat.active:
             return False
@@ -841,7 +843,10 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
     if local == SP_CHARM_BONUS:
         # Charm: during an interaction also a crystal of any basic colour (ASK_OPTION 0-3) or an
         # Influence discount of `discount` on one Unit recruited this turn (option 4; 10.6).
+        # Outside an interaction it adds nothing to the Influence 4.
         if choice < 0:
+            if gs.phase != PH_INTERACT:
+                return RES_DONE
             options = 0xF
             if charm_discount_useful(gs, es, p):
                 options |= 1 << 4

@@ -130,3 +130,22 @@ def test_refreshing_walk_move_2_offered_in_combat_with_agility_conversion(conten
     s.apply(play(0))
     t = s.to_dict()["turn"]
     assert t["move_points"] == 4 and t["healing"] == 0
+
+
+# -- Stout Resolve in combat (LL-4.3.4: Influence paid to Thugs in combat) ---------------------
+
+def test_stout_resolve_influence_2_in_combat_to_pay_thugs(content, tables):
+    """Stout Resolve basic in the Block phase with unpaid Thugs: Influence is an option
+    beside Block (LL-4.3.4: Influence has a use in this combat); Influence 2 pays them."""
+    from interaction_setup import Game
+    from test_units_handlers import combat, to_block
+    g = Game(content, tables, hand=["stout_resolve"])
+    g.ut.set_unit(0, "thugs")
+    combat(g, ["prowlers"])
+    to_block(g)
+    g.play(0)
+    assert g.actions() == ["choose(1)", "choose(3)"]     # Influence or Block (no Wound to discard)
+    g.do("choose", 1)
+    assert g.turn["influence"] == 2
+    g.do("pay_unit", 0)
+    assert g.ut.unit_extras(0)["paid"]

@@ -74,3 +74,34 @@ def test_demolish_armor_minus_1_not_on_a_fire_resistant_enemy_11_4_2(content, ta
     T = fight(core, ["fire_mages", "prowlers"])
     eng.apply(play_code(0, 0, pay=RED))
     assert [T.enemy_armor(0), T.enemy_armor(1)] == [5, 2]
+
+
+# -- Charm in combat (LL-4.3.4; card: "Influence 4; during interaction also ...") -------------
+
+def test_charm_influence_4_in_combat_to_pay_thugs_no_crystal(content, tables):
+    """Charm basic (white token) in the Block phase with unpaid Thugs: Influence 4, usable
+    to pay them (LL-4.3.4); its crystal / discount is for interactions only - no question,
+    no crystal."""
+    from interaction_setup import Game, PAY_TOKEN
+    from test_units_handlers import combat, to_block
+    g = Game(content, tables, hand=["charm"])
+    g.ut.set_unit(0, "thugs")
+    combat(g, ["prowlers"])
+    to_block(g)
+    g.ut.set_turn(mana={"white": 1})
+    g.play(0, pay=PAY_TOKEN["white"])
+    assert not any(a.startswith("choose") for a in g.actions())
+    assert g.turn["influence"] == 4
+    assert g.player["crystals"] == {"red": 0, "blue": 0, "white": 0, "green": 0}
+    g.do("pay_unit", 0)
+    assert g.ut.unit_extras(0)["paid"]
+
+
+def test_charm_in_interaction_still_gives_its_crystal(content, tables):
+    from interaction_setup import Game, PAY_TOKEN
+    g = Game(content, tables, site="village", hand=["charm"])
+    g.do("interact")
+    g.ut.set_turn(mana={"white": 1})
+    g.play(0, pay=PAY_TOKEN["white"])
+    g.do("choose", 2)                                    # a white crystal
+    assert g.player["crystals"]["white"] == 1
