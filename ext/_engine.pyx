@@ -247,8 +247,8 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
             or wings_move_usable(gs, es.st)                 # for Move (Agility, _fx_advanced; Wings of Night)
     if op == OP_ATTACK:                              # 11.5.2: only Ranged/Siege before melee
         return phase == PH_COMBAT_ATTACK or (phase == PH_COMBAT_RANGED and (r[3] != MELEE or gs.turn.attacks_siege))
-    if op == OP_BLOCK:
-        return phase == PH_COMBAT_BLOCK              # 11.6.3
+    if op == OP_BLOCK:                               # 11.6.3, with an attack left to block
+        return phase == PH_COMBAT_BLOCK and block_has_use(gs, es.st)
     if op == OP_INFLUENCE:
         return phase == PH_INTERACT or influence_elsewhere(gs) \
             or units_need_influence(gs, es)   # 10.2.2; Diplomacy, Peaceful Moment; LL-4.3.4 (_fx_units)
@@ -434,6 +434,20 @@ cdef inline int ask(GameState* gs, int row, int stage, int what, uint64_t option
     gs.turn.ask = <int8_t>what
     gs.turn.ask_options = options
     return RES_CHOICE
+
+
+cdef bint block_has_use(const GameState* gs, const Statics* st) noexcept nogil:
+    """A Block effect has a use only while an enemy attack is left to block (11.6.1-11.6.6):
+    one not blocked, not prevented, of an enemy not defeated (so no Unit blocks for nothing,
+    Banner of Glory's Fame +1 included)."""
+    cdef int s, i
+    for s in range(gs.combat.n_enemies):
+        if gs.combat.enemies[s].token < 0:
+            continue
+        for i in range(enemy_n_attacks(gs, st, s)):
+            if attack_is_live(gs, st, s, i):
+                return True
+    return False
 
 
 cdef bint movement_only_row(const EngineStatics* es, int row) noexcept nogil:

@@ -35,3 +35,22 @@ def test_tome_of_all_spells_demolish_armor_minus_1_spares_fire_mages(content, ta
     eng.apply(encode("choose", 0))                       # discard Rage
     eng.apply(encode("choose", 0))                       # Demolish
     assert [T.enemy_armor(0), T.enemy_armor(1)] == [5, 2]
+
+
+# -- Banner of Glory ("Fame +1 whenever it attacks or blocks"; 11.6) --------------------------
+
+def test_banner_of_glory_no_fame_for_a_block_with_nothing_left_to_block(content, tables):
+    """Peasants with the Banner of Glory, the Prowlers' only attack already blocked: the
+    Peasants' Block is not offered (a Block with no attack left has no use, 11.6.1), so no
+    Fame +1 for it; their Attack stays for the Attack phase.  Before the block it is offered."""
+    from test_artifacts_handlers import attach, combat, start as banner_start
+    core, eng, U = banner_start(content, tables, ["banner_of_glory"], units=[("peasants", 1)])
+    attach(eng, 0)
+    T = combat(core, ["prowlers"], phase="block")
+    block = encode("activate_unit", 0 | (1 << 3) | (31 << 7))
+    assert block in [int(a) for a in eng.legal_actions()]
+    T.set_block("physical", 4)
+    eng.apply(encode("block", 0))                        # Prowlers (Attack 4) blocked
+    fame0 = core.to_dict()["players"][0]["fame"]
+    assert block not in [int(a) for a in eng.legal_actions()]
+    assert core.to_dict()["players"][0]["fame"] == fame0
