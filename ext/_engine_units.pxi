@@ -282,8 +282,8 @@ cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const S
             delta = recruit_rep_delta(gs, es, u)                   # LL-4.2 Thugs / Heroes
             if delta == NO_RECRUIT or not can_recruit(es, u, site, colour):
                 continue
-            if bonds >= 0 and bslot < 0 and unit_special(es, u) == SU_NONE and n < MAX_ACTIONS \
-                    and bonds_cost(es, bonds, unit_value(es, u, es.units.cost)) <= infl:
+            if bonds >= 0 and bslot < 0 and bonds_kind_ok(unit_special(es, u)) and n < MAX_ACTIONS \
+                    and bonds_cost(es, bonds, unit_value(es, u, es.units.cost)) <= infl + delta:
                 out[n] = act(A_RECRUIT, k | BONDS_RECRUIT)         # Bonds of Loyalty (_fx_skills)
                 n += 1
             if unit_value(es, u, es.units.cost) - gs.turn.charm_discount > infl + delta:
