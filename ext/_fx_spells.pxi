@@ -1182,7 +1182,8 @@ cdef void fx_combat_event(GameState* gs, const EngineStatics* es, const Statics*
         gs.turn.burning_pending = 0
         if gs.turn.exploding_pending:
             gs.turn.exploding_pending = 0
-            destroy(gs, st, slot)
+            if not colour_resisted(gs, st, slot, RED):          # 11.4.2: a red effect
+                destroy(gs, st, slot)
         if gs.turn.disease_armor and slot >= 0 and all_attacks_blocked(gs, st, slot) \
                 and enemy_effect_ok(gs, st, slot, GREEN):
             set_armor_delta(&gs.combat.enemies[slot], -100)         # Disease: Armor 1

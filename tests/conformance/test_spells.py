@@ -105,3 +105,18 @@ def test_charm_in_interaction_still_gives_its_crystal(content, tables):
     g.play(0, pay=PAY_TOKEN["white"])
     g.do("choose", 2)                                    # a white crystal
     assert g.player["crystals"]["white"] == 1
+
+
+# -- Burning Shield / Exploding Shield (red; 11.4.2) ---------------------------------------------
+
+def test_burning_shield_exploding_shield_does_not_destroy_a_fire_resistant_enemy(content, tables):
+    """Exploding Shield (Night, red + black): Fire Block 4 with Ice Block 6 blocks the Fire
+    Mages' Fire Attack 6 (ice blocks fire in full, 11.6.5), but its "destroy the blocked
+    enemy" is a red effect: the Fire-resistant Fire Mages stay (blocked, not defeated)."""
+    core, eng, sc = night_spell(content, tables, ["burning_shield"], RED)
+    T = fight(core, ["fire_mages"], phase="block")
+    eng.apply(play_code(0, 1, pay=RED, pay2=BLACK))
+    T.set_block("ice", 6)
+    eng.apply(encode("block", 0))
+    e = T.enemy(0)
+    assert "defeated" not in e["flags"] and e["blocked"] == 1
