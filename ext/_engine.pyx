@@ -242,12 +242,18 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
         # nothing outside its uses, 6.3.3 [R]; LL-9.7.2, 9.7.4, 9.7.9: Agility and Ambush in
         # combat; LL-9.7.13: Refreshing Walk gives only its Move points in combat), as long as
         # another part does something that is not a cost (a Wound, a Reputation loss)
+        # A Heal, ready_unit or heal_unit part likewise may go unused at any time (no rule
+        # asks every part to be usable; Regeneration's Heal 1 with no Unit to ready), and in
+        # combat a movement-only part goes with the Move (terrain costs, exploring: Scouts'
+        # Move 2 with Agility, LL-4.6.1, LL-9.7.10), never leaving only costs or nothing.
         dropped = False
         useful = False
         for k in range(r[5]):
+            op = erow(es, r[4] + k)[0]
             if node_playable(gs, es, r[4] + k):
                 useful = useful or not cost_row(es, r[4] + k)
-            elif gs.combat.active != 0 and (erow(es, r[4] + k)[0] == OP_MOVE or erow(es, r[4] + k)[0] == OP_HEAL):
+            elif op == OP_HEAL or op == OP_READY_UNIT or op == OP_HEAL_UNIT \
+                    or (gs.combat.active != 0 and (op == OP_MOVE or movement_only_row(es, r[4] + k))):
                 dropped = True
             else:
                 return False
@@ -259,8 +265,8 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
             or wings_move_usable(gs, es.st)                 # for Move (Agility, _fx_advanced; Wings of Night)
     if op == OP_ATTACK:                              # 11.5.2: only Ranged/Siege before melee
         return phase == PH_COMBAT_ATTACK or (phase == PH_COMBAT_RANGED and (r[3] != MELEE or gs.turn.attacks_siege))
-    if op == OP_BLOCK:
-        return phase == PH_COMBAT_BLOCK              # 11.6.3
+    if op == OP_BLOCK:                               # 11.6.3, with an attack left to block
+        return phase == PH_COMBAT_BLOCK and block_has_use(gs, es.st)
     if op == OP_INFLUENCE:
         return phase == PH_INTERACT or influence_elsewhere(gs) \
             or units_need_influence(gs, es)   # 10.2.2; Diplomacy, Peaceful Moment; LL-4.3.4 (_fx_units)
@@ -448,6 +454,37 @@ cdef inline int ask(GameState* gs, int row, int stage, int what, uint64_t option
     return RES_CHOICE
 
 
+cdef bint block_has_use(const GameState* gs, const Statics* st) noexcept nogil:
+    """A Block effect has a use only while an enemy attack is left to block (11.6.1-11.6.6):
+    one not blocked, not prevented, of an enemy not defeated (so no Unit blocks for nothing,
+    Banner of Glory's Fame +1 included)."""
+    cdef int s, i
+    for s in range(gs.combat.n_enemies):
+        if gs.combat.enemies[s].token < 0:
+            continue
+        for i in range(enemy_n_attacks(gs, st, s)):
+            if attack_is_live(gs, st, s, i):
+                return True
+    return False
+
+
+cdef bint movement_only_row(const EngineStatics* es, int row) noexcept nogil:
+    """A part of an all(...) that works only while moving (9.6.1, 9.8; LL-4.6.1): terrain
+    costs, passable / forbidden terrains, the Scouts' exploring range.  (Hawk Eyes is not
+    one: by Day it reveals garrisons, which it would do in combat too.)"""
+    cdef const int32_t* r = erow(es, row)
+    cdef int group, local
+    if r[0] == OP_TERRAIN_COST:
+        return True
+    if r[0] != OP_HANDLER:
+        return False
+    group = es.handler_group[r[1]]
+    local = es.handler_local[r[1]]
+    return (group == HG_ADVANCED and (local == H_TERRAIN_COST_SET or local == H_TERRAIN_PASSABLE)) \
+        or (group == HG_SPELLS and local == SP_TERRAIN_FORBIDDEN) \
+        or (group == HG_UNITS and local == U_SCOUTS_EXPLORE)
+
+
 cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil:
     """Can the handler do something now?  Unimplemented handlers are offered wherever a
     special effect could be played, so that playing them raises an error naming them."""
@@ -584,15 +621,27 @@ cdef int n_pay_codes(const GameState* gs) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 
 cdef int card_playable_mode(const GameState* gs, const EngineStatics* es, int card, int powered) noexcept nogil:
-    """Effect row the card would resolve when played in that mode, or -1 if not usable now."""
+    """Effect row the card would resolve when played in that mode, or -1 if not usable now.
+    The check runs with the card as the resolving one, so effects on enemies see its colour
+    (11.4.2: a red Disintegrate has no Fire-resistant target)."""
     cdef int deck = card_deck(es, card)
     cdef int row
+    cdef GameState* g = <GameState*>gs       # resolving_card set for the check and restored
+    cdef int16_t was_card = gs.turn.resolving_card, was_by = gs.turn.fx_colour_by
+    cdef int8_t was_colour = gs.turn.fx_colour
+    cdef bint ok
     if deck == DECK_WOUND:
         return -1                                          # 6.1.6
     if deck == DECK_SPELL and powered and not mana_usable(gs, BLACK):
         return -1                                          # 5.4.3: strong spells need black
     row = es.card_powered[card * es.card_stride] if powered else es.card_basic[card * es.card_stride]
-    if not node_playable(gs, es, row):
+    g.turn.resolving_card = <int16_t>card
+    g.turn.fx_colour = 0
+    ok = node_playable(gs, es, row)
+    g.turn.resolving_card = was_card
+    g.turn.fx_colour = was_colour
+    g.turn.fx_colour_by = was_by
+    if not ok:
         return -1
     return row
 

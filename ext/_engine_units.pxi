@@ -282,8 +282,8 @@ cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const S
             delta = recruit_rep_delta(gs, es, u)                   # LL-4.2 Thugs / Heroes
             if delta == NO_RECRUIT or not can_recruit(es, u, site, colour):
                 continue
-            if bonds >= 0 and bslot < 0 and unit_special(es, u) == SU_NONE and n < MAX_ACTIONS \
-                    and bonds_cost(es, bonds, unit_value(es, u, es.units.cost)) <= infl:
+            if bonds >= 0 and bslot < 0 and bonds_kind_ok(unit_special(es, u)) and n < MAX_ACTIONS \
+                    and bonds_cost(es, bonds, unit_value(es, u, es.units.cost)) <= infl + delta:
                 out[n] = act(A_RECRUIT, k | BONDS_RECRUIT)         # Bonds of Loyalty (_fx_skills)
                 n += 1
             if unit_value(es, u, es.units.cost) - gs.turn.charm_discount > infl + delta:
@@ -602,7 +602,7 @@ cdef int legal_unit_actions(const GameState* gs, const EngineStatics* es, int32_
                 ab = unit_value(es, u.card, es.units.first_ability) + a
                 eff = es.units.ability[ab * es.units.ability_stride]
                 mana = es.units.ability[ab * es.units.ability_stride + 1]
-                if not node_playable(gs, es, eff):
+                if not ability_playable(gs, es, u.card, i, eff, mana):
                     continue
                 if mana < 0:
                     if n < MAX_ACTIONS:
@@ -622,6 +622,24 @@ cdef int legal_unit_actions(const GameState* gs, const EngineStatics* es, int32_
     return n
 
 
+cdef bint ability_playable(const GameState* gs, const EngineStatics* es, int unit, int slot, int eff,
+                          int mana) noexcept nogil:
+    """node_playable for a Unit's ability, checked as that Unit's effect of its mana colour
+    (11.4.2: a red / blue ability has no effect on a Fire / Ice-resistant enemy)."""
+    cdef GameState* g = <GameState*>gs       # the resolving context is set for the check and restored
+    cdef int16_t was_card = gs.turn.resolving_card, was_by = gs.turn.fx_colour_by
+    cdef int8_t was_colour = gs.turn.fx_colour
+    cdef bint ok
+    g.turn.resolving_card = <int16_t>(UNIT_CARD_BASE - (unit * 8 + slot))
+    g.turn.fx_colour = <int8_t>(mana + 1 if 0 <= mana < 4 else 0)
+    g.turn.fx_colour_by = g.turn.resolving_card
+    ok = node_playable(gs, es, eff)
+    g.turn.resolving_card = was_card
+    g.turn.fx_colour = was_colour
+    g.turn.fx_colour_by = was_by
+    return ok
+
+
 cdef int activate_unit(GameState* gs, const EngineStatics* es, const Statics* st, int p, int arg) noexcept nogil:
     """7.3.1-7.3.2: pay the ability's mana, the unit becomes Spent, its effect resolves like
     a card's (7.3.3)."""
@@ -639,7 +657,7 @@ cdef int activate_unit(GameState* gs, const EngineStatics* es, const Statics* st
     ab = unit_value(es, u.card, es.units.first_ability) + a
     eff = es.units.ability[ab * es.units.ability_stride]
     mana = es.units.ability[ab * es.units.ability_stride + 1]
-    if not node_playable(gs, es, eff):
+    if not ability_playable(gs, es, u.card, slot, eff, mana):
         return ERR_ILLEGAL
     if mana >= 0:
         if pay == PAY_NONE or not pay_ok(gs, pay, mana):
@@ -653,6 +671,8 @@ cdef int activate_unit(GameState* gs, const EngineStatics* es, const Statics* st
     if gs.combat.active:
         gs.turn.duel_pool_units = 1                                # Dueling (_fx_skills.pxi)
     gs.turn.resolving_card = <int16_t>(UNIT_CARD_BASE - (u.card * 8 + slot))
+    gs.turn.fx_colour = <int8_t>(mana + 1 if 0 <= mana < 4 else 0)   # 11.4.2: red / blue mana
+    gs.turn.fx_colour_by = gs.turn.resolving_card
     # a card bonus (Concentration, Tirelessness) is for a card, not for a unit's ability:
     # apply_op / card_bonus give it only while a Deed card resolves (resolving_card >= 0),
     # so a pending Tirelessness bonus waits for the next card, also across a unit's choice
@@ -673,7 +693,16 @@ cdef int heal_unit_points(GameState* gs, const EngineStatics* es, int p, int slo
         return ERR_ILLEGAL
     gs.turn.healing = <int16_t>(gs.turn.healing - unit_level(es, u.card))
     u.wounds -= 1
+    unit_healed(gs, p, slot)
     return ERR_NONE
+
+
+cdef void unit_healed(GameState* gs, int p, int slot) noexcept nogil:
+    """A Wound of the Unit in `slot` was healed: recorded for Cure, which readies each Unit
+    healed this turn, before it is played or after (card text, cards.csv #302)."""
+    gs.turn.units_healed |= <uint8_t>(1 << slot)
+    if gs.turn.cure_draw > 0:
+        gs.players[p].units[slot].ready = 1                      # 7.2.2
 
 
 cdef uint64_t unit_op_targets(const GameState* gs, const EngineStatics* es, int row) noexcept nogil:
@@ -732,6 +761,7 @@ cdef int unit_op(GameState* gs, const EngineStatics* es, const Statics* st, int 
         u.ready = 1                                                # 7.3.4
     else:
         u.wounds -= 1                                              # 12.3.4: one Wound
+        unit_healed(gs, p, slot)
     return RES_DONE
 
 

@@ -91,7 +91,11 @@ cdef inline bint special_timing(const GameState* gs) noexcept nogil:
 
 
 cdef inline int resolving_colour(const GameState* gs, const EngineStatics* es) noexcept nogil:
-    """Colour of the card whose effect resolves (11.4.2), -1 = none / not a card."""
+    """Colour of the effect that resolves (11.4.2): a borrowed Spell's own colour (Tome of
+    All Spells, LL-9.6.3, LL-9.7.22), the mana colour that activated a Unit's ability, else
+    the card's; -1 = none / not a card."""
+    if gs.turn.fx_colour != 0 and gs.turn.resolving_card == gs.turn.fx_colour_by:
+        return gs.turn.fx_colour - 1
     if gs.turn.resolving_card < 0:
         return -1
     return card_colour(es, gs.turn.resolving_card)
@@ -727,13 +731,14 @@ cdef uint64_t talent_colour_options(const GameState* gs, const EngineStatics* es
     return o
 
 
-cdef uint64_t stout_kinds(const GameState* gs) noexcept nogil:
+cdef uint64_t stout_kinds(const GameState* gs, const EngineStatics* es) noexcept nogil:
     """Stout Resolve: which of Move (0), Influence (1), Attack (2), Block (3) can be used now
-    (6.3.3 timing; Move in combat through Agility)."""
+    (6.3.3 timing; Move in combat through Agility; Influence wherever OP_INFLUENCE has a
+    use: interaction, Diplomacy's Block, Thugs / Heroes waiting for payment, LL-4.3.4)."""
     cdef uint64_t o = 0
     if (gs.phase == PH_MOVE and not gs.turn.action_taken) or agility_move_usable(gs):
         o |= 1
-    if gs.phase == PH_INTERACT or influence_elsewhere(gs):
+    if gs.phase == PH_INTERACT or influence_elsewhere(gs) or units_need_influence(gs, es):
         o |= 2
     if gs.phase == PH_COMBAT_ATTACK:
         o |= 4
@@ -1301,7 +1306,7 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
         # Wound (any_cards=0), powered any cards with at most max_wounds Wounds (6.5.1:
         # the card allows discarding Wounds).  hvars: 0 kind, 1 bonus so far, 2 Wounds.
         if choice < 0:
-            options = stout_kinds(gs)
+            options = stout_kinds(gs, es)
             if options == 0:
                 set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
                 return RES_ERROR
@@ -1466,7 +1471,7 @@ cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int ro
     if local == H_TEMPORAL_PORTAL:
         return gs.phase == PH_MOVE and not gs.turn.action_taken and not gs.turn.portal_used
     if local == H_STOUT_RESOLVE:
-        return stout_kinds(gs) != 0
+        return stout_kinds(gs, es) != 0
     if local == H_BLOOD_USE_AA or local == H_TALENT_GAIN or local == H_TALENT_PLAY \
             or local == H_MAXIMAL_BASIC or local == H_MAXIMAL_POWERED:
         # special effects (6.3.3), also while interacting (10.2.7) - the borrowed effect

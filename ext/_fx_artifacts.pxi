@@ -109,13 +109,21 @@ cdef int tome_row(const GameState* gs, const EngineStatics* es, int spell, int p
 
 
 cdef uint64_t tome_slots(const GameState* gs, const EngineStatics* es, int colour, int powered) noexcept nogil:
-    """Spell offer slots of `colour` whose effect can be used now."""
+    """Spell offer slots of `colour` whose effect can be used now, checked as an effect of
+    that colour (LL-9.6.3; resolving_colour)."""
     cdef uint64_t o = 0
     cdef int k
+    cdef GameState* g = <GameState*>gs       # the colour is set for the check and restored
+    cdef int8_t was_colour = gs.turn.fx_colour
+    cdef int16_t was_by = gs.turn.fx_colour_by
+    g.turn.fx_colour = <int8_t>(colour + 1)
+    g.turn.fx_colour_by = gs.turn.resolving_card
     for k in range(3):
         if gs.spell_offer[k] >= 0 and card_colour(es, gs.spell_offer[k]) == colour \
                 and node_playable(gs, es, tome_row(gs, es, gs.spell_offer[k], powered)):
             o |= (<uint64_t>1) << k
+    g.turn.fx_colour = was_colour
+    g.turn.fx_colour_by = was_by
     return o
 
 
@@ -815,8 +823,9 @@ cdef int artifacts_handler(GameState* gs, const EngineStatics* es, const Statics
         return RES_DONE
     if local == AR_HEAL_ALL_UNITS:
         for i in range(MAX_UNITS_):                               # 12.3.4: healed completely
-            if pl.units[i].card >= 0:
+            if pl.units[i].card >= 0 and pl.units[i].wounds > 0:
                 pl.units[i].wounds = 0
+                unit_healed(gs, p, i)
         return RES_DONE
     if local == AR_GLORY_ALL_UNITS:
         # Banner of Glory powered: this turn every Unit has Armor + armor and + bonus to its
@@ -980,6 +989,9 @@ cdef int artifacts_handler(GameState* gs, const EngineStatics* es, const Statics
             remove_at(pl.hand, &pl.n_hand, choice)
             push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
             return ask(gs, row, 1, ASK_OFFER, tome_slots(gs, es, c, a[0]))
+        # the Spell's effect keeps its own colour (LL-9.6.3, LL-9.7.22: a red Disintegrate)
+        gs.turn.fx_colour = <int8_t>(card_colour(es, gs.spell_offer[choice]) + 1)
+        gs.turn.fx_colour_by = gs.turn.resolving_card
         return push_eval(gs, tome_row(gs, es, gs.spell_offer[choice], a[0]))
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR

@@ -193,21 +193,34 @@ cdef bint bonds_unit_usable(const GameState* gs, const Player* pl) noexcept nogi
     return gs.combat.active != 0 and bonds_unit_slot(pl) >= 0
 
 
+cdef inline bint bonds_kind_ok(int special) noexcept nogil:
+    """Units that may be recruited under the Bonds token: any but Magic Familiars (their
+    upkeep mana, LL-4.5.4, has no place in the Bonds recruit action) and units whose rules
+    are not known.  Thugs and Heroes keep their Reputation rules (LL-4.2); no rule keeps
+    them from the Bonds token."""
+    return special == SU_NONE or special == SU_THUGS or special == SU_HEROES
+
+
 cdef int recruit_under_bonds(GameState* gs, const EngineStatics* es, int p, int k, int site) noexcept nogil:
     """A_RECRUIT | BONDS_RECRUIT: recruit offer slot k (10.6) under the free Bonds token at
-    its discounted cost; no disbanding (it is a token of its own)."""
+    its discounted cost; no disbanding (it is a token of its own).  Thugs / Heroes with
+    their Reputation modifier inverted / doubled (LL-4.2, recruit_rep_delta)."""
     cdef Player* pl = &gs.players[p]
-    cdef int row = bonds_row(es, pl), u, cost, slot
+    cdef int row = bonds_row(es, pl), u, cost, slot, delta
     if gs.phase != PH_INTERACT or row < 0 or bonds_unit_slot(pl) >= 0 or gs.turn.no_recruit \
             or k >= gs.n_unit_offer or gs.unit_offer[k] < 0:
         return ERR_ILLEGAL
     u = gs.unit_offer[k]
     cost = bonds_cost(es, row, unit_value(es, u, es.units.cost))
-    if not can_recruit(es, u, site, interaction_city(gs, es, p)) or cost > gs.turn.influence:
+    delta = recruit_rep_delta(gs, es, u)
+    if delta == NO_RECRUIT or not can_recruit(es, u, site, interaction_city(gs, es, p)) \
+            or cost > gs.turn.influence + delta:
         return ERR_ILLEGAL                                     # (10.10.1: city colours)
-    if unit_special(es, u) != SU_NONE:                         # their own recruiting rules
-        return ERR_ILLEGAL                                     # (LL-4.2-LL-4.5): not under Bonds
-    gs.turn.influence = <int16_t>(gs.turn.influence - cost)
+    if not bonds_kind_ok(unit_special(es, u)):                 # Magic Familiars, unknown rules
+        return ERR_ILLEGAL
+    if delta != 0 or unit_special(es, u) == SU_THUGS or unit_special(es, u) == SU_HEROES:
+        gs.turn.recruit_mode = <uint8_t>unit_special(es, u)    # LL-4.2.3: once; LL-4.2.4
+    gs.turn.influence = <int16_t>(gs.turn.influence + delta - cost)
     remove_offer_slot(gs, k)
     slot = gain_unit(gs, pl, u)
     if slot < 0:

@@ -145,13 +145,23 @@ cdef uint64_t non_wound_hand(const GameState* gs, const EngineStatics* es) noexc
     return o
 
 
-cdef uint64_t destroy_targets(const GameState* gs) noexcept nogil:
-    """Enemies a 'destroy target enemy' effect may name: those that could be attacked
-    (11.5.2).  An Arcane Immune one may be named, but the effect is ignored (LL-6.7.1)."""
+cdef bint colour_resisted(const GameState* gs, const Statics* st, int s, int colour) noexcept nogil:
+    """11.4.2: a red effect has no effect (but its Attack / Block) on a Fire-resistant enemy,
+    a blue one none on an Ice-resistant enemy (resistances lost this combat excepted)."""
+    cdef const CombatEnemy* e = &gs.combat.enemies[s]
+    cdef int res = st.enemies.data[e.enemy * st.enemies.width + st.cols.enemy_resistances] \
+        & ~(<int>e.lost_resistances) & ~(<int>e.res_lost)
+    return (colour == RED and res & RES_FIRE) or (colour == BLUE and res & RES_ICE)
+
+
+cdef uint64_t destroy_targets(const GameState* gs, const Statics* st, int colour) noexcept nogil:
+    """Enemies a 'destroy target enemy' effect of `colour` may name: those that could be
+    attacked (11.5.2) and do not resist its colour (11.4.2: Disintegrate, red, not Fire
+    Mages).  An Arcane Immune one may be named, but the effect is ignored (LL-6.7.1)."""
     cdef uint64_t o = 0
     cdef int s
     for s in range(gs.combat.n_enemies):
-        if s < ASK_DONE and is_targetable(gs, s):
+        if s < ASK_DONE and is_targetable(gs, s) and not colour_resisted(gs, st, s, colour):
             o |= (<uint64_t>1) << s
     return o
 
@@ -545,7 +555,7 @@ cdef bint spells_playable(const GameState* gs, const EngineStatics* es, int row,
         # 6.6.1 (errata): Tornado and Disintegrate only in the Attack phase
         if not gs.combat.active or (a[1] > 0 and gs.phase != PH_COMBAT_ATTACK):
             return False
-        return destroy_targets(gs) != 0
+        return destroy_targets(gs, es.st, resolving_colour(gs, es)) != 0
     if local == SP_EXPLODING_SHIELD:
         return gs.phase == PH_COMBAT_BLOCK                       # 11.6.3
     if local == SP_SACRIFICE:
@@ -562,7 +572,9 @@ cdef bint spells_playable(const GameState* gs, const EngineStatics* es, int row,
     if local == SP_MANA_CLAIM:
         return special_now(gs) and pl.claimed_die == 0 and claim_dice(gs) != 0
     if local == SP_CHARM_BONUS:
-        return gs.phase == PH_INTERACT                           # "if used during interaction"
+        # with its Influence 4 wherever that has a use (Thugs / Heroes paid in combat,
+        # LL-4.3.4); the crystal or discount only "during interaction" (charm_bonus)
+        return gs.phase == PH_INTERACT or influence_elsewhere(gs) or units_need_influence(gs, es)
     if local == SP_POSSESS:
         if not gs.combat.active:
             return False
@@ -744,11 +756,11 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
         # every enemy with target=all.
         if a[0] == 1:
             for i in range(gs.combat.n_enemies):
-                if is_targetable(gs, i):
+                if is_targetable(gs, i) and not colour_resisted(gs, st, i, resolving_colour(gs, es)):
                     destroy(gs, st, i)
             return RES_DONE
         if choice < 0:
-            return ask(gs, row, 0, ASK_OPTION, destroy_targets(gs))
+            return ask(gs, row, 0, ASK_OPTION, destroy_targets(gs, st, resolving_colour(gs, es)))
         destroy(gs, st, choice)
         return RES_DONE
     if local == SP_EXPLODING_SHIELD:
@@ -787,15 +799,19 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
                     options |= (<uint64_t>1) << i
             return ask(gs, row, 0, ASK_OPTION, options)
         pl.units[choice].ready = 1                               # 7.2.2
-        if a[0]:
+        if a[0] and pl.units[choice].wounds > 0:
             pl.units[choice].wounds = 0                          # 12.3.4
+            unit_healed(gs, p, choice)
         return RES_DONE
     if local == SP_CURE_BONUS:
         # Cure: draw a card per Wound healed from hand this turn (so far, and from now on,
-        # A_HEAL_WOUND) and ready each Unit healed this turn.  Healing Units is not
-        # implemented (OP_HEAL_UNIT raises), so none can have been healed yet.
+        # A_HEAL_WOUND) and ready each Unit healed this turn (so far here, from now on in
+        # unit_healed: A_HEAL_UNIT with Cure's own Heal 2 or any other Healing, heal_unit).
         draw_cards(gs, pl, gs.turn.wounds_healed)
         gs.turn.cure_draw += 1
+        for i in range(MAX_UNITS_):
+            if (gs.turn.units_healed >> i) & 1 and pl.units[i].card >= 0:
+                pl.units[i].ready = 1                            # 7.2.2
         return RES_DONE
     if local == SP_SPACE_BENDING:
         # This turn spaces `distance` (2) away count as adjacent for moves (A_MOVE 8 + hex,
@@ -833,7 +849,10 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
     if local == SP_CHARM_BONUS:
         # Charm: during an interaction also a crystal of any basic colour (ASK_OPTION 0-3) or an
         # Influence discount of `discount` on one Unit recruited this turn (option 4; 10.6).
+        # Outside an interaction it adds nothing to the Influence 4.
         if choice < 0:
+            if gs.phase != PH_INTERACT:
+                return RES_DONE
             options = 0xF
             if charm_discount_useful(gs, es, p):
                 options |= 1 << 4
@@ -1169,7 +1188,8 @@ cdef void fx_combat_event(GameState* gs, const EngineStatics* es, const Statics*
         gs.turn.burning_pending = 0
         if gs.turn.exploding_pending:
             gs.turn.exploding_pending = 0
-            destroy(gs, st, slot)
+            if not colour_resisted(gs, st, slot, RED):          # 11.4.2: a red effect
+                destroy(gs, st, slot)
         if gs.turn.disease_armor and slot >= 0 and all_attacks_blocked(gs, st, slot) \
                 and enemy_effect_ok(gs, st, slot, GREEN):
             set_armor_delta(&gs.combat.enemies[slot], -100)         # Disease: Armor 1

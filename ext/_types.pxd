@@ -302,6 +302,9 @@ cdef struct TurnState:
     uint8_t exploding_pending  # Exploding Shield: destroy the enemy its block pool blocks
     int16_t wounds_healed      # Wounds healed from hand this turn (Cure)
     int8_t cure_draw           # Cure: draw a card per Wound healed from hand from now on
+    uint8_t units_healed       # bit per unit slot: a Wound of that Unit healed this turn (Cure)
+    int8_t fx_colour           # colour + 1 of the effect resolving while resolving_card == fx_colour_by
+    int16_t fx_colour_by       # (Tome of All Spells' Spell LL-9.6.3, a Unit ability's mana 11.4.2); 0 = own
     uint8_t space_bending      # Space Bending: spaces 2 away count as adjacent for moves (A_MOVE arg 8 + hex)
     uint8_t no_source_dice     # Who Needs Magic +3: no Source die may be used for the rest of the turn
     # --- artifacts ---

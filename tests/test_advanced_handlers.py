@@ -435,11 +435,13 @@ def test_temporal_portal_basic_moves_one_safe_space_and_hand_limit_plus_1(G):
     assert not any(a.startswith("move(") for a in G.acts())
 
 
-def test_temporal_portal_powered_hand_limit_2_without_moving(G):
+def test_temporal_portal_powered_hand_limit_2_may_stay(G):
+    """The second powered option keeps the basic 1-space move, which the hero may decline."""
     G.T.set_hand(["temporal_portal"])
     pos = G.player["position"]
     G.apply(play_code(0, powered=1, pay=PAY_DIE + BLUE))
     G.choose(1)                                          # the second option: hand limit +2
+    G.choose(ASK_DONE)                                   # stay
     assert G.player["position"] == pos and G.A.turn["hand_limit_bonus"] == 2
 
 
@@ -485,7 +487,8 @@ def test_maximal_effect_on_temporal_portal_uses_it_once_ll_9_7_21(G):
     action, so only one use: Hand limit +2 once, no second question."""
     G.T.set_hand(["maximal_effect", "temporal_portal"])
     G.apply(play_code(0, powered=1, pay=PAY_DIE + RED))
-    G.choose(1)                                          # hand limit +2 instead of moving
+    G.choose(1)                                          # hand limit +2 instead of +1
+    G.choose(ASK_DONE)                                   # its 1-space move declined
     assert G.A.turn["hand_limit_bonus"] == 2
     assert not any(a.startswith("choose") for a in G.acts())
 
