@@ -597,7 +597,7 @@ def prepare_setup(tables, content, scenario_id, hero_id, lost_legion_cards=False
         shape_id=shape["id"], start_tile=tables.tile_ids.index(shape["start_tile"]),
         setup_positions=setup_positions, shape_positions=shape_positions,
         shape_core_forbidden=shape_core_forbidden, core_restriction=bool(sc.get("core_restriction", False)),
-        fame_per_tile=int(sc.get("fame_per_tile", 0)),
+        fame_per_tile=int(sc.get("fame_per_tile", 0)), rounds=int(sc["rounds"]),
         hero_decks=hero_decks, hero_expansion=hero_expansion,
         dummy_crystals=dummy_crystals, ruins_ids=ruins_ids, ruins_expansion=ruins_expansion,
         hero_ids=list(tables.hero_ids), skill_ids=list(tables.skill_ids),
@@ -839,6 +839,13 @@ cdef class GameCore:
     def state_bytes(self):
         """The raw bytes of the GameState struct (for exact comparisons in tests)."""
         return (<char*>&self.gs)[:sizeof(GameState)]
+
+    def set_state_bytes(self, const unsigned char[::1] data):
+        """Put back bytes taken with :meth:`state_bytes` (a fixture refused half-way is
+        undone with one memcpy)."""
+        if data.shape[0] != sizeof(GameState):
+            raise ValueError(f"expected {sizeof(GameState)} bytes of state, got {data.shape[0]}")
+        memcpy(&self.gs, &data[0], sizeof(GameState))
 
     def clear_map(self):
         """Remove every tile and hex (the struct's map part zeroed, as before setup)."""

@@ -124,7 +124,10 @@ def gen(structs) -> str:
                 setter = lambda e, pe, v, c=ctype: f"set_{c}(&{e}, {v}, {pe})"
             else:
                 lo, hi = INT_RANGES[ctype]
-                setter = lambda e, pe, v, c=ctype, lo=lo, hi=hi: f"{e} = <{c}>_fx_int({v}, {pe}, {lo}, {hi})"
+                # the fast path (a whole number in range) builds no key path string
+                setter = lambda e, pe, v, c=ctype, lo=lo, hi=hi: (
+                    f"{e} = <{c}>({v} if type({v}) is int and {lo} <= {v} <= {hi} "
+                    f"else _fx_int({v}, {pe}, {lo}, {hi}))")
             if nd == 0:
                 out.append("            " + setter(acc, p, "v"))
             elif nd == 1:
