@@ -625,12 +625,21 @@ def _fx_key(path, name):
     return name if not path else f"{path}.{name}"
 
 
+def _fx_short(x, n=60):
+    """``repr(x)`` for a message, cut to about ``n`` characters."""
+    try:
+        text = repr(x)
+    except RecursionError:
+        text = f"<a {type(x).__name__} nested too deep>"
+    return text if len(text) <= n else text[:n - 3] + "..."
+
+
 def _fx_int(v, path, lo, hi):
     """A whole number in [lo, hi] (bool counts as 0 / 1)."""
     if isinstance(v, bool):
         v = int(v)
     if not isinstance(v, int):
-        raise FixtureError(f"{path}: expected a whole number, got {v!r}")
+        raise FixtureError(f"{path}: expected a whole number, got {_fx_short(v)}")
     if v < lo or v > hi:
         raise FixtureError(f"{path}: {v} is out of range ({lo} .. {hi})")
     return v
@@ -639,7 +648,7 @@ def _fx_int(v, path, lo, hi):
 def _fx_list(v, path, n):
     """A list of at most n entries."""
     if not isinstance(v, (list, tuple)):
-        raise FixtureError(f"{path}: expected a list, got {v!r}")
+        raise FixtureError(f"{path}: expected a list, got {_fx_short(v)}")
     if len(v) > n:
         raise FixtureError(f"{path}: {len(v)} entries, at most {n} fit")
     return v

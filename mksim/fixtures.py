@@ -39,6 +39,7 @@ UNIT_WOUNDS = (0, 2)        # 11.7.9: a unit holds at most 2 Wounds (Poison)
 HAND_CAPACITY = 63          # MAX_HAND_INDEX of ext/_engine.pxd: hand indices fit the action encoding
 ZONE_CAPACITY = 255         # MAX_CARDS - 1: a full zone stops the game (check_capacity, ext/_engine.pyx)
 HEADER_KEYS = ("format", "scenario", "hero", "lost_legion")
+MAX_DEPTH = 12              # tables / lists in a fixture nest at most 6 deep (map.tiles[0].hexes[0].tokens[0])
 NONE_WORDS = (None, "none")  # TOML has no null: write "none"
 
 
@@ -72,10 +73,10 @@ class _Names:
         if optional and value in NONE_WORDS:
             return -1
         if not isinstance(value, str):
-            raise FixtureError(f"{path}: expected a {kind} id, got {value!r}")
+            raise FixtureError(f"{path}: expected a {kind} id, got {_short(value)}")
         i = self.index[kind].get(value)
         if i is None:
-            raise FixtureError(f"{path}: unknown {kind} {value!r}")
+            raise FixtureError(f"{path}: unknown {kind} {_short(value)}")
         return i
 
 
@@ -83,7 +84,7 @@ def _int(v: Any, path: str, lo: int, hi: int) -> int:
     if isinstance(v, bool):
         v = int(v)
     if not isinstance(v, int):
-        raise FixtureError(f"{path}: expected a whole number, got {v!r}")
+        raise FixtureError(f"{path}: expected a whole number, got {_short(v)}")
     if not lo <= v <= hi:
         raise FixtureError(f"{path}: {v} is out of range ({lo} .. {hi})")
     return v
@@ -91,7 +92,7 @@ def _int(v: Any, path: str, lo: int, hi: int) -> int:
 
 def _list(v: Any, path: str, n: int) -> list:
     if not isinstance(v, (list, tuple)):
-        raise FixtureError(f"{path}: expected a list, got {v!r}")
+        raise FixtureError(f"{path}: expected a list, got {_short(v)}")
     if len(v) > n:
         raise FixtureError(f"{path}: {len(v)} entries, at most {n} fit")
     return list(v)
@@ -99,7 +100,7 @@ def _list(v: Any, path: str, n: int) -> list:
 
 def _table(v: Any, path: str) -> dict:
     if not isinstance(v, dict):
-        raise FixtureError(f"{path}: expected a table of keys, got {v!r}")
+        raise FixtureError(f"{path}: expected a table of keys, got {_short(v)}")
     return v
 
 
@@ -417,7 +418,7 @@ class _Loader:
         v = _table(v, path)
         for c in v:
             if c not in colours:
-                raise FixtureError(f"{_key(path, c)}: unknown colour {c!r} (one of {', '.join(colours)})")
+                raise FixtureError(f"{_key(path, c)}: unknown colour {_short(c)} (one of {', '.join(colours)})")
         return [_int(v.get(c, 0), _key(path, c), 0, hi) for c in colours]
 
     def raw_fields(self, v: dict, base: dict, path: str, consumed=()) -> None:
@@ -462,7 +463,7 @@ class _Loader:
                 h = self.N.idx("hero", x, kp)
                 if h != base["hero"]:
                     raise FixtureError(f"{kp}: the game is set up for hero {self.N.name('hero', base['hero'])!r}, "
-                                       f"not {x!r}")
+                                       f"not {_short(x)}")
                 out[k] = h
             elif k == "crystals":
                 out[k] = self.colour_counts(x, kp, _fx.BASIC_COLOURS, MAX_CRYSTALS)
@@ -655,7 +656,7 @@ class _Loader:
                         elif f in HEX_FLAG_NAMES:
                             bits |= 1 << HEX_FLAG_NAMES.index(f)
                         else:
-                            raise FixtureError(f"{kp}[{i}]: unknown hex flag {f!r} (one of {', '.join(HEX_FLAG_NAMES)})")
+                            raise FixtureError(f"{kp}[{i}]: unknown hex flag {_short(f)} (one of {', '.join(HEX_FLAG_NAMES)})")
                     out[k] = bits
             elif k == "tokens":
                 x = _list(x, kp, len(placed["tokens"]))
@@ -682,7 +683,7 @@ class _Loader:
             if k not in ("shape", "tiles", "n_hexes", "core_revealed", "hexes"):
                 raise FixtureError(f"{_key(path, k)}: unknown key")
         if "shape" in v and v["shape"] != su.shape_id:
-            raise FixtureError(f"{_key(path, 'shape')}: the scenario's map shape is {su.shape_id!r}, not {v['shape']!r}")
+            raise FixtureError(f"{_key(path, 'shape')}: the scenario's map shape is {su.shape_id!r}, not {_short(v['shape'])}")
         hex_entries: dict = {}
         if "tiles" in v:
             tp = _key(path, "tiles")
@@ -702,7 +703,7 @@ class _Loader:
                 t = self.N.idx("tile", tl["tile"], _key(kp, "tile"))
                 pos = _list(tl["position"], _key(kp, "position"), 2)
                 if len(pos) != 2:
-                    raise FixtureError(f"{_key(kp, 'position')}: expected [a, b], got {tl['position']!r}")
+                    raise FixtureError(f"{_key(kp, 'position')}: expected [a, b], got {_short(tl['position'])}")
                 a = _int(pos[0], f"{_key(kp, 'position')}[0]", -64, 63)
                 b = _int(pos[1], f"{_key(kp, 'position')}[1]", -64, 63)
                 try:
@@ -865,7 +866,7 @@ class _Loader:
                     raise FixtureError(f"{kp}: no hex {out['position']} on this map (0 .. {n - 1}, or -1 = off the map)")
                 continue
             if len(x) != 2:
-                raise FixtureError(f"{kp}: expected a hex index or [q, r], got {x!r}")
+                raise FixtureError(f"{kp}: expected a hex index or [q, r], got {_short(x)}")
             q, r = _int(x[0], f"{kp}[0]", -999, 999), _int(x[1], f"{kp}[1]", -999, 999)
             at = [h for h in range(n) if hexes[h]["q"] == q and hexes[h]["r"] == r]
             if not at:
@@ -920,11 +921,12 @@ _NAMED_RAW = {"scenario", "tiles", "piles", "pile_discard", "dice", "aa_offer", 
 def _check_format(d: Any) -> None:
     if not isinstance(d, dict):
         raise FixtureError(f"fixture: expected a table of keys, got {type(d).__name__}")
+    _check_depth(d)
     if "format" not in d:
         raise FixtureError(f"format: missing (write \"format\": {FORMAT} at the top of the fixture)")
     f = d["format"]
     if isinstance(f, bool) or not isinstance(f, int):
-        raise FixtureError(f"format: expected a whole number, got {f!r}")
+        raise FixtureError(f"format: expected a whole number, got {_short(f)}")
     if f != FORMAT:
         raise FixtureError(f"format: version {f} is not supported (this mksim reads format {FORMAT})")
 
@@ -939,10 +941,10 @@ def fixture_game_args(d: Any) -> dict:
         if k not in d:
             raise FixtureError(f"{k}: missing (a fixture file names its scenario and hero)")
         if not isinstance(d[k], str):
-            raise FixtureError(f"{k}: expected an id, got {d[k]!r}")
+            raise FixtureError(f"{k}: expected an id, got {_short(d[k])}")
     ll = d.get("lost_legion", False)
     if not isinstance(ll, bool):
-        raise FixtureError(f"lost_legion: expected true or false, got {ll!r}")
+        raise FixtureError(f"lost_legion: expected true or false, got {_short(ll)}")
     return {"scenario": d["scenario"], "hero": d["hero"], "lost_legion": ll}
 
 
@@ -952,14 +954,14 @@ def _check_header(setup, d: dict) -> None:
     for k, want in (("scenario", setup.scenario_id), ("hero", setup.hero_id)):
         if k in d:
             if not isinstance(d[k], str):
-                raise FixtureError(f"{k}: expected an id, got {d[k]!r}")
+                raise FixtureError(f"{k}: expected an id, got {_short(d[k])}")
             if normalize_id(d[k]) != want:
-                raise FixtureError(f"{k}: the fixture is for {d[k]!r}, the game is {want!r}")
+                raise FixtureError(f"{k}: the fixture is for {_short(d[k])}, the game is {want!r}")
     if "lost_legion" in d:
         if not isinstance(d["lost_legion"], bool):
-            raise FixtureError(f"lost_legion: expected true or false, got {d['lost_legion']!r}")
+            raise FixtureError(f"lost_legion: expected true or false, got {_short(d['lost_legion'])}")
         if d["lost_legion"] is not bool(setup.lost_legion):
-            raise FixtureError(f"lost_legion: the fixture says {d['lost_legion']!r}, the game "
+            raise FixtureError(f"lost_legion: the fixture says {_short(d['lost_legion'])}, the game "
                                f"{bool(setup.lost_legion)!r}")
 
 
@@ -993,22 +995,55 @@ def state_from_dict(game, d: Any):
 
 
 def load_fixture_file(path: Union[str, Path]) -> dict:
-    """Read a fixture file (.json, or .toml) into a dict; FixtureError when unreadable."""
+    """Read a fixture file (.json, or .toml) into a dict; FixtureError when unreadable, not
+    UTF-8 text, not valid JSON / TOML, or nested deeper than a fixture can be."""
     p = Path(path)
     try:
-        text = p.read_text()
+        data = p.read_bytes()
     except OSError as err:
         raise FixtureError(f"cannot read the file ({err.strerror or err})") from None
-    if p.suffix.lower() == ".toml":
-        import tomllib
-        try:
-            return tomllib.loads(text)
-        except tomllib.TOMLDecodeError as err:
-            raise FixtureError(f"not valid TOML: {err}") from None
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise FixtureError(f"not valid JSON: {err}") from None
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise FixtureError(f"not UTF-8 text (byte 0x{data[err.start]:02x} at offset {err.start})") from None
+    kind = "TOML" if p.suffix.lower() == ".toml" else "JSON"
+    try:
+        if kind == "TOML":
+            import tomllib
+            d = tomllib.loads(text)
+        else:
+            d = json.loads(text)
+    except RecursionError:
+        raise FixtureError(f"not a fixture: the {kind} is nested far deeper than a fixture "
+                           f"({MAX_DEPTH} levels at most)") from None
+    except ValueError as err:          # JSONDecodeError, TOMLDecodeError, a number too long
+        raise FixtureError(f"not valid {kind}: {_short(str(err), 200)}") from None
+    _check_depth(d)
+    return d
+
+
+def _short(x: Any, n: int = 60) -> str:
+    """``x`` for a message: its repr (a string as it is), cut to about ``n`` characters."""
+    try:
+        text = x if isinstance(x, str) and n > 60 else repr(x)
+    except RecursionError:
+        text = f"<a {type(x).__name__} nested too deep>"
+    return text if len(text) <= n else text[:n - 3] + "..."
+
+
+def _check_depth(d: Any) -> None:
+    """Refuse tables and lists nested deeper than a fixture is (MAX_DEPTH levels), without
+    recursing, so that no message or later step meets a RecursionError."""
+    stack = [(d, "", 0)]
+    while stack:
+        x, path, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise FixtureError(f"{path or 'fixture'}: nested more than {MAX_DEPTH} levels deep "
+                               f"(a fixture's keys go a few levels down)")
+        if isinstance(x, dict):
+            stack.extend((v, _key(path, k), depth + 1) for k, v in x.items())
+        elif isinstance(x, (list, tuple)):
+            stack.extend((v, f"{path}[{i}]", depth + 1) for i, v in enumerate(x))
 
 
 # ---------------------------------------------------------------------------------------
@@ -1256,6 +1291,10 @@ def _validate_player(raw: dict, pl: dict, path: str, N: _Names, S: _Sizes) -> No
     nt = len(N.lists["tactic"])
     if pl["tactic"] >= nt:
         _bad(_key(path, "tactic"), f"{pl['tactic']} is not a tactic")
+    if phase == PH["tactics"] and pl["tactic"] >= 0 and raw["turn"]["handler_row"] < 0:
+        _bad(_key(path, "tactic"), "a tactic is held in the tactics phase only while its own effect "
+                                   "awaits a decision (turn.handler_row); otherwise a second one would be "
+                                   "taken this round (3.1)")
     if pl["n_tactic_cards"] and pl["tactic"] < 0:
         _bad(_key(path, "tactic_cards"), "cards under a tactic, but the player has no tactic")
     occupied = 0
@@ -1295,13 +1334,12 @@ def _validate_combat(raw: dict, N: _Names, S: _Sizes, phase: int) -> None:
             _bad("combat.active", f"0 in phase {PHASE_NAMES[phase]!r}: a combat phase needs a combat "
                                   f"in progress (active = 1, with enemies)")
         return
-    _check_rules(c, _COMBAT_RULES, S, "combat")
     n = c["n_enemies"]
     if n == 0:
         _bad("combat.enemies", "a combat in progress needs at least one enemy (11)")
+    _check_rules(c, _COMBAT_RULES, S, "combat")
     ne = len(N.lists["enemy"])
     te = raw["token_enemy"]
-    live = 0
     for i in range(n):
         e = c["enemies"][i]
         ep = f"combat.enemies[{i}]"
@@ -1313,10 +1351,6 @@ def _validate_combat(raw: dict, N: _Names, S: _Sizes, phase: int) -> None:
                                     f"not {N.name('enemy', e['enemy'])!r} (see token_enemy)")
         if e["summoned_by"] >= 0 and e["summoned_by"] == i:
             _bad(_key(ep, "summoned_by"), "an enemy cannot summon itself")
-        if not e["flags"] & 1 and not e["flags"] & 64:          # CE_DEFEATED, CE_GONE
-            live += 1
-    if live == 0 and phase != PH["combat_attack"]:
-        _bad("combat.enemies", f"every enemy is defeated or gone, but the combat waits in {PHASE_NAMES[phase]!r}")
 
 
 def _validate_map(raw: dict, N: _Names, n_players: int) -> None:
@@ -1377,10 +1411,11 @@ def _validate_tokens(raw: dict, N: _Names) -> None:
         for i in range(c["n_enemies"]):
             e = c["enemies"][i]
             ep = f"combat.enemies[{i}].token"
+            if e["flags"] & (1 | 64):      # CE_DEFEATED, CE_GONE: its token has moved on
+                continue
             if e["hex"] >= 0:
                 toks = raw["hexes"][e["hex"]]["tokens"][:raw["hexes"][e["hex"]]["n_tokens"]]
                 if e["token"] not in toks:
                     _bad(ep, f"token {e['token']} does not lie on hex {e['hex']}, where the enemy is said to be (hex)")
-            elif not e["flags"] & (1 | 64):
-                # drawn for this combat; a defeated or discarded one may lie in the discards
-                put(e["token"], ep)
+            else:
+                put(e["token"], ep)     # drawn for this combat: in no pile and on no hex
