@@ -883,8 +883,9 @@ cdef class GameCore:
     def load_dict(self, d):
         """Write a fixture (a dict shaped like :meth:`to_dict`, possibly partial) over this
         state: the keys it gives replace the current values, the others stay.  Raises
-        mksim.fixtures.FixtureError (a ValueError) naming the key path of a mistake, and
-        then leaves the state as it was.  To start from a fresh setup use
+        mksim.fixtures.FixtureError (a ValueError) naming the key path of a mistake or of
+        a field the position cannot hold (mksim.fixtures.validate: checks by meaning,
+        docs/fixtures.md), and then leaves the state as it was.  To start from a fresh setup use
         :meth:`mksim.game.Game.state_from_dict`."""
         from mksim.fixtures import apply_fixture
         apply_fixture(self, d)

@@ -14,8 +14,8 @@ from collections import Counter
 
 from fixture_mutations import Positions, judge, mutate
 
-N_POSITIONS = 48        # 6 of each (scenario, Lost Legion, policy)
-PER_POSITION = 40       # 1,920 mutations
+N_POSITIONS = 40        # 5 of each (scenario, Lost Legion, policy)
+PER_POSITION = 36       # 1,440 mutations
 
 
 def test_mutated_real_positions_are_refused_clearly_or_play_to_the_end():
