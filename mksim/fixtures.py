@@ -1221,6 +1221,7 @@ def validate(core, engine=None) -> None:
         _bad("error", f"{raw['error']}: a position holds no engine error (0 = none)")
     if raw["has_dummy"] != 1:
         _bad("has_dummy", "a solo game has the dummy player (18): 1")
+    _validate_tactics_left(core, raw, N, rounds)
     # -- the player
     for p in range(n_players):
         _validate_player(raw, raw["players"][p], f"players[{p}]", N, S)
@@ -1283,6 +1284,34 @@ _VIOLATION_PATHS = {
     "hero position off the map (9.3)": "players[0].position",
     "unit neither Ready nor Spent (7.2.2)": "players[0].units",
 }
+
+
+def _validate_tactics_left(core, raw: dict, N: _Names, rounds: int) -> None:
+    """Enough tactics of each time remain for the rounds still to come (3.1; solo, 17.3.4:
+    the tactics taken leave the game, so each round of a time uses up one per actor).
+
+    A round or time that does not fit the tactics used so far (e.g. round 2 by Day after a
+    Day round 1) would leave a later round with no tactic to take."""
+    t = core.tables
+    times = [int(x) for x in t.tactics[:, t.col("tactics", "time")]]
+    per_round = raw["n_players"] + (1 if raw["has_dummy"] else 0)
+    held = [raw["players"][p]["tactic"] for p in range(raw["n_players"])]
+    if raw["has_dummy"]:
+        held.append(raw["dummy"]["tactic"])
+    held = [x for x in held if 0 <= x < len(times)]
+    gone = {x for x in raw["tactics_removed"] if 0 <= x < len(times)} | set(held)
+    this_round = raw["time"]
+    for time in (0, 1):
+        used = sum(1 for x in gone if times[x] == time)
+        if time == this_round:
+            used += per_round - len(held)           # still to be taken this round
+        future = sum(1 for r in range(raw["round"] + 1, rounds + 1) if (this_round + r - raw["round"]) % 2 == time)
+        left = sum(1 for x in times if x == time) - used
+        if left < per_round * future:
+            _bad("round", f"{raw['round']} of {rounds} by {_fx.TIMES[this_round]}: {future} "
+                          f"{_fx.TIMES[time]} round(s) are to come, but only {max(left, 0)} "
+                          f"{_fx.TIMES[time]} tactic(s) are left for them ({per_round} a round; "
+                          f"tactics_removed, 3.1, 17.3.4)")
 
 
 def _validate_player(raw: dict, pl: dict, path: str, N: _Names, S: _Sizes) -> None:

@@ -240,3 +240,19 @@ def test_cli_current_4_is_refused_not_a_crash(tmp_path):
     assert r.returncode == 2, (r.returncode, r.stderr)
     assert r.stderr.strip().startswith(f"error: {path}: current: 4 is not a player"), r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_the_round_and_time_leave_tactics_for_the_rounds_to_come():
+    """3.1, 17.3.4: solo tactics taken leave the game, each round of a time uses two (the
+    player's and the dummy's) of its six.  After a Day round 1 (two Day tactics gone),
+    round 2 by Day takes two more and leaves two for rounds 4 and 6 (Day), which need four:
+    a later tactics phase with none to take (the fuzz benchmark found it).  Round 2 by
+    Night fits."""
+    sc = Game("solo-conquest", "arythea")
+    msg = refused(sc, {"round": 2, "tactics_removed": ["early_bird", "rethink"]}, "round")
+    assert "2 day round(s) are to come, but only 2 day tactic(s) are left" in msg
+    night = [t for t in sc.tables.tactic_ids if t not in ("early_bird", "rethink", "mana_steal", "planning",
+                                                              "great_start", "the_right_moment")][:2]
+    s = sc.state_from_dict({"format": 1, "round": 2, "time": "night",
+                            "tactics_removed": ["early_bird", "rethink"], "tactics_available": night})
+    assert s.to_dict()["round"] == 2
