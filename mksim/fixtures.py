@@ -13,7 +13,9 @@ fields named in this module are translated: a field added to any struct appears 
 every field it leaves out comes from a fresh setup of the game's scenario and hero with the
 dict's ``seed`` / ``game_index`` (default 0).  Only ``format`` is required.  Any mistake
 raises :class:`FixtureError` (a ValueError) whose message starts with the key path, e.g.
-``players[0].hand[2]: unknown card 'marhc'``.
+``players[0].hand[2]: unknown card 'marhc'``.  After the fields are written the whole
+position is checked by meaning (:func:`validate`: acting player, phase and combat, random
+streams, pending decisions, tokens, the tactics left, a legal action ...).
 
 The format is described for users in docs/fixtures.md.
 """
@@ -28,7 +30,7 @@ from . import effects as _fx
 from ._state import HEX_FLAG_NAMES, PHASE_NAMES, TERMINATION_NAMES, FixtureError
 
 __all__ = ["FORMAT", "FixtureError", "state_to_dict", "state_from_dict", "apply_fixture",
-           "load_fixture_file", "fixture_game_args", "canonical_raw"]
+           "load_fixture_file", "fixture_game_args", "canonical_raw", "validate"]
 
 #: Version of the fixture format; a fixture must carry ``"format": FORMAT``.
 FORMAT = 1
@@ -1267,7 +1269,7 @@ def validate(core, engine=None) -> None:
     from ._checks import violations
     bad = violations(core)
     if bad:
-        _bad(_VIOLATION_PATHS.get(bad[0], "players[0]"), bad[0])
+        _bad(_violation_path(bad[0]), bad[0])
     if engine is not None and phase != PH["game_over"] and len(engine.legal_actions()) == 0:
         _bad("phase", f"the position offers no legal action in phase {PHASE_NAMES[phase]!r} "
                       f"(the turn and combat fields do not fit it)")
@@ -1283,7 +1285,14 @@ _VIOLATION_PATHS = {
     "negative mana tokens (5.1.2)": "turn.mana_tokens", "negative dummy crystals (18.4.4)": "dummy.crystals",
     "hero position off the map (9.3)": "players[0].position",
     "unit neither Ready nor Spent (7.2.2)": "players[0].units",
+    "combat slots or pools out of range (11)": "combat",
 }
+
+
+def _violation_path(words: str) -> str:
+    if words.startswith("Source dice"):
+        return "source.dice"
+    return _VIOLATION_PATHS.get(words, "players[0]")
 
 
 def _validate_tactics_left(core, raw: dict, N: _Names, rounds: int) -> None:
