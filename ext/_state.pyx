@@ -598,7 +598,7 @@ def prepare_setup(tables, content, scenario_id, hero_id, lost_legion_cards=False
         shape_id=shape["id"], start_tile=tables.tile_ids.index(shape["start_tile"]),
         setup_positions=setup_positions, shape_positions=shape_positions,
         shape_core_forbidden=shape_core_forbidden, core_restriction=bool(sc.get("core_restriction", False)),
-        fame_per_tile=int(sc.get("fame_per_tile", 0)),
+        fame_per_tile=int(sc.get("fame_per_tile", 0)), rounds=int(sc["rounds"]),
         hero_decks=hero_decks, hero_expansion=hero_expansion,
         dummy_crystals=dummy_crystals, ruins_ids=ruins_ids, ruins_expansion=ruins_expansion,
         hero_ids=list(tables.hero_ids), skill_ids=list(tables.skill_ids),
@@ -626,12 +626,21 @@ def _fx_key(path, name):
     return name if not path else f"{path}.{name}"
 
 
+def _fx_short(x, n=60):
+    """``repr(x)`` for a message, cut to about ``n`` characters."""
+    try:
+        text = repr(x)
+    except RecursionError:
+        text = f"<a {type(x).__name__} nested too deep>"
+    return text if len(text) <= n else text[:n - 3] + "..."
+
+
 def _fx_int(v, path, lo, hi):
     """A whole number in [lo, hi] (bool counts as 0 / 1)."""
     if isinstance(v, bool):
         v = int(v)
     if not isinstance(v, int):
-        raise FixtureError(f"{path}: expected a whole number, got {v!r}")
+        raise FixtureError(f"{path}: expected a whole number, got {_fx_short(v)}")
     if v < lo or v > hi:
         raise FixtureError(f"{path}: {v} is out of range ({lo} .. {hi})")
     return v
@@ -640,7 +649,7 @@ def _fx_int(v, path, lo, hi):
 def _fx_list(v, path, n):
     """A list of at most n entries."""
     if not isinstance(v, (list, tuple)):
-        raise FixtureError(f"{path}: expected a list, got {v!r}")
+        raise FixtureError(f"{path}: expected a list, got {_fx_short(v)}")
     if len(v) > n:
         raise FixtureError(f"{path}: {len(v)} entries, at most {n} fit")
     return v
@@ -849,6 +858,13 @@ cdef class GameCore:
         """The raw bytes of the GameState struct (for exact comparisons in tests)."""
         return (<char*>&self.gs)[:sizeof(GameState)]
 
+    def set_state_bytes(self, const unsigned char[::1] data):
+        """Put back bytes taken with :meth:`state_bytes` (a fixture refused half-way is
+        undone with one memcpy)."""
+        if data.shape[0] != sizeof(GameState):
+            raise ValueError(f"expected {sizeof(GameState)} bytes of state, got {data.shape[0]}")
+        memcpy(&self.gs, &data[0], sizeof(GameState))
+
     def clear_map(self):
         """Remove every tile and hex (the struct's map part zeroed, as before setup)."""
         self.version += 1
@@ -879,8 +895,9 @@ cdef class GameCore:
     def load_dict(self, d):
         """Write a fixture (a dict shaped like :meth:`to_dict`, possibly partial) over this
         state: the keys it gives replace the current values, the others stay.  Raises
-        mksim.fixtures.FixtureError (a ValueError) naming the key path of a mistake, and
-        then leaves the state as it was.  To start from a fresh setup use
+        mksim.fixtures.FixtureError (a ValueError) naming the key path of a mistake or of
+        a field the position cannot hold (mksim.fixtures.validate: checks by meaning,
+        docs/fixtures.md), and then leaves the state as it was.  To start from a fresh setup use
         :meth:`mksim.game.Game.state_from_dict`."""
         from mksim.fixtures import apply_fixture
         self.version += 1

@@ -13,7 +13,9 @@ fields named in this module are translated: a field added to any struct appears 
 every field it leaves out comes from a fresh setup of the game's scenario and hero with the
 dict's ``seed`` / ``game_index`` (default 0).  Only ``format`` is required.  Any mistake
 raises :class:`FixtureError` (a ValueError) whose message starts with the key path, e.g.
-``players[0].hand[2]: unknown card 'marhc'``.
+``players[0].hand[2]: unknown card 'marhc'``.  After the fields are written the whole
+position is checked by meaning (:func:`validate`: acting player, phase and combat, random
+streams, pending decisions, tokens, the tactics left, a legal action ...).
 
 The format is described for users in docs/fixtures.md.
 """
@@ -28,7 +30,7 @@ from . import effects as _fx
 from ._state import HEX_FLAG_NAMES, PHASE_NAMES, TERMINATION_NAMES, FixtureError
 
 __all__ = ["FORMAT", "FixtureError", "state_to_dict", "state_from_dict", "apply_fixture",
-           "load_fixture_file", "fixture_game_args", "canonical_raw"]
+           "load_fixture_file", "fixture_game_args", "canonical_raw", "validate"]
 
 #: Version of the fixture format; a fixture must carry ``"format": FORMAT``.
 FORMAT = 1
@@ -40,6 +42,7 @@ HAND_CAPACITY = 63          # MAX_HAND_INDEX of ext/_engine.pxd: hand indices fi
 # other card zones hold one card less than their array (MAX_*_CARDS of ext/_types.pxd): a full
 # zone stops the game (check_capacity, ext/_engine.pyx)
 HEADER_KEYS = ("format", "scenario", "hero", "lost_legion")
+MAX_DEPTH = 12              # tables / lists in a fixture nest at most 6 deep (map.tiles[0].hexes[0].tokens[0])
 NONE_WORDS = (None, "none")  # TOML has no null: write "none"
 
 
@@ -73,10 +76,10 @@ class _Names:
         if optional and value in NONE_WORDS:
             return -1
         if not isinstance(value, str):
-            raise FixtureError(f"{path}: expected a {kind} id, got {value!r}")
+            raise FixtureError(f"{path}: expected a {kind} id, got {_short(value)}")
         i = self.index[kind].get(value)
         if i is None:
-            raise FixtureError(f"{path}: unknown {kind} {value!r}")
+            raise FixtureError(f"{path}: unknown {kind} {_short(value)}")
         return i
 
 
@@ -84,7 +87,7 @@ def _int(v: Any, path: str, lo: int, hi: int) -> int:
     if isinstance(v, bool):
         v = int(v)
     if not isinstance(v, int):
-        raise FixtureError(f"{path}: expected a whole number, got {v!r}")
+        raise FixtureError(f"{path}: expected a whole number, got {_short(v)}")
     if not lo <= v <= hi:
         raise FixtureError(f"{path}: {v} is out of range ({lo} .. {hi})")
     return v
@@ -92,7 +95,7 @@ def _int(v: Any, path: str, lo: int, hi: int) -> int:
 
 def _list(v: Any, path: str, n: int) -> list:
     if not isinstance(v, (list, tuple)):
-        raise FixtureError(f"{path}: expected a list, got {v!r}")
+        raise FixtureError(f"{path}: expected a list, got {_short(v)}")
     if len(v) > n:
         raise FixtureError(f"{path}: {len(v)} entries, at most {n} fit")
     return list(v)
@@ -100,7 +103,7 @@ def _list(v: Any, path: str, n: int) -> list:
 
 def _table(v: Any, path: str) -> dict:
     if not isinstance(v, dict):
-        raise FixtureError(f"{path}: expected a table of keys, got {v!r}")
+        raise FixtureError(f"{path}: expected a table of keys, got {_short(v)}")
     return v
 
 
@@ -418,7 +421,7 @@ class _Loader:
         v = _table(v, path)
         for c in v:
             if c not in colours:
-                raise FixtureError(f"{_key(path, c)}: unknown colour {c!r} (one of {', '.join(colours)})")
+                raise FixtureError(f"{_key(path, c)}: unknown colour {_short(c)} (one of {', '.join(colours)})")
         return [_int(v.get(c, 0), _key(path, c), 0, hi) for c in colours]
 
     def raw_fields(self, v: dict, base: dict, path: str, consumed=()) -> None:
@@ -463,7 +466,7 @@ class _Loader:
                 h = self.N.idx("hero", x, kp)
                 if h != base["hero"]:
                     raise FixtureError(f"{kp}: the game is set up for hero {self.N.name('hero', base['hero'])!r}, "
-                                       f"not {x!r}")
+                                       f"not {_short(x)}")
                 out[k] = h
             elif k == "crystals":
                 out[k] = self.colour_counts(x, kp, _fx.BASIC_COLOURS, MAX_CRYSTALS)
@@ -656,7 +659,7 @@ class _Loader:
                         elif f in HEX_FLAG_NAMES:
                             bits |= 1 << HEX_FLAG_NAMES.index(f)
                         else:
-                            raise FixtureError(f"{kp}[{i}]: unknown hex flag {f!r} (one of {', '.join(HEX_FLAG_NAMES)})")
+                            raise FixtureError(f"{kp}[{i}]: unknown hex flag {_short(f)} (one of {', '.join(HEX_FLAG_NAMES)})")
                     out[k] = bits
             elif k == "tokens":
                 x = _list(x, kp, len(placed["tokens"]))
@@ -683,7 +686,7 @@ class _Loader:
             if k not in ("shape", "tiles", "n_hexes", "core_revealed", "hexes"):
                 raise FixtureError(f"{_key(path, k)}: unknown key")
         if "shape" in v and v["shape"] != su.shape_id:
-            raise FixtureError(f"{_key(path, 'shape')}: the scenario's map shape is {su.shape_id!r}, not {v['shape']!r}")
+            raise FixtureError(f"{_key(path, 'shape')}: the scenario's map shape is {su.shape_id!r}, not {_short(v['shape'])}")
         hex_entries: dict = {}
         if "tiles" in v:
             tp = _key(path, "tiles")
@@ -703,7 +706,7 @@ class _Loader:
                 t = self.N.idx("tile", tl["tile"], _key(kp, "tile"))
                 pos = _list(tl["position"], _key(kp, "position"), 2)
                 if len(pos) != 2:
-                    raise FixtureError(f"{_key(kp, 'position')}: expected [a, b], got {tl['position']!r}")
+                    raise FixtureError(f"{_key(kp, 'position')}: expected [a, b], got {_short(tl['position'])}")
                 a = _int(pos[0], f"{_key(kp, 'position')}[0]", -64, 63)
                 b = _int(pos[1], f"{_key(kp, 'position')}[1]", -64, 63)
                 try:
@@ -866,7 +869,7 @@ class _Loader:
                     raise FixtureError(f"{kp}: no hex {out['position']} on this map (0 .. {n - 1}, or -1 = off the map)")
                 continue
             if len(x) != 2:
-                raise FixtureError(f"{kp}: expected a hex index or [q, r], got {x!r}")
+                raise FixtureError(f"{kp}: expected a hex index or [q, r], got {_short(x)}")
             q, r = _int(x[0], f"{kp}[0]", -999, 999), _int(x[1], f"{kp}[1]", -999, 999)
             at = [h for h in range(n) if hexes[h]["q"] == q and hexes[h]["r"] == r]
             if not at:
@@ -921,11 +924,12 @@ _NAMED_RAW = {"scenario", "tiles", "piles", "pile_discard", "dice", "aa_offer", 
 def _check_format(d: Any) -> None:
     if not isinstance(d, dict):
         raise FixtureError(f"fixture: expected a table of keys, got {type(d).__name__}")
+    _check_depth(d)
     if "format" not in d:
         raise FixtureError(f"format: missing (write \"format\": {FORMAT} at the top of the fixture)")
     f = d["format"]
     if isinstance(f, bool) or not isinstance(f, int):
-        raise FixtureError(f"format: expected a whole number, got {f!r}")
+        raise FixtureError(f"format: expected a whole number, got {_short(f)}")
     if f != FORMAT:
         raise FixtureError(f"format: version {f} is not supported (this mksim reads format {FORMAT})")
 
@@ -940,10 +944,10 @@ def fixture_game_args(d: Any) -> dict:
         if k not in d:
             raise FixtureError(f"{k}: missing (a fixture file names its scenario and hero)")
         if not isinstance(d[k], str):
-            raise FixtureError(f"{k}: expected an id, got {d[k]!r}")
+            raise FixtureError(f"{k}: expected an id, got {_short(d[k])}")
     ll = d.get("lost_legion", False)
     if not isinstance(ll, bool):
-        raise FixtureError(f"lost_legion: expected true or false, got {ll!r}")
+        raise FixtureError(f"lost_legion: expected true or false, got {_short(ll)}")
     return {"scenario": d["scenario"], "hero": d["hero"], "lost_legion": ll}
 
 
@@ -953,31 +957,32 @@ def _check_header(setup, d: dict) -> None:
     for k, want in (("scenario", setup.scenario_id), ("hero", setup.hero_id)):
         if k in d:
             if not isinstance(d[k], str):
-                raise FixtureError(f"{k}: expected an id, got {d[k]!r}")
+                raise FixtureError(f"{k}: expected an id, got {_short(d[k])}")
             if normalize_id(d[k]) != want:
-                raise FixtureError(f"{k}: the fixture is for {d[k]!r}, the game is {want!r}")
+                raise FixtureError(f"{k}: the fixture is for {_short(d[k])}, the game is {want!r}")
     if "lost_legion" in d:
         if not isinstance(d["lost_legion"], bool):
-            raise FixtureError(f"lost_legion: expected true or false, got {d['lost_legion']!r}")
+            raise FixtureError(f"lost_legion: expected true or false, got {_short(d['lost_legion'])}")
         if d["lost_legion"] is not bool(setup.lost_legion):
-            raise FixtureError(f"lost_legion: the fixture says {d['lost_legion']!r}, the game "
+            raise FixtureError(f"lost_legion: the fixture says {_short(d['lost_legion'])}, the game "
                                f"{bool(setup.lost_legion)!r}")
 
 
-def apply_fixture(core, d: Any) -> None:
+def apply_fixture(core, d: Any, engine=None) -> None:
     """Write the fixture ``d`` over the state of ``core`` (``GameCore.load_dict``): the keys
     it gives replace the core's values, the others are kept.  Nothing is written when
-    ``d`` has a mistake (FixtureError)."""
+    ``d`` has a mistake (FixtureError): a wrong id, type or range, or a position no game
+    can reach (:func:`validate`; with ``engine``, also one without a legal action)."""
     _check_format(d)
     _check_header(core.setup, d)
-    before = core.raw_dict()
+    before = core.state_bytes()
     loader = _Loader(core)
     try:
         loader.load(d)
         core.set_raw(loader.patch)
+        validate(core, engine)
     except FixtureError:
-        core.clear_map()              # undo a map laid by the loader, then every field
-        core.set_raw(before)
+        core.set_state_bytes(before)  # undo the map laid by the loader and every field written
         raise
 
 
@@ -988,24 +993,468 @@ def state_from_dict(game, d: Any):
     seed = _int(d.get("seed", 0), "seed", 0, (1 << 64) - 1)
     index = _int(d.get("game_index", 0), "game_index", 0, (1 << 64) - 1)
     state = game.new_state(seed, index)
-    apply_fixture(state.core, d)
+    apply_fixture(state.core, d, state.engine)
     return state
 
 
 def load_fixture_file(path: Union[str, Path]) -> dict:
-    """Read a fixture file (.json, or .toml) into a dict; FixtureError when unreadable."""
+    """Read a fixture file (.json, or .toml) into a dict; FixtureError when unreadable, not
+    UTF-8 text, not valid JSON / TOML, or nested deeper than a fixture can be."""
     p = Path(path)
     try:
-        text = p.read_text()
+        data = p.read_bytes()
     except OSError as err:
         raise FixtureError(f"cannot read the file ({err.strerror or err})") from None
-    if p.suffix.lower() == ".toml":
-        import tomllib
-        try:
-            return tomllib.loads(text)
-        except tomllib.TOMLDecodeError as err:
-            raise FixtureError(f"not valid TOML: {err}") from None
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise FixtureError(f"not valid JSON: {err}") from None
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise FixtureError(f"not UTF-8 text (byte 0x{data[err.start]:02x} at offset {err.start})") from None
+    kind = "TOML" if p.suffix.lower() == ".toml" else "JSON"
+    try:
+        if kind == "TOML":
+            import tomllib
+            d = tomllib.loads(text)
+        else:
+            d = json.loads(text)
+    except RecursionError:
+        raise FixtureError(f"not a fixture: the {kind} is nested far deeper than a fixture "
+                           f"({MAX_DEPTH} levels at most)") from None
+    except ValueError as err:          # JSONDecodeError, TOMLDecodeError, a number too long
+        raise FixtureError(f"not valid {kind}: {_short(str(err), 200)}") from None
+    _check_depth(d)
+    return d
+
+
+def _short(x: Any, n: int = 60) -> str:
+    """``x`` for a message: its repr (a string as it is), cut to about ``n`` characters."""
+    try:
+        text = x if isinstance(x, str) and n > 60 else repr(x)
+    except RecursionError:
+        text = f"<a {type(x).__name__} nested too deep>"
+    return text if len(text) <= n else text[:n - 3] + "..."
+
+
+def _check_depth(d: Any) -> None:
+    """Refuse tables and lists nested deeper than a fixture is (MAX_DEPTH levels), without
+    recursing, so that no message or later step meets a RecursionError."""
+    stack = [(d, "", 0)]
+    while stack:
+        x, path, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise FixtureError(f"{path or 'fixture'}: nested more than {MAX_DEPTH} levels deep "
+                               f"(a fixture's keys go a few levels down)")
+        if isinstance(x, dict):
+            stack.extend((v, _key(path, k), depth + 1) for k, v in x.items())
+        elif isinstance(x, (list, tuple)):
+            stack.extend((v, f"{path}[{i}]", depth + 1) for i, v in enumerate(x))
+
+
+# ---------------------------------------------------------------------------------------
+# validation by meaning (after the fields are written: the whole position is checked)
+# ---------------------------------------------------------------------------------------
+
+MAX_PLAYERS = 4             # ext/_types.pxd: the dummy acts as player MAX_PLAYERS
+MAX_UNITS = 6
+MAX_TOKENS = 128
+MAX_DICE = 8
+MAX_SKILLS = 8
+PH = {name: i for i, name in enumerate(PHASE_NAMES)}
+COMBAT_PHASES = (PH["combat_ranged"], PH["combat_block"], PH["combat_damage"], PH["combat_attack"])
+N_ASKS = 13                 # ASK_NONE .. ASK_PAYMENT (ext/_engine.pxd)
+N_END_STAGES = 7            # END_NONE .. END_REWARDS (ext/_engine.pyx, _fx_tactics.pxi)
+N_COMBAT_REASONS = 4        # CK_RAMPAGING .. CK_BURN (ext/_engine_combat.pxi)
+_OPS = [op.name for op in _fx.OPS]
+
+# What each numeric field of the turn, combat and player structs may hold, by meaning (the
+# comments of ext/_types.pxd).  A rule is (lo, hi) where either bound may name a size of
+# the position (see _Sizes); a field not listed here keeps the range of its C type (a
+# field added later is range-checked that way until it is listed).
+FLAG = (0, 1)
+_TURN_RULES = {
+    "move_points": (0, 32767), "healing": (0, 32767), "dice_used": (0, "dice"),
+    "extra_dice": (0, MAX_DICE), "action_taken": FLAG, "moved": FLAG, "played_card": FLAG,
+    "icon_block": (0, 127), "reward_choice": (0, 2), "pending_choice": (-1, "row"),
+    "end_stage": (0, N_END_STAGES - 1), "levels_pending": (0, 9), "rest_mode": (0, 2),
+    "discarded_end": (0, 255), "handler_row": (-1, "row"), "handler_stage": (0, 127),
+    "ask": (0, N_ASKS - 1), "hand_limit_bonus": (0, 127), "extra_turn": FLAG, "stolen_used": FLAG,
+    "dice_kept": (0, (1 << MAX_DICE) - 1), "black_any": FLAG, "concentration": (0, 127),
+    "move_bonus": (0, 127), "move_bonus_all": FLAG, "crystal_joy": (0, 2), "crystal_joy_card": (-1, "card"),
+    "block_fx_colour": (-1, 5), "swift_block": (0, 127), "crystals_spent": (0, 3), "crystal_return": FLAG,
+    "dice_any_basic": FLAG, "ambush_attack": (0, 127), "ambush_block": (0, 127),
+    "agility_melee": (0, 127), "agility_ranged": (0, 127), "terrain_set": (0, 127),
+    "lore_hills": (0, 127), "lore_mountains": (0, 127), "steady_tempo": (0, 2),
+    "steady_tempo_card": (-1, "card"), "heat_bonus": (0, 127), "no_unit_damage": FLAG, "heat_window": FLAG,
+    "heroic_rep": (0, 127), "heroic_fame": (0, 127), "endless_mana": (0, 63), "ring_fame": (0, 15),
+    "mana_anytime": (0, 2), "draw_per_heal": (0, 127), "sword_fame": (0, 127), "bow_fame": (0, 127),
+    "bow_phase": (0, PH["combat_attack"]), "phase_defeated": (0, (1 << 12) - 1), "exploding_pending": FLAG,
+    "wounds_healed": (0, 127), "cure_draw": (0, 127), "space_bending": FLAG, "no_source_dice": FLAG,
+    "glory_armor": (0, 127), "glory_all": (0, 127), "glory_fame": (0, 127), "glory_units": (0, 63),
+    "fortitude_unit": (0, MAX_UNITS), "protection": FLAG, "wounds_to_hand": (0, 32767),
+    "wounds_to_discard": (0, 32767), "sword_double": (0, 127), "soul_one": (0, 127), "soul_all": FLAG,
+    "soul_row": (0, "row1"), "soul_slots": (0, (1 << 12) - 1), "split_left": (0, 127), "split_n": (0, 127),
+    "split_el": (0, 3), "bow_powered": FLAG, "bow_done_r": (0, 32767), "bow_done_s": (0, 32767),
+    "circlet_skill": (0, "skill1"), "circlet_uses": (0, 127), "command_card": (0, "card1"),
+    "recruited_units": (0, 63), "plundered": FLAG, "leadership_kind": (0, 3), "leadership_value": (0, 127),
+    "deadly_aim": (0, 127), "deadly_aim_phase": (0, PH["combat_attack"]), "recruited": FLAG,
+    "no_recruit": FLAG, "explore_discount": (0, 127), "duel_slot": (0, "enemy1"), "duel_units": FLAG,
+    "duel_attack": (0, 127), "duel_fame": (0, 127), "duel_block": (0, 127), "duel_pool_units": FLAG,
+    "polar_nospell": (0, 6), "prayer_floor": (0, 127), "influence_block": (0, 7),
+    "learning_cost": (0, 127), "learning_to_hand": FLAG, "chivalry_rep": (0, 127), "chivalry_fame": (0, 127),
+    "dodge_attack": (0, 127), "peaceful": (0, 2), "peaceful_heal_cost": (0, 127),
+    "peaceful_ready_cost": (0, 127), "portal_used": FLAG, "maximal_left": (0, 127), "maximal_row": (0, "row1"),
+    "maximal_self": (0, "row1"), "ignore_site_fort": FLAG, "ignore_wounds": (0, 127),
+    "charm_discount": (0, 127), "disease_armor": (0, 127), "possess_slot": (0, "enemy1"),
+    "possess_attack": (0, 127), "wings_targets": (0, 127), "wings_first": (0, 127), "wings_step": (0, 127),
+    "time_bending": (0, "card1"), "unit_attack_bonus": (0, 127), "attack_bonus_givers": (0, 63),
+    "attacks_coldfire": FLAG, "attacks_siege": FLAG, "recruit_mode": (0, 2), "recon_token": (0, "token1"),
+    "recon_fame": (0, 127), "explore_range": (0, 127), "draw_fire_slot": (0, "enemy1"),
+    "draw_fire_attack": (0, 2), "draw_fire_unit": (0, MAX_UNITS - 1), "glade_recruit": FLAG,
+}
+_COMBAT_RULES = {
+    "active": FLAG, "site_hex": (-1, "hex"), "night_rules": FLAG, "units_allowed": FLAG,
+    "n_enemies": (0, 12), "targets": (0, "enemy_bits"), "attack": (0, 32767), "block": (0, 32767),
+    "block_target": (-1, "enemy"), "dmg_slot": (-1, "enemy"), "dmg_attack": (0, 2), "dmg_left": (0, 32767),
+    "reason": (0, N_COMBAT_REASONS - 1), "from_hex": (-1, "hex"), "possess_lock": (0, "enemy1"),
+}
+_ENEMY_RULES = {
+    "token": (-1, MAX_TOKENS - 1), "summoned_by": (-1, "enemy"), "hex": (-1, "hex"), "blocked": (0, 7),
+    "damaged": (0, 7), "element_set": (0, 4), "lost_resistances": (0, 7), "res_lost": (0, 7),
+    "unit_fx": (0, 3),
+}
+_PLAYER_RULES = {
+    "command_tokens": (0, MAX_UNITS), "removed": (0, 32767), "tactic_used": FLAG,
+    "used_before_turn": FLAG, "knocked_out": FLAG, "wounds_this_combat": (0, 32767),
+    "round_order": (0, 127), "claimed_die": (0, 6), "claim_per_turn": (0, 127), "banner_flipped": (0, 63),
+    "banner_prep": FLAG, "motivation_lock": (0, 127), "source_freeze": (0, 2), "bonds_slot": (0, MAX_UNITS),
+}
+_UNIT_RULES = {
+    "damaged_this_combat": FLAG, "gained_res": (0, 7), "paid_combat": FLAG, "upkeep": (0, 6),
+    "upkeep_due": FLAG,
+}
+
+
+class _Sizes:
+    """The sizes the bounds of the rules above name, for one position."""
+
+    def __init__(self, core, raw: dict) -> None:
+        t = core.tables
+        n_en = raw["combat"]["n_enemies"]
+        self.v = {"hex": raw["n_hexes"] - 1, "card": len(t.card_ids) - 1, "card1": len(t.card_ids),
+                  "row": t.effects.shape[0] - 1, "row1": t.effects.shape[0], "skill1": len(t.skill_ids),
+                  "token1": MAX_TOKENS, "dice": raw["n_dice"],
+                  "enemy": max(n_en, 0) - 1, "enemy1": max(n_en, 0), "enemy_bits": (1 << max(n_en, 0)) - 1}
+
+    def __getitem__(self, b):
+        return self.v[b] if isinstance(b, str) else b
+
+
+def _bad(path: str, msg: str):
+    raise FixtureError(f"{path}: {msg}")
+
+
+def _check_rules(values: dict, rules: dict, sizes: _Sizes, path: str) -> None:
+    for k, (lo, hi) in rules.items():
+        if k not in values:
+            continue
+        lo, hi = sizes[lo], sizes[hi]
+        v = values[k]
+        for i, x in (enumerate(v) if isinstance(v, list) else ((None, v),)):
+            if isinstance(x, list):
+                for j, y in enumerate(x):
+                    if not lo <= y <= hi:
+                        _bad(f"{_key(path, k)}[{i}][{j}]", f"{y} is out of range ({lo} .. {hi})")
+            elif not lo <= x <= hi:
+                _bad(_key(path, k) + ("" if i is None else f"[{i}]"), f"{x} is out of range ({lo} .. {hi})")
+
+
+def _check_counted(values: list, n: int, lo: int, hi: int, path: str, count_path: str, cap: int) -> None:
+    if not 0 <= n <= cap:
+        _bad(count_path, f"{n} is out of range (0 .. {cap})")
+    for i in range(n):
+        if not lo <= values[i] <= hi:
+            _bad(f"{path}[{i}]", f"{values[i]} is out of range ({lo} .. {hi})")
+
+
+def validate(core, engine=None) -> None:
+    """Check the position of ``core`` by meaning; raise FixtureError naming the key path of
+    the first field that no game can hold, or that disagrees with the others.
+
+    With ``engine`` (the core's :class:`mksim._engine.Engine`) a position that is not over
+    must also offer a legal action."""
+    raw = core.raw_dict()
+    su = core.setup
+    N = _names(core)
+    S = _Sizes(core, raw)
+    n_players = raw["n_players"]
+    phase = raw["phase"]
+    # -- random streams: xoshiro256** from an all-zero state gives only zeros, so every
+    #    draw "until" something loops for ever
+    for s, st in enumerate(raw["rng"]):
+        if not any(st.values()):
+            _bad(f"rng[{s}]", "all four words are 0 (xoshiro256** would draw only zeros; "
+                              "a random stream state must not be all zero)")
+    # -- the round, the time, the phase and who acts
+    rounds = getattr(su, "rounds", 127)
+    if not 1 <= raw["round"] <= rounds:
+        _bad("round", f"{raw['round']} is outside the scenario's rounds (1 .. {rounds})")
+    if (phase == PH["game_over"]) != (raw["termination"] != 0):
+        _bad("termination", f"is {TERMINATION_NAMES[raw['termination']]!r} with phase "
+                            f"{PHASE_NAMES[phase]!r} (a game is over exactly when it has a termination)")
+    if phase == PH["action"]:
+        _bad("phase", "'action' is not a phase the engine waits in (an action is chosen in 'move')")
+    if not 0 <= raw["current"] < n_players:
+        _bad("current", f"{raw['current']} is not a player of this game (0 .. {n_players - 1}; "
+                        f"the dummy never decides)")
+    tp = raw["turn_player"]
+    dummy_ok = raw["has_dummy"] and phase in (PH["tactics"], PH["game_over"])
+    if not (0 <= tp < n_players or (tp == MAX_PLAYERS and dummy_ok)):
+        _bad("turn_player", f"{tp} cannot take a turn here (a player 0 .. {n_players - 1}"
+                            + (f"; the dummy ({MAX_PLAYERS}) only between rounds)" if raw["has_dummy"] else ")"))
+    ea = raw["end_announced_by"]
+    if not (ea == -1 or 0 <= ea < n_players or (ea == MAX_PLAYERS and raw["has_dummy"])):
+        _bad("end_announced_by", f"{ea} is neither a player nor the dummy ({MAX_PLAYERS})")
+    if not 0 <= raw["final_turns_left"] <= n_players + 1:
+        _bad("final_turns_left", f"{raw['final_turns_left']} is out of range (0 .. {n_players + 1})")
+    for i, x in enumerate(raw["last_turn_taken"]):
+        if x not in (0, 1):
+            _bad(f"last_turn_taken[{i}]", f"{x} is out of range (0 .. 1)")
+    if not 0 <= raw["turns_in_round"] <= 127:
+        _bad("turns_in_round", f"{raw['turns_in_round']} is out of range (0 .. 127)")
+    if raw["error"] != 0:
+        _bad("error", f"{raw['error']}: a position holds no engine error (0 = none)")
+    if raw["has_dummy"] != 1:
+        _bad("has_dummy", "a solo game has the dummy player (18): 1")
+    _validate_tactics_left(core, raw, N, rounds)
+    # -- the player
+    for p in range(n_players):
+        _validate_player(raw, raw["players"][p], f"players[{p}]", N, S)
+    _validate_dummy(raw["dummy"], N)
+    # -- the turn
+    t = raw["turn"]
+    _check_rules(t, _TURN_RULES, S, "turn")
+    # counted arrays: the live entries (the rest are left-overs the engine never reads)
+    _check_counted(t["path"], t["n_path"], 0, S["hex"], "turn.path", "turn.path", 32)
+    _check_counted(t["rewards"], t["n_rewards"], 0, len(_ct.REWARDS) - 1, "turn.rewards", "turn.n_rewards", 16)
+    _check_counted(t["reward_cards"], t["n_reward_cards"], 0, S["card"], "turn.reward_cards",
+                   "turn.n_reward_cards", 6)
+    _check_counted(t["eval_stack"], t["n_eval"], 0, S["row"], "turn.eval_stack", "turn.n_eval", 32)
+    ops = core.tables.effects[:, 0]
+    if t["pending_choice"] >= 0:
+        r = core.tables.effects[t["pending_choice"]]
+        if not (_OPS[r[0]] == "choice" or (_OPS[r[0]] in ("gain_mana", "gain_crystal") and r[1] >= 6)):
+            _bad("turn.pending_choice", f"effect row {t['pending_choice']} is not a choice (it is "
+                                        f"'{_OPS[r[0]]}')")
+    for k in ("handler_row", "soul_row", "maximal_row", "maximal_self"):
+        row = t[k] - (k != "handler_row")
+        if row >= 0 and _OPS[ops[row]] != "handler":
+            _bad(f"turn.{k}", f"effect row {row} is not an effect handler (it is '{_OPS[ops[row]]}')")
+    if t["handler_row"] >= 0:
+        if t["ask"] == 0 or t["ask_options"] == 0:
+            _bad("turn.ask_options" if t["ask"] else "turn.ask",
+                 "a handler awaiting a decision (handler_row) needs what it asks (ask) and its options")
+    elif t["ask"] != 0:
+        _bad("turn.ask", f"{t['ask']}: nothing asks (handler_row is -1)")
+    if t["reward_choice"] == 1 and t["n_reward_cards"] == 0:
+        _bad("turn.reward_choice", "1 (choose the Artifact to put back) with no Artifact drawn (n_reward_cards)")
+    # -- the combat
+    _validate_combat(raw, N, S, phase)
+    # -- the Source and the offers
+    if not 1 <= raw["n_dice"] <= MAX_DICE:
+        _bad("source.dice", f"{raw['n_dice']} dice (1 .. {MAX_DICE})")
+    if raw["dice_taken"] >> raw["n_dice"]:
+        _bad("source.taken", f"{raw['dice_taken']} marks a die the Source does not have ({raw['n_dice']} dice)")
+    # -- the map and the tokens
+    _validate_map(raw, N, n_players)
+    _validate_tokens(raw, N)
+    # -- the invariants the engine's own checks know (ext/_checks.pyx)
+    from ._checks import violations
+    bad = violations(core)
+    if bad:
+        _bad(_violation_path(bad[0]), bad[0])
+    if engine is not None and phase != PH["game_over"] and len(engine.legal_actions()) == 0:
+        _bad("phase", f"the position offers no legal action in phase {PHASE_NAMES[phase]!r} "
+                      f"(the turn and combat fields do not fit it)")
+
+
+_VIOLATION_PATHS = {
+    "crystals outside 0..3 (5.1.3)": "players[0].crystals", "negative Fame": "players[0].fame",
+    "reputation off the track (10.3)": "players[0].reputation", "level outside 1..10 (13.6)": "players[0].level",
+    "a card zone outside 0..MAX_CARDS": "players[0].deck",
+    "a unit with more than 2 wounds (11.7.9)": "players[0].units",
+    "more Units than Command tokens (7.2.1)": "players[0].units",
+    "negative Move points (9.3.2)": "turn.move_points", "negative Healing points (12.3.3)": "turn.healing",
+    "negative mana tokens (5.1.2)": "turn.mana_tokens", "negative dummy crystals (18.4.4)": "dummy.crystals",
+    "hero position off the map (9.3)": "players[0].position",
+    "unit neither Ready nor Spent (7.2.2)": "players[0].units",
+    "combat slots or pools out of range (11)": "combat",
+}
+
+
+def _violation_path(words: str) -> str:
+    if words.startswith("Source dice"):
+        return "source.dice"
+    return _VIOLATION_PATHS.get(words, "players[0]")
+
+
+def _validate_tactics_left(core, raw: dict, N: _Names, rounds: int) -> None:
+    """Enough tactics of each time remain for the rounds still to come (3.1; solo, 17.3.4:
+    the tactics taken leave the game, so each round of a time uses up one per actor).
+
+    A round or time that does not fit the tactics used so far (e.g. round 2 by Day after a
+    Day round 1) would leave a later round with no tactic to take."""
+    t = core.tables
+    times = [int(x) for x in t.tactics[:, t.col("tactics", "time")]]
+    per_round = raw["n_players"] + (1 if raw["has_dummy"] else 0)
+    held = [raw["players"][p]["tactic"] for p in range(raw["n_players"])]
+    if raw["has_dummy"]:
+        held.append(raw["dummy"]["tactic"])
+    held = [x for x in held if 0 <= x < len(times)]
+    gone = {x for x in raw["tactics_removed"] if 0 <= x < len(times)} | set(held)
+    this_round = raw["time"]
+    for time in (0, 1):
+        used = sum(1 for x in gone if times[x] == time)
+        if time == this_round:
+            used += per_round - len(held)           # still to be taken this round
+        future = sum(1 for r in range(raw["round"] + 1, rounds + 1) if (this_round + r - raw["round"]) % 2 == time)
+        left = sum(1 for x in times if x == time) - used
+        if left < per_round * future:
+            _bad("round", f"{raw['round']} of {rounds} by {_fx.TIMES[this_round]}: {future} "
+                          f"{_fx.TIMES[time]} round(s) are to come, but only {max(left, 0)} "
+                          f"{_fx.TIMES[time]} tactic(s) are left for them ({per_round} a round; "
+                          f"tactics_removed, 3.1, 17.3.4)")
+
+
+def _validate_player(raw: dict, pl: dict, path: str, N: _Names, S: _Sizes) -> None:
+    _check_rules(pl, _PLAYER_RULES, S, path)
+    phase = raw["phase"]
+    nt = len(N.lists["tactic"])
+    if pl["tactic"] >= nt:
+        _bad(_key(path, "tactic"), f"{pl['tactic']} is not a tactic")
+    if phase == PH["tactics"] and pl["tactic"] >= 0 and raw["turn"]["handler_row"] < 0:
+        _bad(_key(path, "tactic"), "a tactic is held in the tactics phase only while its own effect "
+                                   "awaits a decision (turn.handler_row); otherwise a second one would be "
+                                   "taken this round (3.1)")
+    if pl["n_tactic_cards"] and pl["tactic"] < 0:
+        _bad(_key(path, "tactic_cards"), "cards under a tactic, but the player has no tactic")
+    occupied = 0
+    for u, unit in enumerate(pl["units"]):
+        if unit["card"] < 0:
+            continue
+        up = f"{path}.units[{occupied}]"
+        occupied += 1
+        _check_rules(unit, _UNIT_RULES, S, up)
+        b = unit["banner"]
+        if b >= 0 and not N.lists["card"][b].startswith("banner_"):
+            _bad(_key(up, "banner"), f"{N.lists['card'][b]!r} is not a Banner (7.5)")
+    ns = len(N.lists["skill"])
+    for i, s in enumerate(pl["skills"]):
+        if s >= ns:
+            _bad(f"{path}.skills[{i}]", f"{s} is not a skill")
+    if pl["stolen_die"] >= 6:
+        _bad(_key(path, "stolen_die"), f"{pl['stolen_die']} is not a mana colour")
+
+
+def _validate_dummy(d: dict, N: _Names) -> None:
+    for c, x in zip(_fx.BASIC_COLOURS, d["crystals"]):
+        if x < 0:
+            _bad(f"dummy.crystals.{c}", f"{x} is negative")
+    if d["tactic"] >= len(N.lists["tactic"]):
+        _bad("dummy.tactic", f"{d['tactic']} is not a tactic")
+
+
+def _validate_combat(raw: dict, N: _Names, S: _Sizes, phase: int) -> None:
+    c = raw["combat"]
+    in_combat_phase = phase in COMBAT_PHASES
+    if c["active"] and not in_combat_phase:
+        _bad("combat.active", f"1 (a combat in progress) in phase {PHASE_NAMES[phase]!r}: a combat "
+                              f"waits in combat_ranged, combat_block, combat_damage or combat_attack")
+    if not c["active"]:
+        if in_combat_phase:
+            _bad("combat.active", f"0 in phase {PHASE_NAMES[phase]!r}: a combat phase needs a combat "
+                                  f"in progress (active = 1, with enemies)")
+        return
+    n = c["n_enemies"]
+    if n == 0:
+        _bad("combat.enemies", "a combat in progress needs at least one enemy (11)")
+    _check_rules(c, _COMBAT_RULES, S, "combat")
+    ne = len(N.lists["enemy"])
+    te = raw["token_enemy"]
+    for i in range(n):
+        e = c["enemies"][i]
+        ep = f"combat.enemies[{i}]"
+        _check_rules(e, _ENEMY_RULES, S, ep)
+        if e["token"] < 0 or not 0 <= e["enemy"] < ne:
+            _bad(ep, f"an empty slot among the combat's n_enemies = {n} enemies")
+        if te[e["token"]] != e["enemy"]:
+            _bad(_key(ep, "token"), f"token {e['token']} is {N.name('enemy', te[e['token']]) if te[e['token']] >= 0 else 'no enemy'!r}, "
+                                    f"not {N.name('enemy', e['enemy'])!r} (see token_enemy)")
+        if e["summoned_by"] >= 0 and e["summoned_by"] == i:
+            _bad(_key(ep, "summoned_by"), "an enemy cannot summon itself")
+
+
+def _validate_map(raw: dict, N: _Names, n_players: int) -> None:
+    n_site = len(N.lists["site"])
+    nr = len(N.lists["ruins token"])
+    for h in range(raw["n_hexes"]):
+        hx = raw["hexes"][h]
+        hp = f"map.hexes.{h}"
+        if not 0 <= hx["terrain"] < len(_fx.TERRAINS):
+            _bad(_key(hp, "terrain"), f"{hx['terrain']} is not a terrain")
+        if not -1 <= hx["site"] < n_site:
+            _bad(_key(hp, "site"), f"{hx['site']} is not a site")
+        if not -1 <= hx["owner"] < n_players:
+            _bad(_key(hp, "owner"), f"{hx['owner']} is not a player of this game (-1 = none)")
+        if not -1 <= hx["ruins"] < nr:
+            _bad(_key(hp, "ruins"), f"{hx['ruins']} is not a ruins token")
+        if not 0 <= hx["city_level"] <= 11:
+            _bad(_key(hp, "city_level"), f"{hx['city_level']} is out of range (0 .. 11)")
+        if hx["colours"] >> 4:
+            _bad(_key(hp, "colours"), f"{hx['colours']} marks a colour that is not basic")
+        for p, x in enumerate(hx["city_shields"]):
+            if not 0 <= x <= 127 or (p >= n_players and x):
+                _bad(f"{hp}.city_shields[{p}]", f"{x} Shields of {'a player not in this game' if p >= n_players else 'a player'}")
+        for p, x in enumerate(hx["city_first"]):
+            if x not in (0, 1) or (p >= n_players and x):
+                _bad(f"{hp}.city_first[{p}]", f"{x} is out of range (0 .. 1)")
+
+
+def _validate_tokens(raw: dict, N: _Names) -> None:
+    """Every token lies in one place and is a real token instance (1.2.2)."""
+    te = raw["token_enemy"]
+    ne = len(N.lists["enemy"])
+    for t, e in enumerate(te):
+        if not -1 <= e < ne:
+            _bad(f"token_enemy[{t}]", f"{e} is not an enemy")
+    where: dict = {}
+
+    def put(t: int, path: str) -> None:
+        if not 0 <= t < len(te) or te[t] < 0:
+            _bad(path, f"token {t} is not a token instance of this game (see token_enemy)")
+        if t in where:
+            _bad(path, f"token {t} lies in two places (also at {where[t]}; 1.2.2)")
+        where[t] = path
+
+    for key, count, name in (("piles", "n_pile", "enemy_piles"), ("pile_discard", "n_pile_discard", "enemy_discards")):
+        for c, pile in enumerate(raw[key]):
+            colour = _ct.ENEMY_COLOURS[c]
+            for i in range(raw[count][c]):
+                put(pile[i], f"{name}.{colour}[{i}]")
+                if N.enemy_colour[te[pile[i]]] != c:
+                    _bad(f"{name}.{colour}[{i}]", f"{N.name('enemy', te[pile[i]])!r} is not a {colour} enemy")
+    for h in range(raw["n_hexes"]):
+        hx = raw["hexes"][h]
+        for i in range(hx["n_tokens"]):
+            put(hx["tokens"][i], f"map.hexes.{h}.tokens[{i}]")
+    c = raw["combat"]
+    if c["active"]:
+        for i in range(c["n_enemies"]):
+            e = c["enemies"][i]
+            ep = f"combat.enemies[{i}].token"
+            if e["flags"] & (1 | 64):      # CE_DEFEATED, CE_GONE: its token has moved on
+                continue
+            if e["hex"] >= 0:
+                toks = raw["hexes"][e["hex"]]["tokens"][:raw["hexes"][e["hex"]]["n_tokens"]]
+                if e["token"] not in toks:
+                    _bad(ep, f"token {e['token']} does not lie on hex {e['hex']}, where the enemy is said to be (hex)")
+            else:
+                put(e["token"], ep)     # drawn for this combat: in no pile and on no hex
