@@ -17,7 +17,8 @@ def test_tome_of_all_spells_disintegrate_stays_red_ll_9_7_22(content, tables):
     core, eng, sc = start(content, tables, ["tome_of_all_spells", "rage"], tokens=tokens(RED))
     UnitsTester(eng).set_spell_offer(["demolish", "snowstorm", "tremor"])
     T = fight(core, ["fire_mages", "prowlers"], phase="attack")
-    eng.apply(play_code(0, 1, pay=RED))
+    assert play_code(0, 1, pay=RED) not in eng.legal_actions()   # an Artifact's powered effect
+    eng.apply(play_code(0, 1))                           # costs no mana (6.1.5: thrown away)
     eng.apply(encode("choose", 0))                       # discard Rage (red)
     eng.apply(encode("choose", 0))                       # Disintegrate (offer slot 0)
     assert acts(eng) == ["choose(1)"]                    # the Prowlers only
