@@ -149,7 +149,32 @@ def test_no_card_is_lost_in_the_games_that_lost_cards(content, seed, game_index,
     ok, msg, (steps, err, last, viol, vstep, maxima) = play_one(
         game, WeightedPolicy(0, 0, 0, EAGER_WEIGHTS), seed, game_index, where)
     assert ok, f"{where}: stopped: {msg}"
-    assert maxima[6] > 256, f"{where}: the hero held only {maxima[6]} cards (the case needs > 256)"
+    # Since 4.3.2 (a Wound-only hand must rest and discard a Wound) these two games no
+    # longer pile up 256+ cards; the > 256 case itself is built directly below.
+
+
+def test_a_hero_with_more_than_256_cards_keeps_them_all_at_the_reshuffle(content, tables):
+    """1.2.4 / 2.2.8: 270 Wounds and the 16 Deeds (286 cards, past the old 256-card deck)
+    go back into the Deed deck at round preparation and every one of them is still there:
+    no game stop, no refused card, the Deed count unchanged."""
+    from mksim._engine import Engine, UnitsTester
+    from mksim._scoring import ScoringTester
+    core = GameCore.new(tables, content, "first_reconnaissance", "arythea", 5, 0)
+    eng = Engine(core, tables, content, "first_reconnaissance")
+    p = core.to_dict()["players"][0]
+    cards = p["deck"] + p["hand"]
+    hand = cards[:5] + ["wound"] * 90
+    discard = cards[5:] + ["wound"] * 180
+    ScoringTester(core).set_cards(0, deck=[], hand=hand, discard=discard, play=[])
+    wound = tables.card_ids.index("wound")
+    total = deed_count(core, wound)
+    UnitsTester(eng).prepare_round()                   # 2.2.8: hand + discard pile -> deck
+    d = core.to_dict()
+    pl = d["players"][0]
+    assert d["cards_refused"] == 0 and d["error"] == 0
+    assert len(pl["deck"]) + len(pl["hand"]) == 286    # all 286 cards: deck, then the draw
+    assert sorted(c for c in pl["deck"] + pl["hand"] if c != "wound") == sorted(cards)
+    assert deed_count(core, wound) == total
 
 
 @pytest.mark.parametrize("seed, game_index, scenario, hero, lost_legion, eager", [
