@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional, Union
@@ -459,6 +460,7 @@ def play_cell_chunk(cell, seed: int, start: int, stop: int, in_worker: bool = Fa
     if in_worker:
         try:                     # Ctrl-C is the parent's business: it stops the workers
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+            _worker_parent()
         except ValueError:       # not the main thread (a Dask worker thread)
             pass
     t_chunk = time.perf_counter()
@@ -504,6 +506,28 @@ def play_cell_chunk(cell, seed: int, start: int, stop: int, in_worker: bool = Fa
             messages[g] = message
         row["seconds"] = time.perf_counter() - t0
     return games, rounds[:nr].copy(), messages, time.perf_counter() - t_chunk
+
+
+_PARENT = None
+
+
+def _worker_parent() -> int:
+    """At a worker's first task: remember its parent and start a watchdog thread that ends
+    the worker when the parent is gone (kill -9 of ``mksim run``: loky's idle workers would
+    otherwise wait 300 s for tasks that never come)."""
+    global _PARENT
+    if _PARENT is None:
+        import threading
+        import time
+        _PARENT = os.getppid()
+
+        def watch():
+            while os.getppid() == _PARENT:
+                time.sleep(0.5)
+            os._exit(1)
+
+        threading.Thread(target=watch, name="mksim-parent-watchdog", daemon=True).start()
+    return _PARENT
 
 
 def cpus_available() -> int:
@@ -556,6 +580,9 @@ def prepare_folder(out: Path, exp, resume: bool, overwrite: bool) -> Optional[di
         else:
             remove_results(out)
             manifest = None
+    if manifest is not None:                  # leftovers of a killed run: never whole chunks
+        for stale in list(out.glob(".*.tmp*")) + list((out / "chunks").glob(".*.tmp*")):
+            stale.unlink()
     if resume and manifest is None:
         raise RunError(f"--resume: {out} holds no run to resume")
     if manifest is None and out.is_dir() and any(p.name != "chunks" for p in out.iterdir()):
@@ -640,6 +667,16 @@ def run_experiment(exp, out, jobs: int = 1, chunk_size: Optional[int] = None, ba
     ------
     RunError, RunInterrupted
     """
+    import contextlib
+    ctx, jobs = _backend_context(backend, scheduler, jobs) if (jobs > 1 or backend == "dask") \
+        else (contextlib.nullcontext(), jobs)
+    with ctx:                    # the Dask client first: an unreachable scheduler writes nothing
+        return _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, overwrite,
+                               on_chunk, on_start)
+
+
+def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, overwrite, on_chunk, on_start):
+    """The body of :func:`run_experiment`, inside the backend's context."""
     import time
     import warnings
     from . import __version__
@@ -724,11 +761,10 @@ def run_experiment(exp, out, jobs: int = 1, chunk_size: Optional[int] = None, ba
                     last_save = time.monotonic()
         elif todo:
             from joblib import Parallel, delayed
-            ctx, n_jobs = _backend_context(backend, scheduler, jobs)
-            with ctx, warnings.catch_warnings():
+            with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                par = Parallel(n_jobs=n_jobs, backend="loky" if backend == "loky" else None,
-                               return_as="generator_unordered", pre_dispatch="2*n_jobs")
+                par = Parallel(n_jobs=jobs, backend="loky" if backend == "loky" else None,
+                               return_as="generator_unordered", pre_dispatch="2*n_jobs", batch_size=1)
 
                 def task(key):
                     return key, play_cell_chunk(cells[key[0]], exp.seed, key[1], key[2], True)
@@ -743,6 +779,7 @@ def run_experiment(exp, out, jobs: int = 1, chunk_size: Optional[int] = None, ba
     except KeyboardInterrupt:
         import signal
         signal.signal(signal.SIGINT, signal.SIG_IGN)      # a second Ctrl-C must not break the clean-up
+        warnings.simplefilter("ignore")                   # joblib's note on cancelled tasks
         _close(gen)
         _kill_loky_workers()
         session["status"] = manifest["run"]["status"] = "interrupted"
