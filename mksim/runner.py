@@ -455,7 +455,8 @@ def play_cell_chunk(cell, seed: int, start: int, stop: int, in_worker: bool = Fa
     """
     import signal
     import time
-    from ._policies import STATS_MAX_ROUNDS, STATS_SITE_KINDS, fill_rounds, fill_stats
+    from ._policies import (ROUND_FIELDS, STATS_FIELDS, STATS_MAX_ROUNDS, STATS_SITE_KINDS, fill_rounds,
+                            fill_stats)
     from .results import GAMES_DTYPE, ROUNDS_DTYPE
     if in_worker:
         try:                     # Ctrl-C is the parent's business: it stops the workers
@@ -469,43 +470,58 @@ def play_cell_chunk(cell, seed: int, start: int, stop: int, in_worker: bool = Fa
     pol = get_policy(cell.policy, **dict(cell.params))
     forced = {r: game.tables.tactic_ids.index(t) for r, t in cell.forced}
     n = stop - start
-    games = np.zeros(n, dtype=GAMES_DTYPE)
-    rounds = np.zeros(n * STATS_MAX_ROUNDS, dtype=ROUNDS_DTYPE)
-    from ._policies import STATS_FIELDS
-    stats = np.zeros(len(STATS_FIELDS), np.int32)
-    tactics = np.zeros(STATS_MAX_ROUNDS, np.int32)
-    sites = np.zeros(STATS_SITE_KINDS, np.int32)
-    rbuf = np.zeros((STATS_MAX_ROUNDS, 7), np.int32)
+    # per-game numbers go into plain int32 buffers (one C call each); the structured
+    # arrays are filled column by column at the end, so Python work per game stays small
+    stats = np.zeros((n, len(STATS_FIELDS)), np.int32)
+    tactics = np.zeros((n, STATS_MAX_ROUNDS), np.int32)
+    sites = np.zeros((n, STATS_SITE_KINDS), np.int32)
+    rbuf = np.zeros((n * STATS_MAX_ROUNDS, 7), np.int32)
+    rgame = np.zeros(n * STATS_MAX_ROUNDS, np.int64)
+    rround = np.zeros(n * STATS_MAX_ROUNDS, np.int8)
+    term = np.zeros(n, np.int8)
+    finished = np.zeros(n, np.bool_)
+    errors = np.zeros(n, np.int8)
+    score = np.full(n, SCORE_MISSING, np.int32)
+    seconds = np.zeros(n, np.float64)
     messages = {}
     nr = 0
-    for i, g in enumerate(range(start, stop)):
+    for i in range(n):
+        g = start + i
         t0 = time.perf_counter()
         state, error, message = _play_state(config, seed, g, pol, forced)
-        rec, _ = _record(game, state, g, error, message)
-        row = games[i]
-        row["game_index"] = g
-        row["player"] = 0
-        row["termination"] = rec["termination"]
-        row["finished"] = rec["finished"]
-        row["error"] = rec["error"]
-        row["score"] = rec["score"]
-        fill_stats(state.core, 0, stats, tactics, sites)
-        for k, name in enumerate(STATS_FIELDS):
-            row[name] = stats[k]
-        row["tactics"] = tactics
-        row["conquered"] = sites
-        k = fill_rounds(state.core, 0, rbuf)
-        block = rounds[nr:nr + k]
-        block["game_index"] = g
-        block["player"] = 0
-        block["round"] = np.arange(1, k + 1)
-        for j, name in enumerate(("fame", "level", "wounds", "deeds", "units", "crystals", "tactic")):
-            block[name] = rbuf[:k, j]
+        core = state.core
+        t, _fame, _steps, _rnd = outcome_numbers(core)
+        done = error == ERROR_NONE and state.engine.is_terminal()
+        term[i] = TERM_STEP_LIMIT if error == ERROR_STEP_LIMIT else t
+        finished[i] = done
+        errors[i] = error
+        if done:
+            score[i] = final_score(core, game.scoring, game.rounds, game.cities_total)
+        fill_stats(core, 0, stats[i], tactics[i], sites[i])
+        k = fill_rounds(core, 0, rbuf[nr:nr + STATS_MAX_ROUNDS])
+        rgame[nr:nr + k] = g
+        rround[nr:nr + k] = np.arange(1, k + 1)
         nr += k
         if message:
             messages[g] = message
-        row["seconds"] = time.perf_counter() - t0
-    return games, rounds[:nr].copy(), messages, time.perf_counter() - t_chunk
+        seconds[i] = time.perf_counter() - t0
+    games = np.zeros(n, dtype=GAMES_DTYPE)
+    games["game_index"] = np.arange(start, stop)
+    games["termination"] = term
+    games["finished"] = finished
+    games["error"] = errors
+    games["score"] = score
+    for k, name in enumerate(STATS_FIELDS):
+        games[name] = stats[:, k]
+    games["tactics"] = tactics
+    games["conquered"] = sites
+    games["seconds"] = seconds
+    rounds = np.zeros(nr, dtype=ROUNDS_DTYPE)
+    rounds["game_index"] = rgame[:nr]
+    rounds["round"] = rround[:nr]
+    for k, name in enumerate(ROUND_FIELDS):
+        rounds[name] = rbuf[:nr, k]
+    return games, rounds, messages, time.perf_counter() - t_chunk
 
 
 _PARENT = None
