@@ -520,7 +520,10 @@ def run_cmd(
     for line in _summary_lines(manifest, games_t):
         typer.echo(line)
     workers = "1 process" if n_jobs == 1 and backend == "loky" else f"{n_jobs} workers ({backend})"
-    rate = f", {played / wall:.0f} games/s" if played and wall > 0 else ""
+    if played == 0:
+        typer.echo(f"all {total} games were already stored in {out}/ (nothing to run)")
+        return
+    rate = f", {played / wall:.0f} games/s" if wall > 0 else ""
     typer.echo(f"{played} games played in {wall:.1f} s{rate} on {workers}; results in {out}/ "
                f"(games.parquet, rounds.parquet, manifest.json)")
 

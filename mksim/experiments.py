@@ -388,7 +388,17 @@ def experiment_from_options(scenario: str = "first-reconnaissance", heroes=("ary
            "factors": {"heroes": list(heroes), "policies": list(policies), "lost_legion": [bool(lost_legion)]}}
     if content is not None:
         raw["factors"]["content"] = [{"name": Path(content).stem or "content", "path": str(Path(content).resolve())}]
-    return _resolve(raw, "command line", Path.cwd())
+    try:
+        return _resolve(raw, "command line", Path.cwd())
+    except ExperimentError as err:            # name the option, not the factor it became
+        import re
+        msg = str(err)
+        for pattern, option in ((r"command line: factors\.heroes(\[\d+\])?", "--hero"),
+                                (r"command line: factors\.policies(\[\d+\])?", "--policy"),
+                                (r"command line: factors\.content(\[\d+\])?(\.path)?", "--content"),
+                                (r"command line: scenario", "--scenario")):
+            msg = re.sub(pattern, option, msg)
+        raise ExperimentError(msg) from None
 
 
 def experiment_from_config(config: dict, where: str) -> Experiment:

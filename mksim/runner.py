@@ -720,6 +720,8 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
             "sessions": [], "chunks": [],
         }
     if manifest.get("run", {}).get("status") == "complete" and (out / "games.parquet").exists():
+        if on_start:
+            on_start(exp.games * len(exp.cells), exp.games * len(exp.cells))
         return manifest                                   # nothing is missing
     session = {"started": now(), "ended": None, "jobs": jobs, "backend": backend, "scheduler": scheduler,
                "status": "running"}
