@@ -88,7 +88,15 @@ class GameConfig:
 
 @functools.lru_cache(maxsize=32)
 def _game(scenario, hero, content, lost_legion) -> Game:
-    return Game(scenario, hero, content=Path(content) if content else None, lost_legion=lost_legion)
+    return Game(scenario, hero, content=_content(content), lost_legion=lost_legion)
+
+
+@functools.lru_cache(maxsize=8)
+def _content(path):
+    """The loaded content of ``path`` (None: shipped), once per process: the cells of an
+    experiment share it, so its tables are compiled once too."""
+    from .content import load_content
+    return load_content(Path(path) if path else None)
 
 
 def _policy(spec: PolicySpec) -> Policy:
@@ -555,9 +563,11 @@ def cpus_available() -> int:
 
 
 def default_chunk_size(games: int) -> int:
-    """Games per chunk when neither the experiment nor --chunk-size says: at most 500, and
-    about 8 chunks per cell for small runs (so progress and resume have some grain)."""
-    return max(1, min(500, math.ceil(games / 8)))
+    """Games per chunk when neither the experiment nor --chunk-size says: about 8 chunks per
+    cell (progress and resume have some grain), at most 5,000 games (about 1.5 MB of
+    records in flight per chunk); a stored chunk costs the parent about 30 ms of Parquet
+    writing whatever its size, so large runs want large chunks."""
+    return max(1, min(5000, math.ceil(games / 8)))
 
 
 def plan_chunks(exp, chunk_size: int) -> list[tuple[int, int, int]]:
@@ -637,7 +647,7 @@ def _backend_context(backend: str, scheduler: Optional[str], jobs: int):
         try:
             if scheduler:
                 try:
-                    client = Client(scheduler, timeout="5s")
+                    client = Client(scheduler, timeout="3s")
                 except (OSError, TimeoutError) as err:
                     raise RunError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({err})") from None
             else:
@@ -794,6 +804,11 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
                         save_manifest()
                         last_save = time.monotonic()
                 gen = None
+        consolidate(out, plan)
+        session["status"] = manifest["run"]["status"] = "complete"
+        session["ended"] = manifest["run"]["ended"] = now()
+        save_manifest()
+        remove_chunks(out)
     except KeyboardInterrupt:
         import signal
         signal.signal(signal.SIGINT, signal.SIG_IGN)      # a second Ctrl-C must not break the clean-up
@@ -815,14 +830,6 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
         _close(gen)
         _kill_loky_workers()
         raise
-    try:
-        consolidate(out, plan)
-        session["status"] = manifest["run"]["status"] = "complete"
-        session["ended"] = manifest["run"]["ended"] = now()
-        save_manifest()
-        remove_chunks(out)
-    except OSError as err:
-        fail_write(err)
     _kill_loky_workers()
     return manifest
 
