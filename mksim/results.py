@@ -329,7 +329,8 @@ def summary_rows(manifest: dict, games) -> list[dict]:
     fin = games.column("finished").to_numpy(zero_copy_only=False)
     fame = games.column("fame").to_numpy()
     score = games.column("score").to_numpy(zero_copy_only=False)
-    term = np.array(games.column("termination").to_pylist(), dtype=object)
+    import pyarrow.compute as pc
+    won = pc.fill_null(pc.equal(games.column("termination"), "scenario_won"), False).to_numpy(zero_copy_only=False)
     secs = games.column("seconds").to_numpy()
     solo_conquest = manifest["experiment"]["scenario"] == "solo_conquest"
     rows = []
@@ -341,7 +342,7 @@ def summary_rows(manifest: dict, games) -> list[dict]:
         done = sel & fin
         row["score"] = _mean_ci(score[done].astype(float)) if done.any() else (None, None, None)
         if solo_conquest and n:
-            wins = int((term[sel] == "scenario_won").sum())
+            wins = int(won[sel].sum())
             ci = binomtest(wins, n).proportion_ci(method="wilson")
             row["win"] = (wins / n, float(ci.low), float(ci.high))
         else:

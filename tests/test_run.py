@@ -366,3 +366,27 @@ def test_unreachable_scheduler_writes_nothing(tmp_path):
     r = invoke("run", "--games", 2, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9", "--out", out)
     assert_error(r, "--scheduler tcp://127.0.0.1:9", "cannot reach the Dask scheduler")
     assert not out.exists()
+
+
+def test_summary_intervals_against_known_values():
+    """Mean Fame 2.5 of (1, 2, 3, 4): t interval 2.5 +- 3.182 x 0.6455 = [0.446, 4.554];
+    7 wins of 10: Wilson interval [0.397, 0.892] (Wilson 1927; e.g. Newcombe 1998, table I)."""
+    import pyarrow as pa
+    manifest = {"experiment": {"scenario": "solo_conquest", "cells": [{"index": 0, "label": "a"},
+                                                                      {"index": 1, "label": "b"}]}}
+    n = 4 + 10
+    games = pa.table({
+        "cell": [0] * 4 + [1] * 10,
+        "finished": [True] * n,
+        "fame": [1, 2, 3, 4] + [5] * 10,
+        "score": [10, 10, 10, 10] + list(range(10)),
+        "termination": ["round_limit"] * 4 + ["scenario_won"] * 7 + ["round_limit"] * 3,
+        "seconds": [0.5] * n,
+    })
+    a, b = store.summary_rows(manifest, games)
+    assert a["n"] == 4 and a["fame"][0] == 2.5
+    assert a["fame"][1] == pytest.approx(0.446, abs=1e-3) and a["fame"][2] == pytest.approx(4.554, abs=1e-3)
+    assert a["score"] == (10.0, 10.0, 10.0) and a["win"][0] == 0.0
+    assert b["win"][0] == 0.7
+    assert b["win"][1] == pytest.approx(0.3968, abs=1e-3) and b["win"][2] == pytest.approx(0.8922, abs=1e-3)
+    assert a["games_per_s"] == 2.0
