@@ -123,7 +123,7 @@ def test_round_stats_match_the_final_state():
         assert row["units_held"] == len(d["units"])
         last = rounds[(rounds["game_index"] == k)][-1]
         assert last["round"] == row["rounds"] and last["fame"] == d["fame"] and last["wounds"] == held
-        assert row["wounds_taken"] >= held - 0                   # every Wound held was taken
+        assert row["wounds_taken"] >= held                       # every Wound held was taken (none at the start)
         assert row["turns"] >= 1 and row["decisions"] == st.core.raw_dict()["steps"]
 
 
@@ -174,3 +174,27 @@ def test_bad_experiment_is_one_clear_error(tmp_path, case, text, message):
 def test_missing_file(tmp_path):
     with pytest.raises(ExperimentError, match="experiment file not found"):
         load_experiment(tmp_path / "none.toml")
+
+
+def test_engine_counters_at_combat_events(tables, content):
+    """Player.stats (results store): a combat entered counts once; Wounds to hand and
+    Poison's Wounds to the discard pile (11.7.9) count as taken; the knock-out of 11.7.8
+    (level 1: 5 Wounds to hand this combat) counts once per combat (A17)."""
+    from mksim._combat import CombatTester
+    from mksim._state import GameCore
+    T = CombatTester(GameCore.new(tables, content, "solo_conquest", "arythea", 7, lost_legion_cards=True))
+
+    def stats():
+        return T.core.raw_dict()["players"][0]["stats"]
+
+    assert stats()["combats"] == 0 and stats()["wounds_taken"] == 0
+    T.begin(["prowlers"])
+    assert stats()["combats"] == 1
+    assert T.assign_to_hero(5, poison=True) == 3            # Armor 2: 3 to hand, 3 to discard
+    assert stats()["wounds_taken"] == 6 and stats()["knockouts"] == 0
+    assert T.assign_to_hero(3) == 2                         # 5 to hand: knocked out
+    assert stats()["knockouts"] == 1 and stats()["wounds_taken"] == 8
+    assert T.assign_to_hero(2) == 1                         # not knocked out again (A17)
+    assert stats()["knockouts"] == 1 and stats()["wounds_taken"] == 9
+    T.begin(["prowlers"])
+    assert stats()["combats"] == 2

@@ -28,6 +28,7 @@ from pathlib import Path
 import psutil
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))          # this checkout's mksim, also when it is not installed
 
 
 def bench(games: int) -> float:
