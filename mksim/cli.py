@@ -437,7 +437,7 @@ def run_cmd(
     """
     import time
     from .experiments import ExperimentError, experiment_from_config
-    from .results import ResultsError, read_games, read_manifest
+    from .results import ResultsError, read_manifest
     from .runner import RunError, RunInterrupted, cpus_available, run_experiment
 
     if backend not in ("loky", "dask"):
@@ -514,7 +514,7 @@ def run_cmd(
             progress.stop()
     wall = time.perf_counter() - t0
     played = total - state["start_done"]
-    games_t = read_games(out, columns=["cell", "finished", "fame", "score", "termination", "seconds"])
+    games_t = out
     typer.echo(f"{exp.name}: {exp.scenario.replace('_', '-')}, {len(exp.cells)} cells x {exp.games} games, "
                f"seed {exp.seed}")
     for line in _summary_lines(manifest, games_t):
@@ -542,7 +542,6 @@ def _open_results(directory: Path):
 @app.command("results")
 def results_cmd(directory: Path = typer.Argument(..., metavar="DIR", help="A results folder of mksim run.")) -> None:
     """Print the manifest summary and the per-cell table of a results folder (from the stored files only)."""
-    from .results import read_games
     m = _open_results(directory)
     e = m["experiment"]
     run = m["run"]
@@ -555,11 +554,10 @@ def results_cmd(directory: Path = typer.Argument(..., metavar="DIR", help="A res
                f"content {', '.join(f'{k} {v[:12]}' for k, v in m['content_hashes'].items())}")
     typer.echo(f"machine: {mach.get('cpus_available')} of {mach.get('cpu_count')} CPUs, Python {mach.get('python')}, "
                f"{mach.get('platform')}")
-    games = read_games(directory, columns=["cell", "finished", "fame", "score", "termination", "seconds"])
-    if games is None:
+    if not (directory / "games.parquet").exists() and not any((directory / "chunks").glob("c*.games.parquet")):
         typer.echo("no games stored yet")
         return
-    for line in _summary_lines(m, games):
+    for line in _summary_lines(m, directory):
         typer.echo(line)
 
 

@@ -185,6 +185,7 @@ def done_chunks(out: Path) -> dict:
 def consolidate(out: Path, plan: list) -> None:
     """Stream the chunk files of ``plan`` (in order) into ``games.parquet`` / ``rounds.parquet``
     (temporary names, then rename), then remove the chunk files."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
     d = out / CHUNKS
     for kind in ("games", "rounds"):
@@ -198,6 +199,8 @@ def consolidate(out: Path, plan: list) -> None:
                 if writer is None:
                     writer = pq.ParquetWriter(tmp, t.schema, compression="zstd")
                 writer.write_table(t)
+                del t
+                pa.default_memory_pool().release_unused()     # mimalloc keeps freed pages otherwise
             if writer is not None:
                 writer.close()
                 writer = None
@@ -250,9 +253,13 @@ def git_commit() -> Optional[str]:
 
 
 def machine_info() -> dict:
-    import joblib
-    import pyarrow
-    import scipy
+    from importlib.metadata import PackageNotFoundError, version
+
+    def ver(name):
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return None
     try:
         available = len(os.sched_getaffinity(0))
     except AttributeError:
@@ -260,8 +267,8 @@ def machine_info() -> dict:
     return {
         "cpu_count": os.cpu_count(), "cpus_available": available, "platform": platform.platform(),
         "machine": platform.machine(), "python": sys.version.split()[0],
-        "numpy": np.__version__, "pyarrow": pyarrow.__version__, "joblib": joblib.__version__,
-        "scipy": scipy.__version__,
+        "numpy": np.__version__, "pyarrow": ver("pyarrow"), "joblib": ver("joblib"), "scipy": ver("scipy"),
+        "dask": ver("dask"),
     }
 
 
@@ -308,46 +315,79 @@ def read_games(out: Path, columns=None, filters=None):
     return pa.concat_tables(tables)
 
 
-def _mean_ci(x: np.ndarray):
-    from scipy import stats
-    if len(x) == 0:
+def _t_ci(n: int, total: float, total_sq: float):
+    """Mean and 95% t interval from a count, a sum and a sum of squares (the t quantile is
+    ``scipy.special.stdtrit``, which ``scipy.stats.t.ppf`` uses; importing scipy.stats would
+    cost the parent ~46 MB)."""
+    from scipy.special import stdtrit
+    if n == 0:
         return None, None, None
-    m = float(np.mean(x))
-    if len(x) < 2 or np.all(x == x[0]):
+    m = total / n
+    var = max(total_sq - n * m * m, 0.0) / (n - 1) if n > 1 else 0.0
+    if var == 0.0:
         return m, m, m
-    lo, hi = stats.t.interval(0.95, len(x) - 1, loc=m, scale=stats.sem(x))
-    return m, float(lo), float(hi)
+    half = float(stdtrit(n - 1, 0.975)) * (var / n) ** 0.5
+    return m, m - half, m + half
+
+
+SUMMARY_COLUMNS = ["cell", "finished", "fame", "score", "termination", "seconds"]
+
+
+def _batches(games):
+    """Record batches of the summary columns: a pyarrow Table, or a results folder read
+    row group by row group (memory stays flat however many games are stored)."""
+    import pyarrow.parquet as pq
+    if isinstance(games, (str, Path)):
+        out = Path(games)
+        files = [out / "games.parquet"] if (out / "games.parquet").exists() else \
+            sorted((out / CHUNKS).glob("c*-g*-*.games.parquet")) if (out / CHUNKS).is_dir() else []
+        for f in files:
+            yield from pq.ParquetFile(f).iter_batches(columns=SUMMARY_COLUMNS, batch_size=65536)
+    else:
+        yield from games.select(SUMMARY_COLUMNS).to_batches(max_chunksize=65536)
 
 
 def summary_rows(manifest: dict, games) -> list[dict]:
     """Per cell: n, finished, mean Fame and mean score (finished games) with 95% t intervals,
     win rate (Solo Conquest: scenario won) with a Wilson interval, games/s (per worker core:
-    games over the seconds the workers spent on them)."""
-    from scipy.stats import binomtest
-    cells = manifest["experiment"]["cells"]
-    cell_col = games.column("cell").to_numpy()
-    fin = games.column("finished").to_numpy(zero_copy_only=False)
-    fame = games.column("fame").to_numpy()
-    score = games.column("score").to_numpy(zero_copy_only=False)
+    games over the seconds the workers spent on them).
+
+    ``games`` is a pyarrow Table or a results folder (streamed by row groups)."""
     import pyarrow.compute as pc
-    won = pc.fill_null(pc.equal(games.column("termination"), "scenario_won"), False).to_numpy(zero_copy_only=False)
-    secs = games.column("seconds").to_numpy()
+    cells = manifest["experiment"]["cells"]
+    k = max(c["index"] for c in cells) + 1
+    acc = {name: np.zeros(k) for name in ("n", "fin", "fame", "fame2", "score", "score2", "won", "secs")}
+    for b in _batches(games):
+        cell = b.column(0).to_numpy()
+        fin = b.column(1).to_numpy(zero_copy_only=False)
+        fame = b.column(2).to_numpy().astype(np.float64)
+        score = pc.fill_null(b.column(3), 0).to_numpy().astype(np.float64)
+        won = pc.fill_null(pc.equal(b.column(4), "scenario_won"), False).to_numpy(zero_copy_only=False)
+        secs = b.column(5).to_numpy()
+        acc["n"] += np.bincount(cell, minlength=k)
+        acc["fin"] += np.bincount(cell, weights=fin, minlength=k)
+        acc["fame"] += np.bincount(cell, weights=fame, minlength=k)
+        acc["fame2"] += np.bincount(cell, weights=fame * fame, minlength=k)
+        acc["score"] += np.bincount(cell, weights=score * fin, minlength=k)
+        acc["score2"] += np.bincount(cell, weights=score * score * fin, minlength=k)
+        acc["won"] += np.bincount(cell, weights=won, minlength=k)
+        acc["secs"] += np.bincount(cell, weights=secs, minlength=k)
     solo_conquest = manifest["experiment"]["scenario"] == "solo_conquest"
     rows = []
     for c in cells:
-        sel = cell_col == c["index"]
-        n = int(sel.sum())
-        row = {"cell": c["index"], "label": c["label"], "n": n, "finished": int(fin[sel].sum())}
-        row["fame"] = _mean_ci(fame[sel].astype(float))
-        done = sel & fin
-        row["score"] = _mean_ci(score[done].astype(float)) if done.any() else (None, None, None)
+        i = c["index"]
+        n, fin = int(acc["n"][i]), int(acc["fin"][i])
+        row = {"cell": i, "label": c["label"], "n": n, "finished": fin,
+               "fame": _t_ci(n, acc["fame"][i], acc["fame2"][i]),
+               "score": _t_ci(fin, acc["score"][i], acc["score2"][i])}
         if solo_conquest and n:
-            wins = int(won[sel].sum())
+            from scipy.stats import binomtest
+            wins = int(acc["won"][i])
             ci = binomtest(wins, n).proportion_ci(method="wilson")
             row["win"] = (wins / n, float(ci.low), float(ci.high))
         else:
             row["win"] = None
-        s = float(secs[sel].sum())
+        s = float(acc["secs"][i])
         row["games_per_s"] = n / s if s > 0 else None
         rows.append(row)
     return rows
