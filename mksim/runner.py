@@ -798,6 +798,7 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
                     return key, play_cell_chunk(cells[key[0]], exp.seed, key[1], key[2], True)
 
                 gen = par(delayed(task)(k) for k in todo)
+                _warm_up_arrow()         # while the workers start: the first chunk is stored at once
                 for key, result in gen:
                     store(key, result)
                     if time.monotonic() - last_save > 2:
@@ -832,6 +833,13 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
         raise
     _kill_loky_workers()
     return manifest
+
+
+def _warm_up_arrow() -> None:
+    """Import pyarrow (and what its first array pulls in, ~1-2 s) before results arrive."""
+    import pyarrow as pa
+    import pyarrow.parquet  # noqa: F401
+    pa.array(np.zeros(1, np.int32))
 
 
 def _close(gen) -> None:
