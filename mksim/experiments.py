@@ -158,9 +158,10 @@ def content_hash(content) -> str:
 
 
 def _load_content(path: Optional[str], where: str):
-    from .content import ContentError, load_content
+    from .content import ContentError
+    from .runner import _content
     try:
-        return load_content(Path(path) if path else None)
+        return _content(path or None)        # once per process (the shipped one is read only)
     except ContentError as err:
         raise ExperimentError(f"{where}: {err}") from None
 

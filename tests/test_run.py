@@ -43,9 +43,9 @@ force = { 1 = "planning" }
 # Long enough that a run is still going when its first chunk is on disk.
 LONG = '''name = "long"
 scenario = "first-reconnaissance"
-games = 2000
+games = 1000
 seed = 5
-chunk_size = 100
+chunk_size = 50
 
 [factors]
 heroes = ["goldyx", "wolfhawk"]
@@ -229,7 +229,7 @@ def test_ctrl_c_stops_fast_keeps_whole_chunks_and_resume_completes(long_ref, tmp
     assert _gone(kids), "worker processes left behind"
     chunks = list((out / "chunks").glob("*.games.parquet"))
     stored = sum(pq.read_metadata(p).num_rows for p in chunks)
-    assert 0 < stored <= 4000 and f"interrupted: {stored} of 4000 games" in lines[0]
+    assert 0 < stored <= 2000 and f"interrupted: {stored} of 2000 games" in lines[0]
     assert not list((out / "chunks").glob(".*tmp*"))
     r = invoke("run", "--resume", "--out", out, "--jobs", 1, "--quiet")
     assert r.exit_code == 0, r.output
@@ -248,7 +248,7 @@ def test_kill_9_of_the_parent_then_resume_gives_the_uninterrupted_rows(long_ref,
     r = invoke("run", exp_path, "--out", out, "--jobs", 1, "--quiet")     # rerun = resume
     assert r.exit_code == 0, r.output
     g = table(out)
-    assert g.num_rows == 4000
+    assert g.num_rows == 2000
     assert table(out).equals(table(ref)) and table(out, "rounds").equals(table(ref, "rounds"))
 
 
