@@ -570,7 +570,6 @@ def replay_cmd(
 ) -> None:
     """Re-play one stored game from its configuration and seed, check that it reproduces the
     stored row exactly (exit 0) or name the first differing field (exit 1)."""
-    import pyarrow.compute as pc
     from .experiments import ExperimentError, experiment_from_config
     from .results import TIMING_COLUMNS, chunk_tables, read_games
     from .runner import cell_config, play_cell_chunk, play_logged

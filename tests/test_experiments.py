@@ -105,7 +105,6 @@ def test_round_stats_match_the_final_state():
     the final state read independently (to_dict)."""
     from mksim.experiments import Cell
     from mksim.runner import GameConfig
-    from mksim._policies import fill_rounds, fill_stats, STATS_FIELDS
     cell = Cell(0, "first_reconnaissance", "arythea", "eager")
     games, rounds, _, _ = play_cell_chunk(cell, 5, 0, 3)
     g = GameConfig("first-reconnaissance", "arythea").game()
