@@ -217,6 +217,8 @@ cdef int combat_begin(GameState* gs, const Statics* st, const int* tokens, const
         if tok < 0 or tok >= MAX_TOKENS or gs.token_enemy[tok] < 0:
             return CB_ILLEGAL
     c.active = 1
+    if 0 <= gs.current < MAX_PLAYERS:
+        gs.players[gs.current].stats.combats += 1                # results store
     c.site_hex = <int16_t>site_hex
     c.night_rules = 1 if night_rules else 0        # 5.6 (dungeons, tombs): read by the engine
     c.units_allowed = 1 if units_allowed else 0    # 7.3.8
@@ -684,7 +686,12 @@ cdef void defeat_enemy(GameState* gs, const Statics* st, int slot) noexcept nogi
     (LL-6.9.1), clamped at the track ends (LL-6.9.4)."""
     cdef CombatEnemy* e = &gs.combat.enemies[slot]
     cdef Player* pl
+    cdef int colour
     e.flags |= CE_DEFEATED
+    if 0 <= gs.current < MAX_PLAYERS:                              # results store, by token colour
+        colour = tv(&st.enemies, e.enemy, st.cols.enemy_colour)
+        if 0 <= colour < NUM_PILES:
+            gs.players[gs.current].stats.defeated[colour] += 1
     if e.summoned_by < 0 and 0 <= gs.current < MAX_PLAYERS:
         pl = &gs.players[gs.current]
         pl.fame = <int16_t>(pl.fame + ev(gs, st, slot, st.cols.enemy_fame))
@@ -981,6 +988,7 @@ cdef int hero_take_wounds(GameState* gs, const Statics* st, int player, int n) n
         pl.n_hand += 1
         added += 1
     gs.turn.wounds_to_hand = <int16_t>(gs.turn.wounds_to_hand + added)   # Banner of Protection
+    pl.stats.wounds_taken += added
     combat_wounds_to_hand(gs, st, player, added)
     return added
 
@@ -998,6 +1006,7 @@ cdef void combat_wounds_to_hand(GameState* gs, const Statics* st, int player, in
     if not pl.knocked_out and pl.wounds_this_combat >= tv(&st.levels, level_row(gs, st, player),
                                                          st.cols.level_hand_limit):
         pl.knocked_out = 1                          # 11.7.8, A17: once per combat
+        pl.stats.knockouts += 1
         discard_non_wounds(gs, st, player)
 
 
@@ -1030,6 +1039,7 @@ cdef int assign_to_hero(GameState* gs, const Statics* st, int player, int damage
                 pl.discard[pl.n_discard] = <int16_t>w
                 pl.n_discard += 1
                 gs.turn.wounds_to_discard += 1      # Banner of Protection
+                pl.stats.wounds_taken += 1
             else:
                 gs.cards_refused += 1               # ERR_CAPACITY
     if paralyze and wounds > 0:                     # 11.7.10

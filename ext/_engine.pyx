@@ -18,7 +18,7 @@ from mksim._types cimport (
     HEX_RUINS_REVEALED,
     PH_COMBAT_RANGED, PH_COMBAT_BLOCK, PH_COMBAT_DAMAGE, PH_COMBAT_ATTACK, MAX_COMBAT_ENEMIES,
     Combat, CombatEnemy, CE_RAMPAGING, CE_DEFEATED, MELEE,
-    PH_INTERACT, MAX_UNITS, Unit,
+    PH_INTERACT, MAX_UNITS, Unit, MAX_ROUNDS, RoundStats, NUM_SITE_KINDS,
 )
 from mksim._rng cimport (Rng, rng_below, rng_shuffle_i16, rng_shuffle_i8,
                          STREAM_SOURCE, STREAM_DEEDS, STREAM_DUMMY, STREAM_OFFERS, STREAM_REWARDS)
@@ -92,6 +92,17 @@ cdef enum ResolveResult:
 
 cdef inline int act(int kind, int arg) noexcept nogil:
     return (kind << ACTION_SHIFT) | arg
+
+
+cdef inline bint gain_deed(const EngineStatics* es, Player* pl, int card) noexcept nogil:
+    """6.4.1: a gained Deed card goes on top of the Deed deck; counted in the player's stats."""
+    cdef int deck
+    if not push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, card):
+        return False
+    deck = es.card_deck[card * es.card_stride]
+    if 0 <= deck < 4:
+        pl.stats.cards_gained[deck] += 1
+    return True
 
 
 cdef inline const int32_t* erow(const EngineStatics* es, int row) noexcept nogil:
@@ -206,6 +217,7 @@ cdef void take_wounds(GameState* gs, const EngineStatics* es, Player* pl, int n)
             break
         gs.turn.wounds_to_hand += 1                             # Banner of Protection
         added += 1
+        pl.stats.wounds_taken += 1
     combat_wounds_to_hand(gs, es.st, <int>(pl - &gs.players[0]), added)
 
 
@@ -590,6 +602,7 @@ cdef bint pay_ok(const GameState* gs, int pay, int colour) noexcept nogil:
 cdef void pay_take(GameState* gs, int pay, int colour=-1) noexcept nogil:
     """Use payment source `pay` (for one mana of `colour`, -1 = not said)."""
     cdef int die
+    gs.players[gs.current].stats.mana_used += 1                # results store (pay_save keeps it)
     if pay < PAY_CRYSTAL:
         if not (gs.turn.endless_mana >> pay) & 1:              # Rings: an endless supply
             gs.turn.mana_tokens[pay] -= 1
@@ -656,7 +669,7 @@ cdef struct PaySnap:           # the few fields a payment changes (pay_take), fo
     int8_t stolen_die
     uint8_t stolen_used
     int8_t polar_nospell
-
+    uint16_t mana_used
 
 
 cdef void pay_save(const GameState* gs, PaySnap* sn) noexcept nogil:
@@ -672,6 +685,7 @@ cdef void pay_save(const GameState* gs, PaySnap* sn) noexcept nogil:
     sn.stolen_die = gs.players[gs.current].stolen_die
     sn.stolen_used = gs.turn.stolen_used
     sn.polar_nospell = gs.turn.polar_nospell
+    sn.mana_used = gs.players[gs.current].stats.mana_used
 
 
 cdef void pay_restore(GameState* gs, const PaySnap* sn) noexcept nogil:
@@ -687,6 +701,7 @@ cdef void pay_restore(GameState* gs, const PaySnap* sn) noexcept nogil:
     gs.players[gs.current].stolen_die = sn.stolen_die
     gs.turn.stolen_used = sn.stolen_used
     gs.turn.polar_nospell = sn.polar_nospell
+    gs.players[gs.current].stats.mana_used = sn.mana_used
 
 
 cdef bint playable_after_paying(GameState* gs, const EngineStatics* es, int card, int powered,
@@ -806,6 +821,10 @@ cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
     if gs.phase == PH_TACTICS:                               # 3.1, 17.3.4
         if units_upkeep_pending(gs):                         # LL-4.5.4, before the tactic (LL-20.1)
             return legal_upkeep(gs, out, n)
+        k = forced_tactic(gs)
+        if k >= 0:                                           # an experiment arm's forced tactic
+            out[n] = act(A_TACTIC, k)
+            return n + 1
         for i in range(6):
             if gs.tactics_available[i] >= 0:
                 out[n] = act(A_TACTIC, gs.tactics_available[i])
@@ -1220,6 +1239,7 @@ cdef void start_actor_turn(GameState* gs, const EngineStatics* es, const Statics
     gs.current = <int8_t>actor
     reset_turn(gs)
     pl = &gs.players[actor]
+    pl.stats.turns += 1
     if pl.position < 0:                                          # 1.3.7 / 9.5.5: the portal
         for h in range(gs.n_hexes):
             if gs.hexes[h].site == es.portal_site:
@@ -1264,7 +1284,7 @@ cdef void next_actor(GameState* gs, const EngineStatics* es, const Statics* st) 
     if gs.final_turns_left > 0 and cur != DUMMY:                 # 14.3.2
         gs.final_turns_left -= 1
         if gs.final_turns_left == 0:
-            end_game(gs, TERM_SCENARIO_WON)
+            end_game(gs, es, TERM_SCENARIO_WON)
             return
     if cur != DUMMY and gs.turn.extra_turn:                      # 3.2 The Right Moment
         start_actor_turn(gs, es, st, cur)
@@ -1286,7 +1306,42 @@ cdef void next_actor(GameState* gs, const EngineStatics* es, const Statics* st) 
     start_actor_turn(gs, es, st, nxt)
 
 
-cdef void end_game(GameState* gs, int reason) noexcept nogil:
+cdef void round_stats(GameState* gs, const EngineStatics* es) noexcept nogil:
+    """Results store: each player's numbers at this round's end (rounds.parquet).  Called at
+    every round's end and at the game's end (the same round again is overwritten)."""
+    cdef int p, i, u, r = gs.round - 1, wounds, deeds
+    cdef Player* pl
+    cdef RoundStats* rs
+    if r < 0 or r >= MAX_ROUNDS:
+        return
+    for p in range(gs.n_players):
+        pl = &gs.players[p]
+        rs = &pl.stats.rounds[r]
+        rs.fame = pl.fame
+        rs.level = pl.level
+        wounds = 0
+        for i in range(pl.n_deck):
+            wounds += pl.deck[i] == es.wound
+        for i in range(pl.n_hand):
+            wounds += pl.hand[i] == es.wound
+        for i in range(pl.n_discard):
+            wounds += pl.discard[i] == es.wound
+        for i in range(pl.n_play):
+            wounds += pl.play_area[i] == es.wound
+        deeds = pl.n_deck + pl.n_hand + pl.n_discard + pl.n_play + pl.n_tactic_cards + pl.n_set_aside
+        rs.wounds = <int16_t>wounds
+        rs.deeds = <int16_t>deeds
+        u = 0
+        for i in range(MAX_UNITS):
+            u += pl.units[i].card >= 0
+        rs.units = <int8_t>u
+        rs.crystals = <int8_t>(pl.crystals[0] + pl.crystals[1] + pl.crystals[2] + pl.crystals[3])
+        if pl.stats.n_rounds < r + 1:
+            pl.stats.n_rounds = <int8_t>(r + 1)
+
+
+cdef void end_game(GameState* gs, const EngineStatics* es, int reason) noexcept nogil:
+    round_stats(gs, es)
     tactic_round_end(gs)                                         # 3.2.1
     spells_round_end(gs)                                         # Mana Claim's die
     gs.phase = PH_GAME_OVER
@@ -1295,10 +1350,11 @@ cdef void end_game(GameState* gs, int reason) noexcept nogil:
 
 cdef void end_round(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
     """14.1, 14.2: after the last round the game ends; otherwise prepare the next (2.2)."""
+    round_stats(gs, es)                                          # results store, before 2.2 changes anything
     tactic_round_end(gs)                                         # 3.2.1, before 2.2.2
     spells_round_end(gs)                                         # Mana Claim's die
     if gs.round >= es.rounds:
-        end_game(gs, TERM_ROUND_LIMIT)
+        end_game(gs, es, TERM_ROUND_LIMIT)
         return
     prepare_round(gs, es, st)
 
@@ -1427,12 +1483,32 @@ cdef void lay_out_tactics(GameState* gs, const EngineStatics* es) noexcept nogil
             n += 1
 
 
+cdef int forced_tactic(const GameState* gs) noexcept nogil:
+    """The tactic this round's forced-tactic setting (GameState.forced_tactic, set by an
+    experiment arm) makes the only choice, when it is on offer; -1 = the player chooses."""
+    cdef int k, t, r = gs.round - 1
+    if r < 0 or r >= MAX_ROUNDS or gs.forced_tactic[r] <= 0:
+        return -1
+    t = gs.forced_tactic[r] - 1
+    for k in range(6):
+        if gs.tactics_available[k] == t:
+            return t
+    return -1
+
+
 cdef int take_tactic(GameState* gs, const EngineStatics* es, const Statics* st, int t) noexcept nogil:
     """3.1 / 17.3.4: the player takes a tactic, then the dummy a random remaining one."""
     cdef int k, n = 0, pick, res
     cdef int left[6]
     cdef Player* pl = &gs.players[gs.current]
     cdef int row
+    k = forced_tactic(gs)
+    if k >= 0 and t != k:
+        return ERR_ILLEGAL                                       # legal == accepted
+    if 0 < gs.round <= MAX_ROUNDS:
+        if gs.forced_tactic[gs.round - 1] > 0 and k < 0:
+            pl.stats.forced_missed |= <int8_t>(1 << (gs.round - 1))
+        pl.stats.rounds[gs.round - 1].tactic = <int8_t>(t + 1)
     for k in range(6):
         if gs.tactics_available[k] == t:
             gs.tactics_available[k] = -1
@@ -1814,7 +1890,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
     if kind == A_PICK_AA:                                        # 13.6.4
         if gs.phase != PH_END_TURN or gs.turn.end_stage != END_LEVEL_AA or arg > 2 or gs.aa_offer[arg] < 0:
             return ERR_ILLEGAL
-        push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, gs.aa_offer[arg])         # 6.4.1: top of the deck
+        gain_deed(es, pl, gs.aa_offer[arg])                      # 6.4.1: top of the deck
         refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, arg)
         next_level_stage(gs, es, st)
         return ERR_NONE

@@ -58,6 +58,13 @@ cdef int hex_site(const GameState* gs, int h) noexcept nogil:
     return gs.hexes[h].site if h >= 0 else -1
 
 
+cdef inline void stat_conquered(GameState* gs, int p, int h) noexcept nogil:
+    """Results store: player p conquered / shielded / burned the site on hex h."""
+    cdef int site = gs.hexes[h].site
+    if 0 <= p < MAX_PLAYERS and 0 <= site < NUM_SITE_KINDS:
+        gs.players[p].stats.conquered[site] += 1
+
+
 cdef int begin_fight(GameState* gs, const EngineStatics* es, const Statics* st, const int* tokens,
                      const int* origin, int n, int site_hex, uint32_t fortified_mask,
                      uint32_t rampaging_mask, int night, int units, int reason) noexcept nogil:
@@ -429,6 +436,7 @@ cdef void finish_combat(GameState* gs, const EngineStatics* es, const Statics* s
         first = not (gs.hexes[site_hex].flags & HEX_CONQUERED)
         if first:                                                  # 10.7.6.4: re-entry gives Fame only
             gs.hexes[site_hex].owner = <int8_t>p
+            stat_conquered(gs, p, site_hex)
             gs.hexes[site_hex].flags |= HEX_CONQUERED
             if site == es.sites.ancient_ruins:
                 ruins = gs.hexes[site_hex].ruins
@@ -441,6 +449,7 @@ cdef void finish_combat(GameState* gs, const EngineStatics* es, const Statics* s
     elif reason == CK_BURN and cleared:                            # 10.7.2.4
         gs.hexes[site_hex].owner = <int8_t>p
         gs.hexes[site_hex].flags |= HEX_BURNED
+        stat_conquered(gs, p, site_hex)
         add_reward(gs, RW_ARTIFACT)
 
 
@@ -485,6 +494,7 @@ cdef void conquer_fortified(GameState* gs, const EngineStatics* es, int p, int h
     cdef int site = hex_site(gs, h), k, leader
     cdef const int32_t* sr = site_row(es, site)
     gs.hexes[h].flags |= HEX_CONQUERED
+    stat_conquered(gs, p, h)                                       # the assaulting player
     if site == es.sites.city:
         leader = city_leader(&gs.hexes[h])
         gs.hexes[h].owner = <int8_t>(leader if leader >= 0 else p)
@@ -613,7 +623,7 @@ cdef void start_rewards(GameState* gs, const EngineStatics* es, const Statics* s
             gs.turn.rewards[0] = RW_SPELL if (die == GOLD or die == BLACK) else RW_ARTIFACT
             continue
         elif code == RW_ARTIFACT:
-            if draw_artifacts(gs, pl):
+            if draw_artifacts(gs, es, pl):
                 return                                             # which one goes back: A_REWARD
             continue                                               # (already removed from the list)
         elif code == RW_FAME:
@@ -636,7 +646,7 @@ cdef void pop_reward(GameState* gs) noexcept nogil:
     gs.turn.reward_choice = 0
 
 
-cdef bint draw_artifacts(GameState* gs, Player* pl) noexcept nogil:
+cdef bint draw_artifacts(GameState* gs, const EngineStatics* es, Player* pl) noexcept nogil:
     """13.5.2: for N Artifacts draw N + 1 (into turn.reward_cards); one of them
     goes to the bottom of the Artifact deck (a decision), the rest on top of the Deed deck.
     Returns True when the choice is needed."""
@@ -662,7 +672,7 @@ cdef bint draw_artifacts(GameState* gs, Player* pl) noexcept nogil:
         return False
     if drawn <= n:                                                 # 21.2 A15: fewer than N + 1 exist
         for k in range(drawn):
-            push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, gs.turn.reward_cards[k])
+            gain_deed(es, pl, gs.turn.reward_cards[k])
         gs.turn.n_reward_cards = 0
         return False
     gs.turn.reward_choice = 1                                      # choosing the card to return
@@ -678,7 +688,7 @@ cdef int apply_reward(GameState* gs, const EngineStatics* es, const Statics* st,
         insert_bottom(gs.artifact_deck, &gs.n_artifact_deck, gs.turn.reward_cards[arg])
         for k in range(gs.turn.n_reward_cards):
             if k != arg:
-                push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, gs.turn.reward_cards[k])   # 6.4.1: on top of the deck
+                gain_deed(es, pl, gs.turn.reward_cards[k])                # 6.4.1: on top of the deck
         gs.turn.reward_choice = 0
         gs.turn.n_reward_cards = 0
         start_rewards(gs, es, st)
@@ -694,10 +704,10 @@ cdef int apply_reward(GameState* gs, const EngineStatics* es, const Statics* st,
         if arg > 2:
             return ERR_ILLEGAL
         if code == RW_SPELL and gs.spell_offer[arg] >= 0:          # 13.5.3
-            push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, gs.spell_offer[arg])
+            gain_deed(es, pl, gs.spell_offer[arg])
             refill_offer(gs, gs.spell_offer, gs.spell_deck, &gs.n_spell_deck, arg)
         elif code == RW_AA and gs.aa_offer[arg] >= 0:
-            push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, gs.aa_offer[arg])
+            gain_deed(es, pl, gs.aa_offer[arg])
             refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, arg)
     elif code == RW_CRYSTAL_RANDOM:                                # gold rolled: chosen colour
         if arg > 3:
@@ -782,6 +792,7 @@ cdef int pay_altar(GameState* gs, const EngineStatics* es, int p, int h, int arg
     gs.players[p].fame += es.ruins[ruins * RUINS_WIDTH + RUINS_FAME]
     gs.hexes[h].owner = <int8_t>p
     gs.hexes[h].flags |= HEX_CONQUERED
+    stat_conquered(gs, p, h)
     gs.turn.action_taken = 1
     gs.turn.move_points = 0                                        # 4.4.7
     return ERR_NONE

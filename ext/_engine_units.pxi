@@ -214,7 +214,7 @@ cdef int apply_city_purchase(GameState* gs, const EngineStatics* es, int p, int 
                 return ERR_ILLEGAL
             refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, arg)   # 6.4.2
         gs.turn.influence = <int16_t>(gs.turn.influence - cost)
-        push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, card)                       # 10.5.1: on top of the Deed deck
+        gain_deed(es, pl, card)                                    # 10.5.1: on top of the Deed deck
         return ERR_NONE
     if kind == A_ADD_ELITE:                                        # 10.10 white
         cost = es.units.city_elite_cost[colour]
@@ -363,6 +363,7 @@ cdef int gain_unit(GameState* gs, Player* pl, int unit) noexcept nogil:
                 pl.bonds_slot = 0                                  # its Bonds unit is gone
             pl.units[i].card = <int16_t>unit
             pl.units[i].ready = 1
+            pl.stats.units_recruited += 1                          # results store
             pl.units[i].wounds = 0
             pl.units[i].banner = -1
             pl.units[i].damaged_this_combat = 0
@@ -454,7 +455,7 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
                 or gs.turn.influence < es.units.aa_cost:
             return ERR_ILLEGAL
         gs.turn.influence = <int16_t>(gs.turn.influence - es.units.aa_cost)
-        push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, -gs.unit_offer[k] - 1)      # 6.4.1: top of the Deed deck
+        gain_deed(es, pl, -gs.unit_offer[k] - 1)                   # 6.4.1: top of the Deed deck
         remove_offer_slot(gs, k)                                   # 6.4.3: not replaced
         return ERR_NONE
     if kind == A_BUY_SPELL:                                        # 10.7.4.3, 21.2 A26; blue city 10.10
@@ -468,7 +469,7 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
             return ERR_ILLEGAL
         pay_take(gs, pay, card_colour(es, card))
         gs.turn.influence = <int16_t>(gs.turn.influence - cost)
-        push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, card)                       # 6.4.1 / 10.5.1
+        gain_deed(es, pl, card)                                    # 6.4.1 / 10.5.1
         refill_offer(gs, gs.spell_offer, gs.spell_deck, &gs.n_spell_deck, k)   # 6.4.2
         return ERR_NONE
     return ERR_ILLEGAL

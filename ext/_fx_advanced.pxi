@@ -1194,7 +1194,8 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
         card = gs.aa_offer[gs.turn.hvars[0]]
         if choice == 1:
             for k in range(a[0]):
-                push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, es.wound)
+                if push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, es.wound):
+                    pl.stats.wounds_taken += 1
         elif gs.combat.active:
             hero_take_wounds(gs, st, p, a[0])                      # counts for 11.7.8 knock-out
         else:

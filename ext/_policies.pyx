@@ -12,20 +12,21 @@ The module functions read a :class:`mksim._state.GameCore` without building ``to
 """
 from libc.string cimport memcpy
 import numpy as np
-from libc.stdint cimport uint64_t, uint32_t, int32_t
+from libc.stdint cimport uint64_t, uint32_t, int32_t, int8_t
 
 from mksim._rng cimport Rng, rng_seed, rng_below, rng_next
 from mksim._rng import check_seed
-from mksim._types cimport GameState, PH_GAME_OVER, MAX_PLAYERS
+from mksim._types cimport (GameState, PH_GAME_OVER, MAX_PLAYERS, Player, PlayerStats, RoundStats,
+                           MAX_ROUNDS, NUM_SITE_KINDS, MAX_UNITS, DECK_AA, DECK_SPELL, DECK_ARTIFACT,
+                           DECK_WOUND)
 from mksim._state cimport GameCore
 from mksim._engine cimport (
     Engine, ACTION_SHIFT, ERR_CAPACITY, A_CHALLENGE, A_ENTER_SITE, A_BURN, A_INTERACT, A_END_TURN, A_ANNOUNCE_END,
     A_FORFEIT, ASK_NONE, ASK_HAND_CARD, ASK_COLOUR, ASK_DIE, ASK_YES_NO, ASK_OFFER, ASK_NUMBER,
     ASK_DECK_CARD, ASK_OPTION, ASK_DISCARD_CARD, ASK_ENEMY, ASK_UNIT, ASK_PAYMENT,
 )
-from mksim._scoring cimport first_recon_score, solo_score, cities_conquered
+from mksim._scoring cimport first_recon_score, solo_score, cities_conquered, achievement_scores
 from mksim._checks cimport count_violations, count_deeds, CHECK_CODES, V_CONSERVATION, V_TWO_ACTIONS
-from mksim._types cimport Player
 
 DEF_MASK = 0xFFFFFFFFFFFFFFFF
 STREAM_BASE = POLICY_STREAM_BASE
@@ -411,3 +412,102 @@ def combat_enemies(GameCore core):
     if not gs.combat.active:
         return []
     return [(i, gs.combat.enemies[i].enemy, gs.combat.enemies[i].flags) for i in range(gs.combat.n_enemies)]
+
+
+# ---------------------------------------------------------------------------------------
+# Results store (mksim.results): the counters the engine keeps in Player.stats
+# ---------------------------------------------------------------------------------------
+
+#: Order of the numbers :func:`fill_stats` writes (mksim.results names its columns so).
+STATS_FIELDS = (
+    "fame", "level", "reputation", "rounds", "turns", "decisions", "combats",
+    "defeated_green", "defeated_grey", "defeated_violet", "defeated_brown", "defeated_red",
+    "defeated_white", "knockouts", "wounds_taken", "wounds_held", "units_recruited", "units_held",
+    "gained_aa", "gained_spell", "gained_artifact", "crystals", "mana_used", "deeds",
+    "ach_knowledge", "ach_loot", "ach_leader", "ach_conqueror", "ach_adventurer", "ach_beating",
+    "forced_missed",
+)
+#: Order of the numbers :func:`fill_rounds` writes for each round.
+ROUND_FIELDS = ("fame", "level", "wounds", "deeds", "units", "crystals", "tactic")
+STATS_MAX_ROUNDS = MAX_ROUNDS
+STATS_SITE_KINDS = NUM_SITE_KINDS
+
+
+def fill_stats(GameCore core, int p, int32_t[::1] out, int32_t[::1] tactics, int32_t[::1] sites):
+    """Write player ``p``'s numbers of the game (``STATS_FIELDS`` order) into ``out``, the
+    tactic taken each round (content index + 1, 0 = none; ``MAX_ROUNDS`` entries) into
+    ``tactics`` and the sites conquered per site kind (``NUM_SITE_KINDS``) into ``sites``.
+    Everything is read from the state (counters the engine kept while playing), never by
+    replaying the game."""
+    cdef GameState* gs = &core.gs
+    cdef Player* pl
+    cdef const PlayerStats* s
+    cdef int i, k = 0, wounds = 0, units = 0, wound = -1
+    cdef int ach[6]
+    if p < 0 or p >= gs.n_players or out.shape[0] < len(STATS_FIELDS) \
+            or tactics.shape[0] < MAX_ROUNDS or sites.shape[0] < NUM_SITE_KINDS:
+        raise ValueError("fill_stats: bad player or buffer sizes")
+    pl = &gs.players[p]
+    s = &pl.stats
+    for i in range(core.st.cards.rows):
+        if core.st.cards.data[i * core.st.cards.width + core.st.cols.card_deck] == DECK_WOUND:
+            wound = i
+            break
+    for i in range(pl.n_deck):
+        wounds += pl.deck[i] == wound
+    for i in range(pl.n_hand):
+        wounds += pl.hand[i] == wound
+    for i in range(pl.n_discard):
+        wounds += pl.discard[i] == wound
+    for i in range(pl.n_play):
+        wounds += pl.play_area[i] == wound
+    for i in range(MAX_UNITS):
+        units += pl.units[i].card >= 0
+    achievement_scores(gs, &core.st, p, ach)
+    vals = (pl.fame, pl.level, pl.reputation, gs.round, s.turns, gs.steps, s.combats,
+            s.defeated[0], s.defeated[1], s.defeated[2], s.defeated[3], s.defeated[4], s.defeated[5],
+            s.knockouts, s.wounds_taken, wounds, s.units_recruited, units,
+            s.cards_gained[DECK_AA], s.cards_gained[DECK_SPELL], s.cards_gained[DECK_ARTIFACT],
+            pl.crystals[0] + pl.crystals[1] + pl.crystals[2] + pl.crystals[3], s.mana_used,
+            pl.n_deck + pl.n_hand + pl.n_discard + pl.n_play + pl.n_tactic_cards + pl.n_set_aside,
+            ach[0], ach[1], ach[2], ach[3], ach[4], ach[5], s.forced_missed)
+    for k, v in enumerate(vals):
+        out[k] = v
+    for i in range(MAX_ROUNDS):
+        tactics[i] = s.rounds[i].tactic
+    for i in range(NUM_SITE_KINDS):
+        sites[i] = s.conquered[i]
+
+
+def fill_rounds(GameCore core, int p, int32_t[:, ::1] out):
+    """Write player ``p``'s numbers at each round's end (``ROUND_FIELDS`` order, one row per
+    round played) into ``out`` (at least ``MAX_ROUNDS`` rows); returns the rows written."""
+    cdef GameState* gs = &core.gs
+    cdef const PlayerStats* s
+    cdef const RoundStats* r
+    cdef int i
+    if p < 0 or p >= gs.n_players or out.shape[0] < MAX_ROUNDS or out.shape[1] < 7:
+        raise ValueError("fill_rounds: bad player or buffer sizes")
+    s = &gs.players[p].stats
+    for i in range(s.n_rounds):
+        r = &s.rounds[i]
+        out[i, 0] = r.fame
+        out[i, 1] = r.level
+        out[i, 2] = r.wounds
+        out[i, 3] = r.deeds
+        out[i, 4] = r.units
+        out[i, 5] = r.crystals
+        out[i, 6] = r.tactic
+    return s.n_rounds
+
+
+def set_forced_tactics(GameCore core, forced):
+    """Experiment arms: ``forced`` maps round (1-based) to the tactic content index the
+    player must take in that round when it is on offer (``GameState.forced_tactic``)."""
+    cdef int i
+    for i in range(MAX_ROUNDS):
+        core.gs.forced_tactic[i] = 0
+    for r, t in forced.items():
+        if not 1 <= r <= MAX_ROUNDS:
+            raise ValueError(f"forced tactic round {r} is outside 1..{MAX_ROUNDS}")
+        core.gs.forced_tactic[r - 1] = <int8_t>(t + 1)

@@ -37,6 +37,8 @@ cdef enum:
     MAX_COMBAT_ENEMIES = 12    # enemies in one combat (a level-11 city has 5, + rampaging, + summons)
     MAX_PATH = 32              # spaces moved this turn (forced withdrawal retraces them, 13.2)
     NUM_PILES = 6              # enemy token colours: green grey violet brown red white (11.14)
+    MAX_ROUNDS = 8             # rounds kept in PlayerStats (solo scenarios last 4 or 6, 14.2)
+    NUM_SITE_KINDS = 24        # site kinds counted in PlayerStats (mksim.content.SITE_IDS has 20)
 
 # ---------------------------------------------------------------------------------------
 # Words (orders mirror mksim/effects.py and mksim/content.py)
@@ -155,6 +157,29 @@ cdef struct Unit:
     int8_t upkeep              # Magic Familiars: colour + 1 of the mana kept on the card, 0 = none (LL-4.5.4)
     uint8_t upkeep_due         # Magic Familiars: the round-start upkeep is still to be paid (LL-4.5.4)
 
+cdef struct RoundStats:        # one player at one round's end (mksim rounds.parquet); never read by the rules
+    int16_t fame
+    int8_t level
+    int16_t wounds             # Wound cards among the Deed cards (all zones)
+    int16_t deeds              # Deed cards owned (deck, hand, discard, play area), Wounds included
+    int8_t units               # Units held
+    int8_t crystals            # crystals in the Inventory (all colours)
+    int8_t tactic              # tactic content index + 1 of that round, 0 = none
+
+cdef struct PlayerStats:       # counters for the results store (docs/experiments.md); never read by the rules
+    uint16_t combats           # combats entered (11.1)
+    uint16_t defeated[NUM_PILES]   # enemies defeated, by token colour (summoned monsters included)
+    uint16_t knockouts         # knock-outs (11.7.8)
+    uint16_t wounds_taken      # Wound cards taken, to hand (12.1.1) and Poison's to discard (11.7.9)
+    uint16_t units_recruited   # Units gained: recruited, rewards, free recruits (7.2)
+    uint16_t cards_gained[4]   # Deed cards gained by deck code (DECK_AA, DECK_SPELL, DECK_ARTIFACT; 6.4.1)
+    uint16_t mana_used         # mana paid: tokens, crystals, Source dice, the Mana Steal die (5.4)
+    uint16_t conquered[NUM_SITE_KINDS]   # sites conquered / shielded / burned, by site kind (content.SITE_IDS)
+    uint16_t turns             # own turns started (4)
+    int8_t forced_missed       # bit r-1: the experiment's forced tactic for round r was not on offer
+    RoundStats rounds[MAX_ROUNDS]   # filled at each round's end and at the game's end
+    int8_t n_rounds
+
 cdef struct Player:
     int8_t hero                # hero content index
     int16_t fame               # 20
@@ -199,6 +224,8 @@ cdef struct Player:
     # --- spells ---
     int16_t set_aside[4]       # Time Bending: cards set aside until the end of the round (LL-9.6.4)
     int8_t n_set_aside
+    # --- results store ---
+    PlayerStats stats
 
 cdef struct Dummy:             # the dummy player (18)
     int8_t hero
@@ -513,3 +540,4 @@ cdef struct GameState:
     int8_t n_skill_offer
     int8_t tactics_available[6]
     int8_t tactics_removed[12] # solo: used tactics leave the game (17.3.4)
+    int8_t forced_tactic[MAX_ROUNDS]   # experiment arm: tactic + 1 the player must take in round r+1 when on offer, 0 = free

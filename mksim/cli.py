@@ -374,6 +374,282 @@ def bench(
             typer.echo(f"{key}: {value}")
 
 
+# ---------------------------------------------------------------------------------------
+# run, results, replay (docs/experiments.md)
+# ---------------------------------------------------------------------------------------
+
+#: Exit status of ``mksim run`` stopped by Ctrl-C (128 + SIGINT): whole chunks are kept.
+EXIT_INTERRUPTED = 130
+
+
+def _fmt_ci(t, digits: int = 2) -> str:
+    if t is None or t[0] is None:
+        return "-"
+    m, lo, hi = t
+    return f"{m:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def _summary_lines(manifest: dict, games) -> list[str]:
+    """The per-cell table: n, finished, mean Fame / score with 95% intervals, win rate with a
+    Wilson interval (Solo Conquest), games/s per worker core."""
+    from .results import summary_rows
+    rows = summary_rows(manifest, games)
+    solo_conquest = manifest["experiment"]["scenario"] == "solo_conquest"
+    head = ["cell", "n", "finished", "Fame mean [95% CI]", "score mean [95% CI]"]
+    if solo_conquest:
+        head.append("win rate [95% Wilson]")
+    head.append("games/s")
+    table = [head]
+    for r in rows:
+        line = [f"{r['cell']} {r['label']}", str(r["n"]), str(r["finished"]), _fmt_ci(r["fame"]),
+                _fmt_ci(r["score"])]
+        if solo_conquest:
+            line.append(_fmt_ci(r["win"], 3))
+        line.append(f"{r['games_per_s']:.0f}" if r["games_per_s"] else "-")
+        table.append(line)
+    widths = [max(len(row[i]) for row in table) for i in range(len(head))]
+    out = []
+    for k, row in enumerate(table):
+        out.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
+        if k == 0:
+            out.append("  ".join("-" * w for w in widths))
+    return out
+
+
+def _experiment_from_cli(experiment, scenario, hero, policy, lost_legion, content, games, seed):
+    from .experiments import ExperimentError, experiment_from_options, load_experiment
+    try:
+        if experiment is not None:
+            given = [n for n, v in (("--scenario", scenario), ("--hero", hero or None), ("--policy", policy or None),
+                                    ("--lost-legion", lost_legion or None), ("--content", content)) if v is not None]
+            if given:
+                fail(f"{experiment}: the experiment file sets the factors; leave out {', '.join(given)}")
+            exp = load_experiment(experiment)
+            if games is not None or seed is not None:
+                from dataclasses import replace
+                exp = replace(exp, games=_int(games, "--games", 1) if games is not None else exp.games,
+                              seed=_int(seed, "--seed", 0) if seed is not None else exp.seed)
+            return exp
+        heroes = [h.strip() for item in (hero or ["arythea"]) for h in item.split(",") if h.strip()]
+        return experiment_from_options(
+            scenario or "first-reconnaissance", heroes, policy or ["random"], lost_legion,
+            str(content) if content is not None else None,
+            _int(games if games is not None else "100", "--games", 1),
+            _int(seed if seed is not None else "0", "--seed", 0))
+    except ExperimentError as err:
+        fail(str(err))
+
+
+@app.command("run")
+def run_cmd(
+    experiment: Optional[Path] = typer.Argument(None, metavar="[EXPERIMENT.toml]",
+                                                help="An experiment file (docs/experiments.md); "
+                                                     "or give the factors as options."),
+    scenario: Optional[str] = typer.Option(None, "--scenario", help="Scenario id. [default: first-reconnaissance]"),
+    hero: Optional[list[str]] = typer.Option(None, "--hero", help="Hero id, several (repeat or "
+                                             "comma-separate) or 'all'. [default: arythea]"),
+    policy: Optional[list[str]] = typer.Option(None, "--policy", metavar="NAME[:k=v,...]",
+                                               help="A policy with parameters; repeat for more arms. [default: random]"),
+    lost_legion: bool = typer.Option(False, "--lost-legion", help="Add The Lost Legion components."),
+    content: Optional[Path] = CONTENT_OPTION,
+    games: Optional[str] = typer.Option(None, "--games", help="Games per cell (also overrides the file's). [default: 100]"),
+    seed: Optional[str] = typer.Option(None, "--seed", help="Root seed (also overrides the file's). [default: 0]"),
+    jobs: Optional[str] = typer.Option(None, "--jobs", help="Worker processes, capped at the CPUs "
+                                       "available. [default: all CPUs available]"),
+    out: Optional[Path] = typer.Option(None, "--out", help="Results folder. [default: results/NAME]"),
+    quiet: bool = typer.Option(False, "--quiet", help="No progress bar or notes; only the summary."),
+    resume: bool = typer.Option(False, "--resume", help="Complete the run stored in --out (its own "
+                                "configuration when no experiment is given)."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace results of a different experiment in --out."),
+    backend: str = typer.Option("loky", "--backend", help="loky (processes on this machine) or dask."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS",
+                                            help="Dask scheduler (tcp://host:8786); default: a local cluster."),
+    chunk_size: Optional[str] = typer.Option(None, "--chunk-size", help="Games per chunk (a task, a stored file)."),
+) -> None:
+    """Play an experiment on all cores (or a Dask cluster) into a results folder: games.parquet,
+    rounds.parquet, manifest.json; then print the per-cell summary.
+
+    Rerunning the same experiment into the same folder runs only the missing chunks (resume);
+    Ctrl-C stops it keeping whole chunks (exit status 130).  Bad input: exit status 2.
+    """
+    import time
+    from .experiments import ExperimentError, experiment_from_config
+    from .results import ResultsError, read_manifest
+    from .runner import RunError, RunInterrupted, cpus_available, run_experiment
+
+    if backend not in ("loky", "dask"):
+        fail(f"--backend: unknown backend {backend!r}; choose loky or dask")
+    if scheduler and backend != "dask":
+        fail("--scheduler needs --backend dask")
+    if resume and experiment is None and not any((scenario, hero, policy, lost_legion, content)):
+        if out is None:
+            fail("--resume needs --out DIR (or the experiment)")
+        try:
+            m = read_manifest(out) if out.is_dir() else None
+        except ResultsError as err:
+            fail(str(err))
+        if m is None:
+            fail(f"--resume: {out} holds no run to resume")
+        try:
+            exp = experiment_from_config(m["experiment"], str(out / "manifest.json"))
+        except ExperimentError as err:
+            fail(str(err))
+        if games is not None or seed is not None:
+            fail("--resume DIR continues the stored run; leave out --games and --seed")
+    else:
+        exp = _experiment_from_cli(experiment, scenario, hero, policy, lost_legion, content, games, seed)
+    available = cpus_available()
+    n_jobs = _int(jobs, "--jobs", 1) if jobs is not None else available
+    if n_jobs > available:
+        if not quiet:
+            typer.echo(f"note: --jobs {n_jobs} capped at {available} (the CPUs available to this process)", err=True)
+        n_jobs = available
+    chunk = _int(chunk_size, "--chunk-size", 1) if chunk_size is not None else None
+    out = out if out is not None else Path("results") / exp.name
+    total = exp.games * len(exp.cells)
+    progress = None
+    task = None
+    if not quiet and sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn(),
+                            console=Console(stderr=True), transient=True)
+    t0 = time.perf_counter()
+    state = {"start_done": 0}
+
+    def on_start(done, total_):
+        state["start_done"] = done
+        if done and not quiet:
+            typer.echo(f"resuming: {done} of {total_} games already stored in {out}", err=True)
+        if progress is not None:
+            nonlocal task
+            progress.start()
+            task = progress.add_task(exp.name, total=total_, completed=done, rate="-")
+
+    def on_chunk(rec, done, total_):
+        if progress is not None:
+            rate = (done - state["start_done"]) / max(time.perf_counter() - t0, 1e-9)
+            progress.update(task, completed=done, rate=f"{rate:.0f}")
+
+    try:
+        manifest = run_experiment(exp, out, jobs=n_jobs, chunk_size=chunk, backend=backend,
+                                  scheduler=scheduler, resume=resume, overwrite=overwrite,
+                                  on_chunk=on_chunk, on_start=on_start)
+    except RunInterrupted as err:
+        if progress is not None:
+            progress.stop()
+        typer.echo(f"interrupted: {err.stored} of {err.total} games stored in {out} (whole chunks); "
+                   f"resume with: mksim run --resume --out {out}", err=True)
+        raise typer.Exit(code=EXIT_INTERRUPTED)
+    except RunError as err:
+        if progress is not None:
+            progress.stop()
+        fail(str(err))
+    finally:
+        if progress is not None:
+            progress.stop()
+    wall = time.perf_counter() - t0
+    played = total - state["start_done"]
+    games_t = out
+    typer.echo(f"{exp.name}: {exp.scenario.replace('_', '-')}, {len(exp.cells)} cells x {exp.games} games, "
+               f"seed {exp.seed}")
+    for line in _summary_lines(manifest, games_t):
+        typer.echo(line)
+    workers = "1 process" if n_jobs == 1 and backend == "loky" else f"{n_jobs} workers ({backend})"
+    if played == 0:
+        typer.echo(f"all {total} games were already stored in {out}/ (nothing to run)")
+        return
+    rate = f", {played / wall:.0f} games/s" if wall > 0 else ""
+    typer.echo(f"{played} games played in {wall:.1f} s{rate} on {workers}; results in {out}/ "
+               f"(games.parquet, rounds.parquet, manifest.json)")
+
+
+def _open_results(directory: Path):
+    from .results import ResultsError, read_manifest
+    try:
+        m = read_manifest(directory) if directory.is_dir() else None
+    except ResultsError as err:
+        fail(str(err))
+    if m is None:
+        fail(f"{directory}: no mksim results here (no manifest.json)")
+    return m
+
+
+@app.command("results")
+def results_cmd(directory: Path = typer.Argument(..., metavar="DIR", help="A results folder of mksim run.")) -> None:
+    """Print the manifest summary and the per-cell table of a results folder (from the stored files only)."""
+    m = _open_results(directory)
+    e = m["experiment"]
+    run = m["run"]
+    mach = m.get("machine", {})
+    typer.echo(f"experiment: {e['name']} ({m.get('source', '-')}), scenario {e['scenario'].replace('_', '-')}, "
+               f"{len(e['cells'])} cells x {e['games']} games, root seed {m['root_seed']}")
+    typer.echo(f"status: {run['status']}; started {run['started']}, ended {run.get('ended') or '-'}; "
+               f"{len(m['chunks'])} of {run['n_chunks']} chunks of {run['chunk_size']} games")
+    typer.echo(f"mksim {m['mksim']}, commit {m.get('git_commit') or '-'}; fingerprint {m['fingerprint'][:16]}; "
+               f"content {', '.join(f'{k} {v[:12]}' for k, v in m['content_hashes'].items())}")
+    typer.echo(f"machine: {mach.get('cpus_available')} of {mach.get('cpu_count')} CPUs, Python {mach.get('python')}, "
+               f"{mach.get('platform')}")
+    if not (directory / "games.parquet").exists() and not any((directory / "chunks").glob("c*.games.parquet")):
+        typer.echo("no games stored yet")
+        return
+    for line in _summary_lines(m, directory):
+        typer.echo(line)
+
+
+@app.command("replay")
+def replay_cmd(
+    directory: Path = typer.Argument(..., metavar="DIR", help="A results folder of mksim run."),
+    game: str = typer.Option(..., "--game", help="Game index K (0, 1, ...)."),
+    cell: str = typer.Option("0", "--cell", help="Cell index C (mksim results DIR lists them)."),
+    log: bool = typer.Option(False, "--log", help="Print the game turn by turn."),
+) -> None:
+    """Re-play one stored game from its configuration and seed, check that it reproduces the
+    stored row exactly (exit 0) or name the first differing field (exit 1)."""
+    from .experiments import ExperimentError, experiment_from_config
+    from .results import TIMING_COLUMNS, chunk_tables, read_games
+    from .runner import cell_config, play_cell_chunk, play_logged
+    m = _open_results(directory)
+    try:
+        exp = experiment_from_config(m["experiment"], str(directory / "manifest.json"))
+    except ExperimentError as err:
+        fail(str(err))
+    k = _int(game, "--game", 0)
+    c = _int(cell, "--cell", 0)
+    if c >= len(exp.cells):
+        fail(f"--cell {c}: {directory} has cells 0..{len(exp.cells) - 1}")
+    if k >= exp.games:
+        fail(f"--game {k}: cell {c} has games 0..{exp.games - 1}")
+    stored = read_games(directory, filters=[("cell", "=", c), ("game_index", "=", k)])
+    if stored is None or stored.num_rows == 0:
+        fail(f"--game {k} --cell {c}: not stored in {directory} (the run is not complete: resume it first)")
+    the_cell = exp.cells[c]
+    if log:
+        g = cell_config(the_cell).game()
+        from ._policies import set_forced_tactics
+        from .policies import get_policy
+        state = g.new_state(exp.seed, k)
+        if the_cell.forced:
+            set_forced_tactics(state.core, {r: g.tables.tactic_ids.index(t) for r, t in the_cell.forced})
+        typer.echo(f"# {g.title} -- cell {c} ({the_cell.label}), seed {exp.seed} game {k}")
+        play_logged(g, exp.seed, k, get_policy(the_cell.policy, **dict(the_cell.params)), echo=typer.echo,
+                    max_steps=the_cell.max_steps, state=state)
+    games_a, rounds_a, messages, _ = play_cell_chunk(the_cell, exp.seed, k, k + 1)
+    g = cell_config(the_cell).game()
+    replayed, _ = chunk_tables(exp, the_cell, games_a, rounds_a, messages, list(g.tables.tactic_ids), g.rounds)
+    a = stored.to_pylist()[0]
+    b = replayed.to_pylist()[0]
+    fields = [f for f in a if f not in TIMING_COLUMNS]
+    for f in fields:
+        if a.get(f) != b.get(f):
+            typer.echo(f"replay: game {k} of cell {c} ({the_cell.label}) differs from the stored row: "
+                       f"first differing field {f!r}: stored {a.get(f)!r}, replayed {b.get(f)!r}")
+            raise typer.Exit(code=1)
+    typer.echo(f"replay: game {k} of cell {c} ({the_cell.label}) reproduces the stored row exactly "
+               f"({len(fields)} fields; Fame {b['fame']}, score {b['score']}, {b['termination']})")
+
+
 def main() -> None:
     """Console entry point."""
     try:

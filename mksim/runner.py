@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional, Union
 
 import numpy as np
 
-from ._policies import DUMMY_ACTOR, combat_enemies, core_info, final_score, outcome_numbers
+from ._policies import (DUMMY_ACTOR, combat_enemies, core_info, final_score, outcome_numbers,
+                        set_forced_tactics)
 from .effects import TIMES
 from .game import Game, Outcome, State, actor_name
 from .policies import Policy, get_policy
@@ -87,7 +89,15 @@ class GameConfig:
 
 @functools.lru_cache(maxsize=32)
 def _game(scenario, hero, content, lost_legion) -> Game:
-    return Game(scenario, hero, content=Path(content) if content else None, lost_legion=lost_legion)
+    return Game(scenario, hero, content=_content(content), lost_legion=lost_legion)
+
+
+@functools.lru_cache(maxsize=8)
+def _content(path):
+    """The loaded content of ``path`` (None: shipped), once per process: the cells of an
+    experiment share it, so its tables are compiled once too."""
+    from .content import load_content
+    return load_content(Path(path) if path else None)
 
 
 def _policy(spec: PolicySpec) -> Policy:
@@ -166,8 +176,18 @@ def play_game(config: GameConfig, seed: int, game_index: int, policy: PolicySpec
         NotImplementedError message, the step limit, an illegal policy action).
     """
     game = config.game()
-    pol = _policy(policy)
+    state, error, message = _play_state(config, seed, game_index, _policy(policy))
+    return _record(game, state, game_index, error, message)
+
+
+def _play_state(config: GameConfig, seed: int, game_index: int, pol: Policy,
+                forced: Optional[dict] = None) -> tuple[State, int, str]:
+    """Set up and play one game; ``forced`` maps round -> tactic index the player must take
+    (an experiment's tactic arm, ``GameState.forced_tactic``).  Returns (state, error, message)."""
+    game = config.game()
     state = game.new_state(seed, game_index)
+    if forced:
+        set_forced_tactics(state.core, forced)
     pol.reset(seed, game_index)
     error, message = ERROR_NONE, ""
     try:
@@ -185,7 +205,7 @@ def play_game(config: GameConfig, seed: int, game_index: int, policy: PolicySpec
         error, message = ERROR_NO_ACTION, str(err)
     if error == ERROR_NONE and not state.engine.is_terminal():
         error, message = ERROR_STEP_LIMIT, f"no end after {config.max_steps} decisions (step limit)"
-    return _record(game, state, game_index, error, message)
+    return state, error, message
 
 
 def _play_python(state: State, policy: Policy, max_steps: int) -> None:
@@ -405,3 +425,439 @@ def _offstage(game: Game, before: dict, after: dict) -> list[str]:
     if not same_round:
         lines.append(f"  -- end of round {before['round']}")
     return lines
+
+
+# ---------------------------------------------------------------------------------------
+# Experiments: chunks of games per cell, in parallel, stored by the parent (mksim run)
+# ---------------------------------------------------------------------------------------
+
+class RunError(Exception):
+    """A run that cannot start or go on (bad folder, full disk, unreachable scheduler): one
+    line for the user; chunks already written are kept."""
+
+
+class RunInterrupted(Exception):
+    """Ctrl-C: the run stopped; ``stored`` games are on disk in whole chunks."""
+
+    def __init__(self, stored: int, total: int):
+        super().__init__(f"{stored} of {total} games stored")
+        self.stored, self.total = stored, total
+
+
+def cell_config(cell) -> GameConfig:
+    return GameConfig(cell.scenario, cell.hero, cell.content, cell.lost_legion, cell.max_steps)
+
+
+def play_cell_chunk(cell, seed: int, start: int, stop: int, in_worker: bool = False):
+    """Play games ``start .. stop-1`` of ``cell`` (an :class:`mksim.experiments.Cell`).
+
+    Game ``k`` is set up from ``(seed, k)`` and the policy is reset with ``(seed, k)`` in
+    every cell (common random numbers), whatever process plays it.  The numbers come from
+    the engine's counters (``fill_stats`` / ``fill_rounds``), not from replaying the game.
+
+    Returns
+    -------
+    games : numpy.ndarray of mksim.results.GAMES_DTYPE
+    rounds : numpy.ndarray of mksim.results.ROUNDS_DTYPE
+    messages : dict of int to str
+        Why a game stopped, per game index (only games that did not finish).
+    seconds : float
+    """
+    import signal
+    import time
+    from ._policies import (ROUND_FIELDS, STATS_FIELDS, STATS_MAX_ROUNDS, STATS_SITE_KINDS, fill_rounds,
+                            fill_stats)
+    from .results import GAMES_DTYPE, ROUNDS_DTYPE
+    if in_worker:
+        try:                     # Ctrl-C is the parent's business: it stops the workers
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            _worker_parent()
+        except ValueError:       # not the main thread (a Dask worker thread)
+            pass
+    t_chunk = time.perf_counter()
+    config = cell_config(cell)
+    game = config.game()
+    pol = get_policy(cell.policy, **dict(cell.params))
+    forced = {r: game.tables.tactic_ids.index(t) for r, t in cell.forced}
+    n = stop - start
+    # per-game numbers go into plain int32 buffers (one C call each); the structured
+    # arrays are filled column by column at the end, so Python work per game stays small
+    stats = np.zeros((n, len(STATS_FIELDS)), np.int32)
+    tactics = np.zeros((n, STATS_MAX_ROUNDS), np.int32)
+    sites = np.zeros((n, STATS_SITE_KINDS), np.int32)
+    rbuf = np.zeros((n * STATS_MAX_ROUNDS, 7), np.int32)
+    rgame = np.zeros(n * STATS_MAX_ROUNDS, np.int64)
+    rround = np.zeros(n * STATS_MAX_ROUNDS, np.int8)
+    term = np.zeros(n, np.int8)
+    finished = np.zeros(n, np.bool_)
+    errors = np.zeros(n, np.int8)
+    score = np.full(n, SCORE_MISSING, np.int32)
+    seconds = np.zeros(n, np.float64)
+    messages = {}
+    nr = 0
+    for i in range(n):
+        g = start + i
+        t0 = time.perf_counter()
+        state, error, message = _play_state(config, seed, g, pol, forced)
+        core = state.core
+        t, _fame, _steps, _rnd = outcome_numbers(core)
+        done = error == ERROR_NONE and state.engine.is_terminal()
+        term[i] = TERM_STEP_LIMIT if error == ERROR_STEP_LIMIT else t
+        finished[i] = done
+        errors[i] = error
+        if done:
+            score[i] = final_score(core, game.scoring, game.rounds, game.cities_total)
+        fill_stats(core, 0, stats[i], tactics[i], sites[i])
+        k = fill_rounds(core, 0, rbuf[nr:nr + STATS_MAX_ROUNDS])
+        rgame[nr:nr + k] = g
+        rround[nr:nr + k] = np.arange(1, k + 1)
+        nr += k
+        if message:
+            messages[g] = message
+        seconds[i] = time.perf_counter() - t0
+    games = np.zeros(n, dtype=GAMES_DTYPE)
+    games["game_index"] = np.arange(start, stop)
+    games["termination"] = term
+    games["finished"] = finished
+    games["error"] = errors
+    games["score"] = score
+    for k, name in enumerate(STATS_FIELDS):
+        games[name] = stats[:, k]
+    games["tactics"] = tactics
+    games["conquered"] = sites
+    games["seconds"] = seconds
+    rounds = np.zeros(nr, dtype=ROUNDS_DTYPE)
+    rounds["game_index"] = rgame[:nr]
+    rounds["round"] = rround[:nr]
+    for k, name in enumerate(ROUND_FIELDS):
+        rounds[name] = rbuf[:nr, k]
+    return games, rounds, messages, time.perf_counter() - t_chunk
+
+
+_PARENT = None
+
+
+def _worker_parent() -> int:
+    """At a worker's first task: remember its parent and start a watchdog thread that ends
+    the worker when the parent is gone (kill -9 of ``mksim run``: loky's idle workers would
+    otherwise wait 300 s for tasks that never come)."""
+    global _PARENT
+    if _PARENT is None:
+        import threading
+        import time
+        _PARENT = os.getppid()
+
+        def watch():
+            while os.getppid() == _PARENT:
+                time.sleep(0.5)
+            os._exit(1)
+
+        threading.Thread(target=watch, name="mksim-parent-watchdog", daemon=True).start()
+    return _PARENT
+
+
+def cpus_available() -> int:
+    import os
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def default_chunk_size(games: int) -> int:
+    """Games per chunk when neither the experiment nor --chunk-size says: about 8 chunks per
+    cell (progress and resume have some grain), at most 5,000 games (about 1.5 MB of
+    records in flight per chunk); a stored chunk costs the parent about 30 ms of Parquet
+    writing whatever its size, so large runs want large chunks."""
+    return max(1, min(5000, math.ceil(games / 8)))
+
+
+def plan_chunks(exp, chunk_size: int) -> list[tuple[int, int, int]]:
+    """(cell, start, stop) of every chunk, in the order the results are stored."""
+    return [(c.index, s, min(s + chunk_size, exp.games))
+            for c in exp.cells for s in range(0, exp.games, chunk_size)]
+
+
+def prepare_folder(out: Path, exp, resume: bool, overwrite: bool) -> Optional[dict]:
+    """Check the output folder against ``exp``; returns the manifest there (None: new run).
+
+    Raises
+    ------
+    RunError
+        A folder holding another experiment (without ``overwrite``), a non-empty folder that
+        is no results folder, ``resume`` with no run, a folder that cannot be written.
+    """
+    from .results import ResultsError, read_manifest, remove_results
+    if out.exists() and not out.is_dir():
+        raise RunError(f"--out {out}: is a file, not a folder")
+    try:
+        manifest = read_manifest(out) if out.is_dir() else None
+    except ResultsError as err:
+        if not overwrite:
+            raise RunError(f"{err} (use --overwrite to replace it)") from None
+        manifest = None
+    if manifest is not None and manifest.get("fingerprint") != exp.fingerprint():
+        if not overwrite:
+            raise RunError(f"--out {out}: holds results of a different experiment "
+                           f"({manifest['experiment'].get('name')!r}, {manifest.get('fingerprint', '')[:12]}); "
+                           f"choose another folder or add --overwrite to replace them")
+        manifest = None
+    if overwrite and out.is_dir():
+        if manifest is None:
+            remove_results(out)
+        else:
+            remove_results(out)
+            manifest = None
+    if manifest is not None:                  # leftovers of a killed run: never whole chunks
+        for stale in list(out.glob(".*.tmp*")) + list((out / "chunks").glob(".*.tmp*")):
+            stale.unlink()
+    if resume and manifest is None:
+        raise RunError(f"--resume: {out} holds no run to resume")
+    if manifest is None and out.is_dir() and any(p.name != "chunks" for p in out.iterdir()):
+        raise RunError(f"--out {out}: the folder is not empty and holds no mksim results; "
+                       f"choose an empty or new folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "chunks").mkdir(exist_ok=True)
+        probe = out / ".mksim-write-test"
+        probe.write_text("ok")
+        probe.unlink()
+    except OSError as err:
+        raise RunError(f"--out {out}: cannot write there ({err.strerror or err})") from None
+    return manifest
+
+
+def _backend_context(backend: str, scheduler: Optional[str], jobs: int):
+    """(context manager, n_jobs) for joblib; Dask: a client on ``scheduler`` or a
+    LocalCluster of ``jobs`` worker processes on the loopback interface."""
+    import contextlib
+    if backend == "loky":
+        return contextlib.nullcontext(), jobs
+    if backend != "dask":
+        raise RunError(f"--backend: unknown backend {backend!r}; choose loky or dask")
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise RunError("--backend dask needs Dask: pip install 'mksim[dask]'") from None
+    from joblib import parallel_config
+
+    @contextlib.contextmanager
+    def ctx():
+        import logging
+        logging.getLogger("distributed").setLevel(logging.ERROR)
+        cluster = None
+        try:
+            if scheduler:
+                try:
+                    client = Client(scheduler, timeout="3s")
+                except (OSError, TimeoutError) as err:
+                    raise RunError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({err})") from None
+            else:
+                cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                       host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR)
+                client = Client(cluster)
+            try:
+                with parallel_config(backend="dask"):
+                    yield
+            finally:
+                client.close()
+        finally:
+            if cluster is not None:
+                cluster.close()
+
+    return ctx(), jobs
+
+
+def run_experiment(exp, out, jobs: int = 1, chunk_size: Optional[int] = None, backend: str = "loky",
+                   scheduler: Optional[str] = None, resume: bool = False, overwrite: bool = False,
+                   on_chunk: Optional[Callable] = None, on_start: Optional[Callable] = None) -> dict:
+    """Run ``exp`` into the folder ``out``: only its missing chunks (resume), then the
+    consolidated games.parquet / rounds.parquet and the final manifest.
+
+    Parameters
+    ----------
+    exp : mksim.experiments.Experiment
+    out : path
+    jobs : int
+        Worker processes (already capped by the caller); 1 plays in this process (loky).
+    chunk_size : int, optional
+        Games per chunk; default the experiment's ``chunk_size``, else the stored run's,
+        else :func:`default_chunk_size`.
+    on_chunk : callable(record, done_games, total_games), optional
+    on_start : callable(done_games, total_games), optional
+
+    Returns
+    -------
+    dict
+        The final manifest.
+
+    Raises
+    ------
+    RunError, RunInterrupted
+    """
+    import contextlib
+    ctx, jobs = _backend_context(backend, scheduler, jobs) if (jobs > 1 or backend == "dask") \
+        else (contextlib.nullcontext(), jobs)
+    with ctx:                    # the Dask client first: an unreachable scheduler writes nothing
+        return _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, overwrite,
+                               on_chunk, on_start)
+
+
+def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, overwrite, on_chunk, on_start):
+    """The body of :func:`run_experiment`, inside the backend's context."""
+    import time
+    import warnings
+    from . import __version__
+    from .results import (chunk_tables, consolidate, done_chunks, git_commit, machine_info, now,
+                          remove_chunks, write_chunk, write_manifest, FORMAT)
+    out = Path(out)
+    manifest = prepare_folder(out, exp, resume, overwrite)
+    if manifest is not None:
+        stored = manifest["run"]["chunk_size"]
+        if chunk_size is not None and chunk_size != stored:
+            warnings.warn(f"resuming with the stored chunk size {stored} (not {chunk_size})")
+        chunk_size = stored
+    chunk_size = chunk_size or exp.chunk_size or default_chunk_size(exp.games)
+    plan = plan_chunks(exp, chunk_size)
+    total = exp.games * len(exp.cells)
+    if manifest is None:
+        manifest = {
+            "format": FORMAT, "mksim": __version__, "git_commit": git_commit(),
+            "fingerprint": exp.fingerprint(), "experiment": exp.config(), "source": exp.source,
+            "content_hashes": exp.content_hashes, "root_seed": exp.seed,
+            "cells": [{"index": c.index, "label": c.label, "games": exp.games} for c in exp.cells],
+            "games_total": total, "machine": machine_info(),
+            "run": {"chunk_size": chunk_size, "n_chunks": len(plan), "started": now(), "ended": None,
+                    "status": "running"},
+            "sessions": [], "chunks": [],
+        }
+    if manifest.get("run", {}).get("status") == "complete" and (out / "games.parquet").exists():
+        if on_start:
+            on_start(exp.games * len(exp.cells), exp.games * len(exp.cells))
+        return manifest                                   # nothing is missing
+    session = {"started": now(), "ended": None, "jobs": jobs, "backend": backend, "scheduler": scheduler,
+               "status": "running"}
+    manifest["sessions"].append(session)
+    manifest["run"]["status"] = "running"
+    manifest["run"]["ended"] = None
+    done = done_chunks(out)
+    chunks_rec = {(r["cell"], r["start"], r["stop"]): r for r in manifest["chunks"]}
+    chunks_rec.update({k: v for k, v in done.items() if v is not None})
+    todo = [k for k in plan if k not in done]
+    stored = sum(stop - start for (_, start, stop) in plan if (_, start, stop) in done)
+    cells = {c.index: c for c in exp.cells}
+    game_info = {}
+    for c in exp.cells:
+        g = cell_config(c).game()
+        game_info[c.index] = (list(g.tables.tactic_ids), g.rounds)
+
+    def save_manifest():
+        manifest["chunks"] = [chunks_rec[k] for k in plan if k in chunks_rec]
+        write_manifest(out, manifest)
+
+    def store(key, result):
+        nonlocal stored
+        cell = cells[key[0]]
+        games, rounds, messages, seconds = result
+        tactic_ids, n_rounds = game_info[key[0]]
+        gt, rt = chunk_tables(exp, cell, games, rounds, messages, tactic_ids, n_rounds)
+        rec = {"cell": key[0], "start": key[1], "stop": key[2], "games": len(games),
+               "finished": int(games["finished"].sum()), "seconds": round(seconds, 4), "written": now()}
+        write_chunk(out, rec, gt, rt)
+        chunks_rec[key] = rec
+        stored += key[2] - key[1]
+        if on_chunk:
+            on_chunk(rec, stored, total)
+
+    def fail_write(err: OSError):
+        raise RunError(f"cannot write the results in {out} ({err.strerror or err}); "
+                       f"{stored} of {total} games are stored in whole chunks and kept: "
+                       f"fix it and run the same command again to resume") from None
+
+    try:
+        save_manifest()
+    except OSError as err:
+        fail_write(err)
+    if on_start:
+        on_start(stored, total)
+    last_save = time.monotonic()
+    gen = None
+    try:
+        if todo and jobs == 1 and backend == "loky":
+            for key in todo:
+                store(key, play_cell_chunk(cells[key[0]], exp.seed, key[1], key[2]))
+                if time.monotonic() - last_save > 2:
+                    save_manifest()
+                    last_save = time.monotonic()
+        elif todo:
+            from joblib import Parallel, delayed
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                par = Parallel(n_jobs=jobs, backend="loky" if backend == "loky" else None,
+                               return_as="generator_unordered", pre_dispatch="2*n_jobs", batch_size=1)
+
+                def task(key):
+                    return key, play_cell_chunk(cells[key[0]], exp.seed, key[1], key[2], True)
+
+                gen = par(delayed(task)(k) for k in todo)
+                _warm_up_arrow()         # while the workers start: the first chunk is stored at once
+                for key, result in gen:
+                    store(key, result)
+                    if time.monotonic() - last_save > 2:
+                        save_manifest()
+                        last_save = time.monotonic()
+                gen = None
+        consolidate(out, plan)
+        session["status"] = manifest["run"]["status"] = "complete"
+        session["ended"] = manifest["run"]["ended"] = now()
+        save_manifest()
+        remove_chunks(out)
+    except KeyboardInterrupt:
+        import signal
+        signal.signal(signal.SIGINT, signal.SIG_IGN)      # a second Ctrl-C must not break the clean-up
+        warnings.simplefilter("ignore")                   # joblib's note on cancelled tasks
+        _close(gen)
+        _kill_loky_workers()
+        session["status"] = manifest["run"]["status"] = "interrupted"
+        session["ended"] = now()
+        try:
+            save_manifest()
+        except OSError:
+            pass
+        raise RunInterrupted(stored, total) from None
+    except OSError as err:
+        _close(gen)
+        _kill_loky_workers()
+        fail_write(err)
+    except BaseException:
+        _close(gen)
+        _kill_loky_workers()
+        raise
+    _kill_loky_workers()
+    return manifest
+
+
+def _warm_up_arrow() -> None:
+    """Import pyarrow (and what its first array pulls in, ~1-2 s) before results arrive."""
+    import pyarrow as pa
+    import pyarrow.parquet  # noqa: F401
+    pa.array(np.zeros(1, np.int32))
+
+
+def _close(gen) -> None:
+    if gen is not None:
+        try:
+            gen.close()
+        except BaseException:   # noqa: BLE001 - closing an aborted generator may re-raise
+            pass
+
+
+def _kill_loky_workers() -> None:
+    """Stop loky's reusable worker processes now (they would otherwise idle for 300 s)."""
+    try:
+        from joblib.externals.loky import reusable_executor
+        ex = reusable_executor._executor
+        if ex is not None:
+            ex.shutdown(wait=True, kill_workers=True)
+    except Exception:   # noqa: BLE001 - best effort at exit
+        pass

@@ -51,3 +51,38 @@ def get_policy(name: str, **params: Any) -> Policy:
         return cls(**params)
     except TypeError as err:
         raise ValueError(f"policy {name!r}: bad parameters {params!r} ({err})") from None
+
+
+def _spec_value(text: str) -> Any:
+    """A ``k=v`` value as the command line gives it: bool, int, float, else the string."""
+    low = text.strip().lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return text.strip()
+
+
+def parse_policy_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"NAME[:k=v,...]"`` -> ``(name, params)`` (e.g. ``"eager:default=2,stream=1"``).
+
+    Values are read as bool (true/false), int, float or, failing those, a string.  The name is
+    not checked here (:func:`get_policy` does it).  Raises ValueError for an empty name, a
+    parameter without ``=`` or a repeated parameter.
+    """
+    name, _, rest = str(spec).partition(":")
+    name = name.strip()
+    if not name:
+        raise ValueError(f"policy {spec!r}: no policy name before ':'")
+    params: dict[str, Any] = {}
+    for item in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"policy {spec!r}: parameter {item!r} is not key=value")
+        if key.strip() in params:
+            raise ValueError(f"policy {spec!r}: parameter {key.strip()!r} given twice")
+        params[key.strip()] = _spec_value(value)
+    return name, params

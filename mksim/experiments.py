@@ -1,0 +1,418 @@
+"""Experiment files: what ``mksim run`` plays (docs/experiments.md).
+
+An experiment is data only (TOML, no code): a name, the scenario, factors with their levels,
+games per cell and a root seed.  The cells are every combination of the factors' levels
+(heroes x policies x Lost Legion x content arms x tactic arms, in that order).  All cells
+share the game seeds: game ``k`` of every cell is set up from the streams of ``(seed, k)``
+and its policy is reset with ``(seed, k)`` (common random numbers, so comparisons between
+cells are paired).
+
+>>> from mksim.experiments import load_experiment
+>>> exp = load_experiment("experiments/default.toml")
+>>> [c.label for c in exp.cells]
+
+Every problem in a file raises :class:`ExperimentError` with one line naming the file and
+the key (``experiments/x.toml: factors.heroes[2]: unknown hero 'bob'; known: ...``).
+"""
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import tomllib
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+__all__ = ["ExperimentError", "Cell", "Experiment", "load_experiment", "experiment_from_options",
+           "content_hash", "FACTORS"]
+
+#: Factor names of ``[factors]`` in the order cells are enumerated.
+FACTORS = ("heroes", "policies", "lost_legion", "content", "tactics")
+TOP_KEYS = {"name": str, "description": str, "scenario": str, "games": int, "seed": int,
+            "max_steps": int, "chunk_size": int, "factors": dict}
+REQUIRED = ("name", "scenario", "games", "seed")
+SHIPPED = "shipped"      # name of the content arm without overrides
+FREE = "free"            # name of the tactic arm where the policy chooses every tactic
+
+
+class ExperimentError(ValueError):
+    """Bad experiment input: the message is one line naming the file (or option) and key."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One combination of factor levels (picklable: sent to workers).
+
+    Attributes
+    ----------
+    index : int
+        Position in the experiment's cell order (0, 1, ...).
+    hero, scenario : str
+        Content ids (snake_case).
+    policy : str
+        Registered policy name; ``params`` its parameters as sorted ``(key, value)`` pairs and
+        ``policy_label`` how the experiment names this arm.
+    lost_legion : bool
+    content_arm, content : str, str or None
+        Name of the content arm and the absolute path of its override (None: shipped content).
+    tactic_arm : str
+        Name of the tactic arm; ``forced`` holds its ``(round, tactic id)`` pairs.
+    max_steps : int
+    """
+
+    index: int
+    scenario: str
+    hero: str
+    policy: str
+    params: tuple = ()
+    policy_label: str = ""
+    lost_legion: bool = False
+    content_arm: str = SHIPPED
+    content: Optional[str] = None
+    tactic_arm: str = FREE
+    forced: tuple = ()
+    max_steps: int = 100_000
+
+    @property
+    def label(self) -> str:
+        """``hero | policy | LL | content arm | tactic arm`` (the last three only when set)."""
+        parts = [self.hero, self.policy_label or self.policy]
+        if self.lost_legion:
+            parts.append("lost-legion")
+        if self.content_arm != SHIPPED:
+            parts.append(self.content_arm)
+        if self.tactic_arm != FREE:
+            parts.append(self.tactic_arm)
+        return " | ".join(parts)
+
+    def policy_params_json(self) -> str:
+        return json.dumps(dict(self.params), sort_keys=True)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["params"] = dict(self.params)
+        d["forced"] = {str(r): t for r, t in self.forced}
+        d["label"] = self.label
+        return d
+
+
+@dataclass
+class Experiment:
+    """A resolved, validated experiment (see :func:`load_experiment`)."""
+
+    name: str
+    scenario: str
+    games: int
+    seed: int
+    cells: list
+    factors: dict
+    source: str = "command line"
+    description: str = ""
+    max_steps: int = 100_000
+    chunk_size: Optional[int] = None
+    content_hashes: dict = field(default_factory=dict)   # content arm -> sha256 of its content
+
+    def config(self) -> dict:
+        """The full resolved configuration (JSON-able; stored in the manifest)."""
+        return {
+            "name": self.name, "description": self.description, "scenario": self.scenario,
+            "games": self.games, "seed": self.seed, "max_steps": self.max_steps,
+            "factors": self.factors, "cells": [c.to_dict() for c in self.cells],
+            "content_hashes": self.content_hashes,
+        }
+
+    def fingerprint(self) -> str:
+        """sha256 of what decides the rows (everything in :meth:`config` but the description
+        and the file's location): the same fingerprint means the same results."""
+        cfg = self.config()
+        cfg.pop("description")
+        for c in cfg["cells"]:
+            c.pop("content")          # the path may move; its content hash is what counts
+        return hashlib.sha256(json.dumps(cfg, sort_keys=True).encode()).hexdigest()
+
+    def varying(self) -> list[str]:
+        """Factors with more than one level (the summary table shows these)."""
+        return [f for f in FACTORS if len(self.factors.get(f, [])) > 1]
+
+
+# ---------------------------------------------------------------------------------------
+# Reading
+# ---------------------------------------------------------------------------------------
+
+def _type_name(t) -> str:
+    return {str: "a string", int: "a whole number", dict: "a table", bool: "true or false",
+            list: "a list"}.get(t, t.__name__)
+
+
+def _check_type(where: str, value: Any, t) -> None:
+    ok = isinstance(value, t) and not (t is int and isinstance(value, bool))
+    if not ok:
+        raise ExperimentError(f"{where}: must be {_type_name(t)}, got {value!r}")
+
+
+def content_hash(content) -> str:
+    """sha256 of a loaded :class:`mksim.content.Content` (its entries, canonical JSON)."""
+    text = json.dumps(content.entries, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _load_content(path: Optional[str], where: str):
+    from .content import ContentError
+    from .runner import _content
+    try:
+        return _content(path or None)        # once per process (the shipped one is read only)
+    except ContentError as err:
+        raise ExperimentError(f"{where}: {err}") from None
+
+
+def _round_time(scenario: dict, rnd: int) -> str:
+    """Time of day of round ``rnd`` (2.1: rounds alternate, starting with first_round)."""
+    first = scenario.get("first_round", "day")
+    other = "night" if first == "day" else "day"
+    return first if rnd % 2 == 1 else other
+
+
+def _policy_level(where: str, level: Any) -> tuple[str, dict, str]:
+    """A policies level: ``"NAME[:k=v,...]"`` or ``{name=..., params={...}, label=...}``."""
+    from .policies import get_policy, list_policies
+    from .policies.registry import parse_policy_spec
+    if isinstance(level, str):
+        try:
+            name, params = parse_policy_spec(level)
+        except ValueError as err:
+            raise ExperimentError(f"{where}: {err}") from None
+        label = level.strip()
+    elif isinstance(level, dict):
+        unknown = set(level) - {"name", "params", "label"}
+        if unknown:
+            raise ExperimentError(f"{where}: unknown key {sorted(unknown)[0]!r}; known: name, params, label")
+        if "name" not in level:
+            raise ExperimentError(f"{where}: a policy table needs name = \"...\"")
+        _check_type(f"{where}.name", level["name"], str)
+        params = level.get("params", {})
+        _check_type(f"{where}.params", params, dict)
+        name = level["name"]
+        label = level.get("label") or (name + (":" + ",".join(f"{k}={v}" for k, v in params.items())
+                                               if params else ""))
+        _check_type(f"{where}.label", label, str)
+    else:
+        raise ExperimentError(f"{where}: must be a policy name (\"NAME[:k=v,...]\") or a table, got {level!r}")
+    if name.strip().lower().replace("_", "-") not in list_policies():
+        raise ExperimentError(f"{where}: unknown policy {name!r}; known: {', '.join(list_policies())}")
+    try:
+        pol = get_policy(name, **params)
+    except (ValueError, TypeError) as err:
+        raise ExperimentError(f"{where}: {err}") from None
+    return pol.name, dict(pol.parameters), label
+
+
+def _levels(where: str, value: Any, allow_all: bool = False) -> list:
+    if allow_all and value == "all":
+        return ["all"]
+    if not isinstance(value, list):
+        value = [value]
+    if not value:
+        raise ExperimentError(f"{where}: empty factor (give at least one level)")
+    return value
+
+
+def _resolve(raw: dict, where: str, base: Path) -> Experiment:
+    """Check every key of a parsed experiment and build its cells."""
+    for key in raw:
+        if key not in TOP_KEYS:
+            raise ExperimentError(f"{where}: unknown key {key!r}; known: {', '.join(TOP_KEYS)}")
+    for key in REQUIRED:
+        if key not in raw:
+            raise ExperimentError(f"{where}: missing key {key!r}")
+    for key, t in TOP_KEYS.items():
+        if key in raw:
+            _check_type(f"{where}: {key}", raw[key], t)
+    if raw["games"] < 1:
+        raise ExperimentError(f"{where}: games must be at least 1, got {raw['games']}")
+    if raw["seed"] < 0:
+        raise ExperimentError(f"{where}: seed must be >= 0, got {raw['seed']}")
+    if raw.get("max_steps", 1) < 1:
+        raise ExperimentError(f"{where}: max_steps must be at least 1, got {raw['max_steps']}")
+    if raw.get("chunk_size", 1) < 1:
+        raise ExperimentError(f"{where}: chunk_size must be at least 1, got {raw['chunk_size']}")
+    if not raw["name"].strip():
+        raise ExperimentError(f"{where}: name must not be empty")
+    factors = raw.get("factors", {})
+    for key in factors:
+        if key not in FACTORS:
+            raise ExperimentError(f"{where}: unknown factor {key!r}; known: {', '.join(FACTORS)}")
+    from .game import normalize_id
+    shipped = _load_content(None, where)
+    scenario = normalize_id(raw["scenario"])
+    if scenario not in shipped.ids("scenarios"):
+        raise ExperimentError(f"{where}: scenario: unknown scenario {raw['scenario']!r}; known: "
+                              f"{', '.join(s.replace('_', '-') for s in shipped.ids('scenarios'))}")
+    sc = shipped.get("scenarios", scenario)
+    rounds = int(sc["rounds"])
+    hero_ids = [h["id"] for h in shipped["heroes"]]
+
+    heroes = []
+    for i, h in enumerate(_levels(f"{where}: factors.heroes", factors.get("heroes", ["arythea"]), True)):
+        _check_type(f"{where}: factors.heroes[{i}]", h, str)
+        if h.strip().lower() == "all":
+            heroes.extend(x for x in hero_ids if x not in heroes)
+            continue
+        hid = normalize_id(h)
+        if hid not in hero_ids:
+            raise ExperimentError(f"{where}: factors.heroes[{i}]: unknown hero {h!r}; known: "
+                                  f"{', '.join(hero_ids)}, all")
+        if hid not in heroes:
+            heroes.append(hid)
+
+    policies = [_policy_level(f"{where}: factors.policies[{i}]", p)
+                for i, p in enumerate(_levels(f"{where}: factors.policies", factors.get("policies", ["random"])))]
+    labels = [p[2] for p in policies]
+    if len(set(labels)) != len(labels):
+        raise ExperimentError(f"{where}: factors.policies: two arms are both called {labels[0]!r} (give labels)")
+
+    ll = _levels(f"{where}: factors.lost_legion", factors.get("lost_legion", [False]))
+    for i, v in enumerate(ll):
+        _check_type(f"{where}: factors.lost_legion[{i}]", v, bool)
+    ll = list(dict.fromkeys(ll))
+
+    content_arms = [(SHIPPED, None)]
+    hashes = {SHIPPED: content_hash(shipped)}
+    if "content" in factors:
+        content_arms = []
+        for i, arm in enumerate(_levels(f"{where}: factors.content", factors["content"])):
+            w = f"{where}: factors.content[{i}]"
+            _check_type(w, arm, dict)
+            unknown = set(arm) - {"name", "path"}
+            if unknown:
+                raise ExperimentError(f"{w}: unknown key {sorted(unknown)[0]!r}; known: name, path")
+            if "name" not in arm:
+                raise ExperimentError(f"{w}: a content arm needs name = \"...\"")
+            _check_type(f"{w}.name", arm["name"], str)
+            path = arm.get("path")
+            if path is not None:
+                _check_type(f"{w}.path", path, str)
+                path = str((base / path).resolve()) if path else None
+            if arm["name"] in hashes:
+                raise ExperimentError(f"{w}: content arm {arm['name']!r} given twice")
+            c = shipped if path is None else _load_content(path, f"{w}.path")
+            for h in heroes:
+                if h not in [x["id"] for x in c["heroes"]]:
+                    raise ExperimentError(f"{w}: the content has no hero {h!r}")
+            hashes[arm["name"]] = content_hash(c)
+            content_arms.append((arm["name"], path))
+
+    tactic_arms = [(FREE, ())]
+    if "tactics" in factors:
+        tactic_ids = shipped.ids("tactics")
+        tactic_arms = []
+        for i, arm in enumerate(_levels(f"{where}: factors.tactics", factors["tactics"])):
+            w = f"{where}: factors.tactics[{i}]"
+            _check_type(w, arm, dict)
+            unknown = set(arm) - {"name", "force"}
+            if unknown:
+                raise ExperimentError(f"{w}: unknown key {sorted(unknown)[0]!r}; known: name, force")
+            if "name" not in arm:
+                raise ExperimentError(f"{w}: a tactic arm needs name = \"...\"")
+            _check_type(f"{w}.name", arm["name"], str)
+            force = arm.get("force", {})
+            _check_type(f"{w}.force", force, dict)
+            forced = []
+            for r_text, tactic in force.items():
+                try:
+                    rnd = int(r_text)
+                except ValueError:
+                    raise ExperimentError(f"{w}.force: key {r_text!r} is not a round number") from None
+                if not 1 <= rnd <= rounds:
+                    raise ExperimentError(f"{w}.force: round {rnd} is outside 1..{rounds} of {scenario}")
+                _check_type(f"{w}.force.{r_text}", tactic, str)
+                tid = normalize_id(tactic)
+                if tid not in tactic_ids:
+                    raise ExperimentError(f"{w}.force.{r_text}: unknown tactic {tactic!r}; known: "
+                                          f"{', '.join(tactic_ids)}")
+                t_time = shipped.get("tactics", tid)["time"]
+                if t_time != _round_time(sc, rnd):
+                    raise ExperimentError(f"{w}.force.{r_text}: {tactic!r} is a {t_time} tactic but round "
+                                          f"{rnd} is a {_round_time(sc, rnd)} round (2.1)")
+                forced.append((rnd, tid))
+            if arm["name"] in [a for a, _ in tactic_arms]:
+                raise ExperimentError(f"{w}: tactic arm {arm['name']!r} given twice")
+            tactic_arms.append((arm["name"], tuple(sorted(forced))))
+
+    max_steps = raw.get("max_steps", 100_000)
+    cells = []
+    for k, (h, (pname, params, plabel), lost, (carm, cpath), (tarm, forced)) in enumerate(
+            itertools.product(heroes, policies, ll, content_arms, tactic_arms)):
+        cells.append(Cell(k, scenario, h, pname, tuple(sorted(params.items())), plabel, lost,
+                          carm, cpath, tarm, forced, max_steps))
+    resolved = {
+        "heroes": heroes, "policies": [{"name": n, "params": p, "label": lab} for n, p, lab in policies],
+        "lost_legion": ll, "content": [{"name": n, "path": p} for n, p in content_arms],
+        "tactics": [{"name": n, "force": {str(r): t for r, t in f}} for n, f in tactic_arms],
+    }
+    return Experiment(raw["name"].strip(), scenario, raw["games"], raw["seed"], cells, resolved,
+                      source=where, description=raw.get("description", ""), max_steps=max_steps,
+                      chunk_size=raw.get("chunk_size"), content_hashes=hashes)
+
+
+def load_experiment(path) -> Experiment:
+    """Read and validate an experiment file (``experiments/*.toml``).
+
+    Raises
+    ------
+    ExperimentError
+        One line naming the file and what is wrong in it.
+    """
+    path = Path(path)
+    where = str(path)
+    try:
+        with open(path, "rb") as fh:
+            raw = tomllib.load(fh)
+    except FileNotFoundError:
+        raise ExperimentError(f"{where}: experiment file not found") from None
+    except IsADirectoryError:
+        raise ExperimentError(f"{where}: is a folder, expected an experiment TOML file") from None
+    except UnicodeDecodeError as err:
+        raise ExperimentError(f"{where}: is not UTF-8 text ({err.reason})") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ExperimentError(f"{where}: is not valid TOML: {err}") from None
+    except OSError as err:
+        raise ExperimentError(f"{where}: cannot be read: {err.strerror or err}") from None
+    return _resolve(raw, where, path.parent)
+
+
+def experiment_from_options(scenario: str = "first-reconnaissance", heroes=("arythea",),
+                            policies=("random",), lost_legion: bool = False, content: Optional[str] = None,
+                            games: int = 100, seed: int = 0, name: str = "command-line") -> Experiment:
+    """The experiment ``mksim run`` flags describe (one content arm, no forced tactics)."""
+    raw = {"name": name, "scenario": scenario, "games": games, "seed": seed,
+           "factors": {"heroes": list(heroes), "policies": list(policies), "lost_legion": [bool(lost_legion)]}}
+    if content is not None:
+        raw["factors"]["content"] = [{"name": Path(content).stem or "content", "path": str(Path(content).resolve())}]
+    try:
+        return _resolve(raw, "command line", Path.cwd())
+    except ExperimentError as err:            # name the option, not the factor it became
+        import re
+        msg = str(err)
+        for pattern, option in ((r"command line: factors\.heroes(\[\d+\])?", "--hero"),
+                                (r"command line: factors\.policies(\[\d+\])?", "--policy"),
+                                (r"command line: factors\.content(\[\d+\])?(\.path)?", "--content"),
+                                (r"command line: scenario", "--scenario")):
+            msg = re.sub(pattern, option, msg)
+        raise ExperimentError(msg) from None
+
+
+def experiment_from_config(config: dict, where: str) -> Experiment:
+    """Rebuild an experiment from a manifest's resolved configuration (for --resume, replay)."""
+    try:
+        cells = []
+        for c in config["cells"]:
+            cells.append(Cell(c["index"], c["scenario"], c["hero"], c["policy"],
+                              tuple(sorted(c["params"].items())), c["policy_label"], c["lost_legion"],
+                              c["content_arm"], c["content"], c["tactic_arm"],
+                              tuple(sorted((int(r), t) for r, t in c["forced"].items())), c["max_steps"]))
+        return Experiment(config["name"], config["scenario"], config["games"], config["seed"], cells,
+                          config["factors"], source=where, description=config.get("description", ""),
+                          max_steps=config["max_steps"], content_hashes=config["content_hashes"])
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise ExperimentError(f"{where}: the manifest's configuration is not readable ({err!r})") from None

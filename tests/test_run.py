@@ -1,0 +1,392 @@
+"""mksim run: the results store, identical results for any jobs / chunk size / backend,
+resume after Ctrl-C or kill -9, replay, and bad input (docs/experiments.md)."""
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from mksim import results as store
+from mksim.cli import app
+from mksim.experiments import load_experiment
+from mksim.runner import RunError, plan_chunks, run_experiment
+
+ROOT = Path(__file__).resolve().parents[1]
+cli = CliRunner()
+
+SMALL = '''name = "small"
+scenario = "first-reconnaissance"
+games = 10
+seed = 11
+
+[factors]
+heroes = ["arythea", "norowas"]
+policies = ["random"]
+[[factors.tactics]]
+name = "free"
+[[factors.tactics]]
+name = "planning-r1"
+force = { 1 = "planning" }
+'''
+
+# Long enough that a run is still going when its first chunk is on disk.
+LONG = '''name = "long"
+scenario = "first-reconnaissance"
+games = 1000
+seed = 5
+chunk_size = 50
+
+[factors]
+heroes = ["goldyx", "wolfhawk"]
+policies = ["random"]
+'''
+
+
+def invoke(*args):
+    return cli.invoke(app, [str(a) for a in args])
+
+
+def assert_error(result, *names):
+    assert result.exit_code == 2, result.output
+    assert "error:" in result.output and "Traceback" not in result.output
+    for part in names:
+        assert part in result.output, f"{part!r} not in {result.output!r}"
+
+
+def table(path: Path, kind: str = "games"):
+    t = pq.read_table(path / f"{kind}.parquet")
+    return t.drop([c for c in store.TIMING_COLUMNS if c in t.column_names])
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    """The small experiment run once in this process (jobs 1, chunks of 4): the reference."""
+    d = tmp_path_factory.mktemp("small")
+    exp_path = d / "small.toml"
+    exp_path.write_text(SMALL)
+    exp = load_experiment(exp_path)
+    out = d / "ref"
+    manifest = run_experiment(exp, out, jobs=1, chunk_size=4)
+    return exp_path, exp, out, manifest
+
+
+@pytest.fixture(scope="module")
+def long_ref(tmp_path_factory):
+    d = tmp_path_factory.mktemp("long")
+    exp_path = d / "long.toml"
+    exp_path.write_text(LONG)
+    out = d / "ref"
+    run_experiment(load_experiment(exp_path), out, jobs=1)
+    return exp_path, out
+
+
+def test_store_rows_columns_and_manifest(small):
+    exp_path, exp, out, manifest = small
+    games = pq.read_table(out / "games.parquet").to_pandas()
+    assert len(games) == 4 * 10                                       # one row per game and player
+    assert sorted(set(zip(games.cell, games.game_index))) == [(c, k) for c in range(4) for k in range(10)]
+    assert (games.player == 0).all() and (games.seed == 11).all()
+    for col in ("experiment", "hero", "policy", "policy_params", "lost_legion", "content_hash", "tactic_r1",
+                "tactic_r4", "termination", "finished", "stopped_reason", "score", "ach_knowledge", "ach_beating",
+                "fame", "level", "reputation", "conquered_city", "conquered_keep", "defeated_green", "combats",
+                "rounds", "turns", "decisions", "wounds_taken", "wounds_held", "knockouts", "units_recruited",
+                "units_held", "gained_aa", "gained_spell", "gained_artifact", "crystals", "mana_used", "seconds"):
+        assert col in games.columns, col
+    assert (games[games.tactic_arm == "planning-r1"].tactic_r1 == "planning").all()
+    finished = games[games.finished]
+    # 17.3.1: score = Fame + the six achievement categories (20.2), no titles
+    ach = finished[[c for c in games.columns if c.startswith("ach_")]].sum(axis=1)
+    assert (finished.score == finished.fame + ach).all()
+    rounds = pq.read_table(out / "rounds.parquet").to_pandas()
+    per_game = rounds.groupby(["cell", "game_index"]).size()
+    played = games.set_index(["cell", "game_index"]).rounds
+    assert (per_game.sort_index() == played.sort_index()).all()      # one row per round played
+    last = rounds.sort_values("round").groupby(["cell", "game_index"]).last()
+    assert (last.fame.sort_index() == games.set_index(["cell", "game_index"]).fame.sort_index()).all()
+    m = json.loads((out / "manifest.json").read_text())
+    assert m == manifest
+    assert m["format"] == store.FORMAT and m["mksim"] and m["root_seed"] == 11
+    assert m["fingerprint"] == exp.fingerprint()
+    assert [c["label"] for c in m["cells"]] == [c.label for c in exp.cells]
+    assert m["experiment"]["cells"][1]["forced"] == {"1": "planning"}
+    assert set(m["content_hashes"]) == {"shipped"} and len(m["content_hashes"]["shipped"]) == 64
+    assert m["machine"]["cpu_count"] >= 1 and m["machine"]["python"]
+    assert m["git_commit"] is None or len(m["git_commit"].split("+")[0]) == 40
+    assert m["run"]["status"] == "complete" and m["run"]["started"] <= m["run"]["ended"]
+    plan = plan_chunks(exp, 4)
+    assert [(c["cell"], c["start"], c["stop"]) for c in m["chunks"]] == plan
+    assert sum(c["games"] for c in m["chunks"]) == 40
+    assert not (out / "chunks").exists()
+
+
+def test_identical_for_jobs_chunk_sizes_and_dask(small, tmp_path):
+    exp_path, exp, ref, _ = small
+    run_experiment(exp, tmp_path / "j2", jobs=2, chunk_size=3)
+    run_experiment(exp, tmp_path / "dask", jobs=2, chunk_size=4, backend="dask")   # a real LocalCluster
+    for kind in ("games", "rounds"):
+        assert table(tmp_path / "j2", kind).equals(table(ref, kind))
+        assert table(tmp_path / "dask", kind).equals(table(ref, kind))
+
+
+def test_rerun_same_folder_is_a_no_op_and_other_experiments_are_refused(small, tmp_path):
+    exp_path, exp, ref, _ = small
+    out = tmp_path / "copy"
+    shutil.copytree(ref, out)
+    before = (out / "games.parquet").read_bytes()
+    run_experiment(exp, out, jobs=1)
+    assert (out / "games.parquet").read_bytes() == before
+    other = tmp_path / "other.toml"
+    other.write_text(SMALL.replace("seed = 11", "seed = 12"))
+    r = invoke("run", other, "--out", out, "--jobs", 1)
+    assert_error(r, str(out), "different experiment", "--overwrite")
+    assert (out / "games.parquet").read_bytes() == before            # nothing touched
+    r = invoke("run", other, "--out", out, "--jobs", 1, "--overwrite", "--quiet")
+    assert r.exit_code == 0, r.output
+    assert (pq.read_table(out / "games.parquet").column("seed").to_pylist()[0]) == 12
+
+
+def test_resume_after_deleted_chunks_runs_only_those(small, tmp_path):
+    """An incomplete folder (some chunk files) is completed to exactly the reference rows."""
+    exp_path, exp, ref, _ = small
+    out = tmp_path / "part"
+    played = []
+    run_experiment(exp, out, jobs=1, chunk_size=4, on_chunk=lambda rec, d, t: played.append(rec))
+    # make it incomplete again: rebuild two chunk files from the reference, as a run stopped early would leave
+    from mksim.runner import play_cell_chunk, cell_config
+    (out / "games.parquet").unlink()
+    (out / "rounds.parquet").unlink()
+    m = json.loads((out / "manifest.json").read_text())
+    m["run"]["status"] = "interrupted"
+    store.write_manifest(out, m)
+    (out / "chunks").mkdir()
+    for key in plan_chunks(exp, 4)[:2]:
+        cell = exp.cells[key[0]]
+        g = cell_config(cell).game()
+        games, rounds, msgs, secs = play_cell_chunk(cell, exp.seed, key[1], key[2])
+        gt, rt = store.chunk_tables(exp, cell, games, rounds, msgs, list(g.tables.tactic_ids), g.rounds)
+        store.write_chunk(out, {"cell": key[0], "start": key[1], "stop": key[2], "games": len(games),
+                                "finished": 0, "seconds": secs, "written": store.now()}, gt, rt)
+    (out / "chunks" / ".c0000-g000000004-000000008.games.parquet.tmp1").write_bytes(b"half")
+    again = []
+    run_experiment(exp, out, jobs=1, on_chunk=lambda rec, d, t: again.append((rec["cell"], rec["start"])))
+    assert len(again) == len(plan_chunks(exp, 4)) - 2 and (0, 0) not in again and (0, 4) not in again
+    assert table(out).equals(table(ref)) and table(out, "rounds").equals(table(ref, "rounds"))
+
+
+def _children(pid):
+    try:
+        return psutil.Process(pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
+
+
+def _gone(procs, within=10.0):
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        alive = [p for p in procs if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+        if not alive:
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def _start_long(exp_path, out):
+    proc = subprocess.Popen([sys.executable, "-m", "mksim", "run", str(exp_path), "--jobs", "2", "--out", str(out)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    end = time.monotonic() + 120
+    while time.monotonic() < end and proc.poll() is None:
+        if any((out / "chunks").glob("*.games.parquet")):
+            break
+        time.sleep(0.02)
+    return proc
+
+
+def test_ctrl_c_stops_fast_keeps_whole_chunks_and_resume_completes(long_ref, tmp_path):
+    exp_path, ref = long_ref
+    out = tmp_path / "int"
+    proc = _start_long(exp_path, out)
+    assert proc.poll() is None, "the run ended before it could be interrupted"
+    kids = _children(proc.pid)
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=30)
+    assert time.monotonic() - t0 < 10
+    assert proc.returncode == 130, stderr
+    lines = [l for l in stderr.splitlines() if l.strip()]
+    assert len(lines) == 1 and lines[0].startswith("interrupted: ") and "--resume --out" in lines[0], stderr
+    assert "Traceback" not in stderr
+    assert _gone(kids), "worker processes left behind"
+    chunks = list((out / "chunks").glob("*.games.parquet"))
+    stored = sum(pq.read_metadata(p).num_rows for p in chunks)
+    assert 0 < stored <= 2000 and f"interrupted: {stored} of 2000 games" in lines[0]
+    assert not list((out / "chunks").glob(".*tmp*"))
+    r = invoke("run", "--resume", "--out", out, "--jobs", 1, "--quiet")
+    assert r.exit_code == 0, r.output
+    assert table(out).equals(table(ref)) and table(out, "rounds").equals(table(ref, "rounds"))
+
+
+def test_kill_9_of_the_parent_then_resume_gives_the_uninterrupted_rows(long_ref, tmp_path):
+    exp_path, ref = long_ref
+    out = tmp_path / "killed"
+    proc = _start_long(exp_path, out)
+    assert proc.poll() is None, "the run ended before it could be killed"
+    kids = _children(proc.pid)
+    proc.kill()
+    proc.wait(timeout=10)
+    assert _gone(kids), "workers of a killed parent kept running"
+    r = invoke("run", exp_path, "--out", out, "--jobs", 1, "--quiet")     # rerun = resume
+    assert r.exit_code == 0, r.output
+    g = table(out)
+    assert g.num_rows == 2000
+    assert table(out).equals(table(ref)) and table(out, "rounds").equals(table(ref, "rounds"))
+
+
+def test_replay_reproduces_every_cell_and_names_a_changed_field(small, tmp_path):
+    exp_path, exp, ref, _ = small
+    for c in range(len(exp.cells)):
+        r = invoke("replay", ref, "--game", 7, "--cell", c)
+        assert r.exit_code == 0 and "reproduces the stored row exactly" in r.output, r.output
+    r = invoke("replay", ref, "--game", 2, "--cell", 1, "--log")
+    assert r.exit_code == 0 and "== Round 1 (Day) ==" in r.output and "game over" in r.output
+    out = tmp_path / "tampered"
+    shutil.copytree(ref, out)
+    t = pq.read_table(out / "games.parquet").to_pandas()
+    t.loc[(t.cell == 1) & (t.game_index == 3), "wounds_taken"] += 1
+    import pyarrow as pa
+    pq.write_table(pa.Table.from_pandas(t, preserve_index=False), out / "games.parquet")
+    r = invoke("replay", out, "--game", 3, "--cell", 1)
+    assert r.exit_code == 1 and "first differing field 'wounds_taken'" in r.output, r.output
+    assert_error(invoke("replay", ref, "--game", 10), "--game 10", "0..9")
+    assert_error(invoke("replay", ref, "--game", 1, "--cell", 4), "--cell 4")
+    assert_error(invoke("replay", tmp_path / "none", "--game", 1), "no mksim results")
+
+
+def test_cli_run_prints_the_summary_and_results_repeats_it(tmp_path):
+    out = tmp_path / "cli"
+    r = invoke("run", "--scenario", "solo-conquest", "--hero", "tovak,goldyx", "--policy", "random",
+               "--games", 6, "--seed", 2, "--jobs", 1, "--out", out)
+    assert r.exit_code == 0, r.output
+    text = r.output
+    assert "Fame mean [95% CI]" in text and "win rate [95% Wilson]" in text
+    assert "0 tovak | random" in text and "1 goldyx | random" in text
+    assert "12 games played" in text
+    res = invoke("results", out)
+    assert res.exit_code == 0
+    table_lines = [l for l in text.splitlines() if l.startswith(("cell", "0 ", "1 "))]
+    assert all(l in res.output for l in table_lines)
+    assert "status: complete" in res.output
+
+
+def test_jobs_are_capped_at_the_cpus_available(tmp_path):
+    from mksim.runner import cpus_available
+    r = invoke("run", "--games", 2, "--jobs", 1000, "--out", tmp_path / "cap")
+    assert r.exit_code == 0, r.output
+    assert f"--jobs 1000 capped at {cpus_available()}" in r.output
+
+
+def test_full_disk_and_vanished_folder_are_one_error_keeping_chunks(small, tmp_path, monkeypatch):
+    exp_path, exp, ref, _ = small
+    real = store._write_parquet
+    calls = {"n": 0}
+
+    def full(table, path, metadata=None):
+        calls["n"] += 1
+        if calls["n"] > 4:                         # after two whole chunks
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(table, path, metadata)
+
+    monkeypatch.setattr(store, "_write_parquet", full)
+    out = tmp_path / "full"
+    r = invoke("run", exp_path, "--out", out, "--jobs", 1, "--chunk-size", 4)
+    assert_error(r, "No space left on device", "8 of 40 games are stored")
+    assert len(list((out / "chunks").glob("*.games.parquet"))) == 2
+
+    def vanish(table, path, metadata=None):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            shutil.rmtree(path.parent.parent)
+        return real(table, path, metadata)
+
+    calls["n"] = 0
+    monkeypatch.setattr(store, "_write_parquet", vanish)
+    r = invoke("run", exp_path, "--out", tmp_path / "gone", "--jobs", 1, "--chunk-size", 4)
+    assert_error(r, "cannot write the results in", "No such file or directory")
+
+
+BAD_CLI = [
+    (("--hero", "bob"), "unknown hero 'bob'"),
+    (("--policy", "clever"), "unknown policy 'clever'"),
+    (("--policy", "random:speed=2"), "random"),
+    (("--scenario", "grand-tour"), "unknown scenario"),
+    (("--games", "0"), "--games must be at least 1"),
+    (("--jobs", "0"), "--jobs must be at least 1"),
+    (("--chunk-size", "x"), "--chunk-size must be a whole number"),
+    (("--backend", "ray"), "unknown backend 'ray'"),
+    (("--scheduler", "tcp://127.0.0.1:9"), "--scheduler needs --backend dask"),
+]
+
+
+@pytest.mark.parametrize("args,message", BAD_CLI, ids=[" ".join(a) for a, _ in BAD_CLI])
+def test_bad_run_options(tmp_path, args, message):
+    out = tmp_path / "o"
+    assert_error(invoke("run", *args, "--out", out), message)
+    assert not out.exists()                                           # nothing half-written
+
+
+def test_bad_folders(small, tmp_path):
+    exp_path, exp, ref, _ = small
+    assert_error(invoke("run", "--resume", "--out", tmp_path / "empty"), "holds no run to resume")
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "notes.txt").write_text("mine")
+    assert_error(invoke("run", exp_path, "--out", busy), "not empty", "no mksim results")
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    assert_error(invoke("run", exp_path, "--out", a_file), "is a file")
+    assert_error(invoke("run", exp_path, "--hero", "tovak"), "leave out --hero")
+    bad = tmp_path / "bad.toml"
+    bad.write_text("name = 3\n")
+    assert_error(invoke("run", bad, "--out", tmp_path / "x"), str(bad))
+    assert not (tmp_path / "x").exists()
+
+
+def test_unreachable_scheduler_writes_nothing(tmp_path):
+    out = tmp_path / "d"
+    r = invoke("run", "--games", 2, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9", "--out", out)
+    assert_error(r, "--scheduler tcp://127.0.0.1:9", "cannot reach the Dask scheduler")
+    assert not out.exists()
+
+
+def test_summary_intervals_against_known_values():
+    """Mean Fame 2.5 of (1, 2, 3, 4): t interval 2.5 +- 3.182 x 0.6455 = [0.446, 4.554];
+    7 wins of 10: Wilson interval [0.397, 0.892] (Wilson 1927; e.g. Newcombe 1998, table I)."""
+    import pyarrow as pa
+    manifest = {"experiment": {"scenario": "solo_conquest", "cells": [{"index": 0, "label": "a"},
+                                                                      {"index": 1, "label": "b"}]}}
+    n = 4 + 10
+    games = pa.table({
+        "cell": [0] * 4 + [1] * 10,
+        "finished": [True] * n,
+        "fame": [1, 2, 3, 4] + [5] * 10,
+        "score": [10, 10, 10, 10] + list(range(10)),
+        "termination": ["round_limit"] * 4 + ["scenario_won"] * 7 + ["round_limit"] * 3,
+        "seconds": [0.5] * n,
+    })
+    a, b = store.summary_rows(manifest, games)
+    assert a["n"] == 4 and a["fame"][0] == 2.5
+    assert a["fame"][1] == pytest.approx(0.446, abs=1e-3) and a["fame"][2] == pytest.approx(4.554, abs=1e-3)
+    assert a["score"] == (10.0, 10.0, 10.0) and a["win"][0] == 0.0
+    assert b["win"][0] == 0.7
+    assert b["win"][1] == pytest.approx(0.3968, abs=1e-3) and b["win"][2] == pytest.approx(0.8922, abs=1e-3)
+    assert a["games_per_s"] == 2.0
