@@ -1608,6 +1608,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             return ERR_ILLEGAL
         remove_at(pl.hand, &pl.n_hand, i)                        # back to the Wound pile
         gs.turn.healing -= 1
+        grail_spent(gs, pl, 1)
         gs.turn.wounds_healed += 1
         if gs.turn.draw_per_heal + gs.turn.cure_draw > 0:        # Golden Grail, Cure
             draw_cards(gs, pl, gs.turn.draw_per_heal + gs.turn.cure_draw)

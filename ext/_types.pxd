@@ -226,6 +226,9 @@ cdef struct TurnState:
     uint8_t rewards[16]        # rewards earned this turn, claimed at end of turn (13.5)
     int8_t n_rewards
     int8_t icon_block          # Cold Toughness: Ice Block per icon of the blocked enemy (LL-2.10.8)
+    int8_t icon_block_arcane   # ... also against Arcane Immunity (the base printing, LL-2.10.8)
+    int8_t swift_strip         # base Utem Guardsmen / Altem Guardians: the enemy blocked loses Swiftness
+    int8_t grail_fame          # Golden Grail: its Healing points not yet spent (Fame +1 each when spent)
     int16_t reward_cards[6]    # Artifacts drawn for the rewards (13.5.2), one goes back
     int8_t n_reward_cards
     uint8_t reward_choice      # 0 none, 1 choose the Artifact to put back, 2 choose a crystal colour (gold roll)
