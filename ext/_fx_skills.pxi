@@ -18,9 +18,13 @@
 # figure, units, Fame, hand or mana: 18.1.2, 18.2.2), so it is not modelled.  Solo Conquest
 # removes them (17.3.4); First Reconnaissance's solo variant keeps them.
 #
-# Handlers not implemented here stay named errors (ERR_HANDLER naming the skill): the Lost
-# Legion cooperative skills (arythea_ritual_of_pain, goldyx_source_opening, tovak_mana_overload:
-# their texts are not in our sources, LL-7.6, and they are never dealt: Engine._skill_in_game).
+# Cooperative skills (LL-7, ll_changed_cards.csv summaries) are dealt instead of the
+# interactive one when The Lost Legion is on (LL-7.1, Engine._skill_in_game).  Their owner's
+# part reuses the handlers of the competitive skills (healing_ritual, mana_exploit,
+# prayer_of_weather, wolfs_howl) or reroll_source_die.  The secondary effect, in a solo game
+# the owner's on the next turn (LL-7.3.2), is modelled for Norowas' skill (next_turn_terrain);
+# those of Ritual of Pain, Source Opening, Mana Overload and Wolfhawk's skill are not yet
+# (skills.toml notes).
 
 from mksim._combat cimport RES_PHYSICAL
 from mksim._types cimport FIRE, COLDFIRE
@@ -52,6 +56,8 @@ SKILLS_HANDLERS = (
     ("polarization", ()),
     ("dueling", ("block", "attack", "fame")),
     ("bonds_of_loyalty", ("offer_units", "discount")),
+    ("reroll_source_die", ()),
+    ("next_turn_terrain", ("delta", "floor")),
 )
 
 cdef enum SkillHandler:
@@ -81,6 +87,8 @@ cdef enum SkillHandler:
     SK_POLARIZATION = 23
     SK_DUELING = 24
     SK_BONDS_OF_LOYALTY = 25
+    SK_REROLL_SOURCE_DIE = 26
+    SK_NEXT_TURN_TERRAIN = 27
 
 cdef enum SkillUsage:          # mksim.content.SKILL_USAGE order
     SKU_ONCE_PER_TURN = 0
@@ -253,11 +261,26 @@ cdef int source_freeze_crystal(GameState* gs, int p, int die) noexcept nogil:
     return ERR_NONE
 
 
+cdef uint64_t source_dice_left(const GameState* gs) noexcept nogil:
+    """Source dice not taken this turn (bit k = die k)."""
+    cdef uint64_t o = 0
+    cdef int i
+    for i in range(gs.n_dice):
+        if not ((gs.dice_taken >> i) & 1):
+            o |= (<uint64_t>1) << i
+    return o
+
+
 cdef void skills_turn_start(GameState* gs, Player* pl) noexcept nogil:
     """Start of the owner's turn: an interactive skill put out on the last turn comes back
     (8.2.2); Source Freeze's crystal may be taken during this turn."""
     if pl.source_freeze == 1:
         pl.source_freeze = 2
+    if pl.coop_due:                                           # LL-7.3.2: due this turn only
+        gs.turn.prayer_delta += pl.coop_delta
+        if pl.coop_floor > gs.turn.prayer_floor:
+            gs.turn.prayer_floor = pl.coop_floor
+        pl.coop_due = 0
 
 
 cdef void skills_turn_end(GameState* gs, Player* pl) noexcept nogil:
@@ -274,6 +297,7 @@ cdef void skills_round_end(GameState* gs) noexcept nogil:
     cdef int p
     for p in range(gs.n_players):
         gs.players[p].source_freeze = 0
+        gs.players[p].coop_due = 0                            # LL-7.3.3: not across rounds
 
 
 cdef int skill_pool_bonus(GameState* gs, int op, int kind) noexcept nogil:
@@ -432,7 +456,9 @@ cdef bint skills_playable(const GameState* gs, const EngineStatics* es, int row,
     if local == SK_WOLFS_HOWL:                    # a card sideways, not during interaction
         i = sideways_kind(gs)
         return i >= 0 and i != 1 and sideways_options(pl, es, False) != 0
-    if local == SK_PRAYER_OF_WEATHER or local == SK_HAWK_EYES:   # movement (9.3, 9.6)
+    if local == SK_REROLL_SOURCE_DIE:             # a die in the Source (5.5)
+        return special_now(gs) and source_dice_left(gs) != 0
+    if local == SK_PRAYER_OF_WEATHER or local == SK_HAWK_EYES or local == SK_NEXT_TURN_TERRAIN:   # movement (9.3, 9.6)
         return gs.phase == PH_MOVE and not gs.turn.action_taken and not gs.combat.active
     if local == SK_HEALING_RITUAL:                # outside combat, with a Wound in hand
         return healing_time(gs) and has_wound_in_hand(pl, es)
@@ -955,6 +981,22 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
         pl.motivation_lock = 1 if gs.phase == PH_TURN_START else 2
         if alone_lowest_fame(gs, p):
             return push_eval(gs, a[1])
+        return RES_DONE
+    if local == SK_REROLL_SOURCE_DIE:
+        # Source Opening (Goldyx, cooperative LL-7): you may reroll one Source die (not one
+        # taken this turn).  ASK_DIE, ASK_DONE: none.
+        if choice < 0:
+            return ask(gs, row, 0, ASK_DIE, source_dice_left(gs) | ((<uint64_t>1) << ASK_DONE))
+        if choice != ASK_DONE:
+            gs.dice[choice] = <int8_t>rng_below(&gs.rng[<int>STREAM_SOURCE], 6)
+        return RES_DONE
+    if local == SK_NEXT_TURN_TERRAIN:
+        # Norowas' cooperative skill, secondary effect (LL-7.3.2, solo: the owner on the next
+        # turn): terrain costs change by `delta` (min `floor`) that turn; it expires at the
+        # end of the round (LL-7.3.3).  Applied at the start of the turn (skills_turn_start).
+        pl.coop_due = 1
+        pl.coop_delta = <int8_t>a[0]
+        pl.coop_floor = <int8_t>a[1]
         return RES_DONE
     if local == SK_SOURCE_FREEZE:
         # Goldyx (interactive 8.2.2): put in the Source; other players cannot use their
