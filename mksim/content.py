@@ -758,15 +758,14 @@ def _check_effects(c: Content) -> None:
     """Amounts in range and handlers the engine implements (:func:`mksim.effects.check_effect`
     against the engine's own declarations, ``mksim._engine.handler_registry()``).
 
-    A cooperative skill (LL-7) may name a handler the engine does not implement: the engine
-    never deals cooperative skills (``Engine._skill_in_game``), and would stop with a named
-    error if one were used.
+    Cooperative skills (LL-7) are checked like every other entry: they are dealt when The
+    Lost Legion is on (LL-7.1, ``Engine._skill_in_game``).  The Lost Legion printings
+    (``ll_printing``) are checked too.
     """
     registry = engine_handlers()
-    coop = {str(e["id"]) for e in c["skills"] if e.get("cooperative")}
     for (kind_name, key, path), node in c.parsed.items():
         try:
-            fx.check_effect(node, registry, unknown_handlers_ok=(kind_name == "skills" and key in coop))
+            fx.check_effect(node, registry)
         except fx.EffectError as err:
             kind = KINDS[kind_name]
             raise ContentError(f"{c.origin[kind.file]}: {kind.table} {key!r}", f"field {path!r}: {err}") from None

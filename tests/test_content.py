@@ -695,14 +695,12 @@ def test_unit_recruit_site_missing_from_sites_toml_is_a_dangling_reference(data_
 # ---------------------------------------------------------------------------------------
 
 
-def test_a_cooperative_skill_may_name_a_handler_the_engine_lacks(tmp_path):
-    """The engine never deals cooperative skills (LL-7; Engine._skill_in_game), so their
-    placeholder handlers (skills.toml notes) pass; any other entry's would not."""
+def test_a_cooperative_skill_may_not_name_a_handler_the_engine_lacks(tmp_path):
+    """Cooperative skills are dealt with The Lost Legion (LL-7.1; Engine._skill_in_game), so
+    their handlers are checked like any other entry's."""
     ov = write_override(tmp_path, '[skills.arythea_ritual_of_pain]\neffect = "handler(ritual_v2, n=2)"\n')
-    assert load_content(ov).get("skills", "arythea_ritual_of_pain")["effect"] == "handler(ritual_v2, n=2)"
-    bad = write_override(tmp_path, '[skills.arythea_ritual_of_pain]\neffect = "handler(ritual_v2, n=-2)"\n', "neg.toml")
-    with pytest.raises(ContentError, match=r"skill 'arythea_ritual_of_pain': field 'effect': .*'n' must be in 0"):
-        load_content(bad)
+    with pytest.raises(ContentError, match=r"skill 'arythea_ritual_of_pain': field 'effect': .*no handler 'ritual_v2'"):
+        load_content(ov)
     dealt = write_override(tmp_path, '[skills.arythea_dark_paths]\neffect = "handler(ritual_v2, n=2)"\n', "dealt.toml")
     with pytest.raises(ContentError, match=r"skill 'arythea_dark_paths': field 'effect': .*no handler 'ritual_v2'"):
         load_content(dealt)
