@@ -188,9 +188,7 @@ cdef struct Player:
     # --- skills --- (ext/_fx_skills.pxi)
     int8_t motivation_lock     # 8.3.2 Motivation: own turn ends left before another Motivation may be used
     uint8_t source_freeze      # Source Freeze in the Source: 1 placed, 2 its crystal may be taken this turn
-    uint8_t coop_due           # a cooperative skill's secondary effect is due on the next turn (LL-7.3.2)
-    int8_t coop_delta          # ... its terrain cost change (Norowas) and floor
-    int8_t coop_floor
+    uint8_t coop_due           # cooperative skill (LL-7.3.2): 1 used this turn, 2 its secondary effect may be used this turn
     int8_t bonds_slot          # Bonds of Loyalty: unit slot + 1 of the unit under its token (0 = none)
     # --- spells ---
     int16_t set_aside[4]       # Time Bending: cards set aside until the end of the round (LL-9.6.4)

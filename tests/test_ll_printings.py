@@ -344,8 +344,8 @@ def test_wolfhawk_coop_skill_sideways_plus_4_not_in_combat(ll_content, ll_tables
 
 
 def test_norowas_coop_skill_minus_2_now_minus_1_next_turn(ll_content, ll_tables):
-    """Owner: terrain -2 (min 1) this turn; secondary, solo: the owner's next turn, -1 (min
-    1) (LL-7.3.2); gone the turn after."""
+    """Owner: terrain -2 (min 1) this turn; secondary, solo: the owner's next turn only, -1
+    (min 1), using the face-down token once more (LL-7.3.2); not the turn after."""
     g = coop(ll_content, ll_tables, "norowas_coop_skill", "norowas")
     g.sc.set_cards(0, hand=["march"], deck=["rage"] * 12)
     R = Rules(g.core)
@@ -355,9 +355,56 @@ def test_norowas_coop_skill_minus_2_now_minus_1_next_turn(ll_content, ll_tables)
     assert [R.move_cost(h) for h in nb] == [2, 3, 3]       # by Day (9.2)
     g.do("use_skill", 0)
     assert [R.move_cost(h) for h in nb] == [1, 1, 1]
-    end_turn_to_next_start(g)
-    g.do("regular_turn")
-    assert [R.move_cost(h) for h in nb] == [1, 2, 2]
+    assert g.of_kind("use_skill") == []                     # face down
     end_turn_to_next_start(g)
     g.do("regular_turn")
     assert [R.move_cost(h) for h in nb] == [2, 3, 3]
+    g.do("use_skill", 0)                                     # the secondary effect
+    assert [R.move_cost(h) for h in nb] == [1, 2, 2]
+    assert g.of_kind("use_skill") == []
+    end_turn_to_next_start(g)
+    g.do("regular_turn")
+    assert g.of_kind("use_skill") == [] and [R.move_cost(h) for h in nb] == [2, 3, 3]
+
+
+def test_norowas_coop_skill_secondary_expires_after_the_next_turn(ll_content, ll_tables):
+    g = coop(ll_content, ll_tables, "norowas_coop_skill", "norowas")
+    g.sc.set_cards(0, hand=["march"], deck=["rage"] * 12)
+    g.do("use_skill", 0)
+    end_turn_to_next_start(g)
+    g.do("regular_turn")
+    assert g.of_kind("use_skill") == ["use_skill(0)"]
+    end_turn_to_next_start(g)                                 # not used: gone (LL-7.3.2)
+    g.do("regular_turn")
+    assert g.of_kind("use_skill") == []
+
+
+def test_arythea_ritual_of_pain_secondary_wound_sideways_plus_3_next_turn(ll_content, ll_tables):
+    g = coop(ll_content, ll_tables, "arythea_ritual_of_pain", "arythea", ["wound", "march"])
+    g.sc.set_cards(0, hand=["wound", "march"], deck=["march"] * 12)
+    g.do("use_skill", 0)                                     # throw away the one Wound
+    assert "wound" not in g.player["hand"]
+    end_turn_to_next_start(g)
+    g.do("regular_turn")
+    g.sc.set_cards(0, hand=["march", "wound"])             # a Wound drawn
+    g.do("use_skill", 0)
+    assert g.actions() == ["choose(1)"]                      # the Wound only (Power of Pain)
+    g.do("choose", 1)
+    assert Rules(g.core).move_points == 3                    # a Wound as Move 3
+    assert g.player["hand"] == ["march"]
+
+
+def test_goldyx_source_opening_secondary_extra_basic_die_and_its_crystal(ll_content, ll_tables):
+    g = coop(ll_content, ll_tables, "goldyx_source_opening", "goldyx")
+    g.sc.set_cards(0, hand=["march"], deck=["rage"] * 12)
+    g.eng.set_dice(["gold", "gold", "gold"])
+    g.do("use_skill", 0)
+    g.do("choose", 63)                                       # no reroll
+    end_turn_to_next_start(g)
+    g.do("regular_turn")
+    g.eng.set_dice(["gold", "green", "black"])
+    g.do("use_skill", 0)
+    assert g.actions() == ["choose(1)"]                      # the green die only
+    g.do("choose", 1)
+    assert g.player["crystals"]["green"] == 1 and tokens(g) == {"green": 1}
+    assert g.d["source"]["taken"] == 2
