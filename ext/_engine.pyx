@@ -1753,6 +1753,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             return ERR_ILLEGAL
         remove_at(pl.hand, &pl.n_hand, i)                        # back to the Wound pile
         gs.turn.healing -= 1
+        grail_spent(gs, pl, 1)
         gs.turn.wounds_healed += 1
         if gs.turn.draw_per_heal + gs.turn.cure_draw > 0:        # Golden Grail, Cure
             draw_cards(gs, pl, gs.turn.draw_per_heal + gs.turn.cure_draw)
@@ -2283,6 +2284,7 @@ cdef class Engine:
             for k, s in enumerate(skills):
                 if tables.hero_ids.index(s["hero"]) == gs.dummy.hero and self._skill_in_game(s) \
                         and not s.get("interactive"):                  # 18.3.1: without it
+                    # (LL-7.1: with The Lost Legion the dummy's set holds the cooperative one)
                     gs.dummy.skill_stack[n] = k
                     n += 1
             rng_shuffle_i8(&gs.rng[<int>STREAM_OFFERS], gs.dummy.skill_stack, n)
@@ -2297,10 +2299,15 @@ cdef class Engine:
         reset_turn(gs)
 
     def _skill_in_game(self, s):
+        """LL-7.1: with The Lost Legion (a solo game) each hero's cooperative skill replaces
+        its interactive one, for the dummy too; without it there are no cooperative skills.
+        17.3.4 (Solo Conquest) removes interactive skills, and cooperative ones are
+        interactive skills too (LL-7.2), so it removes those as well."""
+        ll = self.core.st.lost_legion != 0
         if s.get("cooperative"):
-            return False        # LL-7: cooperative skills only in cooperative scenarios
-        if s.get("interactive") and self.es.remove_interactive_skills:
-            return False        # 17.3.4
+            return ll and not self.es.remove_interactive_skills
+        if s.get("interactive"):
+            return not ll and not self.es.remove_interactive_skills     # 17.3.4, LL-7.1
         return True
 
     def legal_actions(self):

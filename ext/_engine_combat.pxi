@@ -80,6 +80,7 @@ cdef int begin_fight(GameState* gs, const EngineStatics* es, const Statics* st, 
     gs.combat.reason = <int8_t>reason
     gs.turn.heat_window = 2                                        # start of combat (Into the Heat)
     gs.turn.healing = 0                                            # 12.4.2: lost on entering combat
+    gs.turn.grail_fame = 0
     gs.turn.action_taken = 1
     gs.turn.move_points = 0                                        # 4.4.7
     return ERR_NONE

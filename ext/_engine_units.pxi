@@ -693,6 +693,7 @@ cdef int heal_unit_points(GameState* gs, const EngineStatics* es, int p, int slo
     if u.card < 0 or u.wounds == 0 or gs.turn.healing < unit_level(es, u.card):
         return ERR_ILLEGAL
     gs.turn.healing = <int16_t>(gs.turn.healing - unit_level(es, u.card))
+    grail_spent(gs, &gs.players[p], unit_level(es, u.card))
     u.wounds -= 1
     unit_healed(gs, p, slot)
     return ERR_NONE

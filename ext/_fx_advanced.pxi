@@ -39,12 +39,13 @@ ADVANCED_HANDLERS = (
     ("influence_as_block", ("influence", "element")),
     ("learning_buy_aa", ("cost", "to_hand")),
     ("magic_talent_gain_spell", ()),
-    ("magic_talent_play_spell", ()),
+    ("magic_talent_play_spell", ("same_colour",)),
     ("maximal_effect_basic", ("times",)),
     ("maximal_effect_powered", ("times",)),
     ("peaceful_moment_action", ("influence", "heal_cost", "ready_units", "ready_cost_per_level")),
     ("stout_resolve", ("value", "bonus", "any_cards", "max_wounds")),
     ("temporal_portal", ("spaces", "hand_limit")),
+    ("block_strip_swift", ("n",)),
 )
 
 cdef enum AdvancedHandler:
@@ -83,6 +84,7 @@ cdef enum AdvancedHandler:
     H_PEACEFUL = 32
     H_STOUT_RESOLVE = 33
     H_TEMPORAL_PORTAL = 34
+    H_BLOCK_STRIP_SWIFT = 35
 
 
 cdef inline bint special_timing(const GameState* gs) noexcept nogil:
@@ -405,11 +407,13 @@ cdef uint64_t training_hand_options(const GameState* gs, const EngineStatics* es
 
 cdef int enemy_icons(const GameState* gs, const Statics* st, int slot, int attack_index) noexcept nogil:
     """Icons on an enemy token for Cold Toughness (LL-2.10.8): its abilities, resistances
-    and the element of the blocked attack if not physical; none under Arcane Immunity."""
+    and the colour of the blocked attack if not physical (Cold Fire is two colours, red and
+    blue: 2); none under Arcane Immunity in the Lost Legion printing (the base printing,
+    icon_block_arcane, counts it as one more ability)."""
     cdef int e = gs.combat.enemies[slot].enemy
     cdef uint32_t ab, rs
-    cdef int n = 0
-    if enemy_ability(gs, st, slot, AB_ARCANE_IMMUNITY):
+    cdef int n = 0, el
+    if enemy_ability(gs, st, slot, AB_ARCANE_IMMUNITY) and not gs.turn.icon_block_arcane:
         return 0
     ab = <uint32_t>st.enemies.data[e * st.enemies.width + st.cols.enemy_abilities]
     rs = <uint32_t>st.enemies.data[e * st.enemies.width + st.cols.enemy_resistances]
@@ -419,7 +423,10 @@ cdef int enemy_icons(const GameState* gs, const Statics* st, int slot, int attac
     while rs:
         n += rs & 1
         rs >>= 1
-    if attack_element(gs, st, slot, attack_index) != 0:
+    el = attack_element(gs, st, slot, attack_index)
+    if el == COLDFIRE:
+        n += 2
+    elif el != 0:
         n += 1
     return n
 
@@ -430,7 +437,14 @@ cdef void add_block_extras(GameState* gs, const Statics* st, int slot, int attac
     cdef int el
     if enemy_ability(gs, st, slot, AB_SWIFT):
         for el in range(4):
+            if sign < 0 and gs.turn.swift_strip:
+                gs.combat.block[el] = <int16_t>(gs.combat.block[el] // 2)
             gs.combat.block[el] += sign * gs.turn.swift_block[el]
+            if sign > 0 and gs.turn.swift_strip:
+                # base Utem Guardsmen / Altem Guardians: the enemy blocked loses Swiftness
+                # (11.6.5 no longer doubles its attack): every Block point counts twice,
+                # the same test as the undoubled attack (efficient + floor(inefficient / 2))
+                gs.combat.block[el] = <int16_t>(gs.combat.block[el] * 2)
     if gs.turn.icon_block:
         gs.combat.block[2] += sign * gs.turn.icon_block * enemy_icons(gs, st, slot, attack_index)  # Ice
     if gs.turn.duel_block > 0 and slot == gs.turn.duel_slot - 1:
@@ -452,6 +466,8 @@ cdef void clear_block_fx(GameState* gs) noexcept nogil:
     cdef int el
     gs.turn.block_armor = 0
     gs.turn.icon_block = 0
+    gs.turn.icon_block_arcane = 0
+    gs.turn.swift_strip = 0
     gs.turn.block_armor_excess = 0
     gs.turn.block_fx_colour = -1
     for el in range(4):
@@ -824,12 +840,15 @@ cdef uint64_t talent_offer_slots(GameState* gs, const EngineStatics* es, int col
 
 cdef uint64_t talent_discards(const GameState* gs, const EngineStatics* es, int row, bint exclude_self) noexcept nogil:
     """Magic Talent basic: non-Wound hand cards whose colour has a castable Spell in the offer
-    (artifacts are colourless; 6.2.2 no Wounds).  exclude_self: Magic Talent is still in hand."""
+    (artifacts are colourless; 6.2.2 no Wounds); the base printing (same_colour=0): any
+    non-Wound card while any Spell of the offer can be cast.  exclude_self: Magic Talent is
+    still in hand."""
     cdef const Player* pl = &gs.players[gs.current]
     cdef GameState* g = <GameState*>gs              # the trial payments are undone
     cdef uint64_t o = 0, colours = 0
     cdef int i, c, card
     cdef bint skipped = not exclude_self
+    cdef bint same = row_args(es, row)[0] != 0
     for c in range(4):
         if talent_offer_slots(g, es, c) != 0:
             colours |= (<uint64_t>1) << c
@@ -843,7 +862,7 @@ cdef uint64_t talent_discards(const GameState* gs, const EngineStatics* es, int 
             skipped = True
             continue
         c = card_colour(es, card)
-        if c < 4 and (colours >> c) & 1:
+        if not same or (c < 4 and (colours >> c) & 1):
             o |= (<uint64_t>1) << i
     return o
 
@@ -922,6 +941,13 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
         gs.combat.block[<int>ICE] += a[0] + ambush_bonus(gs, 1) + card_bonus(gs)   # 11.6.3, 11.9.3
         gs.turn.block_armor += a[1]
         gs.turn.block_fx_colour = <int8_t>resolving_colour(gs, es)
+        return RES_DONE
+    if local == H_BLOCK_STRIP_SWIFT:
+        # base Utem Guardsmen / Altem Guardians: Block n; an enemy blocked this way loses
+        # Swiftness (its attack is not doubled for this block, 11.6.5; add_block_extras).
+        # The Lost Legion printing is block_double_vs_swift (LL-2.10.10).
+        gs.combat.block[<int>PHYSICAL] += a[0] + ambush_bonus(gs, 1) + unit_heat_bonus(gs) + card_bonus(gs)
+        gs.turn.swift_strip = 1
         return RES_DONE
     if local == H_BLOCK_DOUBLE_VS_SWIFT or local == H_SHIELD_BASH:
         # Shield Bash: Block n counting twice against Swift (LL-2.10.10); powered: Armor
@@ -1392,7 +1418,7 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
             card = pl.hand[choice]
             remove_at(pl.hand, &pl.n_hand, choice)
             push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
-            gs.turn.hvars[0] = <int16_t>card_colour(es, card)
+            gs.turn.hvars[0] = <int16_t>(card_colour(es, card) if a[0] else -1)   # base: any Spell
             options = talent_offer_slots(gs, es, gs.turn.hvars[0])
             choice = single_option(options)
             if choice < 0:
@@ -1433,7 +1459,8 @@ cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int ro
     cdef const int32_t* a
     cdef int i, c, lifted
     cdef bint ok
-    if local == H_ICE_SHIELD_BLOCK or local == H_BLOCK_DOUBLE_VS_SWIFT or local == H_SHIELD_BASH:
+    if local == H_ICE_SHIELD_BLOCK or local == H_BLOCK_DOUBLE_VS_SWIFT or local == H_SHIELD_BASH \
+            or local == H_BLOCK_STRIP_SWIFT:
         return gs.phase == PH_COMBAT_BLOCK                        # 11.6.3
     if local == H_COUNTERATTACK:
         return gs.phase == PH_COMBAT_ATTACK                       # 11.8: a melee Attack

@@ -12,7 +12,7 @@ ARTIFACTS_HANDLERS = (
     ("random_crystals", ("n",)),
     ("endless_mana", ("colour", "fame_per_spell")),
     ("golden_grail_draw", ("per_wound",)),
-    ("horn_of_wrath", ("siege", "max_extra", "wounds_per_extra")),
+    ("horn_of_wrath", ("siege", "max_extra", "rolls")),
     ("sword_of_justice_discard", ("attack_per_card", "fame_per_enemy")),
     ("bow_of_starsdawn_discard", ("ranged_per_card", "fame_per_enemy")),
     ("amulet_of_the_sun_night", ("forest_cost",)),
@@ -38,6 +38,9 @@ ARTIFACTS_HANDLERS = (
     ("bow_of_starsdawn_powered", ("multiplier",)),
     ("circlet_use_offer_skill", ("once_per_turn_uses",)),
     ("circlet_gain_offer_skill", ()),
+    ("golden_grail_heal", ("heal",)),
+    ("skip_block_and_damage", ("move_per_enemy",)),
+    ("enemies_no_attack", ("n",)),
 )
 
 cdef enum ArtifactHandler:
@@ -72,6 +75,9 @@ cdef enum ArtifactHandler:
     AR_BOW_POWERED = 26
     AR_CIRCLET_USE = 27
     AR_CIRCLET_GAIN = 28
+    AR_GOLDEN_GRAIL_HEAL = 29
+    AR_SKIP_BLOCK_DAMAGE = 30
+    AR_ENEMIES_NO_ATTACK = 31
 
 cdef enum:
     NIGHT_FOREST_COST = 5      # 9.2
@@ -677,6 +683,23 @@ cdef int apply_circlet_skill(GameState* gs, const EngineStatics* es, const Stati
     return gs.error if res == RES_ERROR else ERR_NONE
 
 
+cdef int live_enemies(const GameState* gs) noexcept nogil:
+    """Enemies still in the combat (not defeated, not gone)."""
+    cdef int i, n = 0
+    for i in range(gs.combat.n_enemies):
+        if gs.combat.enemies[i].token >= 0 and not (gs.combat.enemies[i].flags & (CE_DEFEATED | CE_GONE)):
+            n += 1
+    return n
+
+
+cdef void grail_spent(GameState* gs, Player* pl, int points) noexcept nogil:
+    """Golden Grail: Fame +1 for each of its Healing points spent (AR_GOLDEN_GRAIL_HEAL)."""
+    cdef int k = points if points < gs.turn.grail_fame else gs.turn.grail_fame
+    if k > 0:
+        pl.fame += k
+        gs.turn.grail_fame = <int8_t>(gs.turn.grail_fame - k)
+
+
 cdef bint artifacts_playable(const GameState* gs, const EngineStatics* es, int row, int local) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     cdef const Player* pl = &gs.players[gs.current]
@@ -688,6 +711,15 @@ cdef bint artifacts_playable(const GameState* gs, const EngineStatics* es, int r
         return outside_combat_now(gs)                            # with its Heal (12.4.1)
     if local == AR_HORN_OF_WRATH:
         return gs.phase == PH_COMBAT_RANGED or gs.phase == PH_COMBAT_ATTACK   # Siege: 11.5.2, 11.8
+    if local == AR_GOLDEN_GRAIL_HEAL:
+        return outside_combat_now(gs)                            # Healing: 12.4.1
+    if local == AR_SKIP_BLOCK_DAMAGE:
+        # before the Block phase is over (11.3); the base Wings of Night also needs as many
+        # Move points as enemies (move_per_enemy each)
+        return (gs.phase == PH_COMBAT_RANGED or gs.phase == PH_COMBAT_BLOCK) \
+            and live_enemies(gs) > 0 and gs.turn.move_points >= a[0] * live_enemies(gs)
+    if local == AR_ENEMIES_NO_ATTACK:
+        return enemy_op_playable(gs, es, row)
     if local == AR_SWORD_DISCARD:
         return gs.phase == PH_COMBAT_ATTACK                      # melee Attack: 11.8
     if local == AR_BOW_DISCARD:
@@ -764,14 +796,57 @@ cdef int artifacts_handler(GameState* gs, const EngineStatics* es, const Statics
         gs.turn.draw_per_heal += <int8_t>a[0]
         return RES_DONE
     if local == AR_HORN_OF_WRATH:
-        # Siege Attack `siege` + k (0 <= k <= max_extra, ASK_NUMBER), k * wounds_per_extra
-        # Wounds to hand (12.1.1).
-        if choice < 0:
+        # Siege Attack `siege` + k (0 <= k <= max_extra, ASK_NUMBER, declared before rolling),
+        # then roll a mana die `rolls` times plus once per +1 (5.2.2): a Wound to hand
+        # (12.1.1) for each black or red (both printings; LL-2.10.9 lowered the numbers).
+        if choice < 0 and a[1] > 0:
             k = a[1] if a[1] < ASK_DONE - 1 else ASK_DONE - 1
             return ask(gs, row, 0, ASK_NUMBER, ((<uint64_t>1) << (k + 1)) - 1)
+        if choice < 0:
+            choice = 0
         gs.combat.attack[<int>SIEGE][<int>PHYSICAL] += a[0] + choice
-        take_wounds(gs, es, pl, choice * a[2])
+        c = 0
+        for k in range(a[2] + choice):
+            die = <int>rng_below(&gs.rng[<int>STREAM_REWARDS], 6)
+            if die == BLACK or die == RED:
+                c += 1
+        take_wounds(gs, es, pl, c)
         return RES_DONE
+    if local == AR_GOLDEN_GRAIL_HEAL:
+        # Golden Grail basic: Heal `heal`; Fame +1 for each of these Healing points spent
+        # this turn (grail_spent; engine reading: the Grail's points are spent first, as a
+        # player would).  Unspent, they vanish with the other Healing points (12.4.2).
+        gs.turn.healing = <int16_t>(gs.turn.healing + a[0])
+        gs.turn.grail_fame = <int8_t>(gs.turn.grail_fame + a[0])
+        return RES_DONE
+    if local == AR_SKIP_BLOCK_DAMAGE:
+        # base Banner of Fear powered / base Wings of Night: skip the Block and Assign Damage
+        # phases of this combat - no enemy attacks, Arcane Immunity or not (it is not an
+        # effect on an enemy).  The Lost Legion removed this effect (LL-2.10.3).
+        for i in range(gs.combat.n_enemies):
+            if gs.combat.enemies[i].token >= 0 and not (gs.combat.enemies[i].flags & (CE_DEFEATED | CE_GONE)):
+                gs.combat.enemies[i].flags |= CE_NO_ATTACK
+        return RES_DONE
+    if local == AR_ENEMIES_NO_ATTACK:
+        # Banner of Fear powered (Lost Legion): up to n enemies do not attack this combat
+        # (LL-6.1.4), not those with Arcane Immunity (LL-6.7).  hvars[0] = picks left.
+        if choice < 0:
+            gs.turn.hvars[0] = <int16_t>a[0]
+        elif choice == ASK_DONE:
+            return RES_DONE
+        else:
+            gs.combat.enemies[choice].flags |= CE_NO_ATTACK
+            gs.turn.hvars[0] -= 1
+        if gs.turn.hvars[0] <= 0:
+            return RES_DONE
+        options = 0
+        for i in range(gs.combat.n_enemies):
+            if ((enemy_effect_targets(gs, st, resolving_colour(gs, es)) >> i) & 1) \
+                    and not (gs.combat.enemies[i].flags & CE_NO_ATTACK):
+                options |= (<uint64_t>1) << i
+        if options == 0:
+            return RES_DONE
+        return ask(gs, row, 0, ASK_ENEMY, options | ((<uint64_t>1) << ASK_DONE))
     if local == AR_SWORD_DISCARD or local == AR_BOW_DISCARD:
         # Sword of Justice / Bow of Starsdawn: discard any number of non-Wound cards (6.2.2;
         # ASK_HAND_CARD, ASK_DONE stops): physical Attack / Ranged Attack per card.  Fame per

@@ -14,7 +14,7 @@ BASIC_HANDLERS = (
     ("tirelessness_bonus", ("bonus", "all_cards")),
     ("crystal_joy_return", ("allow_wound",)),
     ("noble_manners_bonus", ("fame", "reputation")),
-    ("cold_toughness_block", ("block", "per_icon")),
+    ("cold_toughness_block", ("block", "per_icon", "arcane_bonus")),
     ("reduce_enemy_attack", ("amount", "attacks")),
 )
 
@@ -210,10 +210,13 @@ cdef int basic_handler(GameState* gs, const EngineStatics* es, const Statics* st
     if local == H_COLD_TOUGHNESS:
         # Tovak's Cold Toughness powered: Ice Block `block`, and `per_icon` more Ice Block for
         # every ability, resistance and elemental attack icon of the enemy it blocks; enemies
-        # with Arcane Immunity give no bonus (LL-2.10.8).  The bonus is counted when the
-        # block is committed (commit_block, _fx_advanced.pxi).
+        # with Arcane Immunity give no bonus in the Lost Legion printing (LL-2.10.8), and
+        # count like any other in the base one (arcane_bonus=1).  The bonus is counted when
+        # the block is committed (commit_block, _fx_advanced.pxi).
         gs.combat.block[<int>ICE] += a[0] + card_bonus(gs)      # Concentration on it
         gs.turn.icon_block += <int8_t>a[1]
+        if a[2]:
+            gs.turn.icon_block_arcane = 1
         return RES_DONE
     if local == H_REDUCE_ATTACK:
         # Swift Reflexes / Dodge and Weave: reduce `attacks` different enemy attacks by

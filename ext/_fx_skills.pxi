@@ -18,9 +18,15 @@
 # figure, units, Fame, hand or mana: 18.1.2, 18.2.2), so it is not modelled.  Solo Conquest
 # removes them (17.3.4); First Reconnaissance's solo variant keeps them.
 #
-# Handlers not implemented here stay named errors (ERR_HANDLER naming the skill): the Lost
-# Legion cooperative skills (arythea_ritual_of_pain, goldyx_source_opening, tovak_mana_overload:
-# their texts are not in our sources, LL-7.6, and they are never dealt: Engine._skill_in_game).
+# Cooperative skills (LL-7, ll_changed_cards.csv summaries) are dealt instead of the
+# interactive one when The Lost Legion is on (LL-7.1, Engine._skill_in_game).  Their effect
+# is cooperative(effect=owner's part, then=secondary effect): in a solo game the secondary
+# effect is the owner's, on the next turn only (LL-7.3.2; Player.coop_due), when the face-down
+# token may be used once more for it; it expires at the end of that turn or of the round
+# (LL-7.3.3).  The owner's parts reuse the competitive skills' handlers (healing_ritual,
+# mana_exploit, prayer_of_weather, wolfs_howl) or reroll_source_die.  The automatic secondary
+# effects of Mana Overload and Wolfhawk's skill are not modelled yet (skills.toml notes):
+# those two skills have the owner's part only.
 
 from mksim._combat cimport RES_PHYSICAL
 from mksim._types cimport FIRE, COLDFIRE
@@ -52,6 +58,9 @@ SKILLS_HANDLERS = (
     ("polarization", ()),
     ("dueling", ("block", "attack", "fame")),
     ("bonds_of_loyalty", ("offer_units", "discount")),
+    ("reroll_source_die", ()),
+    ("cooperative", ("effect", "then")),
+    ("source_opening_die", ()),
 )
 
 cdef enum SkillHandler:
@@ -81,6 +90,9 @@ cdef enum SkillHandler:
     SK_POLARIZATION = 23
     SK_DUELING = 24
     SK_BONDS_OF_LOYALTY = 25
+    SK_REROLL_SOURCE_DIE = 26
+    SK_COOPERATIVE = 27
+    SK_SOURCE_OPENING_DIE = 28
 
 cdef enum SkillUsage:          # mksim.content.SKILL_USAGE order
     SKU_ONCE_PER_TURN = 0
@@ -105,8 +117,8 @@ cdef bint skill_usable(const GameState* gs, const EngineStatics* es, int p, int 
     usage = skill_entry(es, skill)[1]
     if usage == SKU_PASSIVE:
         return False                                          # always active, not an action
-    if (pl.skills_used >> slot) & 1:
-        return False                                          # face down (8.2.1, 8.2.2)
+    if (pl.skills_used >> slot) & 1 and not (pl.coop_due == 2 and skill_is(es, skill, SK_COOPERATIVE)):
+        return False                                          # face down (8.2.1, 8.2.2; LL-7.3.2)
     if usage == SKU_ONCE_PER_TURN and (pl.skills_used >> (SKILL_TURN_SHIFT + slot)) & 1:
         return False                                          # 8.2.3
     if gs.phase == PH_TURN_START:
@@ -266,11 +278,33 @@ cdef int source_freeze_crystal(GameState* gs, int p, int die) noexcept nogil:
     return ERR_NONE
 
 
+cdef uint64_t source_opening_dice(const GameState* gs) noexcept nogil:
+    """Source dice of a basic colour not taken this turn (bit k = die k)."""
+    cdef uint64_t o = 0
+    cdef int i
+    for i in range(gs.n_dice):
+        if not ((gs.dice_taken >> i) & 1) and gs.dice[i] < GOLD:
+            o |= (<uint64_t>1) << i
+    return o
+
+
+cdef uint64_t source_dice_left(const GameState* gs) noexcept nogil:
+    """Source dice not taken this turn (bit k = die k)."""
+    cdef uint64_t o = 0
+    cdef int i
+    for i in range(gs.n_dice):
+        if not ((gs.dice_taken >> i) & 1):
+            o |= (<uint64_t>1) << i
+    return o
+
+
 cdef void skills_turn_start(GameState* gs, Player* pl) noexcept nogil:
     """Start of the owner's turn: an interactive skill put out on the last turn comes back
     (8.2.2); Source Freeze's crystal may be taken during this turn."""
     if pl.source_freeze == 1:
         pl.source_freeze = 2
+    if pl.coop_due == 1:                                      # LL-7.3.2: due this turn only
+        pl.coop_due = 2
 
 
 cdef void skills_turn_end(GameState* gs, Player* pl) noexcept nogil:
@@ -278,6 +312,8 @@ cdef void skills_turn_end(GameState* gs, Player* pl) noexcept nogil:
     turn of the Motivation lock (8.3.2 skill text: until the end of your next turn) is over."""
     if pl.source_freeze == 2:
         pl.source_freeze = 0
+    if pl.coop_due == 2:
+        pl.coop_due = 0                                       # LL-7.3.2: not used, expired
     if pl.motivation_lock > 0:
         pl.motivation_lock -= 1
 
@@ -287,6 +323,7 @@ cdef void skills_round_end(GameState* gs) noexcept nogil:
     cdef int p
     for p in range(gs.n_players):
         gs.players[p].source_freeze = 0
+        gs.players[p].coop_due = 0                            # LL-7.3.3: not across rounds
 
 
 cdef int skill_pool_bonus(GameState* gs, int op, int kind) noexcept nogil:
@@ -445,6 +482,12 @@ cdef bint skills_playable(const GameState* gs, const EngineStatics* es, int row,
     if local == SK_WOLFS_HOWL:                    # a card sideways, not during interaction
         i = sideways_kind(gs)
         return i >= 0 and i != 1 and sideways_options(pl, es, False) != 0
+    if local == SK_REROLL_SOURCE_DIE:             # a die in the Source (5.5)
+        return special_now(gs) and source_dice_left(gs) != 0
+    if local == SK_COOPERATIVE:                   # LL-7.3.2: the secondary effect on the due turn
+        return node_playable(gs, es, a[1] if pl.coop_due == 2 else a[0])
+    if local == SK_SOURCE_OPENING_DIE:            # a basic-colour die in the Source (5.5)
+        return special_now(gs) and source_opening_dice(gs) != 0
     if local == SK_PRAYER_OF_WEATHER or local == SK_HAWK_EYES:   # movement (9.3, 9.6)
         return gs.phase == PH_MOVE and not gs.turn.action_taken and not gs.combat.active
     if local == SK_HEALING_RITUAL:                # outside combat, with a Wound in hand
@@ -968,6 +1011,35 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
         pl.motivation_lock = 1 if gs.phase == PH_TURN_START else 2
         if alone_lowest_fame(gs, p):
             return push_eval(gs, a[1])
+        return RES_DONE
+    if local == SK_REROLL_SOURCE_DIE:
+        # Source Opening (Goldyx, cooperative LL-7): you may reroll one Source die (not one
+        # taken this turn).  ASK_DIE, ASK_DONE: none.
+        if choice < 0:
+            return ask(gs, row, 0, ASK_DIE, source_dice_left(gs) | ((<uint64_t>1) << ASK_DONE))
+        if choice != ASK_DONE:
+            gs.dice[choice] = <int8_t>rng_below(&gs.rng[<int>STREAM_SOURCE], 6)
+        return RES_DONE
+    if local == SK_COOPERATIVE:
+        # LL-7.3: the owner's part now (`effect`); in a solo game the secondary effect
+        # (`then`) is the owner's on the next turn only (LL-7.3.2, skills_turn_start).
+        if pl.coop_due == 2:
+            pl.coop_due = 0                                   # taken back face down
+            return push_eval(gs, a[1])
+        pl.coop_due = 1
+        return push_eval(gs, a[0])
+    if local == SK_SOURCE_OPENING_DIE:
+        # Source Opening, secondary effect: use one more Source die of a basic colour (not
+        # gold) this turn, beside the normal one; its owner (solo: the same player) gains a
+        # crystal of that colour (5.3.2).  Engine reading: its mana is taken at once (a token
+        # of this turn, 5.1.2) and the die goes back to be rerolled at the end of the turn
+        # like any used die (the user's choice "reroll or not" is taken as reroll).
+        if choice < 0:
+            return ask(gs, row, 0, ASK_DIE, source_opening_dice(gs))
+        v = gs.dice[choice]
+        gs.dice_taken |= <uint8_t>(1 << choice)
+        gs.turn.mana_tokens[v] += 1
+        gain_crystal(pl, gs, v)
         return RES_DONE
     if local == SK_SOURCE_FREEZE:
         # Goldyx (interactive 8.2.2): put in the Source; other players cannot use their

@@ -220,6 +220,7 @@ cdef struct Player:
     # --- skills --- (ext/_fx_skills.pxi)
     int8_t motivation_lock     # 8.3.2 Motivation: own turn ends left before another Motivation may be used
     uint8_t source_freeze      # Source Freeze in the Source: 1 placed, 2 its crystal may be taken this turn
+    uint8_t coop_due           # cooperative skill (LL-7.3.2): 1 used this turn, 2 its secondary effect may be used this turn
     int8_t bonds_slot          # Bonds of Loyalty: unit slot + 1 of the unit under its token (0 = none)
     # --- spells ---
     int16_t set_aside[4]       # Time Bending: cards set aside until the end of the round (LL-9.6.4)
@@ -260,6 +261,9 @@ cdef struct TurnState:
     uint8_t rewards[16]        # rewards earned this turn, claimed at end of turn (13.5)
     int8_t n_rewards
     int8_t icon_block          # Cold Toughness: Ice Block per icon of the blocked enemy (LL-2.10.8)
+    int8_t icon_block_arcane   # ... also against Arcane Immunity (the base printing, LL-2.10.8)
+    int8_t swift_strip         # base Utem Guardsmen / Altem Guardians: the enemy blocked loses Swiftness
+    int8_t grail_fame          # Golden Grail: its Healing points not yet spent (Fame +1 each when spent)
     int16_t reward_cards[6]    # Artifacts drawn for the rewards (13.5.2), one goes back
     int8_t n_reward_cards
     uint8_t reward_choice      # 0 none, 1 choose the Artifact to put back, 2 choose a crystal colour (gold roll)

@@ -79,7 +79,7 @@ INT_LIMIT = 9999
 class F:
     """Specification of one field."""
 
-    type: str  # str int bool effect list table
+    type: str  # str int bool effect list table (table: one inline table of ``fields``)
     required: bool = True
     enum: tuple[str, ...] | None = None  # allowed words (for str, or list items)
     ref: str | None = None  # kind whose ids this field (or list items) must name
@@ -138,7 +138,28 @@ CARD_COMMON = {
     "expansion": enum(EXPANSIONS), "card_no": opt(F("int", min=1)), **COMMON,
 }
 
-KINDS: dict[str, Kind] = {k.name: k for k in [
+#: Fields a Lost Legion printing (LL-2.10) may give, by kind: the card's effects, a unit's
+#: abilities, an enemy token's values.  See :func:`_with_printing`.
+PRINTED_FIELDS = {
+    "basic_actions": ("basic", "powered"), "advanced_actions": ("basic", "powered"),
+    "spells": ("basic", "powered"), "artifacts": ("basic", "powered"),
+    "units": ("abilities", "armor", "resistances"),
+    "enemies": ("armor", "attacks", "abilities", "resistances", "fame"),
+}
+
+
+def _with_printing(kinds: dict[str, "Kind"]) -> dict[str, "Kind"]:
+    """Give each printed kind an optional ``ll_printing`` table: the same fields as the entry
+    (those of PRINTED_FIELDS, all optional) plus source / conflicts / notes."""
+    for name, names in PRINTED_FIELDS.items():
+        k = kinds[name]
+        sub = {f: opt(k.fields[f]) for f in names}
+        sub.update(COMMON)
+        k.fields["ll_printing"] = F("table", False, fields=sub)
+    return kinds
+
+
+KINDS: dict[str, Kind] = _with_printing({k.name: k for k in [
     Kind("heroes", "heroes.toml", "hero", {
         "id": STR, "name": STR, "expansion": enum(EXPANSIONS),
         "dummy_crystals": words(fx.BASIC_COLOURS, length=3),
@@ -241,7 +262,7 @@ KINDS: dict[str, Kind] = {k.name: k for k in [
         "scoring": enum(("first_reconnaissance", "solo_conquest")),
         "special_rules": F("list", required=False, enum=tuple(SPECIAL_RULES)), "rules": STR, **COMMON},
         label="scenarios"),
-]}
+]})
 
 FILES: dict[str, list[Kind]] = {}
 for _k in KINDS.values():
@@ -362,6 +383,7 @@ class Content:
     origin: dict[str, str]  # file name -> where it was read from
     parsed: dict[tuple[str, str, str], fx.Node] = field(default_factory=dict)
     user_files: list[str] = field(default_factory=list)  # the user's files in use (--content)
+    _printings: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __getitem__(self, kind: str) -> list[dict]:
         return self.entries[kind]
@@ -411,6 +433,44 @@ class Content:
             if e.get("hero") == hero and e.get("edition", "base") in editions:
                 deck[deck.index(e["replaces"])] = e["id"]
         return deck
+
+    def printing(self, lost_legion: bool) -> "Content":
+        """The catalogue as played with or without The Lost Legion (LL-2.10.2).
+
+        Without it, the entries as they are (their main fields are the base printing).  With
+        it, each entry's ``ll_printing`` fields replace the main ones: the card The Lost
+        Legion changed is played only in its new printing.  Built once per content object.
+        """
+        if not lost_legion:
+            return self
+        hit = self._printings.get(True)
+        if hit is not None:
+            return hit
+        entries = {k: [dict(e) for e in es] for k, es in self.entries.items()}
+        parsed = dict(self.parsed)
+        prefix = "ll_printing."
+        for kind_name in PRINTED_FIELDS:
+            for e in entries[kind_name]:
+                lp = e.pop("ll_printing", None)
+                if not lp:
+                    continue
+                key = str(KINDS[kind_name].key(e))
+                for fname in PRINTED_FIELDS[kind_name]:
+                    if fname not in lp:
+                        continue
+                    e[fname] = copy.deepcopy(lp[fname])
+                    for pk in [pk for pk in parsed if pk[:2] == (kind_name, key)
+                               and (pk[2] == fname or pk[2].startswith(fname + "["))]:
+                        del parsed[pk]
+                for (kn, k, path), node in self.parsed.items():
+                    if (kn, k) == (kind_name, key) and path.startswith(prefix):
+                        parsed[(kn, k, path[len(prefix):])] = node
+        for pk in [pk for pk in parsed if pk[2].startswith(prefix)]:
+            del parsed[pk]
+        out = Content(entries, dict(self.origin), parsed, list(self.user_files))
+        out._printings[True] = out
+        self._printings[True] = out
+        return out
 
     def compile(self):
         """Numeric tables for the Cython core (see :mod:`mksim.tables`)."""
@@ -464,6 +524,10 @@ def _check_value(spec: F, value: Any, where: str, path: str, content_parsed: dic
             content_parsed[key + (path,)] = fx.parse_effect(value)
         except fx.EffectError as err:
             bad(str(err))
+    elif t == "table":
+        if not isinstance(value, dict):
+            bad(f"expected a table of fields, got {_show(value)}")
+        _check_fields(spec.fields, value, where, path + ".", content_parsed, key)
     elif t == "list":
         if not isinstance(value, list):
             bad(f"expected a list, got {_show(value)}")
@@ -659,6 +723,12 @@ def load_content(path: str | Path | None = None, check_counts: bool = True) -> C
     _check_engine_needs(content)
     if check_counts:
         _check_counts(content)
+    # LL-2.10.2: the Lost Legion printing is a catalogue too; the same checks hold for it
+    ll = content.printing(True)
+    _check_consistency(ll)
+    _check_engine_needs(ll)
+    if check_counts:
+        _check_counts(ll)
     return content
 
 
@@ -688,15 +758,14 @@ def _check_effects(c: Content) -> None:
     """Amounts in range and handlers the engine implements (:func:`mksim.effects.check_effect`
     against the engine's own declarations, ``mksim._engine.handler_registry()``).
 
-    A cooperative skill (LL-7) may name a handler the engine does not implement: the engine
-    never deals cooperative skills (``Engine._skill_in_game``), and would stop with a named
-    error if one were used.
+    Cooperative skills (LL-7) are checked like every other entry: they are dealt when The
+    Lost Legion is on (LL-7.1, ``Engine._skill_in_game``).  The Lost Legion printings
+    (``ll_printing``) are checked too.
     """
     registry = engine_handlers()
-    coop = {str(e["id"]) for e in c["skills"] if e.get("cooperative")}
     for (kind_name, key, path), node in c.parsed.items():
         try:
-            fx.check_effect(node, registry, unknown_handlers_ok=(kind_name == "skills" and key in coop))
+            fx.check_effect(node, registry)
         except fx.EffectError as err:
             kind = KINDS[kind_name]
             raise ContentError(f"{c.origin[kind.file]}: {kind.table} {key!r}", f"field {path!r}: {err}") from None

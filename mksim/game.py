@@ -129,7 +129,9 @@ class Game:
         The catalogue: None for the shipped one, a path as for ``--content`` (a folder of
         edited catalogue files or an override file), or a loaded :class:`Content`.
     lost_legion : bool
-        Add The Lost Legion's tiles, enemies, cards and units (LL-2.3).
+        Add The Lost Legion's tiles, enemies, cards and units (LL-2.3), play the cards it
+        changed in their Lost Legion printing (``ll_printing``, LL-2.10.2) and deal each
+        hero's cooperative skill instead of its interactive one (LL-7.1).
 
     Raises
     ------
@@ -144,6 +146,9 @@ class Game:
             content = load_content(content)
         if not isinstance(content, Content):
             raise TypeError("content must be None, a path or a mksim.content.Content")
+        self.lost_legion = bool(lost_legion)
+        # LL-2.10.2: with The Lost Legion its printing of a changed card replaces the base one
+        content = content.printing(self.lost_legion)
         self.content = content
         self.tables = _compiled(content)
         scenarios = content.ids("scenarios")
@@ -155,7 +160,6 @@ class Game:
             raise ValueError(f"unknown hero {hero!r}; known: {', '.join(self.tables.hero_ids)}")
         self.scenario_id = sid
         self.hero_id = hid
-        self.lost_legion = bool(lost_legion)
         self.setup = prepare_setup(self.tables, content, sid, hid, self.lost_legion)
         sc = content.get("scenarios", sid)
         self.scenario = sc

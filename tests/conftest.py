@@ -97,6 +97,19 @@ def tables(content):
     return content.compile()
 
 
+@pytest.fixture(scope="session")
+def ll_content(content):
+    """The shipped catalogue as played with The Lost Legion: the cards it changed in their
+    Lost Legion printing (``ll_printing``, LL-2.10.2; do not mutate)."""
+    return content.printing(True)
+
+
+@pytest.fixture(scope="session")
+def ll_tables(ll_content):
+    """``ll_content`` compiled to numeric tables (do not mutate)."""
+    return ll_content.compile()
+
+
 @pytest.fixture
 def data_copy(tmp_path):
     """A private copy of mksim/data in tmp_path/data, free to edit."""

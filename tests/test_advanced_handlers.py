@@ -131,18 +131,20 @@ def test_tirelessness_pending_across_a_units_choice_is_kept(content, tables):
 
 # -- In Need ------------------------------------------------------------------------------------
 
-def test_in_need_basic_influence_3_plus_1_per_wound_in_hand_and_on_units(content, tables):
-    """In Need basic at a village (reputation 0): 3 + 2 Wounds in hand + 1 on a unit = 6."""
-    g = Game(content, tables, site="village", hand=["in_need", "wound", "wound"])
+def test_in_need_ll_basic_influence_3_plus_1_per_wound_in_hand_and_on_units(ll_content, ll_tables):
+    """In Need basic, Lost Legion printing (LL-2.10.1, LL-2.10.7), at a village (reputation
+    0): 3 + 2 Wounds in hand + 1 on a unit = 6."""
+    g = Game(ll_content, ll_tables, site="village", hand=["in_need", "wound", "wound"])
     g.ut.set_unit(0, "peasants", wounds=1)
     g.do("interact")
     g.play(0)
     assert g.turn["influence"] == 6
 
 
-def test_in_need_powered_influence_5_plus_2_per_wound(content, tables):
-    """In Need powered (green die): 5 + 2 x (1 in hand + 2 on a poisoned unit) = 11."""
-    g = Game(content, tables, site="village", hand=["in_need", "wound"])
+def test_in_need_ll_powered_influence_5_plus_2_per_wound(ll_content, ll_tables):
+    """In Need powered, Lost Legion printing (LL-2.10.1) (green die): 5 + 2 x (1 in hand + 2
+    on a poisoned unit) = 11."""
+    g = Game(ll_content, ll_tables, site="village", hand=["in_need", "wound"])
     g.ut.set_unit(0, "peasants", wounds=2)
     g.eng.set_dice(["green"])
     g.do("interact")
@@ -475,7 +477,14 @@ def test_magic_talent_basic_discards_a_red_card_to_cast_the_offer_fireball(G):
     assert G.core_.to_dict()["spell_offer"][1] == "fireball"
 
 
-def test_magic_talent_basic_not_playable_without_a_card_of_an_offer_spells_colour(G):
+@pytest.fixture
+def GL(ll_content, ll_tables):
+    """G with The Lost Legion's printings (LL-2.10.2)."""
+    return day_turn(ll_content, ll_tables, _G)
+
+
+def test_magic_talent_ll_basic_not_playable_without_a_card_of_an_offer_spells_colour(GL):
+    G = GL    # Lost Legion printing: the Spell must be of the discarded card's colour (LL-2.10.1)
     G.U.set_spell_offer(["snowstorm", "fireball", "tremor"])
     G.T.set_hand(["magic_talent", "promise"])           # white: no white Spell in the offer
     G.T.begin(["prowlers"])
@@ -560,10 +569,11 @@ def test_maximal_effect_on_improvisation_needs_a_card_to_discard_once_it_is_gone
     assert G.T.hand == [] and G.T.discard == ["march"]
 
 
-def test_magic_talent_spell_must_stay_castable_after_paying_its_mana(G):
+def test_magic_talent_ll_spell_must_stay_castable_after_paying_its_mana(GL):
     """Magic Talent basic with Mana Bolt (blue) in the offer, in the Ranged phase: the gold
     die pays Mana Bolt itself, leaving only red crystals for its own mana - red gives a melee
     Attack, useless now - so the blue card cannot be discarded for it (6.2.1)."""
+    G = GL    # Lost Legion printing (same colour, LL-2.10.1)
     G.U.set_spell_offer(["mana_bolt", "call_to_arms", "whirlwind"])
     G.S.set_crystals(0, [3, 0, 0, 0])
     G.set_dice(["gold", "black"])

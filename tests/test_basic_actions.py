@@ -190,9 +190,9 @@ def test_ll_2_10_8_cold_toughness_blocks_with_one_more_ice_per_enemy_icon(conten
     assert g.turn["icon_block"] == 0                     # used with the block (11.4.5)
 
 
-def test_ll_2_10_8_no_icon_bonus_against_arcane_immunity(content, tables):
+def test_ll_2_10_8_cold_toughness_ll_no_icon_bonus_against_arcane_immunity(ll_content, ll_tables):
     from interaction_setup import Game, PAY_TOKEN
-    g = Game(content, tables, hero="tovak", hand=["cold_toughness"])
+    g = Game(ll_content, ll_tables, hero="tovak", hand=["cold_toughness"])
     g.ut.start_combat(["sorcerers"])                     # Arcane Immunity, attack 6
     g.do("next_phase")
     g.ut.set_turn(mana={"blue": 1})

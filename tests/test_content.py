@@ -71,7 +71,19 @@ def test_every_effect_field_is_parsed(content):
                     effect_fields += 1
                     assert (kind, str(k.key(e)), name) in content.parsed
     abilities = sum(len(u["abilities"]) for u in content["units"])
-    assert len(content.parsed) == effect_fields + abilities
+    # LL-2.10: the Lost Legion printings (ll_printing) of changed cards and units are parsed too
+    printed = 0
+    for kind, k in KINDS.items():
+        for e in content[kind]:
+            lp = e.get("ll_printing", {})
+            for name in ("basic", "powered"):
+                if name in lp:
+                    printed += 1
+                    assert (kind, str(k.key(e)), "ll_printing." + name) in content.parsed
+            if kind == "units":
+                printed += len(lp.get("abilities", []))
+    assert printed > 0
+    assert len(content.parsed) == effect_fields + abilities + printed
 
 
 # ---------------------------------------------------------------------------------------
@@ -338,8 +350,10 @@ def _csv_attacks(r):
 
 
 def test_enemies_match_enemies_csv(content, enemies_csv):
+    # enemies.csv holds the Lost Legion tokens of Altem Guardsmen and Altem Mages (its
+    # conflicts are the two printings, LL-2.10.11; SOURCES.md): compare the LL printing
     rows = {r["name"]: r for r in enemies_csv if r["expansion"] in ("base", "lost_legion")}
-    got = by_name(content["enemies"])
+    got = by_name(content.printing(True)["enemies"])
     assert set(got) == set(rows)
     for name, r in rows.items():
         e = got[name]
@@ -681,14 +695,12 @@ def test_unit_recruit_site_missing_from_sites_toml_is_a_dangling_reference(data_
 # ---------------------------------------------------------------------------------------
 
 
-def test_a_cooperative_skill_may_name_a_handler_the_engine_lacks(tmp_path):
-    """The engine never deals cooperative skills (LL-7; Engine._skill_in_game), so their
-    placeholder handlers (skills.toml notes) pass; any other entry's would not."""
+def test_a_cooperative_skill_may_not_name_a_handler_the_engine_lacks(tmp_path):
+    """Cooperative skills are dealt with The Lost Legion (LL-7.1; Engine._skill_in_game), so
+    their handlers are checked like any other entry's."""
     ov = write_override(tmp_path, '[skills.arythea_ritual_of_pain]\neffect = "handler(ritual_v2, n=2)"\n')
-    assert load_content(ov).get("skills", "arythea_ritual_of_pain")["effect"] == "handler(ritual_v2, n=2)"
-    bad = write_override(tmp_path, '[skills.arythea_ritual_of_pain]\neffect = "handler(ritual_v2, n=-2)"\n', "neg.toml")
-    with pytest.raises(ContentError, match=r"skill 'arythea_ritual_of_pain': field 'effect': .*'n' must be in 0"):
-        load_content(bad)
+    with pytest.raises(ContentError, match=r"skill 'arythea_ritual_of_pain': field 'effect': .*no handler 'ritual_v2'"):
+        load_content(ov)
     dealt = write_override(tmp_path, '[skills.arythea_dark_paths]\neffect = "handler(ritual_v2, n=2)"\n', "dealt.toml")
     with pytest.raises(ContentError, match=r"skill 'arythea_dark_paths': field 'effect': .*no handler 'ritual_v2'"):
         load_content(dealt)

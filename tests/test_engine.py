@@ -265,13 +265,10 @@ def test_handler_registry_is_read_only_and_is_what_the_groups_declare():
 
 def test_the_engine_binds_every_shipped_handler_the_registry_declares(content, tables):
     """Validation and binding read one source: the shipped handlers the registry declares are
-    exactly those the engine binds; the others are the three Lost Legion cooperative skills,
-    which the engine never deals (LL-7, Engine._skill_in_game)."""
+    exactly those the engine binds, cooperative skills (LL-7) included."""
     from mksim import _engine
     reg = _engine.handler_registry()
     _core, eng = new_engine(content, tables)
     bound = set(eng.implemented_handlers())
     assert bound == {n for n in tables.handlers if n in reg}
-    coop = {s["id"] for s in content["skills"] if s.get("cooperative")}
-    assert set(tables.handlers) - bound == {"arythea_ritual_of_pain", "goldyx_source_opening",
-                                            "tovak_mana_overload"} <= coop
+    assert set(tables.handlers) == bound

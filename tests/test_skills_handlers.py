@@ -437,10 +437,11 @@ def test_know_your_prey_swift_ignored_block_3_is_enough(content, tables):
     assert "use_skill(0)" not in g.actions()     # 8.2.1: once a round
 
 
-def test_know_your_prey_cold_fire_becomes_ice_or_resistance_lost(content, tables):
-    """Altem Mages: Cold Fire Attack 4, Brutal, Poison, physical resistance.  Cold Fire ->
-    Ice: a Fire Block 4 is now efficient (11.9.3): 4 instead of 2."""
-    g = game(content, tables, ["wolfhawk_know_your_prey"], hero="wolfhawk")
+def test_know_your_prey_cold_fire_becomes_ice_or_resistance_lost(content, tables, ll_content, ll_tables):
+    """Altem Mages (the Lost Legion token, LL-2.10.11): Cold Fire Attack 4, Brutal, Poison,
+    physical resistance.  Cold Fire -> Ice: a Fire Block 4 is now efficient (11.9.3): 4
+    instead of 2."""
+    g = game(ll_content, ll_tables, ["wolfhawk_know_your_prey"], hero="wolfhawk")
     T = CombatTester(g.core)
     g.ut.start_combat(["altem_mages"])
     g.do("next_phase")

@@ -124,9 +124,11 @@ def test_8_2_passive_skill_is_no_action(content, tables):
     assert not [a for a in acts(eng) if a.startswith("use_skill")]
 
 
-def test_8_2_skill_with_a_handler_not_implemented_raises_naming_the_skill(content, tables):
+def test_8_2_cooperative_skill_without_its_owner_part_usable_is_not_offered(content, tables):
+    """Ritual of Pain (LL-7) is implemented now: with no Wound in hand its owner's part
+    (healing_ritual) can do nothing, so it is not offered (6.3.3)."""
     core, eng, _ = new_turn(content, tables, ["arythea_ritual_of_pain"])
-    with pytest.raises(NotImplementedError, match="skill 'arythea_ritual_of_pain': effect handler 'arythea_ritual_of_pain'"):
+    with pytest.raises(ValueError, match="illegal action use_skill"):
         eng.apply(encode("use_skill", 0))
 
 

@@ -146,13 +146,16 @@ def test_12_3_3_golden_grail_draws_a_card_per_wound_healed_from_hand(content, ta
     assert core.to_dict()["turn"]["healing"] == 4
 
 
-def test_12_3_golden_grail_basic_heals_2_and_fame_2_without_drawing(content, tables):
+def test_12_3_golden_grail_basic_heal_2_fame_1_per_point_spent_without_drawing(content, tables):
+    """Golden Grail basic (card; ll_changed_cards.csv, not changed by LL): Heal 2 and Fame +1
+    per point of it spent - one Wound healed from hand: Fame +1, not the flat +2 of MKC."""
     core, eng, sc = start(content, tables, ["golden_grail", "wound"], deck=["march"])
     fame0 = player(core)["fame"]
     eng.apply(play_code(0, 0))
+    assert player(core)["fame"] == fame0                 # nothing spent yet
     eng.apply(encode("heal_wound", 0))
     p = player(core)
-    assert p["hand"] == [] and p["fame"] == fame0 + 2 and p["deck"] == ["march"]
+    assert p["hand"] == [] and p["fame"] == fame0 + 1 and p["deck"] == ["march"]
 
 
 def test_12_3_4_banner_of_fortitude_thrown_away_heals_all_units(content, tables):
@@ -220,14 +223,53 @@ def combat(core, eng, enemies, phase=None):
     return T
 
 
-def test_11_5_horn_of_wrath_siege_6_plus_2_costs_2_wounds(content, tables):
-    core, eng, sc = start(content, tables, ["horn_of_wrath", "march"])
-    T = combat(core, eng, ["diggers"])                 # Fortified, Armor 3: Siege counts (11.5.3)
+def test_11_5_horn_of_wrath_base_powered_siege_6_plus_2_rolls_2_dice(content, tables):
+    """Horn of Wrath powered, base printing (card 10/16, LL-2.10.9): Siege Attack 6 + up to
+    6, declared first; one mana die per +1, a Wound for each black or red (2 of 6 faces)."""
+    wounds = []
+    for seed in range(40):
+        core, eng, sc = start(content, tables, ["horn_of_wrath", "march"], seed=seed)
+        T = combat(core, eng, ["diggers"])             # Fortified, Armor 3: Siege counts (11.5.3)
+        eng.apply(play_code(0, 1))
+        assert acts(eng) == [f"choose({k})" for k in range(7)]   # +0 .. +6
+        eng.apply(encode("choose", 2))
+        assert T.attack_value([0]) == 8
+        hand = player(core)["hand"]
+        assert hand[0] == "march" and set(hand[1:]) <= {"wound"}
+        wounds.append(len(hand) - 1)
+    assert set(wounds) == {0, 1, 2}                    # 2 dice: 0, 1 or 2 Wounds
+    assert 0.4 < sum(wounds) / len(wounds) < 1.0       # expected 2 x 2/6 = 0.67
+
+
+def test_11_5_horn_of_wrath_ll_siege_5_plus_up_to_5_basic_one_die(ll_content, ll_tables):
+    """Horn of Wrath, Lost Legion printing (LL-2.10.1, LL-2.10.9): powered Siege 5 + up to 5;
+    basic Siege Attack 5 and one die (at most one Wound)."""
+    core, eng, sc = start(ll_content, ll_tables, ["horn_of_wrath", "march"])
+    T = combat(core, eng, ["diggers"])
     eng.apply(play_code(0, 1))
-    assert acts(eng) == [f"choose({k})" for k in range(7)]   # +0 .. +6
-    eng.apply(encode("choose", 2))
-    assert T.attack_value([0]) == 8
-    assert player(core)["hand"] == ["march", "wound", "wound"]
+    assert acts(eng) == [f"choose({k})" for k in range(6)]   # +0 .. +5
+    eng.apply(encode("choose", 5))
+    assert T.attack_value([0]) == 10
+    seen = set()
+    for seed in range(30):
+        core, eng, sc = start(ll_content, ll_tables, ["horn_of_wrath", "march"], seed=seed)
+        T = combat(core, eng, ["diggers"])
+        eng.apply(play_code(0, 0))                     # basic: no question
+        assert T.attack_value([0]) == 5
+        seen.add(len(player(core)["hand"]) - 1)
+    assert seen == {0, 1}
+
+
+def test_11_5_horn_of_wrath_base_basic_siege_6_one_die(content, tables):
+    """Horn of Wrath basic, base printing (card 10/16): Siege Attack 6, one die roll."""
+    seen = set()
+    for seed in range(30):
+        core, eng, sc = start(content, tables, ["horn_of_wrath", "march"], seed=seed)
+        T = combat(core, eng, ["diggers"])
+        eng.apply(play_code(0, 0))
+        assert T.attack_value([0]) == 6
+        seen.add(len(player(core)["hand"]) - 1)
+    assert seen == {0, 1}
 
 
 def test_11_8_sword_of_justice_attack_3_per_discard_and_fame_per_defeated_enemy(content, tables):

@@ -152,11 +152,11 @@ def test_disease_not_offered_once_no_blocked_enemy_can_follow(content, tables):
 
 # -- Wings of Night -----------------------------------------------------------------------------
 
-def test_wings_of_night_second_target_costs_1_move_third_2(content, tables):
-    """Wings of Night with 2 Move: Prowlers free, Swordsmen for 1 Move; the third would cost
+def test_wings_of_wind_ll_night_second_target_costs_1_move_third_2(ll_content, ll_tables):
+    """Wings of Night, Lost Legion printing (LL-2.10.1), with 2 Move: Prowlers free, Swordsmen for 1 Move; the third would cost
     2 more (only 1 left): it stops there.  March played later in the combat (Move 2, 3 in
     all) buys the Wolf Riders for 2."""
-    core, eng, sc = night_spell(content, tables, ["wings_of_wind", "march"], WHITE)
+    core, eng, sc = night_spell(ll_content, ll_tables, ["wings_of_wind", "march"], WHITE)
     T = fight(core, ["prowlers", "swordsmen", "wolf_riders"])
     Rules(core).set_move_points(2)
     eng.apply(play_code(0, 1, pay=WHITE, pay2=BLACK))
