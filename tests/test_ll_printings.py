@@ -196,7 +196,7 @@ def test_banner_of_fear_base_powered_no_enemy_attacks_even_arcane_immunity(conte
     T = CombatTester(g.core)
     g.ut.start_combat(["prowlers", "sorcerers"])
     g.ut.set_turn(mana={"red": 1})
-    g.play(0, powered=1, pay=PAY_TOKEN["red"])
+    g.play(0, powered=1)                        # 6.1.5: thrown away, no mana paid
     assert no_attack(g) == [True, True]
 
 
@@ -205,7 +205,7 @@ def test_banner_of_fear_ll_powered_up_to_3_enemies_not_arcane_immunity(ll_conten
     g = Game(ll_content, ll_tables, hand=["banner_of_fear"])
     g.ut.start_combat(["prowlers", "sorcerers", "prowlers"])
     g.ut.set_turn(mana={"red": 1})
-    g.play(0, powered=1, pay=PAY_TOKEN["red"])
+    g.play(0, powered=1)                        # 6.1.5: thrown away, no mana paid
     assert sorted(g.actions()) == ["choose(0)", "choose(2)", "choose(63)"]
     g.do("choose", 0)
     g.do("choose", 2)
