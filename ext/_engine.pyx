@@ -23,6 +23,7 @@ from mksim._types cimport (
 from mksim._rng cimport (Rng, rng_below, rng_shuffle_i16, rng_shuffle_i8,
                          STREAM_SOURCE, STREAM_DEEDS, STREAM_DUMMY, STREAM_OFFERS, STREAM_REWARDS)
 from mksim._state cimport GameCore, Statics, Table, roll_source, draw_token
+from mksim._knowledge cimport deck_gained_top, deck_gained_bottom, deck_taken, deck_shuffled
 from mksim._scoring cimport (hand_limit, level_for_fame, clear_play_area, hand_limit_bonus,
                              space_benefit_crystal, apply_level, draw_to_limit,
                              dummy_turn as dummy_flip, dummy_round_prep)
@@ -135,6 +136,7 @@ cdef int draw_cards(GameState* gs, Player* pl, int n) noexcept nogil:
         pl.n_deck -= 1
         push_card(pl.hand, &pl.n_hand, pl.deck[pl.n_deck])
         drawn += 1
+    deck_taken(pl, drawn)
     return drawn
 
 
@@ -1176,6 +1178,7 @@ cdef void shuffle_all_deeds(GameState* gs, Player* pl) noexcept nogil:
     pl.n_hand = 0
     pl.n_discard = 0
     rng_shuffle_i16(&gs.rng[<int>STREAM_DEEDS], pl.deck, pl.n_deck)
+    deck_shuffled(pl)
 
 
 cdef void prepare_round(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
@@ -1670,6 +1673,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if gs.phase != PH_END_TURN or gs.turn.end_stage != END_LEVEL_AA or arg > 2 or gs.aa_offer[arg] < 0:
             return ERR_ILLEGAL
         push_card(pl.deck, &pl.n_deck, gs.aa_offer[arg])         # 6.4.1: top of the deck
+        deck_gained_top(pl)
         refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, arg)
         next_level_stage(gs, es, st)
         return ERR_NONE

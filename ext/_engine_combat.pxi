@@ -663,6 +663,7 @@ cdef bint draw_artifacts(GameState* gs, Player* pl) noexcept nogil:
     if drawn <= n:                                                 # 21.2 A15: fewer than N + 1 exist
         for k in range(drawn):
             push_card(pl.deck, &pl.n_deck, gs.turn.reward_cards[k])
+            deck_gained_top(pl)
         gs.turn.n_reward_cards = 0
         return False
     gs.turn.reward_choice = 1                                      # choosing the card to return
@@ -679,6 +680,7 @@ cdef int apply_reward(GameState* gs, const EngineStatics* es, const Statics* st,
         for k in range(gs.turn.n_reward_cards):
             if k != arg:
                 push_card(pl.deck, &pl.n_deck, gs.turn.reward_cards[k])   # 6.4.1: on top of the deck
+                deck_gained_top(pl)
         gs.turn.reward_choice = 0
         gs.turn.n_reward_cards = 0
         start_rewards(gs, es, st)
@@ -695,9 +697,11 @@ cdef int apply_reward(GameState* gs, const EngineStatics* es, const Statics* st,
             return ERR_ILLEGAL
         if code == RW_SPELL and gs.spell_offer[arg] >= 0:          # 13.5.3
             push_card(pl.deck, &pl.n_deck, gs.spell_offer[arg])
+            deck_gained_top(pl)
             refill_offer(gs, gs.spell_offer, gs.spell_deck, &gs.n_spell_deck, arg)
         elif code == RW_AA and gs.aa_offer[arg] >= 0:
             push_card(pl.deck, &pl.n_deck, gs.aa_offer[arg])
+            deck_gained_top(pl)
             refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, arg)
     elif code == RW_CRYSTAL_RANDOM:                                # gold rolled: chosen colour
         if arg > 3:

@@ -215,6 +215,7 @@ cdef int apply_city_purchase(GameState* gs, const EngineStatics* es, int p, int 
             refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, arg)   # 6.4.2
         gs.turn.influence = <int16_t>(gs.turn.influence - cost)
         push_card(pl.deck, &pl.n_deck, card)                       # 10.5.1: on top of the Deed deck
+        deck_gained_top(pl)
         return ERR_NONE
     if kind == A_ADD_ELITE:                                        # 10.10 white
         cost = es.units.city_elite_cost[colour]
@@ -455,6 +456,7 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
             return ERR_ILLEGAL
         gs.turn.influence = <int16_t>(gs.turn.influence - es.units.aa_cost)
         push_card(pl.deck, &pl.n_deck, -gs.unit_offer[k] - 1)      # 6.4.1: top of the Deed deck
+        deck_gained_top(pl)
         remove_offer_slot(gs, k)                                   # 6.4.3: not replaced
         return ERR_NONE
     if kind == A_BUY_SPELL:                                        # 10.7.4.3, 21.2 A26; blue city 10.10
@@ -469,6 +471,7 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
         pay_take(gs, pay, card_colour(es, card))
         gs.turn.influence = <int16_t>(gs.turn.influence - cost)
         push_card(pl.deck, &pl.n_deck, card)                       # 6.4.1 / 10.5.1
+        deck_gained_top(pl)
         refill_offer(gs, gs.spell_offer, gs.spell_deck, &gs.n_spell_deck, k)   # 6.4.2
         return ERR_NONE
     return ERR_ILLEGAL

@@ -665,12 +665,14 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
             card = gs.turn.hvars[1 + k]
             if choice == 0:
                 push_card(pl.deck, &pl.n_deck, card)
+                deck_gained_top(pl)
             else:
                 if pl.n_deck < MAX_CARDS:
                     for i in range(pl.n_deck, 0, -1):
                         pl.deck[i] = pl.deck[i - 1]
                     pl.deck[0] = <int16_t>card
                     pl.n_deck += 1
+                    deck_gained_bottom(pl)
         return RES_DONE
     if local == SP_UNDERGROUND_TRAVEL:
         return travel(gs, st, p, row, choice, a[0], 0)

@@ -192,6 +192,9 @@ cdef struct Player:
     # --- spells ---
     int16_t set_aside[4]       # Time Bending: cards set aside until the end of the round (LL-9.6.4)
     int8_t n_set_aside
+    # --- knowledge --- (ext/_determinize.pyx keeps these cards when it resamples the deck)
+    int16_t deck_known_top     # cards on top of the Deed deck the player knows: gained ones (6.4.1), Steady Tempo; 0 after a shuffle
+    int16_t deck_known_bottom  # cards at the bottom of the Deed deck the player knows (Steady Tempo, Meditation); 0 after a shuffle
 
 cdef struct Dummy:             # the dummy player (18)
     int8_t hero
