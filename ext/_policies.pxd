@@ -8,6 +8,7 @@
 # rng_seed(s, g, POLICY_STREAM_BASE + k).
 from libc.stdint cimport uint64_t, int32_t
 from mksim._rng cimport Rng
+from mksim._engine cimport Engine
 
 cdef enum:
     POLICY_STREAM_BASE = 100   # policy stream k has id POLICY_STREAM_BASE + k (never a game stream)
@@ -19,6 +20,11 @@ cdef class RandomPolicy:
     cdef readonly int stream           # k: this policy's stream is POLICY_STREAM_BASE + k
     cdef int choose_index(self, int n) noexcept nogil   # uniform in [0, n), n > 0
     cdef int pick(self, const int32_t* actions, int n) noexcept nogil   # index into actions[0:n]
+    # The decision hook of every C policy: an index into actions[0:n] (n > 0) for the game
+    # `eng` (never None; read it through ext/_view.pxd, look ahead only through
+    # ext/_determinize.pxd).  The default ignores the engine and calls pick().  play(),
+    # choose_engine() and choose_in() all decide through it.
+    cdef int c_choose(self, Engine eng, const int32_t* actions, int n) noexcept nogil
 
 cdef enum:
     MAX_KIND = 256             # action kinds (action >> ACTION_SHIFT) a weight table covers

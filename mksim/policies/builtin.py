@@ -17,7 +17,9 @@ class _CPolicy(Policy):
         self._core.reset(seed, game_index)
 
     def choose(self, state, legal: Sequence[int]) -> int:
-        return self._core.choose(legal)
+        if state is None:                   # legal-list only (the C hook then sees no engine)
+            return self._core.choose(legal)
+        return self._core.choose_in(state.engine, legal)
 
     def play_engine(self, engine, max_steps: int) -> int:
         return self._core.play(engine, max_steps)
