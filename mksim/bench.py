@@ -29,7 +29,7 @@ def peak_rss_mb(children: bool = False) -> float:
 
 
 def run_bench(n_games: int = 200, seed: int = 0, scenario: str = "first-reconnaissance",
-              hero: str = "arythea", policy: str = "random", jobs: int = 1,
+              hero: str = "arythea", policy="random", jobs: int = 1,
               content: Optional[str] = None) -> dict:
     """Play ``n_games`` and measure.
 
@@ -55,7 +55,8 @@ def run_bench(n_games: int = 200, seed: int = 0, scenario: str = "first-reconnai
     terms = {TERMINATION_NAMES[c]: int((rec["termination"] == c).sum()) for c in np.unique(rec["termination"])}
     out = {
         "mksim": __version__,
-        "scenario": config.game().scenario_id, "hero": config.game().hero_id, "policy": policy,
+        "scenario": config.game().scenario_id, "hero": config.game().hero_id,
+        "policy": policy if isinstance(policy, str) else repr(policy),
         "seed": seed, "jobs": jobs,
         "games": n_games,
         "games_finished": res.n_finished,

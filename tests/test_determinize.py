@@ -17,22 +17,10 @@ from mksim._checks import violations
 from mksim._determinize import visible_hash_core
 from mksim.game import Game
 from mksim.policies import get_policy
+from policy_conformance import permute_hidden, play_to
 
 HIDDEN_LISTS = ("tile_stack", "ruins_pile", "advanced_action_deck", "spell_deck", "artifact_deck",
                 "regular_units", "elite_units")
-
-
-def _play(game, seed, steps, policy="eager"):
-    """A state after ``steps`` decisions of ``policy`` (stops early at the end)."""
-    p = get_policy(policy)
-    p.reset(seed, 0)
-    s = game.new_state(seed)
-    for _ in range(steps):
-        legal = s.legal_actions()
-        if s.is_terminal() or len(legal) == 0:
-            break
-        s.apply(p.choose(s, legal))
-    return s
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +39,7 @@ def states(game, ll_game):
     out = []
     for g in (game, ll_game):
         for seed, steps in ((1, 0), (2, 50), (3, 100), (4, 150), (5, 190)):
-            out.append(_play(g, seed, steps))
+            out.append(play_to(g, seed, steps))
     return out
 
 
@@ -197,68 +185,13 @@ def test_two_seeds_resample_every_hidden_zone(states):
         assert all(zones[k]), f"{k}: seeds 1 and 2 gave the same order in some state"
 
 
-def _permute_hidden(game, s, rnd):
-    """A state that differs from ``s`` only in what player 0 cannot know: the orders of
-    the unknown deck part, the tile stack (within backs), every pile and deck, the skill
-    stacks, face-down map tokens swapped with pile tokens of their colour, face-down
-    ruins swapped with the ruins pile, and other random streams."""
-    d = s.to_dict()
-    pl = d["players"][0]
-    top, bottom = pl["deck_known_top"], pl["deck_known_bottom"]
-    deck = pl["deck"]
-    mid = deck[bottom:len(deck) - top]
-    rnd.shuffle(mid)
-    pl["deck"] = deck[:bottom] + mid + deck[len(deck) - top:]
-    rnd.shuffle(pl["skill_stack"])
-    rnd.shuffle(d["dummy"]["deck"])
-    rnd.shuffle(d["dummy"]["skill_stack"])
-    for k in ("advanced_action_deck", "spell_deck", "artifact_deck", "regular_units", "elite_units",
-              "ruins_pile"):
-        rnd.shuffle(d[k])
-    country = [i for i, t in enumerate(d["tile_stack"]) if t.startswith("countryside")]
-    core = [i for i, t in enumerate(d["tile_stack"]) if not t.startswith("countryside")]
-    for idx in (country, core):
-        vals = [d["tile_stack"][i] for i in idx]
-        rnd.shuffle(vals)
-        for i, v in zip(idx, vals):
-            d["tile_stack"][i] = v
-    for c, pile in d["enemy_piles"].items():
-        rnd.shuffle(pile)
-    colour_of = {x["token"]: c for c, pile in d["enemy_piles"].items() for x in pile}
-    for t in d["map"]["tiles"]:
-        for h in t["hexes"]:
-            if not h["tokens_face_up"]:
-                for j, x in enumerate(h["tokens"]):
-                    # a pile token of the same colour (colours of map tokens: via the table)
-                    c = _colour(game, x["enemy"])
-                    pile = d["enemy_piles"][c]
-                    if pile:
-                        k = rnd.randrange(len(pile))
-                        h["tokens"][j], pile[k] = pile[k], h["tokens"][j]
-            if not h["ruins_face_up"] and h["ruins"] is not None and d["ruins_pile"]:
-                k = rnd.randrange(len(d["ruins_pile"]))
-                h["ruins"], d["ruins_pile"][k] = d["ruins_pile"][k], h["ruins"]
-    for r in d["rng"]:
-        r["s0"] = rnd.getrandbits(64) | 1
-    return game.state_from_dict(d)
-
-
-def _colour(game, enemy_id):
-    t = game.tables
-    row = t.enemy_ids.index(enemy_id)
-    colour = int(t.enemies[row, t.col("enemies", "colour")])
-    return ("green", "grey", "violet", "brown", "red", "white")[colour]
-
-
 @pytest.fixture(scope="module")
 def pairs(states, game, ll_game):
     rnd = _pyrandom.Random(1234)
     out = []
     for s in states:
         g = ll_game if s.game is ll_game else game
-        t = _permute_hidden(g, s, rnd)
-        t.history = list(s.history)
-        out.append((s, t))
+        out.append((s, permute_hidden(g, s, rnd)))
     return out
 
 
