@@ -24,7 +24,7 @@ cdef class RandomPolicy:
     # `eng` (never None; read it through ext/_view.pxd, look ahead only through
     # ext/_determinize.pxd).  The default ignores the engine and calls pick().  play(),
     # choose_engine() and choose_in() all decide through it.
-    cdef int c_choose(self, Engine eng, const int32_t* actions, int n) noexcept nogil
+    cdef int pick_engine(self, Engine eng, const int32_t* actions, int n) noexcept nogil
 
 cdef enum:
     MAX_KIND = 256             # action kinds (action >> ACTION_SHIFT) a weight table covers

@@ -87,7 +87,7 @@ cdef class RandomPolicy:
         subclasses weigh the actions)."""
         return self.choose_index(n)
 
-    cdef int c_choose(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
+    cdef int pick_engine(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
         """The decision hook with the engine (see ``_policies.pxd``); policies that read
         the state override this, policies that read only the legal list override pick()."""
         return self.pick(actions, n)
@@ -110,7 +110,7 @@ cdef class RandomPolicy:
         """Like :meth:`choose` on ``eng.legal_actions()``, reading the engine's C buffer."""
         if eng.c_fill_legal() <= 0:
             raise ValueError("no legal action to choose from")
-        return int(eng.actions[self.c_choose(eng, eng.actions, eng.n_actions)])
+        return int(eng.actions[self.pick_engine(eng, eng.actions, eng.n_actions)])
 
     def choose_in(self, Engine eng, legal):
         """One of ``legal`` for the game run by ``eng`` (the Python path of a policy whose
@@ -119,7 +119,7 @@ cdef class RandomPolicy:
         if n <= 0:
             raise ValueError("no legal action to choose from")
         cdef int32_t[::1] buf = np.asarray(legal, dtype=np.int32)
-        return int(legal[self.c_choose(eng, &buf[0], n)])
+        return int(legal[self.pick_engine(eng, &buf[0], n)])
 
     def play(self, Engine eng, long max_steps=100000):
         """Play ``eng`` until the game is over or ``max_steps`` actions were taken here.
@@ -144,7 +144,7 @@ cdef class RandomPolicy:
                 n = eng.c_fill_legal()
                 if n <= 0:
                     break
-                a = eng.actions[self.c_choose(eng, eng.actions, n)]
+                a = eng.actions[self.pick_engine(eng, eng.actions, n)]
                 steps += 1
                 err = eng.c_apply(a)
                 if err != 0:

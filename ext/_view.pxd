@@ -1,6 +1,6 @@
 # What a policy may read: cheap read-only accessors over the GameState (header only).
 #
-# C policies get the Engine in their hook (RandomPolicy.c_choose in ext/_policies.pxd); the
+# C policies get the Engine in their hook (RandomPolicy.pick_engine in ext/_policies.pxd); the
 # game state is `&eng.core.gs` and the statics `&eng.core.st`.  These inline functions are
 # the documented reading surface (docs/policies.md "The view"): each reads what the acting
 # player can see and nothing hidden (no deck order, no face-down token, no random stream).

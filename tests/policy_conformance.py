@@ -112,6 +112,19 @@ def hidden_pairs(games, points=((2, 40), (3, 90), (4, 140)), seed=1234):
     return out
 
 
+_PAIRS: dict = {}
+
+
+def _shared_pairs(content):
+    """hidden_pairs of a First Reconnaissance and a Lost Legion Solo Conquest game, built
+    once per session (policies only read them)."""
+    if id(content) not in _PAIRS:
+        games = [Game("first-reconnaissance", "arythea", content=content),
+                 Game("solo-conquest", "tovak", content=content, lost_legion=True)]
+        _PAIRS[id(content)] = hidden_pairs(games)
+    return _PAIRS[id(content)]
+
+
 # ---------------------------------------------------------------------------------------
 # the conformance class
 # ---------------------------------------------------------------------------------------
@@ -152,9 +165,7 @@ class PolicyConformance:
 
     @pytest.fixture(scope="class")
     def conf_pairs(self, content):
-        games = [Game("first-reconnaissance", "arythea", content=content),
-                 Game("solo-conquest", "tovak", content=content, lost_legion=True)]
-        return hidden_pairs(games)
+        return _shared_pairs(content)
 
     def test_is_registered_with_metadata(self):
         p = self.make()

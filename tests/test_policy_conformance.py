@@ -49,3 +49,24 @@ def test_every_builtin_policy_has_a_conformance_test_class():
     assert {"random", "eager", "first"} <= builtin
     missing = builtin - covered
     assert not missing, f"built-in policies without a conformance test class: {sorted(missing)}"
+
+
+class TestHeuristicConformance(PolicyConformance):
+    name = "heuristic"
+    ci_games = 3
+
+
+class TestHeuristicExplorerConformance(PolicyConformance):
+    name = "heuristic-explorer"
+    ci_games = 2
+
+
+class TestHeuristicConquerorConformance(PolicyConformance):
+    name = "heuristic-conqueror"
+    ci_games = 2
+
+
+class TestHeuristicBalancedConformance(PolicyConformance):
+    name = "heuristic-balanced"
+    params = {"aggression": 1.1}
+    ci_games = 2

@@ -1,4 +1,5 @@
-"""Built-in policies: ``random`` (C core in ext/_policies.pyx) and ``first``."""
+"""Built-in policies: ``random``, ``eager`` (C core in ext/_policies.pyx), ``first`` and
+``heuristic`` with its presets (ext/_heuristic.pyx)."""
 from __future__ import annotations
 
 from typing import Sequence
@@ -114,3 +115,116 @@ class EagerPolicy(_CPolicy):
         if weights:
             params["weights"] = dict(weights)
         super().__init__(**params)
+
+
+@register
+class HeuristicPolicy(_CPolicy):
+    """A rule-based player in C (``ext/_heuristic.pyx``) that reads only what the acting
+    player knows and never looks ahead.
+
+    Each decision plans the turn afresh: the cheapest Move cost to every revealed space
+    under the current terrain costs (9.2, 9.6; provoking steps avoided, 11.1.2), what Move
+    the hand can still give (cards basic, powered when their mana could be paid, or
+    sideways, 6.1.7), and the goals within reach: exploring (9.8; +1 Fame each in First
+    Reconnaissance, 17.3.1), challenging rampaging enemies (11.1.5), assaulting keeps and
+    mage towers (11.1.3), entering dungeons, tombs, monster dens and spawning grounds
+    (10.7), recruiting Units, buying Advanced Actions and healing at villages and
+    monasteries (10.2-10.7).  Fights are valued by a greedy plan (Ranged / Siege first,
+    then block or take the Wounds, then attack; resistances, fortification, Swift, Brutal,
+    Poison, Paralyze; 11.5-11.9) and entered only when worth more than ``fight_threshold``.
+    Face-down enemies count as the average token of their colour.
+
+    Parameters
+    ----------
+    preset : {"balanced", "explorer", "conqueror"}, default "balanced"
+        Named parameter set (``mksim._heuristic.PRESETS``); the keywords below override it.
+    aggression : float
+        Worth of one Fame won in a fight.
+    explore_weight : float
+        Worth of revealing a tile besides its Fame.
+    wound_weight : float
+        Cost of one Wound taken (risk tolerance: lower accepts more Wounds).
+    fight_threshold : float
+        A fight (or site) is entered only when its plan is worth more than this.
+    site_weight : float
+        Multiplier on assaults of keeps and mage towers.
+    adventure_weight : float
+        Multiplier on dungeons, tombs, monster dens and spawning grounds.
+    core_explore : float
+        Multiplier on revealing a Core tile before the last round (the city ends First
+        Reconnaissance, 17.3.1).
+    recruit_weight : float
+        Worth of one Unit level recruited.
+    heal_weight : float
+        Worth of one Wound healed.
+    learn_weight : float
+        Worth of an Advanced Action or Spell bought.
+    stream : int, default 0
+        Policy stream (unused: the policy is deterministic).
+    """
+
+    name = "heuristic"
+    description = "rule-based planner: movement, combat and turn choices from what the player knows (C fast path)"
+    metadata = {"stochastic": False, "uses_state": True, "fast_path": True, "sees_hidden": False,
+                "rules": ("9.2", "9.8", "10.2", "11.5", "11.6", "11.7", "11.8", "17.3.1")}
+    preset = "balanced"
+
+    def __init__(self, preset: str | None = None, stream: int = 0, **params) -> None:
+        from .. import _heuristic
+        preset = self.preset if preset is None else str(preset)
+        if preset not in _heuristic.PRESETS:
+            raise ValueError(f"unknown heuristic preset {preset!r}; known: {', '.join(sorted(_heuristic.PRESETS))}")
+        merged = dict(_heuristic.PRESETS[preset])
+        for key, value in params.items():
+            if key not in merged:
+                raise ValueError(f"unknown heuristic parameter {key!r}; known: preset, stream, "
+                                 f"{', '.join(_heuristic.PARAM_NAMES)}")
+            try:
+                merged[key] = float(value)
+            except (TypeError, ValueError):
+                raise ValueError(f"heuristic parameter {key!r} must be a number, not {value!r}") from None
+        stream = _stream(stream)
+        self._core = _heuristic.HeuristicPolicy(0, 0, stream, **merged)
+        super().__init__(preset=preset, **{k: v for k, v in params.items()})
+
+    def choose(self, state, legal: Sequence[int]) -> int:
+        return int(self._core.choose_engine(state.engine))
+
+    @classmethod
+    def parameter_specs(cls):
+        """preset, stream and every weight of ``mksim._heuristic.PARAM_NAMES`` (floats,
+        defaults from the class's preset), so that ``--policy heuristic:aggression=2`` works."""
+        from .. import _heuristic
+        from .base import Parameter
+        return [Parameter("preset", str, cls.preset, "named parameter set: " + ", ".join(sorted(_heuristic.PRESETS))),
+                Parameter("stream", int, 0, "policy stream (unused: the policy is deterministic)")] + [
+            Parameter(k, float, v) for k, v in _heuristic.PRESETS[cls.preset].items()]
+
+
+@register
+class HeuristicExplorer(HeuristicPolicy):
+    """``heuristic`` with the ``explorer`` preset: reveals tiles first, fights only safe
+    fights, avoids Wounds."""
+
+    name = "heuristic-explorer"
+    description = "heuristic preset: explores first, fights only safe fights"
+    preset = "explorer"
+
+
+@register
+class HeuristicConqueror(HeuristicPolicy):
+    """``heuristic`` with the ``conqueror`` preset: takes more Wounds to win fights,
+    assaults keeps and mage towers, enters adventure sites, recruits and learns."""
+
+    name = "heuristic-conqueror"
+    description = "heuristic preset: fights, assaults keeps and mage towers, levels up"
+    preset = "conqueror"
+
+
+@register
+class HeuristicBalanced(HeuristicPolicy):
+    """``heuristic`` with the ``balanced`` preset (the same as plain ``heuristic``)."""
+
+    name = "heuristic-balanced"
+    description = "heuristic preset: balanced exploring and fighting (same as heuristic)"
+    preset = "balanced"

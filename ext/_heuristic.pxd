@@ -1,0 +1,102 @@
+# Header of ext/_heuristic.pyx: the `heuristic` policy, a rule-based player with a C fast
+# path (no Python object per decision).
+#
+# What it reads (the acting player's knowledge only): its hand, discard size, units,
+# crystals, mana tokens, the turn's pools, its position, the revealed map (terrain, sites,
+# face-up tokens, conquered / burned flags), the kind (Countryside / Core) of the top tile
+# of the tile stack (its back is visible, 9.8.4), the offers, the Source, the round, the
+# time of day and its Fame.  It never reads the Deed deck order, face-down token
+# identities (a face-down enemy is valued as the average token of its colour, a public
+# fact of the token mix), the tile stack's faces or any random stream.  It takes no
+# look-ahead at all: every estimate is computed from the effect tables.
+#
+# Components:
+#   * effect valuation   row_value(): an effect row's worth under need weights (Weights)
+#   * movement planner   dijkstra(): cheapest Move cost to every revealed space under the
+#                        current terrain costs (_rules.move_cost), skipping provoking steps
+#   * combat planner     fight_plan(): ranged/siege first, then block or take the damage,
+#                        then attack, greedy on the cards and units in hand
+#   * turn choices       goals (explore, challenge rampaging enemies, assault keeps and
+#                        mage towers, adventure sites, recruit / heal at villages and
+#                        monasteries), rest, tactics, level-up and reward picks
+from libc.stdint cimport int32_t
+from mksim._policies cimport RandomPolicy
+from mksim._engine cimport Engine, EngineStatics
+from mksim._types cimport GameState, MAX_HEXES
+
+cdef enum:
+    H_MAX_RES = 24             # resources (hand cards + unit abilities) a combat plan weighs
+    H_MAX_FOES = 8             # enemies one plan considers
+
+cdef struct HParams:           # the documented parameters (see HeuristicPolicy docstring)
+    double aggression          # weight of Fame won in a fight (x Fame)
+    double explore_weight      # value of revealing a tile (besides its 1 Fame, 17.3.1)
+    double wound_weight        # cost of one Wound taken (risk tolerance: lower takes more)
+    double fight_threshold     # a fight is entered only if its plan is worth more than this
+    double site_weight         # x value of assaulting keeps / mage towers (fortified sites)
+    double adventure_weight    # x value of adventure sites (dungeons, dens, tombs ...)
+    double core_explore        # x value of revealing a Core tile before the last round (the
+                               # city may end First Reconnaissance early, 17.3.1)
+    double recruit_weight      # value of one Unit level recruited
+    double heal_weight         # value of one Wound healed
+    double learn_weight        # value of an Advanced Action / Spell bought
+
+cdef struct Weights:           # what one point of each effect is worth now
+    double move
+    double influence
+    double heal
+    double draw
+    double mana
+    double crystal
+    double fame
+    double other               # a named handler whose worth is not modelled
+    double att[3][4]           # [kind MELEE RANGED SIEGE][element]
+    double blk[4]              # [element]
+
+cdef struct Foe:               # one enemy as the planner sees it
+    int armor
+    int fame
+    int n_att
+    int att[3]
+    int el[3]
+    int abil                   # AB_* bits (_combat.pxd)
+    int res                    # RES_* bits
+    int fortified              # 1: counts as fortified in the Ranged phase (11.10)
+
+cdef class HeuristicPolicy(RandomPolicy):
+    cdef HParams p
+    cdef readonly object params        # the {name: value} the policy was built with
+    cdef object _bound                 # the tables object the per-content data below was built from
+    cdef int tactic_rank[16]           # per tactic content index: preference (higher first)
+    cdef Foe pile_avg[6]               # average token of each enemy colour (public token mix)
+    cdef int goal_key                  # turn the stored goal belongs to (round * 256 + turns_in_round)
+    cdef int goal_hex                  # stored goal of this turn, -1 = none
+    cdef int goal_kind
+    # caches of pick_move (valid while their key matches; they hold only what the player sees)
+    cdef long long path_key            # dijkstra(): position, map, turn, limit and terrain modifiers
+    cdef int path_dist[MAX_HEXES]
+    cdef int path_prev[MAX_HEXES]
+    cdef int expl_key                  # explorable(): tiles on the map and in the stack
+    cdef signed char expl_n[MAX_HEXES] # explorable positions next to each space (-1 = not computed)
+    cdef int pick_engine(self, Engine eng, const int32_t* actions, int n) noexcept nogil
+    # one method per decision point (dispatched on the phase by pick_engine)
+    cdef void need_weights(self, Engine eng, Weights* w) noexcept nogil
+    cdef int pick_choice(self, Engine eng, const int32_t* actions, int n) noexcept nogil
+    cdef int pick_colour(self, Engine eng, const int32_t* actions, int n) noexcept nogil
+    cdef int pick_tactic(self, Engine eng, const int32_t* actions, int n) noexcept nogil
+    cdef int pick_turn_start(self, Engine eng, const int32_t* actions, int n) noexcept nogil
+    cdef int pick_rest(self, Engine eng, const int32_t* actions, int n) noexcept nogil
+    cdef int pick_end_turn(self, Engine eng, const int32_t* actions, int n) noexcept nogil
+    cdef int pick_interact(self, Engine eng, const int32_t* actions, int n) noexcept nogil
+    cdef int pick_combat(self, Engine eng, const int32_t* actions, int n) noexcept nogil
+    cdef void attack_reserve(self, Engine eng, int* reserve) noexcept nogil
+    cdef int pick_damage(self, Engine eng, const int32_t* actions, int n) noexcept nogil
+    cdef int pick_move(self, Engine eng, const int32_t* actions, int n) noexcept nogil
+    cdef double move_cost_penalty(self, int extra, double pot) noexcept nogil
+    cdef void move_exclusion(self, const GameState* gs, const EngineStatics* es, int extra, int* excluded) noexcept nogil
+    cdef int site_goal_kind(self, Engine eng, int site) noexcept nogil
+    cdef double site_score(self, Engine eng, int h, int site, int d, int mp, double pot, int wounds,
+                           Foe* foes, int* excluded) noexcept nogil
+    cdef int pick_challenge(self, Engine eng, const int32_t* actions, int n) noexcept nogil
+    cdef int play_for_move(self, Engine eng, const int32_t* actions, int n, double keep, int wounds) noexcept nogil
+    cdef int end_of_move(self, Engine eng, const int32_t* actions, int n, int wounds) noexcept nogil

@@ -1,0 +1,1706 @@
+# cython: language_level=3
+"""The ``heuristic`` policy: a rule-based player in C (see ``_heuristic.pxd``).
+
+Every decision is :meth:`HeuristicPolicy.pick_engine`, a ``nogil`` function of the engine's
+state that reads only what the acting player knows.  It is deterministic: the same state
+gives the same decision (its random stream is never drawn from).
+
+Rules it relies on are cited where they are used: 3.1 tactics, 4.2 announcing the End of
+the Round, 4.5 resting, 6.1.7 sideways play, 9.2-9.8 movement and exploration, 10.2-10.7
+interaction, 11.3-11.10 combat, 12 Wounds, 13.5-13.6 rewards and levels, 17.3.1 First
+Reconnaissance.
+"""
+from libc.stdint cimport int32_t, uint32_t, uint64_t
+from libc.math cimport ceil
+
+from mksim._types cimport (
+    GameState, Player, Hex, TurnState, Combat, CombatEnemy,
+    PH_TACTICS, PH_TURN_START, PH_MOVE, PH_ACTION, PH_COMBAT_RANGED, PH_COMBAT_BLOCK,
+    PH_COMBAT_DAMAGE, PH_COMBAT_ATTACK, PH_INTERACT, PH_REST, PH_END_TURN, PH_GAME_OVER,
+    MAX_HEXES, MAX_UNITS, NIGHT, DAY, GOLD, BLACK, HEX_CONQUERED, HEX_BURNED, HEX_TOKENS_REVEALED,
+    CE_DEFEATED, CE_GONE, MELEE, RANGED, SIEGE, PHYSICAL, FIRE, ICE, COLDFIRE,
+)
+from mksim._state cimport Statics, GameCore
+from mksim._engine cimport (
+    Engine, EngineStatics, ACTION_SHIFT, ARG_MASK, ASK_DONE, PAY_NONE, PAY_CRYSTAL, PAY_DIE,
+    A_TACTIC, A_ANNOUNCE_END, A_REGULAR_TURN, A_REST, A_PLAY, A_SIDEWAYS, A_CHOOSE, A_MOVE,
+    A_EXPLORE, A_END_TURN, A_REST_DISCARD, A_HEAL_WOUND, A_DISCARD, A_DRAW, A_PICK_SKILL,
+    A_PICK_AA, A_GLADE_WOUND, A_FORFEIT, A_CHALLENGE, A_ENTER_SITE, A_BURN, A_INTERACT,
+    A_COMMIT_ATTACK, A_COMMIT_BLOCK, A_DAMAGE_START, A_DAMAGE_HERO, A_DAMAGE_UNIT,
+    A_NEXT_PHASE, A_REWARD, A_END_INTERACT, A_RECRUIT, A_BUY_HEALING, A_BUY_AA, A_BUY_SPELL,
+    A_ACTIVATE_UNIT, A_HEAL_UNIT, A_PLUNDER, A_BUY_CITY_AA, A_BUY_ARTIFACT, A_ADD_ELITE,
+    A_TACTIC_ABILITY, A_USE_SKILL, EXPLORE_BOX_FLAG,
+    ASK_HAND_CARD, ASK_COLOUR, ASK_DIE, ASK_YES_NO, ASK_OFFER, ASK_NUMBER, ASK_DECK_CARD,
+    ASK_OPTION, ASK_DISCARD_CARD, ASK_ENEMY, ASK_UNIT, ASK_PAYMENT,
+)
+from mksim._rules cimport move_cost, can_enter, provokes, ends_movement, is_rampaging, explorable, \
+    box_explorable, RULES_STACK_EMPTY, MAX_EXPLORABLE
+from mksim._combat cimport (
+    enemy_armor, enemy_n_attacks, attack_element, enemy_attack_value, attack_is_live, is_targetable,
+    can_target_in_ranged, block_needed, attack_value, fortification_level, enemy_ability,
+    AB_FORTIFIED, AB_SWIFT, AB_BRUTAL, AB_POISON, AB_PARALYZE, AB_SUMMON, RES_PHYSICAL, RES_FIRE, RES_ICE,
+)
+from mksim._scoring cimport hero_armor
+
+# Effect operation codes: positions in mksim.effects.OPS (checked by tests/test_heuristic.py).
+cdef enum:
+    OP_CHOICE = 1
+    OP_ALL = 2
+    OP_BY_TIME = 3
+    OP_MOVE = 4
+    OP_INFLUENCE = 5
+    OP_ATTACK = 6
+    OP_BLOCK = 7
+    OP_HEAL = 8
+    OP_DRAW = 9
+    OP_GAIN_MANA = 10
+    OP_GAIN_CRYSTAL = 11
+    OP_FAME = 12
+    OP_HANDLER = 21
+
+# Goal kinds of the turn planner.
+cdef enum:
+    G_NONE = 0
+    G_EXPLORE = 1              # stand on the hex, then explore (9.8)
+    G_CHALLENGE = 2            # stand on the hex, then challenge adjacent rampaging enemies (11.1.5)
+    G_ASSAULT = 3              # move into the fortified site (keep, mage tower; 11.1.3)
+    G_ENTER = 4                # stand on the adventure site, then enter it (10.8)
+    G_INTERACT = 5             # stand on the village / monastery, then interact (10.2)
+
+cdef enum:
+    INF = 1 << 20
+    MAX_HEAP = 6 * MAX_HEXES + 8
+
+#: Parameters of the named presets (``heuristic:preset=NAME``).
+PRESETS = {
+    "balanced": dict(aggression=1.0, explore_weight=1.0, wound_weight=0.8, fight_threshold=0.5,
+                     site_weight=1.0, adventure_weight=1.0, core_explore=0.3, recruit_weight=1.2,
+                     heal_weight=0.7, learn_weight=2.0),
+    "explorer": dict(aggression=0.7, explore_weight=2.0, wound_weight=1.2, fight_threshold=1.0,
+                     site_weight=0.4, adventure_weight=0.6, core_explore=0.6, recruit_weight=0.8,
+                     heal_weight=0.8, learn_weight=1.0),
+    "conqueror": dict(aggression=1.5, explore_weight=0.6, wound_weight=0.5, fight_threshold=0.0,
+                      site_weight=1.8, adventure_weight=1.5, core_explore=0.1, recruit_weight=1.8,
+                      heal_weight=0.6, learn_weight=3.0),
+}
+PARAM_NAMES = tuple(PRESETS["balanced"])
+
+#: Tactic preference (3.1), best first; tactics not named come after them.  The policy
+#: never uses a tactic's ability (A_TACTIC_ABILITY), so tactics that act by themselves
+#: come first: Great Start and Planning draw / keep more cards, Early Bird and From the
+#: Dusk move first.
+TACTIC_ORDER = ("great_start", "planning", "early_bird", "rethink", "mana_steal", "the_right_moment",
+                "preparation", "from_the_dusk", "long_night", "mana_search", "midnight_meditation",
+                "sparing_power")
+
+
+cdef inline int kind_of(int a) noexcept nogil:
+    return a >> ACTION_SHIFT
+
+
+cdef inline int arg_of(int a) noexcept nogil:
+    return a & ARG_MASK
+
+
+cdef inline int tv(const int32_t* data, int width, int row, int col) noexcept nogil:
+    return data[row * width + col]
+
+
+cdef inline double dmax(double a, double b) noexcept nogil:
+    return a if a > b else b
+
+
+# ---------------------------------------------------------------------------------------
+# Effect valuation
+# ---------------------------------------------------------------------------------------
+
+cdef void w_zero(Weights* w) noexcept nogil:
+    cdef int k, e
+    w.move = 0; w.influence = 0; w.heal = 0; w.draw = 0; w.mana = 0; w.crystal = 0
+    w.fame = 0; w.other = 0
+    for k in range(3):
+        for e in range(4):
+            w.att[k][e] = 0
+    for e in range(4):
+        w.blk[e] = 0
+
+
+cdef double row_value(const EngineStatics* es, int row, const Weights* w, int time, int depth) noexcept nogil:
+    """What effect row ``row`` is worth under ``w``: a choice takes its best option, ``all``
+    adds its parts, ``by_time`` takes the part of the time of day (2.1); a named handler is
+    worth ``w.other`` plus 0.8 of its effect-valued arguments (e.g. Improvisation's
+    ``then=choice(...)`` costs a discarded card)."""
+    cdef const int32_t* r
+    cdef int op, k, first, nc
+    cdef double v, best
+    if row <= 0 or row >= es.effects.rows or depth > 8:
+        return 0
+    r = es.effects.data + row * es.effects.width
+    op = r[0]
+    first = r[4]
+    nc = r[5]
+    if op == OP_CHOICE:
+        best = 0
+        for k in range(nc):
+            v = row_value(es, first + k, w, time, depth + 1)
+            if v > best:
+                best = v
+        return best
+    if op == OP_ALL:
+        v = 0
+        for k in range(nc):
+            v += row_value(es, first + k, w, time, depth + 1)
+        return v
+    if op == OP_BY_TIME:
+        if nc >= 2:
+            return row_value(es, first + (1 if time == NIGHT else 0), w, time, depth + 1)
+        return 0
+    if op == OP_MOVE:
+        return r[1] * w.move
+    if op == OP_INFLUENCE:
+        return r[1] * w.influence
+    if op == OP_ATTACK:
+        if 0 <= r[3] < 3 and 0 <= r[2] < 4:
+            return r[1] * w.att[r[3]][r[2]]
+        return 0
+    if op == OP_BLOCK:
+        if 0 <= r[2] < 4:
+            return r[1] * w.blk[r[2]]
+        return 0
+    if op == OP_HEAL:
+        return r[1] * w.heal
+    if op == OP_DRAW:
+        return r[1] * w.draw
+    if op == OP_GAIN_MANA:
+        return w.mana
+    if op == OP_GAIN_CRYSTAL:
+        return w.crystal
+    if op == OP_FAME:
+        return r[1] * w.fame
+    if op == OP_HANDLER:
+        v = w.other
+        for k in range(nc):
+            v += 0.8 * row_value(es, first + k, w, time, depth + 1)
+        return v
+    return 0
+
+
+cdef inline int card_row(const EngineStatics* es, int card, int powered) noexcept nogil:
+    if card < 0:
+        return 0
+    return es.card_powered[card * es.card_stride] if powered else es.card_basic[card * es.card_stride]
+
+
+cdef double pay_cost(int pay) noexcept nogil:
+    """What spending one payment code costs (A_PLAY pay codes, ext/_engine.pxd PAY_*): a
+    mana token is nearly free, a Source die is the turn's one die (5.5.2), a crystal is a
+    lasting resource (5.1.3)."""
+    if pay == PAY_NONE or pay < 0:
+        return 0
+    if pay < PAY_CRYSTAL:
+        return 0.1
+    if pay < PAY_DIE:
+        return 1.2
+    return 0.35
+
+
+cdef bint colour_payable(const GameState* gs, int colour) noexcept nogil:
+    """Could a mana of basic ``colour`` be paid now (token, crystal or a Source die; gold
+    counts by Day, 5.1.1)?  Used only for estimates; the legal list decides plays."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int i, d
+    if colour < 0 or colour > 3:
+        return False
+    if gs.turn.mana_tokens[colour] > 0 or pl.crystals[colour] > 0:
+        return True
+    if gs.time == DAY and gs.turn.mana_tokens[4] > 0:
+        return True
+    if gs.turn.no_source_dice or gs.turn.dice_used >= 1 + gs.turn.extra_dice:
+        return False
+    for i in range(gs.n_dice):
+        if (gs.dice_taken >> i) & 1:
+            continue
+        d = gs.dice[i]
+        if d == colour or (d == GOLD and gs.time == DAY):
+            return True
+    return False
+
+
+cdef double card_best(const GameState* gs, const EngineStatics* es, int card, const Weights* w,
+                      int sideways_ok) noexcept nogil:
+    """The best a card in hand is worth under ``w``: basic, powered when its colour could be
+    paid (minus a die's worth), or sideways as 1 point (6.1.7)."""
+    cdef double v, s
+    if card < 0 or card == es.wound:
+        return 0
+    v = row_value(es, card_row(es, card, 0), w, gs.time, 0)
+    if es.card_colour[card * es.card_stride] < 4 and colour_payable(gs, es.card_colour[card * es.card_stride]):
+        v = dmax(v, row_value(es, card_row(es, card, 1), w, gs.time, 0) - 0.35)
+    if sideways_ok:
+        s = dmax(dmax(w.move, w.influence), dmax(w.att[0][0], w.blk[0]))
+        v = dmax(v, s)
+    return v
+
+
+cdef int unit_ability_row(const EngineStatics* es, int unit, int ability) noexcept nogil:
+    cdef int first = es.units.table[unit * es.units.stride + es.units.first_ability]
+    cdef int na = es.units.table[unit * es.units.stride + es.units.n_abilities]
+    if ability < 0 or ability >= na:
+        return 0
+    return es.units.ability[(first + ability) * es.units.ability_stride]
+
+
+cdef double unit_best(const GameState* gs, const EngineStatics* es, int slot, const Weights* w) noexcept nogil:
+    """The best ability of a ready, unwounded Unit under ``w`` (7.3)."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int u = pl.units[slot].card, k, na
+    cdef double best = 0, v
+    if u < 0 or not pl.units[slot].ready or pl.units[slot].wounds > 0:
+        return 0
+    na = es.units.table[u * es.units.stride + es.units.n_abilities]
+    for k in range(na):
+        v = row_value(es, unit_ability_row(es, u, k), w, gs.time, 0)
+        if v > best:
+            best = v
+    return best
+
+
+cdef double hand_potential(const GameState* gs, const EngineStatics* es, const Weights* w,
+                           int with_units, const int* excluded) noexcept nogil:
+    """Sum over the hand (and ready Units) of their best worth under ``w``; ``excluded``
+    (or NULL) marks hand indices already promised to something else."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int i
+    cdef double total = 0
+    for i in range(pl.n_hand):
+        if excluded != NULL and excluded[i]:
+            continue
+        total += card_best(gs, es, pl.hand[i], w, 1)
+    if with_units and gs.combat.units_allowed or (with_units and not gs.combat.active):
+        for i in range(MAX_UNITS):
+            total += unit_best(gs, es, i, w)
+    return total
+
+
+cdef double action_value(const GameState* gs, const EngineStatics* es, int a, const Weights* w) noexcept nogil:
+    """What playing action ``a`` (a card, sideways or a Unit ability) is worth under ``w``,
+    less the mana it spends; other kinds are worth 0."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int k = kind_of(a), arg = arg_of(a), idx, card, what, slot, u
+    cdef double v
+    if k == A_PLAY:
+        idx = arg & 0x7F
+        if idx >= pl.n_hand:
+            return 0
+        card = pl.hand[idx]
+        v = row_value(es, card_row(es, card, (arg >> 7) & 1), w, gs.time, 0)
+        return v - pay_cost((arg >> 8) & 0x1F) - pay_cost((arg >> 13) & 0x1F)
+    if k == A_SIDEWAYS:
+        what = (arg >> 7) & 3
+        if what == 0:
+            return w.move
+        if what == 1:
+            return w.influence
+        if what == 2:
+            return w.att[0][0]
+        return w.blk[0]
+    if k == A_ACTIVATE_UNIT:
+        slot = arg & 7
+        u = pl.units[slot].card
+        if u < 0:
+            return 0
+        v = row_value(es, unit_ability_row(es, u, (arg >> 3) & 0xF), w, gs.time, 0)
+        return v - pay_cost(arg >> 7) + 0.05                  # a Unit readies each round (7.2.2)
+    return 0
+
+
+cdef double card_keep_value(const GameState* gs, const EngineStatics* es, int card) noexcept nogil:
+    """How much a card is worth keeping for a fight (its best Attack or Block)."""
+    cdef Weights w
+    w_zero(&w)
+    cdef int k, e
+    for k in range(3):
+        for e in range(4):
+            w.att[k][e] = 1
+    for e in range(4):
+        w.blk[e] = 0.8
+    return card_best(gs, es, card, &w, 1)
+
+
+cdef Weights self_move_w          # Move only (AA picks: a little worth for Move cards)
+w_zero(&self_move_w)
+self_move_w.move = 1
+
+
+# ---------------------------------------------------------------------------------------
+# Combat planner
+# ---------------------------------------------------------------------------------------
+
+cdef void foe_from_enemy(const Statics* st, int e, Foe* f) noexcept nogil:
+    cdef const int32_t* d = st.enemies.data
+    cdef int wd = st.enemies.width, k
+    f.armor = tv(d, wd, e, st.cols.enemy_armor)
+    f.fame = tv(d, wd, e, st.cols.enemy_fame)
+    f.n_att = tv(d, wd, e, st.cols.enemy_n_attacks)
+    if f.n_att > 3:
+        f.n_att = 3
+    for k in range(3):
+        f.att[k] = tv(d, wd, e, st.cols.enemy_attack0 + k) if k < f.n_att else 0
+        f.el[k] = tv(d, wd, e, st.cols.enemy_element0 + k) if k < f.n_att else 0
+    f.abil = tv(d, wd, e, st.cols.enemy_abilities)
+    f.res = tv(d, wd, e, st.cols.enemy_resistances)
+    f.fortified = 1 if f.abil & AB_FORTIFIED else 0
+    if f.abil & AB_SUMMON and f.n_att == 0:          # the summoned monster attacks (11.11): a brown average
+        f.n_att = 1
+        f.att[0] = 5
+        f.el[0] = PHYSICAL
+
+
+cdef inline bint block_efficient(int blk_el, int att_el) noexcept nogil:
+    """11.9.3: Fire attacks are blocked efficiently by Ice / Cold Fire, Ice attacks by Fire /
+    Cold Fire, Cold Fire only by Cold Fire; physical by anything."""
+    if att_el == PHYSICAL:
+        return True
+    if att_el == FIRE:
+        return blk_el == ICE or blk_el == COLDFIRE
+    if att_el == ICE:
+        return blk_el == FIRE or blk_el == COLDFIRE
+    return blk_el == COLDFIRE
+
+
+cdef void w_attack(Weights* w, int res, int ranged_only, int siege_only) noexcept nogil:
+    """Attack weights against an enemy with resistances ``res`` (11.9.2: a resisted element
+    counts half); ``ranged_only``: only Ranged / Siege count (11.5.2), ``siege_only``: only
+    Siege (fortified target, 11.5.3)."""
+    cdef int k, e
+    cdef double m
+    w_zero(w)
+    for k in range(3):
+        if ranged_only and k == MELEE:
+            continue
+        if siege_only and k != SIEGE:
+            continue
+        for e in range(4):
+            m = 1.0
+            if e == PHYSICAL and res & RES_PHYSICAL:
+                m = 0.5
+            elif e == FIRE and res & RES_FIRE:
+                m = 0.5
+            elif e == ICE and res & RES_ICE:
+                m = 0.5
+            elif e == COLDFIRE and (res & RES_FIRE) and (res & RES_ICE):
+                m = 0.5
+            w.att[k][e] = m
+
+
+cdef void w_block(Weights* w, int att_el) noexcept nogil:
+    cdef int e
+    w_zero(w)
+    for e in range(4):
+        w.blk[e] = 1.0 if block_efficient(e, att_el) else 0.5
+
+
+cdef int wounds_from(int dmg, int abil, int armor) noexcept nogil:
+    """12.1: Wounds the hero takes from ``dmg`` unblocked damage (Brutal doubles it, 11.7.10;
+    Poison doubles the Wounds, 11.7.9; Paralyze costs the hand, counted as 3 more)."""
+    cdef int w
+    if dmg <= 0:
+        return 0
+    if abil & AB_BRUTAL:
+        dmg *= 2
+    if armor < 1:
+        armor = 1
+    w = (dmg + armor - 1) // armor
+    if abil & AB_POISON:
+        w *= 2
+    if abil & AB_PARALYZE:
+        w += 3
+    return w
+
+
+cdef int take_points(double* vals, int n, int* used, double need) noexcept nogil:
+    """Greedily mark resources (largest first) until their sum reaches ``need``; return 1
+    and keep the marks if it does, else undo them and return 0."""
+    cdef int marks[H_MAX_RES]
+    cdef int m = 0, i, best
+    cdef double total = 0
+    if need <= 0:
+        return 1
+    while total < need:
+        best = -1
+        for i in range(n):
+            if not used[i] and vals[i] > 0 and (best < 0 or vals[i] > vals[best]):
+                best = i
+        if best < 0:
+            for i in range(m):
+                used[marks[i]] = 0
+            return 0
+        used[best] = 1
+        marks[m] = best
+        m += 1
+        total += vals[best]
+    return 1
+
+
+cdef double fight_plan(HeuristicPolicy self, const GameState* gs, const EngineStatics* es, const Statics* st,
+                       const Foe* foes, int nf, const int* excluded, int units_ok,
+                       int* out_kills, int* out_wounds) noexcept nogil:
+    """Worth of fighting ``foes`` with the hand (minus ``excluded``) and ready Units (when
+    ``units_ok``): ranged / siege attacks first (11.5), then block the attacks that can be
+    blocked (11.6) or take their Wounds (11.7, 12), then melee attacks (11.8), each step
+    greedy.  Both orders of "block first" and "keep cards for the attack" are tried; the
+    better is returned as aggression * Fame won - wound_weight * Wounds taken."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef double vals[H_MAX_RES]
+    cdef int src[H_MAX_RES]            # >= 0 hand index, < 0: -(unit slot + 1)
+    cdef int used[H_MAX_RES]
+    cdef int used0[H_MAX_RES]
+    cdef int alive[H_MAX_FOES]
+    cdef int nr = 0, i, f, k, k2, order, kills, wounds, best_kills = 0, best_wounds = 0, armor, need
+    cdef int harmor = hero_armor(gs, st, gs.current)
+    cdef double score, best = -1e9
+    cdef Weights w
+    cdef int fame_total
+    if nf > H_MAX_FOES:
+        nf = H_MAX_FOES
+    for i in range(pl.n_hand):
+        if nr >= H_MAX_RES - MAX_UNITS:
+            break
+        if (excluded != NULL and excluded[i]) or pl.hand[i] == es.wound:
+            continue
+        src[nr] = i
+        nr += 1
+    if units_ok:
+        for i in range(MAX_UNITS):
+            if pl.units[i].card >= 0 and pl.units[i].ready and pl.units[i].wounds == 0:
+                src[nr] = -(i + 1)
+                nr += 1
+    # ranged / siege phase
+    for i in range(nr):
+        used0[i] = 0
+    for f in range(nf):
+        alive[f] = 1
+    kills = 0
+    fame_total = 0
+    for f in range(nf):                                      # foes are given best first
+        w_attack(&w, foes[f].res, 1, foes[f].fortified)
+        for i in range(nr):
+            vals[i] = card_best(gs, es, pl.hand[src[i]], &w, 0) if src[i] >= 0 else unit_best(gs, es, -src[i] - 1, &w)
+        if take_points(vals, nr, used0, foes[f].armor):
+            alive[f] = 0
+            kills += 1
+            fame_total += foes[f].fame
+    for order in range(2):
+        for i in range(nr):
+            used[i] = used0[i]
+        k = kills
+        score = self.p.aggression * fame_total
+        wounds = 0
+        if order == 1:                                       # keep the attack cards first
+            score += melee_phase(self, gs, es, foes, nf, alive, src, nr, used, vals, &k, 0)
+        for f in range(nf):
+            if not alive[f]:
+                continue
+            for i in range(foes[f].n_att):
+                need = foes[f].att[i] * (2 if foes[f].abil & AB_SWIFT else 1)    # 11.6.5 Swift
+                w_block(&w, foes[f].el[i])
+                for k2 in range(nr):
+                    vals[k2] = card_best(gs, es, pl.hand[src[k2]], &w, 1) if src[k2] >= 0 else unit_best(gs, es, -src[k2] - 1, &w)
+                if not take_points(vals, nr, used, need):
+                    wounds += wounds_from(foes[f].att[i], foes[f].abil, harmor)
+        if order == 0:
+            score += melee_phase(self, gs, es, foes, nf, alive, src, nr, used, vals, &k, 0)
+        score -= self.p.wound_weight * wounds
+        if score > best:
+            best = score
+            best_kills = k
+            best_wounds = wounds
+    if out_kills != NULL:
+        out_kills[0] = best_kills
+    if out_wounds != NULL:
+        out_wounds[0] = best_wounds
+    return best
+
+
+cdef double melee_phase(HeuristicPolicy self, const GameState* gs, const EngineStatics* es,
+                        const Foe* foes, int nf, const int* alive, const int* src, int nr,
+                        int* used, double* vals, int* kills, int dummy) noexcept nogil:
+    """The Attack phase of fight_plan: defeat the remaining foes best first (11.8)."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef Weights w
+    cdef int f, i
+    cdef double fame = 0
+    for f in range(nf):
+        if not alive[f]:
+            continue
+        w_attack(&w, foes[f].res, 0, 0)
+        for i in range(nr):
+            vals[i] = card_best(gs, es, pl.hand[src[i]], &w, 1) if src[i] >= 0 else unit_best(gs, es, -src[i] - 1, &w)
+        if take_points(vals, nr, used, foes[f].armor):
+            kills[0] += 1
+            fame += foes[f].fame
+    return self.p.aggression * fame
+
+
+cdef void sort_foes(Foe* foes, int n) noexcept nogil:
+    """Best Fame per Armor first (insertion sort; n is small)."""
+    cdef int i, j
+    cdef Foe t
+    for i in range(1, n):
+        t = foes[i]
+        j = i - 1
+        while j >= 0 and foes[j].fame * (t.armor + 1) < t.fame * (foes[j].armor + 1):
+            foes[j + 1] = foes[j]
+            j -= 1
+        foes[j + 1] = t
+
+
+cdef int hex_foes(HeuristicPolicy self, const GameState* gs, const Statics* st, int h, int fortified,
+                  Foe* out, int n) noexcept nogil:
+    """The enemies lying on hex ``h`` as the player sees them: face-up tokens by their
+    identity; face-down ones (HEX_TOKENS_REVEALED unset) as the average token of their
+    colour, never the token itself."""
+    cdef const Hex* hx = &gs.hexes[h]
+    cdef int k, tok, e, col
+    for k in range(hx.n_tokens):
+        if n >= H_MAX_FOES:
+            break
+        tok = hx.tokens[k]
+        if tok < 0:
+            continue
+        e = gs.token_enemy[tok]
+        if (hx.flags & HEX_TOKENS_REVEALED) or is_rampaging(gs, st, h):
+            foe_from_enemy(st, e, &out[n])
+        else:
+            col = tv(st.enemies.data, st.enemies.width, e, st.cols.enemy_colour)   # the token's back (public)
+            out[n] = self.pile_avg[col if 0 <= col < 6 else 0]
+        if fortified:
+            out[n].fortified = 1
+        n += 1
+    return n
+
+
+# ---------------------------------------------------------------------------------------
+# Movement planner
+# ---------------------------------------------------------------------------------------
+
+cdef int dijkstra(const GameState* gs, const Statics* st, int src, int* dist, int* prev, int city_closed,
+                  int city_site, int limit) noexcept nogil:
+    """Cheapest Move cost from ``src`` to every revealed space under the current terrain
+    costs (_rules.move_cost: 9.2 Day / Night costs and the turn's modifiers, 9.6), up to
+    ``limit``.  Steps that would provoke rampaging enemies (9.4.3, 11.1.2) are skipped; a
+    space where movement ends (a fortified site, 9.5) gets a cost but is not passed
+    through.  Returns the number of spaces reached."""
+    cdef int heap_d[MAX_HEAP]
+    cdef int heap_h[MAX_HEAP]
+    cdef int cost[MAX_HEXES]
+    cdef unsigned char near[MAX_HEXES]
+    cdef unsigned char ramp[MAX_HEXES]
+    cdef int nh = 0, i, d, h, k, to, c, nd, j, p, reached = 0, td, th, nb
+    for i in range(gs.n_hexes):
+        dist[i] = INF
+        prev[i] = -1
+        cost[i] = -2
+        near[i] = 0
+        ramp[i] = 0
+    if src < 0:
+        return 0
+    for i in range(gs.n_hexes):                      # spaces next to rampaging enemies (9.4.3)
+        if gs.hexes[i].n_tokens > 0 and is_rampaging(gs, st, i):
+            ramp[i] = 1
+            for k in range(6):
+                nb = gs.hexes[i].neighbour[k]
+                if nb >= 0:
+                    near[nb] = 1
+    dist[src] = 0
+    heap_d[0] = 0
+    heap_h[0] = src
+    nh = 1
+    while nh > 0:
+        d = heap_d[0]
+        h = heap_h[0]
+        nh -= 1
+        heap_d[0] = heap_d[nh]
+        heap_h[0] = heap_h[nh]
+        i = 0
+        while True:                                  # sift down
+            j = 2 * i + 1
+            if j >= nh:
+                break
+            if j + 1 < nh and heap_d[j + 1] < heap_d[j]:
+                j += 1
+            if heap_d[j] >= heap_d[i]:
+                break
+            td = heap_d[i]; heap_d[i] = heap_d[j]; heap_d[j] = td
+            th = heap_h[i]; heap_h[i] = heap_h[j]; heap_h[j] = th
+            i = j
+        if d > dist[h]:
+            continue
+        reached += 1
+        if h != src and ends_movement(gs, st, h, gs.current):
+            continue
+        for k in range(6):
+            to = gs.hexes[h].neighbour[k]
+            if to < 0:
+                continue
+            c = cost[to]
+            if c == -2:
+                c = move_cost(gs, st, to)
+                cost[to] = c
+            if c < 0 or d + c > limit or d + c >= dist[to]:
+                continue
+            if ramp[to]:                                     # 9.4.2 (can_enter without its re-checks)
+                continue
+            if city_closed and gs.hexes[to].site == city_site:
+                continue                                     # 17.3.1
+            if near[h] and near[to] and provokes(gs, st, h, to):
+                continue
+            nd = d + c
+            if nh < MAX_HEAP:
+                dist[to] = nd
+                prev[to] = h
+                i = nh                                       # sift up
+                nh += 1
+                heap_d[i] = nd
+                heap_h[i] = to
+                while i > 0:
+                    p = (i - 1) // 2
+                    if heap_d[p] <= heap_d[i]:
+                        break
+                    td = heap_d[i]; heap_d[i] = heap_d[p]; heap_d[p] = td
+                    th = heap_h[i]; heap_h[i] = heap_h[p]; heap_h[p] = th
+                    i = p
+    return reached
+
+
+cdef long long terrain_key(const GameState* gs) noexcept nogil:
+    """A checksum of the turn's terrain-cost modifiers (9.6): a new one invalidates paths."""
+    cdef long long k = 0
+    cdef int t
+    for t in range(8):
+        k = k * 31 + gs.turn.terrain_delta[t] * 7 + gs.turn.terrain_floor[t] * 3 + gs.turn.terrain_set[t]
+    k = k * 31 + gs.turn.terrain_open * 5 + gs.turn.terrain_safe * 3 + gs.turn.terrain_closed
+    k = k * 31 + gs.turn.prayer_delta * 3 + gs.turn.prayer_floor + gs.turn.space_bending * 11
+    return k % 999983
+
+
+cdef int first_step(const GameState* gs, const int* prev, int src, int goal) noexcept nogil:
+    """Direction (0-5) of the first step from ``src`` on the path to ``goal``, -1 if none."""
+    cdef int h = goal, k, guard = 0
+    if goal == src or goal < 0 or prev[goal] < 0:
+        return -1
+    while prev[h] != src and guard < MAX_HEXES:
+        h = prev[h]
+        guard += 1
+        if h < 0:
+            return -1
+    for k in range(6):
+        if gs.hexes[src].neighbour[k] == h:
+            return k
+    return -1
+
+
+cdef inline bint has_action(const int32_t* actions, int n, int a) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        if actions[i] == a:
+            return True
+    return False
+
+
+cdef inline int find_kind(const int32_t* actions, int n, int kind) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        if kind_of(actions[i]) == kind:
+            return i
+    return -1
+
+
+cdef int count_wounds(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int i, n = 0
+    for i in range(pl.n_hand):
+        if pl.hand[i] == es.wound:
+            n += 1
+    return n
+
+
+cdef int best_play(const GameState* gs, const EngineStatics* es, const int32_t* actions, int n,
+                   const Weights* w, double keep_weight, double min_value) noexcept nogil:
+    """Index of the card / sideways / Unit play worth most under ``w`` (minus
+    ``keep_weight`` times the card's worth in a fight), if worth more than ``min_value``."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int i, k, best = -1, idx
+    cdef double v, bv = min_value
+    for i in range(n):
+        k = kind_of(actions[i])
+        if k != A_PLAY and k != A_SIDEWAYS and k != A_ACTIVATE_UNIT:
+            continue
+        v = action_value(gs, es, actions[i], w)
+        if v <= 0:
+            continue
+        if keep_weight > 0 and k != A_ACTIVATE_UNIT:
+            idx = arg_of(actions[i]) & 0x7F
+            if idx < pl.n_hand:
+                v -= keep_weight * card_keep_value(gs, es, pl.hand[idx])
+        else:
+            v -= 0.05                                        # prefer cards to spending a Unit outside combat
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+cdef class HeuristicPolicy(RandomPolicy):
+    """The ``heuristic`` policy (see ``mksim.policies.builtin.HeuristicPolicy`` for the
+    parameters).  Deterministic: it never draws from its stream."""
+
+    def __init__(self, seed=0, game_index=0, int stream=0, **params):
+        super().__init__(seed, game_index, stream)
+        merged = dict(PRESETS["balanced"])
+        for k, v in params.items():
+            if k not in merged:
+                raise ValueError(f"unknown heuristic parameter {k!r}; known: {', '.join(PARAM_NAMES)}")
+            merged[k] = float(v)
+        self.p.aggression = merged["aggression"]
+        self.p.explore_weight = merged["explore_weight"]
+        self.p.wound_weight = merged["wound_weight"]
+        self.p.fight_threshold = merged["fight_threshold"]
+        self.p.site_weight = merged["site_weight"]
+        self.p.adventure_weight = merged["adventure_weight"]
+        self.p.core_explore = merged["core_explore"]
+        self.p.recruit_weight = merged["recruit_weight"]
+        self.p.heal_weight = merged["heal_weight"]
+        self.p.learn_weight = merged["learn_weight"]
+        self.params = merged
+        self._bound = None
+        self.path_key = -1
+        self.expl_key = -1
+        self.goal_key = -1
+        self.goal_hex = -1
+        self.goal_kind = G_NONE
+
+    def bind(self, Engine eng):
+        """Per-content data: tactic preferences by id and the average token of each enemy
+        colour (the public token mix: every copy of each enemy of that colour, 1.2.2)."""
+        cdef int k, e, col, copies
+        cdef Foe f
+        cdef double tot[6][4]
+        tables = eng.tables
+        if self._bound is tables:
+            return
+        ids = list(tables.tactic_ids)
+        for k in range(16):
+            self.tactic_rank[k] = 0
+        for k, name in enumerate(ids[:16]):
+            self.tactic_rank[k] = (len(TACTIC_ORDER) - TACTIC_ORDER.index(name)) if name in TACTIC_ORDER else 0
+        cols = tables.columns["enemies"]
+        arr = tables.enemies
+        for col in range(6):
+            for k in range(4):
+                tot[col][k] = 0
+        for e in range(arr.shape[0]):
+            col = int(arr[e, cols.index("colour")])
+            copies = int(arr[e, cols.index("copies")])
+            if not 0 <= col < 6 or copies <= 0:
+                continue
+            tot[col][0] += copies
+            tot[col][1] += copies * int(arr[e, cols.index("armor")])
+            tot[col][2] += copies * int(arr[e, cols.index("attack0")])
+            tot[col][3] += copies * int(arr[e, cols.index("fame")])
+        for col in range(6):
+            f.n_att = 1
+            f.el[0] = PHYSICAL
+            f.att[1] = 0; f.att[2] = 0; f.el[1] = 0; f.el[2] = 0
+            f.abil = 0
+            f.res = 0
+            f.fortified = 0
+            if tot[col][0] > 0:
+                f.armor = <int>(tot[col][1] / tot[col][0] + 0.5)
+                f.att[0] = <int>(tot[col][2] / tot[col][0] + 0.5)
+                f.fame = <int>(tot[col][3] / tot[col][0])       # rounded down: unknowns are a risk
+            else:
+                f.armor = 5; f.att[0] = 5; f.fame = 3
+            self.pile_avg[col] = f
+        self._bound = tables
+
+    def pile_average(self, int colour):
+        """The average enemy of a token colour as the planner sees it (for tests)."""
+        cdef Foe f = self.pile_avg[colour]
+        return {"armor": f.armor, "attack": f.att[0], "fame": f.fame}
+
+    def choose_engine(self, Engine eng):
+        self.bind(eng)
+        return RandomPolicy.choose_engine(self, eng)
+
+    def play(self, Engine eng, long max_steps=100000):
+        self.bind(eng)
+        return RandomPolicy.play(self, eng, max_steps)
+
+    def choose(self, legal):
+        raise TypeError("the heuristic policy needs the engine: use choose_engine(engine)")
+
+    def __reduce__(self):
+        return (_restore_heuristic, (self.seed, self.game_index, self.stream, dict(self.params)))
+
+    # -- the decision --------------------------------------------------------------------
+
+    cdef int pick_engine(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
+        cdef GameState* gs = &eng.core.gs
+        cdef int i
+        if n <= 1:
+            return 0
+        if gs.turn.handler_row >= 0 or gs.turn.pending_choice >= 0:
+            i = self.pick_choice(eng, actions, n)
+        elif gs.phase == PH_TACTICS:
+            i = self.pick_tactic(eng, actions, n)
+        elif gs.phase == PH_TURN_START:
+            i = self.pick_turn_start(eng, actions, n)
+        elif gs.combat.active:
+            i = self.pick_combat(eng, actions, n)
+        elif gs.phase == PH_INTERACT:
+            i = self.pick_interact(eng, actions, n)
+        elif gs.phase == PH_MOVE:
+            i = self.pick_move(eng, actions, n)
+        elif gs.phase == PH_REST:
+            i = self.pick_rest(eng, actions, n)
+        elif gs.phase == PH_END_TURN:
+            i = self.pick_end_turn(eng, actions, n)
+        else:
+            i = 0
+        if i < 0 or i >= n:
+            i = 0
+        return i
+
+    cdef void need_weights(self, Engine eng, Weights* w) noexcept nogil:
+        """What points are wanted now (for choices inside a card being resolved)."""
+        cdef GameState* gs = &eng.core.gs
+        cdef int e, k
+        w_zero(w)
+        w.other = 0.1
+        w.mana = 0.2
+        w.crystal = 0.5
+        w.fame = 1
+        if gs.phase == PH_COMBAT_RANGED:
+            w_attack(w, 0, 1, 0)
+        elif gs.phase == PH_COMBAT_BLOCK:
+            for e in range(4):
+                w.blk[e] = 1
+        elif gs.phase == PH_COMBAT_ATTACK:
+            w_attack(w, 0, 0, 0)
+        elif gs.phase == PH_INTERACT:
+            w.influence = 1
+            w.heal = 0.8 if count_wounds(gs, &eng.es) > 0 else 0
+        else:
+            w.move = 1
+            w.influence = 0.3
+            w.heal = 0.9 if count_wounds(gs, &eng.es) > 0 else 0
+            w.draw = 0.4
+            for k in range(3):
+                for e in range(4):
+                    w.att[k][e] = 0.2
+            for e in range(4):
+                w.blk[e] = 0.2
+        w.mana = 0.2
+        w.crystal = 0.5
+
+    cdef int pick_choice(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
+        """A pending choice(...) option by worth, a colour by the hand's colours, or a
+        handler's question (TurnState.ask) by simple rules."""
+        cdef GameState* gs = &eng.core.gs
+        cdef const EngineStatics* es = &eng.es
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef const int32_t* r
+        cdef Weights w
+        cdef int i, opt, best = 0, ask, c, k
+        cdef double v, bv = -1e9
+        cdef int colour_count[6]
+        if gs.turn.handler_row < 0 and gs.turn.pending_choice >= 0:
+            r = es.effects.data + gs.turn.pending_choice * es.effects.width
+            if r[0] == OP_CHOICE:
+                self.need_weights(eng, &w)
+                for i in range(n):
+                    opt = arg_of(actions[i])
+                    v = row_value(es, r[4] + opt, &w, gs.time, 0)
+                    if v > bv:
+                        bv = v
+                        best = i
+                return best
+            return self.pick_colour(eng, actions, n)
+        ask = gs.turn.ask
+        if ask == ASK_HAND_CARD or ask == ASK_DISCARD_CARD or ask == ASK_DECK_CARD:
+            for i in range(n):                               # a Wound first (throwing it away helps)
+                opt = arg_of(actions[i])
+                if ask == ASK_HAND_CARD and opt < pl.n_hand and pl.hand[opt] == es.wound:
+                    return i
+            if ask == ASK_HAND_CARD:
+                for i in range(n):
+                    if arg_of(actions[i]) == ASK_DONE:
+                        return i
+                bv = 1e9
+                for i in range(n):                           # else the least useful card
+                    opt = arg_of(actions[i])
+                    if opt < pl.n_hand:
+                        v = card_keep_value(gs, es, pl.hand[opt])
+                        if v < bv:
+                            bv = v
+                            best = i
+                return best
+            if ask == ASK_DECK_CARD:                         # the deck card shown: the best one
+                for i in range(n):
+                    opt = arg_of(actions[i])
+                    if opt < pl.n_deck:
+                        v = card_keep_value(gs, es, pl.deck[opt])
+                        if v > bv:
+                            bv = v
+                            best = i
+                return best
+            return 0
+        if ask == ASK_YES_NO:
+            for i in range(n):
+                if arg_of(actions[i]) == 1:
+                    return i
+            return 0
+        if ask == ASK_COLOUR:
+            return self.pick_colour(eng, actions, n)
+        if ask == ASK_NUMBER:
+            return n - 1
+        if ask == ASK_PAYMENT:                               # a Source die, then a token, then a crystal
+            for i in range(n):
+                if PAY_DIE <= arg_of(actions[i]) < PAY_DIE + 8:
+                    return i
+            for i in range(n):
+                if arg_of(actions[i]) < PAY_CRYSTAL:
+                    return i
+            return 0
+        if ask == ASK_ENEMY:                                 # the strongest attacker
+            for i in range(n):
+                opt = arg_of(actions[i])
+                if opt < gs.combat.n_enemies:
+                    v = enemy_attack_value(gs, &eng.core.st, opt, 0)
+                    if v > bv:
+                        bv = v
+                        best = i
+            return best
+        return 0
+
+    cdef int pick_colour(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
+        """The basic colour most cards in hand could be powered with."""
+        cdef GameState* gs = &eng.core.gs
+        cdef const EngineStatics* es = &eng.es
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef int cnt[6]
+        cdef int i, c, best = 0, bc = -1, opt
+        for i in range(6):
+            cnt[i] = 0
+        for i in range(pl.n_hand):
+            if pl.hand[i] >= 0 and pl.hand[i] != es.wound:
+                c = es.card_colour[pl.hand[i] * es.card_stride]
+                if 0 <= c < 4:
+                    cnt[c] += 1
+        for i in range(n):
+            opt = arg_of(actions[i])
+            if 0 <= opt < 4 and cnt[opt] - (1 if pl.crystals[opt] >= 3 else 0) * 2 > bc:
+                bc = cnt[opt] - (1 if pl.crystals[opt] >= 3 else 0) * 2
+                best = i
+        return best
+
+    cdef int pick_tactic(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
+        """3.1: the preferred tactic (TACTIC_ORDER)."""
+        cdef int i, t, best = 0, br = -1
+        for i in range(n):
+            if kind_of(actions[i]) != A_TACTIC:
+                continue
+            t = arg_of(actions[i])
+            if 0 <= t < 16 and self.tactic_rank[t] > br:
+                br = self.tactic_rank[t]
+                best = i
+        return best
+
+    cdef int pick_turn_start(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
+        """4.2-4.5: a regular turn; rest when Wounds clog the hand; announce the End of the
+        Round only with an empty deck and nothing but Wounds in hand."""
+        cdef GameState* gs = &eng.core.gs
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef int wounds = count_wounds(gs, &eng.es), i
+        cdef int good = pl.n_hand - wounds
+        if good == 0 and pl.n_deck == 0:
+            i = find_kind(actions, n, A_ANNOUNCE_END)
+            if i >= 0:
+                return i
+        if wounds > 0 and (good == 0 or (wounds >= 3 and good <= 2)):
+            i = find_kind(actions, n, A_REST)
+            if i >= 0:
+                return i
+        i = find_kind(actions, n, A_REGULAR_TURN)
+        if i >= 0:
+            return i
+        i = find_kind(actions, n, A_REST)
+        if i >= 0:
+            return i
+        i = find_kind(actions, n, A_ANNOUNCE_END)
+        return i if i >= 0 else find_kind(actions, n, A_FORFEIT)
+
+    cdef int pick_rest(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
+        """4.5: discard the least useful non-Wound card, then every Wound, then end."""
+        cdef GameState* gs = &eng.core.gs
+        cdef const EngineStatics* es = &eng.es
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef int i, idx, best = -1
+        cdef double v, bv = 1e9
+        if gs.turn.healing > 0:
+            i = find_kind(actions, n, A_HEAL_WOUND)
+            if i >= 0:
+                return i
+        for i in range(n):
+            if kind_of(actions[i]) == A_REST_DISCARD:
+                idx = arg_of(actions[i])
+                if idx < pl.n_hand and pl.hand[idx] == es.wound and gs.turn.rest_mode != 0:
+                    return i
+        for i in range(n):
+            if kind_of(actions[i]) == A_REST_DISCARD:
+                idx = arg_of(actions[i])
+                if idx < pl.n_hand:
+                    v = card_keep_value(gs, es, pl.hand[idx]) if pl.hand[idx] != es.wound else -1
+                    if v < bv:
+                        bv = v
+                        best = i
+        if best >= 0:
+            return best
+        i = find_kind(actions, n, A_END_TURN)
+        return i if i >= 0 else 0
+
+    cdef int pick_end_turn(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
+        """13.4-13.7: Glade Wound from hand, the AA worth most, the first skill and reward
+        choice, no discards before drawing (unless a discard is required)."""
+        cdef GameState* gs = &eng.core.gs
+        cdef const EngineStatics* es = &eng.es
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef int i, k, best = 0, card, idx
+        cdef double v, bv = -1e9
+        for i in range(n):
+            k = kind_of(actions[i])
+            if k == A_GLADE_WOUND:
+                if arg_of(actions[i]) == 1:
+                    return i
+                best = i if arg_of(actions[i]) == 2 else best
+            elif k == A_PICK_AA or (k == A_REWARD and gs.turn.n_rewards > 0 and
+                                     gs.turn.rewards[0] == 2 and gs.turn.reward_choice == 0):
+                card = gs.aa_offer[arg_of(actions[i])] if arg_of(actions[i]) < 3 else -1
+                v = card_keep_value(gs, es, card) + 0.5 * row_value(es, card_row(es, card, 0), &self_move_w, gs.time, 0)
+                if v > bv:
+                    bv = v
+                    best = i
+        if bv > -1e9:
+            return best
+        i = find_kind(actions, n, A_DRAW)
+        if i >= 0:
+            return i
+        bv = 1e9
+        for i in range(n):                                   # a required discard: the least useful card
+            if kind_of(actions[i]) == A_DISCARD:
+                idx = arg_of(actions[i])
+                if idx < pl.n_hand:
+                    v = card_keep_value(gs, es, pl.hand[idx])
+                    if v < bv:
+                        bv = v
+                        best = i
+        return best
+
+    # -- interaction ---------------------------------------------------------------------
+
+    cdef int pick_interact(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
+        """10.2-10.7: recruit the best Unit, buy an AA / Spell, heal Wounds; play Influence
+        cards while something wanted is not yet affordable; then finish."""
+        cdef GameState* gs = &eng.core.gs
+        cdef const EngineStatics* es = &eng.es
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef int i, k, slot, u, best = -1, wounds = count_wounds(gs, es), cheapest = INF, c, free_slots = 0
+        cdef double v, bv = 0
+        cdef Weights w
+        for i in range(MAX_UNITS):
+            if pl.units[i].card < 0 and i < pl.command_tokens:
+                free_slots += 1
+        for i in range(n):
+            k = kind_of(actions[i])
+            if k == A_RECRUIT:
+                if (arg_of(actions[i]) >> 4) & 0xF:           # never disband a Unit for another
+                    continue
+                slot = arg_of(actions[i]) & 0xF
+                u = gs.unit_offer[slot] if slot < gs.n_unit_offer else -1
+                if u < 0:
+                    continue
+                v = self.p.recruit_weight * es.units.table[u * es.units.stride + es.units.level] + 0.5
+                if v > bv:
+                    bv = v
+                    best = i
+            elif k == A_BUY_AA or k == A_BUY_SPELL or k == A_BUY_CITY_AA:
+                v = self.p.learn_weight
+                if v > bv:
+                    bv = v
+                    best = i
+            elif k == A_BUY_HEALING and wounds > 0:
+                v = self.p.heal_weight
+                if v > bv:
+                    bv = v
+                    best = i
+            elif k == A_HEAL_WOUND:
+                v = self.p.heal_weight + 0.1
+                if v > bv:
+                    bv = v
+                    best = i
+        if best >= 0:
+            return best
+        # what could still be bought: the cheapest offer Unit (Influence, 10.6) or Healing
+        if free_slots > 0:
+            for slot in range(gs.n_unit_offer):
+                u = gs.unit_offer[slot]
+                if u >= 0:
+                    c = es.units.table[u * es.units.stride + es.units.cost]
+                    if c < cheapest:
+                        cheapest = c
+        if wounds > 0 and cheapest > 3:
+            cheapest = 3
+        w_zero(&w)
+        w.influence = 1
+        if cheapest < INF and gs.turn.influence + hand_potential(gs, es, &w, 0, NULL) >= cheapest:
+            best = best_play(gs, es, actions, n, &w, 0.3, 0.5)
+            if best >= 0:
+                return best
+        i = find_kind(actions, n, A_END_INTERACT)
+        return i if i >= 0 else 0
+
+    # -- combat --------------------------------------------------------------------------
+
+    cdef int pick_combat(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
+        cdef GameState* gs = &eng.core.gs
+        cdef const EngineStatics* es = &eng.es
+        cdef const Statics* st = &eng.core.st
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef const Combat* c = &gs.combat
+        cdef int i, k, s, best = -1, t, fame, a, att, dmg, bestdmg, slot, el, need, have, armor, harm
+        cdef uint32_t mask
+        cdef double v, bv, pot
+        cdef Weights w
+        cdef int reserve[64]
+        cdef int ph = gs.phase
+        if ph == PH_COMBAT_RANGED or ph == PH_COMBAT_ATTACK:
+            # 11.5 / 11.8: the commit that defeats the most Fame (only succeeding commits are legal)
+            bv = 0
+            for i in range(n):
+                if kind_of(actions[i]) == A_COMMIT_ATTACK:
+                    mask = <uint32_t>arg_of(actions[i])
+                    fame = 0
+                    t = 0
+                    for s in range(c.n_enemies):
+                        if (mask >> s) & 1:
+                            fame += tv(st.enemies.data, st.enemies.width, c.enemies[s].enemy, st.cols.enemy_fame) * 4 + 1
+                            t += 1
+                    v = fame
+                    if v > bv:
+                        bv = v
+                        best = i
+            if best >= 0:
+                return best
+            # else: pour points into the pool for the best enemy the hand can still defeat
+            best = -1
+            bv = 0
+            for s in range(c.n_enemies):
+                if not is_targetable(gs, s):
+                    continue
+                if ph == PH_COMBAT_RANGED and not can_target_in_ranged(gs, st, s, 0) and \
+                        not can_target_in_ranged(gs, st, s, 1):
+                    continue
+                w_attack(&w, tv(st.enemies.data, st.enemies.width, c.enemies[s].enemy, st.cols.enemy_resistances),
+                         1 if ph == PH_COMBAT_RANGED else 0,
+                         1 if ph == PH_COMBAT_RANGED and not can_target_in_ranged(gs, st, s, 0) else 0)
+                armor = enemy_armor(gs, st, s)
+                have = attack_value(gs, st, <uint32_t>1 << s, ph)
+                if have < 0:
+                    have = 0
+                pot = hand_potential(gs, es, &w, c.units_allowed, NULL)
+                if have + pot + 0.01 < armor:
+                    continue
+                fame = tv(st.enemies.data, st.enemies.width, c.enemies[s].enemy, st.cols.enemy_fame)
+                v = fame * 10.0 / (armor - have + 1)
+                if v > bv:
+                    bv = v
+                    best = s
+            if best >= 0:
+                w_attack(&w, tv(st.enemies.data, st.enemies.width, c.enemies[best].enemy, st.cols.enemy_resistances),
+                         1 if ph == PH_COMBAT_RANGED else 0,
+                         1 if ph == PH_COMBAT_RANGED and not can_target_in_ranged(gs, st, best, 0) else 0)
+                i = best_play(gs, es, actions, n, &w, 0.0, 0.0)
+                if i >= 0:
+                    return i
+            i = find_kind(actions, n, A_NEXT_PHASE)
+            return i if i >= 0 else 0
+        if ph == PH_COMBAT_BLOCK:
+            # 11.6: commit the block that saves most; else build the block of the attack that
+            # hurts most and that the hand can stop
+            bestdmg = 0
+            for i in range(n):
+                if kind_of(actions[i]) == A_COMMIT_BLOCK:
+                    a = arg_of(actions[i])
+                    dmg = enemy_attack_value(gs, st, a & 31, a >> 5) + 1
+                    if dmg > bestdmg:
+                        bestdmg = dmg
+                        best = i
+            if best >= 0:
+                return best
+            self.attack_reserve(eng, reserve)
+            harm = hero_armor(gs, st, gs.current)
+            best = -1
+            bv = 0
+            for s in range(c.n_enemies):
+                if c.enemies[s].flags & (CE_DEFEATED | CE_GONE):
+                    continue
+                for a in range(enemy_n_attacks(gs, st, s)):
+                    if not attack_is_live(gs, st, s, a):
+                        continue
+                    need = block_needed(gs, st, s, a)
+                    el = attack_element(gs, st, s, a)
+                    w_block(&w, el if el >= 0 else 0)
+                    pot = hand_potential(gs, es, &w, c.units_allowed, reserve)
+                    if pot + 0.01 < need:
+                        continue
+                    dmg = wounds_from(enemy_attack_value(gs, st, s, a), enemy_ability(gs, st, s, AB_BRUTAL) * AB_BRUTAL |
+                                      enemy_ability(gs, st, s, AB_POISON) * AB_POISON, harm)
+                    v = dmg * 10.0 / (need + 1)
+                    if dmg > 0 and v > bv:
+                        bv = v
+                        best = s | (a << 5)
+            if best >= 0:
+                el = attack_element(gs, st, best & 31, best >> 5)
+                w_block(&w, el if el >= 0 else 0)
+                bv = -1e9
+                k = -1
+                for i in range(n):                           # the play worth most for this block
+                    t = kind_of(actions[i])
+                    if t != A_PLAY and t != A_SIDEWAYS and t != A_ACTIVATE_UNIT:
+                        continue
+                    if t != A_ACTIVATE_UNIT and (arg_of(actions[i]) & 0x7F) < 64 and reserve[arg_of(actions[i]) & 0x7F]:
+                        continue
+                    v = action_value(gs, es, actions[i], &w)
+                    if v > 0 and v > bv:
+                        bv = v
+                        k = i
+                if k >= 0:
+                    return k
+            i = find_kind(actions, n, A_NEXT_PHASE)
+            return i if i >= 0 else 0
+        if ph == PH_COMBAT_DAMAGE:
+            return self.pick_damage(eng, actions, n)
+        i = find_kind(actions, n, A_NEXT_PHASE)
+        return i if i >= 0 else 0
+
+    cdef void attack_reserve(self, Engine eng, int* reserve) noexcept nogil:
+        """Hand cards kept for the Attack phase: enough melee to defeat the enemy worth most
+        that the hand can defeat (11.8); the rest may block."""
+        cdef GameState* gs = &eng.core.gs
+        cdef const EngineStatics* es = &eng.es
+        cdef const Statics* st = &eng.core.st
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef const Combat* c = &gs.combat
+        cdef double vals[H_MAX_RES]
+        cdef int used[H_MAX_RES]
+        cdef int i, s, best = -1, nr, fame, bf = 0
+        cdef Weights w
+        for i in range(64):
+            reserve[i] = 0
+        nr = pl.n_hand if pl.n_hand < H_MAX_RES else H_MAX_RES
+        for s in range(c.n_enemies):
+            if not is_targetable(gs, s):
+                continue
+            w_attack(&w, tv(st.enemies.data, st.enemies.width, c.enemies[s].enemy, st.cols.enemy_resistances), 0, 0)
+            for i in range(nr):
+                vals[i] = card_best(gs, es, pl.hand[i], &w, 1)
+                used[i] = 0
+            if take_points(vals, nr, used, enemy_armor(gs, st, s)):
+                fame = tv(st.enemies.data, st.enemies.width, c.enemies[s].enemy, st.cols.enemy_fame)
+                if fame > bf:
+                    bf = fame
+                    best = s
+        if best < 0:
+            return
+        w_attack(&w, tv(st.enemies.data, st.enemies.width, c.enemies[best].enemy, st.cols.enemy_resistances), 0, 0)
+        for i in range(nr):
+            vals[i] = card_best(gs, es, pl.hand[i], &w, 1)
+            used[i] = 0
+        take_points(vals, nr, used, enemy_armor(gs, st, best))
+        for i in range(nr):
+            reserve[i] = used[i]
+
+    cdef int pick_damage(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
+        """11.7: resolve attacks in the listed order; a Unit takes the damage when its Armor
+        absorbs at least two of the hero's Wounds' worth (12.2), else the hero does."""
+        cdef GameState* gs = &eng.core.gs
+        cdef const Statics* st = &eng.core.st
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef int i, slot, u, armor, best = -1, ba = 0, harm = hero_armor(gs, st, gs.current)
+        if gs.combat.dmg_slot < 0:
+            i = find_kind(actions, n, A_DAMAGE_START)
+            if i >= 0:
+                return i
+            i = find_kind(actions, n, A_NEXT_PHASE)
+            return i if i >= 0 else 0
+        for i in range(n):
+            if kind_of(actions[i]) == A_DAMAGE_UNIT:
+                slot = arg_of(actions[i])
+                u = pl.units[slot].card
+                if u < 0:
+                    continue
+                armor = tv(st.units.data, st.units.width, u, st.cols.unit_armor)
+                if armor > ba:
+                    ba = armor
+                    best = i
+        if best >= 0 and gs.combat.dmg_left > harm and ba >= harm:
+            return best
+        i = find_kind(actions, n, A_DAMAGE_HERO)
+        return i if i >= 0 else 0
+
+    # -- movement and the turn's goal ------------------------------------------------------
+
+    cdef int pick_move(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
+        cdef GameState* gs = &eng.core.gs
+        cdef const EngineStatics* es = &eng.es
+        cdef const Statics* st = &eng.core.st
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef int* dist
+        cdef int* prev
+        cdef long long pkey
+        cdef int limit, ekey
+        cdef int pos[2 * MAX_EXPLORABLE]
+        cdef int excluded[64]
+        cdef Foe foes[H_MAX_FOES]
+        cdef int h, k, nb, m, i, need, nf, site, d, best_h = -1, best_kind = G_NONE, key, wounds, step, c
+        cdef int here = pl.position, mp = gs.turn.move_points, dirs, kills, wtaken, explore_cost, last_round
+        cdef double v, bv, pot, value, score, dist_pen
+        cdef Weights w
+        cdef bint core_next
+        if here < 0:
+            i = find_kind(actions, n, A_END_TURN)
+            return i if i >= 0 else 0
+        i = find_kind(actions, n, A_HEAL_WOUND)               # 12.3.3: Healing points throw Wounds away
+        if i >= 0:
+            return i
+        wounds = count_wounds(gs, es)
+        key = gs.round * 256 + gs.turns_in_round
+        if key != self.goal_key:
+            self.goal_key = key
+            self.goal_hex = -1
+            self.goal_kind = G_NONE
+        w_zero(&w)
+        w.move = 1
+        pot = hand_potential(gs, es, &w, 1, NULL)
+        last_round = gs.round >= es.rounds
+        explore_cost = 2 - gs.turn.explore_discount            # 9.8.3
+        # the top tile's back (Countryside / Core) is public (9.8.4): revealing a Core tile may
+        # reveal the city and end First Reconnaissance (17.3.1)
+        core_next = False
+        if gs.n_tile_stack > 0:
+            core_next = tv(st.tiles.data, st.tiles.width, gs.tile_stack[gs.n_tile_stack - 1], st.cols.tile_kind) >= 2
+        limit = mp + <int>pot + 8
+        pkey = terrain_key(gs) * 1000003 + ((<long long>here * 64 + gs.n_tiles) * 4096 + key) * 256 + limit
+        if pkey != self.path_key:
+            dijkstra(gs, st, here, self.path_dist, self.path_prev, es.city_closed, es.city_site, limit)
+            self.path_key = pkey
+        dist = self.path_dist
+        prev = self.path_prev
+        ekey = gs.n_tiles * 256 + gs.n_tile_stack
+        if ekey != self.expl_key:
+            for h in range(gs.n_hexes):
+                self.expl_n[h] = -1
+            self.expl_key = ekey
+        bv = 0
+        if not gs.turn.action_taken:
+            for h in range(gs.n_hexes):
+                d = dist[h]
+                if d >= INF:
+                    continue
+                dist_pen = 0.0 if d <= mp + pot else 0.15 * (d - mp - pot) + 0.5
+                # exploration (9.8)
+                if d + explore_cost <= mp + pot + 8:
+                    m = self.expl_n[h]
+                    if m < 0:
+                        m = explorable(gs, st, h, pos)
+                        if m == RULES_STACK_EMPTY:
+                            m = box_explorable(gs, st, h, pos)
+                        self.expl_n[h] = m if m > 0 else 0
+                    if m > 0:
+                        value = st.shape.fame_per_tile + self.p.explore_weight
+                        if core_next and not last_round:
+                            value *= self.p.core_explore
+                        need = d + explore_cost
+                        score = value - self.move_cost_penalty(need - mp, pot) - dist_pen
+                        if h == self.goal_hex and self.goal_kind == G_EXPLORE:
+                            score += 0.3
+                        if score > bv:
+                            bv = score
+                            best_h = h
+                            best_kind = G_EXPLORE
+                if d > mp + pot:
+                    continue                                 # fights and sites: only this turn
+                # challenge rampaging enemies next to h (11.1.5)
+                nf = 0
+                for k in range(6):
+                    nb = gs.hexes[h].neighbour[k]
+                    if nb >= 0 and is_rampaging(gs, st, nb):
+                        nf = hex_foes(self, gs, st, nb, 0, foes, nf)
+                if nf > 0:
+                    self.move_exclusion(gs, es, d - mp, excluded)
+                    sort_foes(foes, nf)
+                    score = fight_plan(self, gs, es, st, foes, nf, excluded, 1, &kills, &wtaken)
+                    if kills > 0 and score > self.p.fight_threshold:
+                        score -= self.move_cost_penalty(d - mp, pot) + dist_pen
+                        if h == self.goal_hex and self.goal_kind == G_CHALLENGE:
+                            score += 0.3
+                        if score > bv:
+                            bv = score
+                            best_h = h
+                            best_kind = G_CHALLENGE
+                if h == here and d == 0:
+                    pass
+                site = gs.hexes[h].site
+                if site < 0:
+                    continue
+                score = self.site_score(eng, h, site, d, mp, pot, wounds, foes, excluded)
+                if score > -1e8:
+                    score -= dist_pen
+                    if h == self.goal_hex:
+                        score += 0.3
+                    if score > bv:
+                        bv = score
+                        best_h = h
+                        best_kind = self.site_goal_kind(eng, site)
+        if best_h < 0:
+            return self.end_of_move(eng, actions, n, wounds)
+        self.goal_hex = best_h
+        self.goal_kind = best_kind
+        # at the goal: take the action
+        if best_h == here and best_kind != G_ASSAULT:
+            if best_kind == G_EXPLORE:
+                if mp >= explore_cost:
+                    i = find_kind(actions, n, A_EXPLORE)
+                    if i >= 0:
+                        return i
+                return self.play_for_move(eng, actions, n, 0.0, wounds)
+            if best_kind == G_CHALLENGE:
+                return self.pick_challenge(eng, actions, n)
+            if best_kind == G_ENTER:
+                i = find_kind(actions, n, A_ENTER_SITE)
+                if i >= 0:
+                    return i
+            if best_kind == G_INTERACT:
+                i = find_kind(actions, n, A_INTERACT)
+                if i >= 0:
+                    return i
+            return self.end_of_move(eng, actions, n, wounds)
+        step = first_step(gs, prev, here, best_h)
+        if step < 0:
+            return self.end_of_move(eng, actions, n, wounds)
+        c = move_cost(gs, st, gs.hexes[here].neighbour[step])
+        if c >= 0 and mp >= c:
+            i = find_kind(actions, n, A_MOVE)
+            for i in range(n):
+                if actions[i] == (A_MOVE << ACTION_SHIFT | step):
+                    return i
+        i = self.play_for_move(eng, actions, n, 0.6 if best_kind != G_EXPLORE else 0.0, wounds)
+        if i >= 0 and kind_of(actions[i]) != A_END_TURN:
+            return i
+        return self.end_of_move(eng, actions, n, wounds)
+
+    cdef double move_cost_penalty(self, int extra, double pot) noexcept nogil:
+        """Cards spent on Move beyond the points already in the pool (about 2 per card)."""
+        if extra <= 0:
+            return 0
+        return 0.15 * extra
+
+    cdef void move_exclusion(self, const GameState* gs, const EngineStatics* es, int extra, int* excluded) noexcept nogil:
+        """Mark the hand cards that would pay ``extra`` Move (those worth most for Move per
+        worth in a fight), so a fight plan does not count them."""
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef Weights w
+        cdef int i, best
+        cdef double got = 0, v, bv
+        w_zero(&w)
+        w.move = 1
+        for i in range(64):
+            excluded[i] = 0
+        while got < extra:
+            best = -1
+            bv = -1e9
+            for i in range(pl.n_hand):
+                if excluded[i] or pl.hand[i] == es.wound or i >= 64:
+                    continue
+                v = card_best(gs, es, pl.hand[i], &w, 1) - 0.5 * card_keep_value(gs, es, pl.hand[i])
+                if v > bv:
+                    bv = v
+                    best = i
+            if best < 0:
+                break
+            excluded[best] = 1
+            got += card_best(gs, es, pl.hand[best], &w, 1)
+
+    cdef int site_goal_kind(self, Engine eng, int site) noexcept nogil:
+        cdef const EngineStatics* es = &eng.es
+        if site == es.sites.keep or site == es.sites.mage_tower:
+            return G_ASSAULT
+        if site == es.sites.village or site == es.sites.monastery:
+            return G_INTERACT
+        return G_ENTER
+
+    cdef double site_score(self, Engine eng, int h, int site, int d, int mp, double pot, int wounds,
+                           Foe* foes, int* excluded) noexcept nogil:
+        """Worth of going to site ``site`` on hex ``h`` this turn (-1e9: not worth it)."""
+        cdef GameState* gs = &eng.core.gs
+        cdef const EngineStatics* es = &eng.es
+        cdef const Statics* st = &eng.core.st
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef const Hex* hx = &gs.hexes[h]
+        cdef int nf = 0, kills = 0, wt = 0, free_slots = 0, i, u, cheapest = INF, c, fortified
+        cdef double v, infl
+        cdef Weights w
+        if site == es.sites.keep or site == es.sites.mage_tower:
+            # 11.1.3 assault: the garrison defends the fortified site (11.10); Reputation -1 (10.4)
+            if hx.flags & HEX_CONQUERED or hx.n_tokens == 0 or d == 0:
+                return -1e9
+            self.move_exclusion(gs, es, d - mp, excluded)
+            nf = hex_foes(self, gs, st, h, 1, foes, 0)
+            sort_foes(foes, nf)
+            v = fight_plan(self, gs, es, st, foes, nf, excluded, 1, &kills, &wt)
+            if kills < nf:
+                return -1e9                                  # a site only falls with all its defenders
+            v = self.p.site_weight * (v + 1.0) - 0.5 - self.move_cost_penalty(d - mp, pot)
+            return v if v > self.p.fight_threshold else -1e9
+        if site == es.sites.dungeon or site == es.sites.tomb or site == es.sites.monster_den or \
+                site == es.sites.spawning_grounds:
+            if not enterable_here(gs, es, h):
+                return -1e9
+            self.move_exclusion(gs, es, d - mp, excluded)
+            if hx.n_tokens > 0:
+                nf = hex_foes(self, gs, st, h, 0, foes, 0)
+            else:
+                # 10.7.5-10.7.9: enemies drawn on entering: brown (dungeon, den, spawning
+                # grounds: two) or red (tomb) tokens, valued as the average of their colour
+                foes[0] = self.pile_avg[4 if site == es.sites.tomb else 3]
+                nf = 1
+                if site == es.sites.spawning_grounds:
+                    foes[1] = foes[0]
+                    nf = 2
+            # dungeons and tombs are fought under night rules without Units (10.7.5, 10.7.6)
+            v = fight_plan(self, gs, es, st, foes, nf, excluded,
+                           0 if site == es.sites.dungeon or site == es.sites.tomb else 1, &kills, &wt)
+            if kills < nf:
+                return -1e9
+            v = self.p.adventure_weight * (v + 1.5) - self.move_cost_penalty(d - mp, pot)
+            return v if v > self.p.fight_threshold else -1e9
+        if site == es.sites.village or site == es.sites.monastery:
+            if hx.flags & HEX_BURNED:
+                return -1e9
+            w_zero(&w)
+            w.influence = 1
+            self.move_exclusion(gs, es, d - mp, excluded)
+            infl = hand_potential(gs, es, &w, 0, excluded) + rep_modifier(gs, es)
+            v = 0
+            if wounds > 0:                                   # 10.5: Healing 3 (village) / 2 (monastery)
+                c = es.units.heal_village if site == es.sites.village else es.units.heal_monastery
+                if c > 0 and infl >= c:
+                    i = <int>(infl / c)
+                    v = self.p.heal_weight * (i if i < wounds else wounds)
+            for i in range(MAX_UNITS):
+                if pl.units[i].card < 0 and i < pl.command_tokens:
+                    free_slots += 1
+            if free_slots > 0:
+                for i in range(gs.n_unit_offer):
+                    u = gs.unit_offer[i]
+                    if u < 0:
+                        continue
+                    if not (es.units.table[u * es.units.stride + es.units.sites] >> site) & 1:
+                        continue
+                    c = es.units.table[u * es.units.stride + es.units.cost]
+                    if c <= infl:
+                        v = dmax(v, self.p.recruit_weight * es.units.table[u * es.units.stride + es.units.level] + 0.5)
+            if site == es.sites.monastery and infl >= es.units.aa_cost:
+                v = dmax(v, self.p.learn_weight)
+            if v <= 0.3:
+                return -1e9
+            return v - self.move_cost_penalty(d - mp, pot)
+        return -1e9
+
+    cdef int pick_challenge(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
+        """11.1.5: the challenge (set of adjacent rampaging spaces) with the best plan."""
+        cdef GameState* gs = &eng.core.gs
+        cdef const EngineStatics* es = &eng.es
+        cdef const Statics* st = &eng.core.st
+        cdef Foe foes[H_MAX_FOES]
+        cdef int i, k, nf, mask, best = -1, kills, wt, here = gs.players[gs.current].position, nb
+        cdef double v, bv = -1e9
+        for i in range(n):
+            if kind_of(actions[i]) != A_CHALLENGE:
+                continue
+            mask = arg_of(actions[i])
+            nf = 0
+            for k in range(6):
+                if (mask >> k) & 1:
+                    nb = gs.hexes[here].neighbour[k]
+                    if nb >= 0:
+                        nf = hex_foes(self, gs, st, nb, 0, foes, nf)
+            sort_foes(foes, nf)
+            v = fight_plan(self, gs, es, st, foes, nf, NULL, 1, &kills, &wt)
+            if kills > 0 and v > bv:
+                bv = v
+                best = i
+        if best >= 0 and bv > self.p.fight_threshold:
+            return best
+        return self.end_of_move(eng, actions, n, count_wounds(gs, es))
+
+    cdef int play_for_move(self, Engine eng, const int32_t* actions, int n, double keep, int wounds) noexcept nogil:
+        """Play the card worth most as Move (minus ``keep`` times its worth in a fight)."""
+        cdef GameState* gs = &eng.core.gs
+        cdef Weights w
+        cdef int i
+        w_zero(&w)
+        w.move = 1
+        w.heal = 0.9 if wounds > 0 else 0
+        i = best_play(gs, &eng.es, actions, n, &w, keep, 0.4)
+        if i >= 0:
+            return i
+        return self.end_of_move(eng, actions, n, wounds)
+
+    cdef int end_of_move(self, Engine eng, const int32_t* actions, int n, int wounds) noexcept nogil:
+        """Nothing more to reach this turn: heal Wounds with cards that give Healing (12.3),
+        then end the turn (4.6)."""
+        cdef GameState* gs = &eng.core.gs
+        cdef Weights w
+        cdef int i
+        if wounds > 0:
+            w_zero(&w)
+            w.heal = 1
+            i = best_play(gs, &eng.es, actions, n, &w, 0.3, 0.5)
+            if i >= 0:
+                return i
+        i = find_kind(actions, n, A_END_TURN)
+        return i if i >= 0 else 0
+
+
+cdef double rep_modifier(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    """10.2.3: the Influence modifier of the player's Reputation (-99 = no interaction)."""
+    cdef int r = gs.players[gs.current].reputation + 7
+    cdef int m
+    if r < 0:
+        r = 0
+    if r > 15:
+        r = 15
+    m = es.units.reputation[r]
+    return m if m > -50 else -99
+
+
+cdef bint enterable_here(const GameState* gs, const EngineStatics* es, int h) noexcept nogil:
+    """An adventure site still worth entering: not conquered yet (10.8; a conquered dungeon
+    or tomb gives no Fame again worth the risk)."""
+    return not (gs.hexes[h].flags & HEX_CONQUERED)
+
+
+def _restore_heuristic(seed, game_index, stream, params):
+    return HeuristicPolicy(seed, game_index, stream, **params)
