@@ -70,3 +70,19 @@ class TestHeuristicBalancedConformance(PolicyConformance):
     name = "heuristic-balanced"
     params = {"aggression": 1.1}
     ci_games = 2
+
+
+class TestSearchConformance(PolicyConformance):
+    name = "search"
+    params = {"budget": 4}
+    ci_games = 1
+    seeds = (0,)
+
+
+class TestSearchEagerConformance(PolicyConformance):
+    """search rolled out with the eager base: its worlds and the base's draws come from
+    the policy's own stream, so it is reproducible and blind as well."""
+    name = "search"
+    params = {"budget": 4, "base": "eager", "horizon": 1}
+    ci_games = 1
+    seeds = (0,)

@@ -18,6 +18,7 @@ from .registry import (ENTRY_POINT_GROUP, PolicyError, describe_policy, get_poli
                        load_entry_points, parse_policy_spec, policy_class, register, resolve_policy,
                        unregister)
 from . import builtin  # noqa: F401  (registers the built-in policies)
+from . import search  # noqa: F401  (registers the search policy)
 
 ACTION_SHIFT = 20   # an action is kind << ACTION_SHIFT | argument (ext/_engine.pxd)
 
