@@ -49,6 +49,9 @@ cdef class SearchPolicy(RandomPolicy):
         Safety cap on the decisions of one rollout.
     value_unit, value_crystal, value_wound, value_level : float
         Terms of the value function besides Fame.
+    oracle : bool
+        Roll out on exact copies of the true state (deck order, tokens, random streams):
+        an upper reference that cheats, only for policies named ``oracle-...``.
     """
     cdef RandomPolicy base
     cdef Engine scratch
@@ -61,12 +64,14 @@ cdef class SearchPolicy(RandomPolicy):
     cdef readonly double value_crystal
     cdef readonly double value_wound
     cdef readonly double value_level
+    cdef readonly bint oracle            # roll out on the TRUE state (sees hidden information)
     cdef readonly long searched          # decisions searched since reset (for reports / tests)
     cdef readonly long rollouts          # rollouts played since reset
 
     def __init__(self, seed=0, game_index=0, int stream=0, RandomPolicy base=None, int budget=16,
                  int horizon=0, int max_branch=8, int rollout_steps=400, double value_unit=3.0,
-                 double value_crystal=0.5, double value_wound=1.0, double value_level=2.0):
+                 double value_crystal=0.5, double value_wound=1.0, double value_level=2.0,
+                 bint oracle=False):
         if base is None:
             raise ValueError("search needs a base policy (a C policy of mksim._policies / _heuristic)")
         if budget < 1:
@@ -82,6 +87,7 @@ cdef class SearchPolicy(RandomPolicy):
         self.value_unit, self.value_crystal, self.value_wound, self.value_level = \
             value_unit, value_crystal, value_wound, value_level
         self.has_scratch = False
+        self.oracle = oracle
         super().__init__(seed, game_index, stream)
 
     def reset(self, seed, game_index=0):
@@ -164,7 +170,8 @@ cdef class SearchPolicy(RandomPolicy):
         for i in range(n):
             for k in range(K):
                 memcpy(sg, gs, sizeof(GameState))
-                determinize(sg, &self.scratch.core.st, p, worlds[k])
+                if not self.oracle:              # an oracle plays on the true future instead
+                    determinize(sg, &self.scratch.core.st, p, worlds[k])
                 if self.scratch.c_apply(cand[i]) != 0:
                     total[i] = -1e18
                     break
@@ -180,7 +187,8 @@ cdef class SearchPolicy(RandomPolicy):
     def __reduce__(self):
         return (_restore_search, (self.seed, self.game_index, self.stream, self.rng_state(), self.base,
                                   self.budget, self.horizon, self.max_branch, self.rollout_steps,
-                                  self.value_unit, self.value_crystal, self.value_wound, self.value_level))
+                                  self.value_unit, self.value_crystal, self.value_wound, self.value_level,
+                                  self.oracle))
 
 
 def _restore_search(seed, game_index, stream, state, base, *params):

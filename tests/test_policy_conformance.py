@@ -73,8 +73,10 @@ class TestHeuristicBalancedConformance(PolicyConformance):
 
 
 class TestSearchConformance(PolicyConformance):
+    """The same settings as TestOracleSearchConformance: where the oracle's decisions
+    differ on a pair, the honest search's must not."""
     name = "search"
-    params = {"budget": 4}
+    params = {"budget": 8, "horizon": 1}
     ci_games = 1
     seeds = (0,)
 
@@ -84,5 +86,14 @@ class TestSearchEagerConformance(PolicyConformance):
     the policy's own stream, so it is reproducible and blind as well."""
     name = "search"
     params = {"budget": 4, "base": "eager", "horizon": 1}
+    ci_games = 1
+    seeds = (0,)
+
+
+class TestOracleSearchConformance(PolicyConformance):
+    """Declares sees_hidden and says so in its name; the conformance class checks that it
+    really decides differently on some pair differing only in hidden information."""
+    name = "oracle-search"
+    params = {"budget": 8, "horizon": 1}
     ci_games = 1
     seeds = (0,)

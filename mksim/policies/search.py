@@ -52,6 +52,8 @@ class SearchPolicy(Policy):
         "stream": "policy stream k",
     }
 
+    _oracle = False
+
     def __init__(self, budget: int = 16, horizon: int = 0, max_branch: int = 8, base: str = "heuristic",
                  rollout_steps: int = 400, stream: int = 0) -> None:
         from .. import _search
@@ -60,7 +62,7 @@ class SearchPolicy(Policy):
         self._base = build(policy_class(base), base, {})
         core_base = getattr(self._base, "_core", None)
         self._core = _search.SearchPolicy(0, 0, int(stream), core_base, int(budget), int(horizon),
-                                          int(max_branch), int(rollout_steps))
+                                          int(max_branch), int(rollout_steps), oracle=self._oracle)
         self._scratch_game = None
         super().__init__(budget=int(budget), horizon=int(horizon), max_branch=int(max_branch), base=base,
                          rollout_steps=int(rollout_steps), stream=int(stream))
@@ -96,3 +98,18 @@ class SearchPolicy(Policy):
         d = dict(self.__dict__)
         d["_scratch_game"] = None                # rebuilt on the first decision after unpickling
         return d
+
+
+@register
+class OracleSearchPolicy(SearchPolicy):
+    """``search`` that cheats: its rollouts run on exact copies of the true state."""
+
+    name = "oracle-search"
+    description = (
+        "The search policy with its rollouts played on exact copies of the true state: it "
+        "knows the order of its deck, the face-down tokens, the tile stack and every future "
+        "die. It is not an honest player; it measures how much hidden information is worth "
+        "to the search (compare with search at the same budget).")
+    metadata = {"stochastic": True, "uses_state": True, "sees_hidden": True, "fast_path": False,
+                "cost": "budget rollouts of the base policy per searched decision", "rules": ()}
+    _oracle = True
