@@ -235,8 +235,9 @@ def test_determinized_copies_play_on(states):
 
 def test_policies_decide_alike_on_states_differing_only_in_hidden_information(pairs):
     from mksim.policies import list_policies, policy_class
-    builtin = [n for n in list_policies() if policy_class(n).__module__.startswith("mksim.")]
-    assert {"random", "eager", "first"} <= set(builtin)
+    builtin = [n for n in list_policies() if policy_class(n).__module__.startswith("mksim.")
+               and not policy_class(n).metadata["sees_hidden"]]      # oracle-...: by declaration
+    assert {"random", "eager", "first", "search"} <= set(builtin)
     live = [(s, t) for s, t in pairs if len(s.legal_actions()) > 0]
     assert len(live) >= 6
     for name in builtin:
