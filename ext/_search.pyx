@@ -24,6 +24,7 @@ from mksim._state cimport GameCore, Statics
 from mksim._engine cimport Engine, EngineStatics, MAX_ACTIONS
 from mksim._policies cimport RandomPolicy, POLICY_STREAM_BASE
 from mksim._determinize cimport determinize
+from mksim._heuristic cimport HeuristicPolicy
 
 cdef enum:
     MAX_BRANCH = 32            # candidates one search can compare
@@ -54,6 +55,8 @@ cdef class SearchPolicy(RandomPolicy):
         an upper reference that cheats, only for policies named ``oracle-...``.
     """
     cdef RandomPolicy base
+    cdef HeuristicPolicy hbase           # the base when it is the heuristic (it keeps a turn goal), else None
+    cdef bint base_has_memory
     cdef Engine scratch
     cdef bint has_scratch
     cdef readonly int budget
@@ -83,6 +86,8 @@ cdef class SearchPolicy(RandomPolicy):
         if rollout_steps < 1:
             raise ValueError("rollout_steps must be >= 1")
         self.base = base
+        self.base_has_memory = isinstance(base, HeuristicPolicy)
+        self.hbase = base if self.base_has_memory else None
         self.budget, self.horizon, self.max_branch, self.rollout_steps = budget, horizon, max_branch, rollout_steps
         self.value_unit, self.value_crystal, self.value_wound, self.value_level = \
             value_unit, value_crystal, value_wound, value_level
@@ -92,8 +97,20 @@ cdef class SearchPolicy(RandomPolicy):
 
     def reset(self, seed, game_index=0):
         RandomPolicy.reset(self, seed, game_index)
+        self.base.reset(seed, game_index)
+        self.forget()                            # a new game: no goal, no cache from the last one
         self.searched = 0
         self.rollouts = 0
+
+    cdef void forget(self) noexcept nogil:
+        """Clear the base policy's memory between decisions of different worlds: the
+        heuristic keeps a goal for the turn and path / exploration caches keyed by what
+        they depend on; a rollout must start from none of them, and the real game must
+        not see what a rollout in an imagined world left there."""
+        if self.base_has_memory:
+            self.hbase.goal_key = -1
+            self.hbase.path_key = -1
+            self.hbase.expl_key = -1
 
     def set_scratch(self, Engine scratch):
         """The engine rollouts run on: a copy of the game being played (same tables and
@@ -148,6 +165,7 @@ cdef class SearchPolicy(RandomPolicy):
         cdef uint64_t worlds[MAX_K]
         cdef double total[MAX_BRANCH]
         cdef int i, k, K, p, best, fallback
+        cdef int goal_key = 0, goal_hex = 0, goal_kind = 0
         cdef GameState* gs = &eng.core.gs
         cdef GameState* sg
         if n <= 1:
@@ -166,18 +184,24 @@ cdef class SearchPolicy(RandomPolicy):
         for i in range(n):
             cand[i] = actions[i]
             total[i] = 0
+        if self.base_has_memory:                 # the real game's goal, restored after the search
+            goal_key, goal_hex, goal_kind = self.hbase.goal_key, self.hbase.goal_hex, self.hbase.goal_kind
         sg = &self.scratch.core.gs
         for i in range(n):
             for k in range(K):
                 memcpy(sg, gs, sizeof(GameState))
                 if not self.oracle:              # an oracle plays on the true future instead
                     determinize(sg, &self.scratch.core.st, p, worlds[k])
+                self.forget()
                 if self.scratch.c_apply(cand[i]) != 0:
                     total[i] = -1e18
                     break
                 total[i] += self.rollout(p, worlds[k])
                 self.rollouts += 1
         self.searched += 1
+        self.forget()
+        if self.base_has_memory:
+            self.hbase.goal_key, self.hbase.goal_hex, self.hbase.goal_kind = goal_key, goal_hex, goal_kind
         best = fallback                          # ties keep the base policy's choice
         for i in range(n):
             if total[i] > total[best] + 1e-9:

@@ -69,8 +69,7 @@ class SearchPolicy(Policy):
 
     def reset(self, seed: int, game_index: int = 0) -> None:
         super().reset(seed, game_index)
-        self._base.reset(seed, game_index)
-        self._core.reset(seed, game_index)
+        self._core.reset(seed, game_index)       # resets the base and clears its memory too
 
     def _scratch_for(self, state) -> None:
         """A copy of the game being played for the rollouts to run on (made once per Game)."""
