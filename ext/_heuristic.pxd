@@ -63,12 +63,35 @@ cdef struct Foe:               # one enemy as the planner sees it
     int res                    # RES_* bits
     int fortified              # 1: counts as fortified in the Ranged phase (11.10)
 
+cdef struct Behaviour:         # what a game played by play_counted() did (benchmarks only; not in GameState)
+    int combats                # combats entered (gs.combat.active rising)
+    int defeated               # enemies defeated (CE_DEFEATED set during a combat)
+    int recruited              # Units gained (occupied unit slots rising)
+    int wounds                 # Wound cards gained by the hero (all zones)
+    int healed                 # Wound cards the hero got rid of
+    int explored               # tiles revealed (gs.n_tiles rising)
+
 cdef class HeuristicPolicy(RandomPolicy):
     cdef HParams p
     cdef readonly object params        # the {name: value} the policy was built with
     cdef object _bound                 # the tables object the per-content data below was built from
     cdef int tactic_rank[16]           # per tactic content index: preference (higher first)
     cdef Foe pile_avg[6]               # average token of each enemy colour (public token mix)
+    cdef int pile_type[6][24]          # enemy content indices of each colour's token mix (1.2.2) ...
+    cdef int pile_copies[6][24]        # ... and their copies
+    cdef int n_pile_type[6]
+    # fight_plan() values of each resource (hand index, or H_MAX_RES + unit slot) for the
+    # current decision: attack [resistances 0-7][0 melee phase / 1 ranged / 2 siege only],
+    # block [attack element]; rv_ok flags say which are computed (reset per decision)
+    cdef double rv_att[8][3][H_MAX_RES + 8]
+    cdef double rv_blk[4][H_MAX_RES + 8]
+    cdef unsigned char rv_att_ok[8][3]
+    cdef unsigned char rv_blk_ok[4]
+    # unknown_fight() results of the current decision (reset by pick_move)
+    cdef int uf_n
+    cdef long long uf_key[16]
+    cdef double uf_ev[16]
+    cdef double uf_pw[16]
     cdef int goal_key                  # turn the stored goal belongs to (round * 256 + turns_in_round)
     cdef int goal_hex                  # stored goal of this turn, -1 = none
     cdef int goal_kind
@@ -97,6 +120,11 @@ cdef class HeuristicPolicy(RandomPolicy):
     cdef int site_goal_kind(self, Engine eng, int site) noexcept nogil
     cdef double site_score(self, Engine eng, int h, int site, int d, int mp, double pot, int wounds,
                            Foe* foes, int* excluded) noexcept nogil
+    cdef void reset_caches(self) noexcept nogil
+    cdef double* att_values(self, const GameState* gs, const EngineStatics* es, int res, int mode) noexcept nogil
+    cdef double* blk_values(self, const GameState* gs, const EngineStatics* es, int el) noexcept nogil
+    cdef double unknown_fight(self, const GameState* gs, const EngineStatics* es, int colour, int count,
+                              int fortified, const int* excluded, int units_ok, double* p_win) noexcept nogil
     cdef int pick_challenge(self, Engine eng, const int32_t* actions, int n) noexcept nogil
     cdef int play_for_move(self, Engine eng, const int32_t* actions, int n, double keep, int wounds) noexcept nogil
     cdef int end_of_move(self, Engine eng, const int32_t* actions, int n, int wounds) noexcept nogil

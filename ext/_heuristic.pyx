@@ -73,17 +73,22 @@ cdef enum:
 
 #: Parameters of the named presets (``heuristic:preset=NAME``).
 PRESETS = {
-    "balanced": dict(aggression=1.0, explore_weight=1.0, wound_weight=0.8, fight_threshold=0.5,
-                     site_weight=1.0, adventure_weight=1.0, core_explore=0.3, recruit_weight=1.2,
+    "balanced": dict(aggression=1.0, explore_weight=1.0, wound_weight=0.45, fight_threshold=0.2,
+                     site_weight=1.3, adventure_weight=1.0, core_explore=0.3, recruit_weight=1.2,
                      heal_weight=0.7, learn_weight=2.0),
-    "explorer": dict(aggression=0.7, explore_weight=2.0, wound_weight=1.2, fight_threshold=1.0,
-                     site_weight=0.4, adventure_weight=0.6, core_explore=0.6, recruit_weight=0.8,
-                     heal_weight=0.8, learn_weight=1.0),
-    "conqueror": dict(aggression=1.5, explore_weight=0.6, wound_weight=0.5, fight_threshold=0.0,
+    "explorer": dict(aggression=0.9, explore_weight=2.0, wound_weight=0.7, fight_threshold=0.5,
+                     site_weight=0.7, adventure_weight=0.8, core_explore=0.15, recruit_weight=1.0,
+                     heal_weight=0.8, learn_weight=1.5),
+    "conqueror": dict(aggression=1.5, explore_weight=0.6, wound_weight=0.3, fight_threshold=0.0,
                       site_weight=1.8, adventure_weight=1.5, core_explore=0.1, recruit_weight=1.8,
                       heal_weight=0.6, learn_weight=3.0),
 }
 PARAM_NAMES = tuple(PRESETS["balanced"])
+#: The effect operations the valuation reads, by their mksim.effects name (tests check the codes).
+OP_CODES_USED = {"choice": OP_CHOICE, "all": OP_ALL, "by_time": OP_BY_TIME, "move": OP_MOVE,
+                 "influence": OP_INFLUENCE, "attack": OP_ATTACK, "block": OP_BLOCK, "heal": OP_HEAL,
+                 "draw": OP_DRAW, "gain_mana": OP_GAIN_MANA, "gain_crystal": OP_GAIN_CRYSTAL,
+                 "fame": OP_FAME, "handler": OP_HANDLER}
 
 #: Tactic preference (3.1), best first; tactics not named come after them.  The policy
 #: never uses a tactic's ability (A_TACTIC_ABILITY), so tactics that act by themselves
@@ -227,14 +232,14 @@ cdef bint colour_payable(const GameState* gs, int colour) noexcept nogil:
 
 
 cdef double card_best(const GameState* gs, const EngineStatics* es, int card, const Weights* w,
-                      int sideways_ok) noexcept nogil:
-    """The best a card in hand is worth under ``w``: basic, powered when its colour could be
-    paid (minus a die's worth), or sideways as 1 point (6.1.7)."""
+                      int sideways_ok, int powered_ok=1) noexcept nogil:
+    """The best a card in hand is worth under ``w``: basic, powered when ``powered_ok`` and
+    its colour could be paid (minus a die's worth), or sideways as 1 point (6.1.7)."""
     cdef double v, s
     if card < 0 or card == es.wound:
         return 0
     v = row_value(es, card_row(es, card, 0), w, gs.time, 0)
-    if es.card_colour[card * es.card_stride] < 4 and colour_payable(gs, es.card_colour[card * es.card_stride]):
+    if powered_ok and es.card_colour[card * es.card_stride] < 4 and colour_payable(gs, es.card_colour[card * es.card_stride]):
         v = dmax(v, row_value(es, card_row(es, card, 1), w, gs.time, 0) - 0.35)
     if sideways_ok:
         s = dmax(dmax(w.move, w.influence), dmax(w.att[0][0], w.blk[0]))
@@ -265,17 +270,46 @@ cdef double unit_best(const GameState* gs, const EngineStatics* es, int slot, co
     return best
 
 
+cdef int mana_budget(const GameState* gs) noexcept nogil:
+    """How many cards could be powered now: mana tokens and crystals, plus one Source die
+    while the turn's die is unused (5.5.2)."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int b = 0, c
+    for c in range(6):
+        b += gs.turn.mana_tokens[c]
+    for c in range(4):
+        b += pl.crystals[c]
+    if not gs.turn.no_source_dice and gs.turn.dice_used < 1 + gs.turn.extra_dice and \
+            gs.n_dice > 0 and gs.dice_taken != (1 << gs.n_dice) - 1:
+        b += 1
+    return b
+
+
 cdef double hand_potential(const GameState* gs, const EngineStatics* es, const Weights* w,
                            int with_units, const int* excluded) noexcept nogil:
-    """Sum over the hand (and ready Units) of their best worth under ``w``; ``excluded``
-    (or NULL) marks hand indices already promised to something else."""
+    """Sum over the hand (and ready Units) of their worth under ``w``: basic or sideways,
+    plus the largest powered gains for as many cards as there is mana (mana_budget);
+    ``excluded`` (or NULL) marks hand indices already promised to something else."""
     cdef const Player* pl = &gs.players[gs.current]
-    cdef int i
-    cdef double total = 0
+    cdef int i, j, budget = mana_budget(gs), nu = 0
+    cdef double total = 0, b, up, t
+    cdef double ups[16]
     for i in range(pl.n_hand):
         if excluded != NULL and excluded[i]:
             continue
-        total += card_best(gs, es, pl.hand[i], w, 1)
+        b = card_best(gs, es, pl.hand[i], w, 1, 0)
+        total += b
+        if budget > 0 and nu < 16:
+            up = card_best(gs, es, pl.hand[i], w, 1, 1) - b
+            if up > 0:
+                j = nu                                       # keep ups sorted, largest first
+                ups[nu] = up
+                nu += 1
+                while j > 0 and ups[j - 1] < ups[j]:
+                    t = ups[j - 1]; ups[j - 1] = ups[j]; ups[j] = t
+                    j -= 1
+    for i in range(nu if nu < budget else budget):
+        total += ups[i]
     if with_units and gs.combat.units_allowed or (with_units and not gs.combat.active):
         for i in range(MAX_UNITS):
             total += unit_best(gs, es, i, w)
@@ -402,7 +436,8 @@ cdef void w_block(Weights* w, int att_el) noexcept nogil:
 
 cdef int wounds_from(int dmg, int abil, int armor) noexcept nogil:
     """12.1: Wounds the hero takes from ``dmg`` unblocked damage (Brutal doubles it, 11.7.10;
-    Poison doubles the Wounds, 11.7.9; Paralyze costs the hand, counted as 3 more)."""
+    Poison doubles the Wounds, 11.7.9; Paralyze one more, its cost to the hand is in
+    fight_plan)."""
     cdef int w
     if dmg <= 0:
         return 0
@@ -414,7 +449,7 @@ cdef int wounds_from(int dmg, int abil, int armor) noexcept nogil:
     if abil & AB_POISON:
         w *= 2
     if abil & AB_PARALYZE:
-        w += 3
+        w += 1
     return w
 
 
@@ -456,9 +491,10 @@ cdef double fight_plan(HeuristicPolicy self, const GameState* gs, const EngineSt
     cdef int used[H_MAX_RES]
     cdef int used0[H_MAX_RES]
     cdef int alive[H_MAX_FOES]
-    cdef int nr = 0, i, f, k, k2, order, kills, wounds, best_kills = 0, best_wounds = 0, armor, need
+    cdef int nr = 0, i, f, k, k2, order, kills, wounds, paralyzed, melee_k = 0, best_kills = 0, best_wounds = 0, armor, need
     cdef int harmor = hero_armor(gs, st, gs.current)
-    cdef double score, best = -1e9
+    cdef double score, best = -1e9, melee
+    cdef double* rv
     cdef Weights w
     cdef int fame_total
     if nf > H_MAX_FOES:
@@ -483,9 +519,9 @@ cdef double fight_plan(HeuristicPolicy self, const GameState* gs, const EngineSt
     kills = 0
     fame_total = 0
     for f in range(nf):                                      # foes are given best first
-        w_attack(&w, foes[f].res, 1, foes[f].fortified)
+        rv = self.att_values(gs, es, foes[f].res & 7, 2 if foes[f].fortified else 1)
         for i in range(nr):
-            vals[i] = card_best(gs, es, pl.hand[src[i]], &w, 0) if src[i] >= 0 else unit_best(gs, es, -src[i] - 1, &w)
+            vals[i] = rv[src[i]] if src[i] >= 0 else rv[H_MAX_RES - src[i] - 1]
         if take_points(vals, nr, used0, foes[f].armor):
             alive[f] = 0
             kills += 1
@@ -496,21 +532,35 @@ cdef double fight_plan(HeuristicPolicy self, const GameState* gs, const EngineSt
         k = kills
         score = self.p.aggression * fame_total
         wounds = 0
+        paralyzed = 0
+        melee = 0
         if order == 1:                                       # keep the attack cards first
-            score += melee_phase(self, gs, es, foes, nf, alive, src, nr, used, vals, &k, 0)
+            melee = melee_phase(self, gs, es, foes, nf, alive, src, nr, used, vals, &k, 0)
+            melee_k = k - kills
         for f in range(nf):
             if not alive[f]:
                 continue
             for i in range(foes[f].n_att):
                 need = foes[f].att[i] * (2 if foes[f].abil & AB_SWIFT else 1)    # 11.6.5 Swift
-                w_block(&w, foes[f].el[i])
+                rv = self.blk_values(gs, es, foes[f].el[i] & 3)
                 for k2 in range(nr):
-                    vals[k2] = card_best(gs, es, pl.hand[src[k2]], &w, 1) if src[k2] >= 0 else unit_best(gs, es, -src[k2] - 1, &w)
+                    vals[k2] = rv[src[k2]] if src[k2] >= 0 else rv[H_MAX_RES - src[k2] - 1]
                 if not take_points(vals, nr, used, need):
                     wounds += wounds_from(foes[f].att[i], foes[f].abil, harmor)
+                    if foes[f].abil & AB_PARALYZE:
+                        paralyzed = 1
+        if paralyzed:
+            # 11.7.9 Paralyze: a Wound from it discards every non-Wound card in hand, so no
+            # card is left for the Attack phase
+            if order == 1:
+                melee = 0
+                k -= melee_k
+            for i in range(nr):
+                if src[i] >= 0:
+                    used[i] = 1
         if order == 0:
-            score += melee_phase(self, gs, es, foes, nf, alive, src, nr, used, vals, &k, 0)
-        score -= self.p.wound_weight * wounds
+            melee = melee_phase(self, gs, es, foes, nf, alive, src, nr, used, vals, &k, 0)
+        score += melee - self.p.wound_weight * wounds
         if score > best:
             best = score
             best_kills = k
@@ -527,15 +577,15 @@ cdef double melee_phase(HeuristicPolicy self, const GameState* gs, const EngineS
                         int* used, double* vals, int* kills, int dummy) noexcept nogil:
     """The Attack phase of fight_plan: defeat the remaining foes best first (11.8)."""
     cdef const Player* pl = &gs.players[gs.current]
-    cdef Weights w
     cdef int f, i
     cdef double fame = 0
+    cdef double* rv
     for f in range(nf):
         if not alive[f]:
             continue
-        w_attack(&w, foes[f].res, 0, 0)
+        rv = self.att_values(gs, es, foes[f].res & 7, 0)
         for i in range(nr):
-            vals[i] = card_best(gs, es, pl.hand[src[i]], &w, 1) if src[i] >= 0 else unit_best(gs, es, -src[i] - 1, &w)
+            vals[i] = rv[src[i]] if src[i] >= 0 else rv[H_MAX_RES - src[i] - 1]
         if take_points(vals, nr, used, foes[f].armor):
             kills[0] += 1
             fame += foes[f].fame
@@ -553,6 +603,13 @@ cdef void sort_foes(Foe* foes, int n) noexcept nogil:
             foes[j + 1] = foes[j]
             j -= 1
         foes[j + 1] = t
+
+
+cdef int token_colour(const GameState* gs, const Statics* st, int tok) noexcept nogil:
+    """The colour of a token's back (public even when it lies face down, 1.2.2)."""
+    if tok < 0:
+        return -1
+    return tv(st.enemies.data, st.enemies.width, gs.token_enemy[tok], st.cols.enemy_colour)
 
 
 cdef int hex_foes(HeuristicPolicy self, const GameState* gs, const Statics* st, int h, int fortified,
@@ -797,6 +854,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         cols = tables.columns["enemies"]
         arr = tables.enemies
         for col in range(6):
+            self.n_pile_type[col] = 0
             for k in range(4):
                 tot[col][k] = 0
         for e in range(arr.shape[0]):
@@ -805,6 +863,10 @@ cdef class HeuristicPolicy(RandomPolicy):
             if not 0 <= col < 6 or copies <= 0:
                 continue
             tot[col][0] += copies
+            if self.n_pile_type[col] < 24:
+                self.pile_type[col][self.n_pile_type[col]] = e
+                self.pile_copies[col][self.n_pile_type[col]] = copies
+                self.n_pile_type[col] += 1
             tot[col][1] += copies * int(arr[e, cols.index("armor")])
             tot[col][2] += copies * int(arr[e, cols.index("attack0")])
             tot[col][3] += copies * int(arr[e, cols.index("fame")])
@@ -828,6 +890,52 @@ cdef class HeuristicPolicy(RandomPolicy):
         """The average enemy of a token colour as the planner sees it (for tests)."""
         cdef Foe f = self.pile_avg[colour]
         return {"armor": f.armor, "attack": f.att[0], "fame": f.fame}
+
+    def plan_fight(self, Engine eng, enemies, int fortified=0, int units=1):
+        """The combat planner on the acting player's hand and Units against ``enemies``
+        (enemy content indices, or a colour name for a face-down token of that colour):
+        ``(worth, enemies defeated, Wounds taken)`` (for tests and tools)."""
+        cdef Foe foes[H_MAX_FOES]
+        cdef int nf = 0, kills = 0, wounds = 0
+        cdef double v
+        self.bind(eng)
+        colours = ("green", "grey", "violet", "brown", "red", "white")
+        for e in list(enemies)[:H_MAX_FOES]:
+            if isinstance(e, str):
+                foes[nf] = self.pile_avg[colours.index(e)]
+            else:
+                foe_from_enemy(&eng.core.st, int(e), &foes[nf])
+            if fortified:
+                foes[nf].fortified = 1
+            nf += 1
+        sort_foes(foes, nf)
+        self.reset_caches()
+        v = fight_plan(self, &eng.core.gs, &eng.es, &eng.core.st, foes, nf, NULL, units, &kills, &wounds)
+        return v, kills, wounds
+
+    def path_costs(self, Engine eng, int limit=60):
+        """The movement planner from the acting hero's space: {hex index: cheapest Move
+        cost} for every space reached within ``limit`` (for tests and tools)."""
+        cdef int dist[MAX_HEXES]
+        cdef int prev[MAX_HEXES]
+        cdef GameState* gs = &eng.core.gs
+        dijkstra(gs, &eng.core.st, gs.players[gs.current].position, dist, prev, eng.es.city_closed,
+                 eng.es.city_site, limit)
+        return {h: dist[h] for h in range(gs.n_hexes) if dist[h] < INF}
+
+    def explore_spots(self, Engine eng):
+        """Spaces from which a tile could be explored now (9.8.2; for tests and tools)."""
+        cdef int pos[2 * MAX_EXPLORABLE]
+        cdef GameState* gs = &eng.core.gs
+        cdef int h, m
+        out = []
+        for h in range(gs.n_hexes):
+            m = explorable(gs, &eng.core.st, h, pos)
+            if m == RULES_STACK_EMPTY:
+                m = box_explorable(gs, &eng.core.st, h, pos)
+            if m > 0:
+                out.append(h)
+        return out
 
     def choose_engine(self, Engine eng):
         self.bind(eng)
@@ -946,14 +1054,19 @@ cdef class HeuristicPolicy(RandomPolicy):
                             bv = v
                             best = i
                 return best
-            if ask == ASK_DECK_CARD:                         # the deck card shown: the best one
+            if ask == ASK_DECK_CARD:
+                # searching the deck shows its cards (Preparation, 3.2): the best one, ties by
+                # card id, so that the deck's order (hidden) never matters
+                c = -1
                 for i in range(n):
                     opt = arg_of(actions[i])
                     if opt < pl.n_deck:
-                        v = card_keep_value(gs, es, pl.deck[opt])
-                        if v > bv:
+                        v = card_keep_value(gs, es, pl.deck[opt]) + 0.5 * row_value(
+                            es, card_row(es, pl.deck[opt], 0), &self_move_w, gs.time, 0)
+                        if v > bv or (v == bv and pl.deck[opt] < c):
                             bv = v
                             best = i
+                            c = pl.deck[opt]
                 return best
             return 0
         if ask == ASK_YES_NO:
@@ -1385,6 +1498,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         if i >= 0:
             return i
         wounds = count_wounds(gs, es)
+        self.reset_caches()
         key = gs.round * 256 + gs.turns_in_round
         if key != self.goal_key:
             self.goal_key = key
@@ -1400,7 +1514,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         core_next = False
         if gs.n_tile_stack > 0:
             core_next = tv(st.tiles.data, st.tiles.width, gs.tile_stack[gs.n_tile_stack - 1], st.cols.tile_kind) >= 2
-        limit = mp + <int>pot + 8
+        limit = mp + <int>pot + 16
         pkey = terrain_key(gs) * 1000003 + ((<long long>here * 64 + gs.n_tiles) * 4096 + key) * 256 + limit
         if pkey != self.path_key:
             dijkstra(gs, st, here, self.path_dist, self.path_prev, es.city_closed, es.city_site, limit)
@@ -1418,9 +1532,23 @@ cdef class HeuristicPolicy(RandomPolicy):
                 d = dist[h]
                 if d >= INF:
                     continue
-                dist_pen = 0.0 if d <= mp + pot else 0.15 * (d - mp - pot) + 0.5
+                dist_pen = 0.0 if d <= mp + pot else 0.05 * (d - mp - pot) + 0.3
+                site = gs.hexes[h].site
+                if h != here and ends_movement(gs, st, h, gs.current):
+                    # entering it is an assault (9.4.1, 11.1.3): only as that goal
+                    if d <= mp + pot and site >= 0:
+                        score = self.site_score(eng, h, site, d, mp, pot, wounds, foes, excluded)
+                        if score > -1e8:
+                            score -= dist_pen
+                            if h == self.goal_hex:
+                                score += 0.3
+                            if score > bv:
+                                bv = score
+                                best_h = h
+                                best_kind = G_ASSAULT
+                    continue
                 # exploration (9.8)
-                if d + explore_cost <= mp + pot + 8:
+                if d + explore_cost <= mp + pot + 16:
                     m = self.expl_n[h]
                     if m < 0:
                         m = explorable(gs, st, h, pos)
@@ -1428,8 +1556,9 @@ cdef class HeuristicPolicy(RandomPolicy):
                             m = box_explorable(gs, st, h, pos)
                         self.expl_n[h] = m if m > 0 else 0
                     if m > 0:
-                        value = st.shape.fame_per_tile + self.p.explore_weight
-                        if core_next and not last_round:
+                        # its Fame (17.3.1) or, where tiles give none, what it opens up
+                        value = (st.shape.fame_per_tile if st.shape.fame_per_tile > 0 else 1) + self.p.explore_weight
+                        if core_next and not last_round and es.end_city_revealed:
                             value *= self.p.core_explore
                         need = d + explore_cost
                         score = value - self.move_cost_penalty(need - mp, pot) - dist_pen
@@ -1459,9 +1588,6 @@ cdef class HeuristicPolicy(RandomPolicy):
                             bv = score
                             best_h = h
                             best_kind = G_CHALLENGE
-                if h == here and d == 0:
-                    pass
-                site = gs.hexes[h].site
                 if site < 0:
                     continue
                 score = self.site_score(eng, h, site, d, mp, pot, wounds, foes, excluded)
@@ -1511,9 +1637,13 @@ cdef class HeuristicPolicy(RandomPolicy):
         return self.end_of_move(eng, actions, n, wounds)
 
     cdef double move_cost_penalty(self, int extra, double pot) noexcept nogil:
-        """Cards spent on Move beyond the points already in the pool (about 2 per card)."""
+        """Cards spent on Move beyond the points already in the pool (about 2 per card);
+        no more than the hand can give this turn (a far goal costs this turn's cards, the
+        rest is paid from the next hand)."""
         if extra <= 0:
             return 0
+        if extra > pot:
+            return 0.15 * pot
         return 0.15 * extra
 
     cdef void move_exclusion(self, const GameState* gs, const EngineStatics* es, int extra, int* excluded) noexcept nogil:
@@ -1544,7 +1674,7 @@ cdef class HeuristicPolicy(RandomPolicy):
 
     cdef int site_goal_kind(self, Engine eng, int site) noexcept nogil:
         cdef const EngineStatics* es = &eng.es
-        if site == es.sites.keep or site == es.sites.mage_tower:
+        if site == es.sites.keep or site == es.sites.mage_tower or site == es.sites.city:
             return G_ASSAULT
         if site == es.sites.village or site == es.sites.monastery:
             return G_INTERACT
@@ -1558,19 +1688,27 @@ cdef class HeuristicPolicy(RandomPolicy):
         cdef const Statics* st = &eng.core.st
         cdef const Player* pl = &gs.players[gs.current]
         cdef const Hex* hx = &gs.hexes[h]
-        cdef int nf = 0, kills = 0, wt = 0, free_slots = 0, i, u, cheapest = INF, c, fortified
-        cdef double v, infl
+        cdef int nf = 0, kills = 0, wt = 0, free_slots = 0, i, u, cheapest = INF, c, fortified, units_ok
+        cdef double v, infl, pw = 0
         cdef Weights w
-        if site == es.sites.keep or site == es.sites.mage_tower:
-            # 11.1.3 assault: the garrison defends the fortified site (11.10); Reputation -1 (10.4)
+        if site == es.sites.keep or site == es.sites.mage_tower or (site == es.sites.city and not es.city_closed):
+            # 11.1.3 assault: the garrison defends the fortified site (11.10); Reputation -1 (10.4).
+            # A city may be worn down over several assaults (11.12.2: a Shield per defender
+            # defeated), so there one defeated defender is enough; its defender bonuses
+            # (11.13.1) are not modelled.
             if hx.flags & HEX_CONQUERED or hx.n_tokens == 0 or d == 0:
                 return -1e9
             self.move_exclusion(gs, es, d - mp, excluded)
-            nf = hex_foes(self, gs, st, h, 1, foes, 0)
-            sort_foes(foes, nf)
-            v = fight_plan(self, gs, es, st, foes, nf, excluded, 1, &kills, &wt)
-            if kills < nf:
-                return -1e9                                  # a site only falls with all its defenders
+            if not (hx.flags & HEX_TOKENS_REVEALED):
+                v = self.unknown_fight(gs, es, token_colour(gs, st, hx.tokens[0]), hx.n_tokens, 1, excluded, 1, &pw)
+                if pw < 0.6:
+                    return -1e9
+            else:
+                nf = hex_foes(self, gs, st, h, 1, foes, 0)
+                sort_foes(foes, nf)
+                v = fight_plan(self, gs, es, st, foes, nf, excluded, 1, &kills, &wt)
+                if kills < (1 if site == es.sites.city else nf):
+                    return -1e9                              # a keep / tower falls only with all its defenders
             v = self.p.site_weight * (v + 1.0) - 0.5 - self.move_cost_penalty(d - mp, pot)
             return v if v > self.p.fight_threshold else -1e9
         if site == es.sites.dungeon or site == es.sites.tomb or site == es.sites.monster_den or \
@@ -1578,21 +1716,20 @@ cdef class HeuristicPolicy(RandomPolicy):
             if not enterable_here(gs, es, h):
                 return -1e9
             self.move_exclusion(gs, es, d - mp, excluded)
-            if hx.n_tokens > 0:
+            # dungeons and tombs are fought under night rules without Units (10.7.5, 10.7.6)
+            units_ok = 0 if site == es.sites.dungeon or site == es.sites.tomb else 1
+            if hx.n_tokens > 0 and (hx.flags & HEX_TOKENS_REVEALED):
                 nf = hex_foes(self, gs, st, h, 0, foes, 0)
+                v = fight_plan(self, gs, es, st, foes, nf, excluded, units_ok, &kills, &wt)
+                if kills < nf:
+                    return -1e9
             else:
                 # 10.7.5-10.7.9: enemies drawn on entering: brown (dungeon, den, spawning
-                # grounds: two) or red (tomb) tokens, valued as the average of their colour
-                foes[0] = self.pile_avg[4 if site == es.sites.tomb else 3]
-                nf = 1
-                if site == es.sites.spawning_grounds:
-                    foes[1] = foes[0]
-                    nf = 2
-            # dungeons and tombs are fought under night rules without Units (10.7.5, 10.7.6)
-            v = fight_plan(self, gs, es, st, foes, nf, excluded,
-                           0 if site == es.sites.dungeon or site == es.sites.tomb else 1, &kills, &wt)
-            if kills < nf:
-                return -1e9
+                # grounds: two) or red (tomb) tokens, valued over their colour's token mix
+                v = self.unknown_fight(gs, es, 4 if site == es.sites.tomb else 3,
+                                       2 if site == es.sites.spawning_grounds else 1, 0, excluded, units_ok, &pw)
+                if pw < 0.6:
+                    return -1e9
             v = self.p.adventure_weight * (v + 1.5) - self.move_cost_penalty(d - mp, pot)
             return v if v > self.p.fight_threshold else -1e9
         if site == es.sites.village or site == es.sites.monastery:
@@ -1628,6 +1765,94 @@ cdef class HeuristicPolicy(RandomPolicy):
             return v - self.move_cost_penalty(d - mp, pot)
         return -1e9
 
+    cdef void reset_caches(self) noexcept nogil:
+        """Forget the per-decision values (the hand or the Units changed)."""
+        cdef int r, m
+        for r in range(8):
+            for m in range(3):
+                self.rv_att_ok[r][m] = 0
+        for r in range(4):
+            self.rv_blk_ok[r] = 0
+        self.uf_n = 0
+
+    cdef double* att_values(self, const GameState* gs, const EngineStatics* es, int res, int mode) noexcept nogil:
+        """Basic / sideways Attack worth of each hand card and ready Unit against resistances
+        ``res``; mode 0 Attack phase, 1 Ranged phase, 2 Ranged phase against a fortified
+        enemy (Siege only, 11.5.3)."""
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef Weights w
+        cdef int i
+        cdef double* out = self.rv_att[res][mode]
+        if not self.rv_att_ok[res][mode]:
+            w_attack(&w, res, 1 if mode > 0 else 0, 1 if mode == 2 else 0)
+            for i in range(pl.n_hand if pl.n_hand < H_MAX_RES else H_MAX_RES):
+                out[i] = card_best(gs, es, pl.hand[i], &w, 1 if mode == 0 else 0, 0)
+            for i in range(MAX_UNITS):
+                out[H_MAX_RES + i] = unit_best(gs, es, i, &w)
+            self.rv_att_ok[res][mode] = 1
+        return out
+
+    cdef double* blk_values(self, const GameState* gs, const EngineStatics* es, int el) noexcept nogil:
+        """Basic / sideways Block worth of each hand card and ready Unit against an attack of
+        element ``el`` (11.9.3)."""
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef Weights w
+        cdef int i
+        cdef double* out = self.rv_blk[el]
+        if not self.rv_blk_ok[el]:
+            w_block(&w, el)
+            for i in range(pl.n_hand if pl.n_hand < H_MAX_RES else H_MAX_RES):
+                out[i] = card_best(gs, es, pl.hand[i], &w, 1, 0)
+            for i in range(MAX_UNITS):
+                out[H_MAX_RES + i] = unit_best(gs, es, i, &w)
+            self.rv_blk_ok[el] = 1
+        return out
+
+    cdef double unknown_fight(self, const GameState* gs, const EngineStatics* es, int colour, int count,
+                              int fortified, const int* excluded, int units_ok, double* p_win) noexcept nogil:
+        """Expected worth of fighting ``count`` face-down tokens of ``colour``: the plan
+        against each enemy of that colour's token mix (public, 1.2.2) weighted by its
+        copies; ``p_win`` receives the chance that the plan defeats them all.  (It does not
+        read which token lies there.)"""
+        cdef const Statics* st = es.st
+        cdef Foe foes[H_MAX_FOES]
+        cdef int t, k, kills, wt, total = 0, extra = 0
+        cdef double ev = 0, pw = 0, v
+        cdef long long key
+        if colour < 0 or colour >= 6 or self.n_pile_type[colour] == 0:
+            p_win[0] = 0
+            return -1e9
+        if excluded != NULL:
+            for t in range(64):
+                if excluded[t]:
+                    extra |= 1 << t if t < 30 else 0
+        key = ((((<long long>extra * 8 + colour) * 8 + count) * 2 + fortified) * 2 + units_ok)
+        for t in range(self.uf_n):
+            if self.uf_key[t] == key:
+                p_win[0] = self.uf_pw[t]
+                return self.uf_ev[t]
+        if count > H_MAX_FOES:
+            count = H_MAX_FOES
+        for t in range(self.n_pile_type[colour]):
+            total += self.pile_copies[colour][t]
+        for t in range(self.n_pile_type[colour]):
+            foe_from_enemy(st, self.pile_type[colour][t], &foes[0])
+            if fortified:
+                foes[0].fortified = 1
+            for k in range(1, count):
+                foes[k] = foes[0]
+            v = fight_plan(self, gs, es, st, foes, count, excluded, units_ok, &kills, &wt)
+            ev += v * self.pile_copies[colour][t] / total
+            if kills >= count:
+                pw += <double>self.pile_copies[colour][t] / total
+        p_win[0] = pw
+        if self.uf_n < 16:
+            self.uf_key[self.uf_n] = key
+            self.uf_ev[self.uf_n] = ev
+            self.uf_pw[self.uf_n] = pw
+            self.uf_n += 1
+        return ev
+
     cdef int pick_challenge(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
         """11.1.5: the challenge (set of adjacent rampaging spaces) with the best plan."""
         cdef GameState* gs = &eng.core.gs
@@ -1636,6 +1861,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         cdef Foe foes[H_MAX_FOES]
         cdef int i, k, nf, mask, best = -1, kills, wt, here = gs.players[gs.current].position, nb
         cdef double v, bv = -1e9
+        self.reset_caches()
         for i in range(n):
             if kind_of(actions[i]) != A_CHALLENGE:
                 continue
@@ -1704,3 +1930,89 @@ cdef bint enterable_here(const GameState* gs, const EngineStatics* es, int h) no
 
 def _restore_heuristic(seed, game_index, stream, params):
     return HeuristicPolicy(seed, game_index, stream, **params)
+
+
+# ---------------------------------------------------------------------------------------
+# Behaviour counters for benchmarks (any C policy)
+# ---------------------------------------------------------------------------------------
+
+cdef int hero_wounds(const GameState* gs, int wound) noexcept nogil:
+    cdef const Player* pl = &gs.players[0]
+    cdef int i, n = 0
+    for i in range(pl.n_hand):
+        n += pl.hand[i] == wound
+    for i in range(pl.n_deck):
+        n += pl.deck[i] == wound
+    for i in range(pl.n_discard):
+        n += pl.discard[i] == wound
+    for i in range(pl.n_play):
+        n += pl.play_area[i] == wound
+    return n
+
+
+cdef int unit_count(const GameState* gs) noexcept nogil:
+    cdef int i, n = 0
+    for i in range(MAX_UNITS):
+        n += gs.players[0].units[i].card >= 0
+    return n
+
+
+def play_counted(RandomPolicy pol, Engine eng, long max_steps=100000):
+    """Play ``eng`` to its end with C policy ``pol`` (random, eager, heuristic ...) exactly
+    as ``pol.play`` does, and count what the game did (a benchmark tool; the counters live
+    here, not in the game state).
+
+    Returns
+    -------
+    dict
+        steps, combats, defeated, recruited, wounds, healed, explored, level (final).
+    """
+    cdef GameState* gs = &eng.core.gs
+    cdef Behaviour b
+    cdef long steps = 0
+    cdef int n = 1, a = 0, err = 0, s, was_active, w0, w1, u0, u1, t0
+    cdef uint32_t defeated = 0
+    if isinstance(pol, HeuristicPolicy):
+        (<HeuristicPolicy>pol).bind(eng)
+    b.combats = 0; b.defeated = 0; b.recruited = 0; b.wounds = 0; b.healed = 0; b.explored = 0
+    with nogil:
+        w0 = hero_wounds(gs, eng.es.wound)
+        u0 = unit_count(gs)
+        t0 = gs.n_tiles
+        while gs.phase != PH_GAME_OVER and steps < max_steps:
+            n = eng.c_fill_legal()
+            if n <= 0:
+                break
+            was_active = gs.combat.active
+            a = eng.actions[pol.pick_engine(eng, eng.actions, n)]
+            steps += 1
+            err = eng.c_apply(a)
+            if err != 0:
+                break
+            if gs.combat.active and not was_active:
+                b.combats += 1
+                defeated = 0
+            if gs.combat.active:
+                for s in range(gs.combat.n_enemies):
+                    if gs.combat.enemies[s].flags & CE_DEFEATED and not (defeated >> s) & 1:
+                        defeated |= <uint32_t>1 << s
+                        b.defeated += 1
+            w1 = hero_wounds(gs, eng.es.wound)
+            if w1 > w0:
+                b.wounds += w1 - w0
+            else:
+                b.healed += w0 - w1
+            w0 = w1
+            u1 = unit_count(gs)
+            if u1 > u0:
+                b.recruited += u1 - u0
+            u0 = u1
+            if gs.n_tiles > t0:
+                b.explored += gs.n_tiles - t0
+            t0 = gs.n_tiles
+    if err != 0:
+        raise eng._error(err, a)
+    if n <= 0:
+        raise RuntimeError("no legal action although the game is not over")
+    return {"steps": steps, "combats": b.combats, "defeated": b.defeated, "recruited": b.recruited,
+            "wounds": b.wounds, "healed": b.healed, "explored": b.explored, "level": gs.players[0].level}

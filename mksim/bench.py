@@ -28,6 +28,14 @@ def peak_rss_mb(children: bool = False) -> float:
     return round(rss / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
 
 
+def parse_policy_spec(text: str):
+    """A policy from ``NAME`` or ``NAME:key=value,...`` (kept for callers of this module;
+    :func:`mksim.policies.parse_policy_spec` is the one parser: it also reads
+    ``path/file.py:ClassName`` and raises PolicyError, a ValueError, naming the mistake)."""
+    from .policies import parse_policy_spec as _parse
+    return _parse(text)
+
+
 def run_bench(n_games: int = 200, seed: int = 0, scenario: str = "first-reconnaissance",
               hero: str = "arythea", policy="random", jobs: int = 1,
               content: Optional[str] = None) -> dict:

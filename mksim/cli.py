@@ -337,6 +337,7 @@ def bench(
     h = _choices(hero, [x["id"] for x in c["heroes"]], "hero")[0] if hero != "all" else fail(
         "--hero all is not supported by bench; name one hero")
     report = run_bench(n_games, seed_n, scenario=sc, hero=h, policy=pol, jobs=jobs_n)
+    report["policy"] = policy                     # the spec as given (e.g. heuristic:preset=explorer)
     broken = [e["message"] for e in report["top_errors"] if e["message"].startswith("policy ")]
     if broken:
         n = sum(report["stopped_by"].get(k, 0) for k in ("illegal_action", "policy_failed"))

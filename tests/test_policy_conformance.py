@@ -76,9 +76,10 @@ class TestSearchConformance(PolicyConformance):
     """The same settings as TestOracleSearchConformance: where the oracle's decisions
     differ on a pair, the honest search's must not."""
     name = "search"
-    params = {"budget": 8, "horizon": 1}
+    params = {"budget": 8, "horizon": 1, "max_branch": 32}
     ci_games = 1
     seeds = (0,)
+    wide_pairs = True
 
 
 class TestSearchEagerConformance(PolicyConformance):
@@ -94,6 +95,6 @@ class TestOracleSearchConformance(PolicyConformance):
     """Declares sees_hidden and says so in its name; the conformance class checks that it
     really decides differently on some pair differing only in hidden information."""
     name = "oracle-search"
-    params = {"budget": 8, "horizon": 1}
+    params = {"budget": 8, "horizon": 1, "max_branch": 32}
     ci_games = 1
     seeds = (0,)

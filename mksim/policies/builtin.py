@@ -166,6 +166,9 @@ class HeuristicPolicy(_CPolicy):
     name = "heuristic"
     description = "rule-based planner: movement, combat and turn choices from what the player knows (C fast path)"
     metadata = {"stochastic": False, "uses_state": True, "fast_path": True, "sees_hidden": False,
+                # measured with `mksim bench --policy heuristic`: about 4.5 us per decision on
+                # top of the engine's own ~2 us (about 470 games/s on one core)
+                "cost": "about 5 us per decision (C, no look-ahead)",
                 "rules": ("9.2", "9.8", "10.2", "11.5", "11.6", "11.7", "11.8", "17.3.1")}
     preset = "balanced"
 

@@ -1,0 +1,291 @@
+"""The ``heuristic`` policy (ext/_heuristic.pyx): its planners on fixtures, its honesty (it
+reads nothing the player cannot know), its presets and parameters, and short games."""
+from __future__ import annotations
+
+import json
+import pickle
+import random
+
+import numpy as np
+import pytest
+
+from mksim import effects as fx
+from mksim import _heuristic
+from mksim._checks import violations
+from mksim._heuristic import play_counted
+from mksim.game import Game
+from mksim.policies import get_policy, list_policies
+from mksim.runner import GameConfig, run
+
+
+@pytest.fixture(scope="module")
+def game():
+    return Game("first-reconnaissance", "arythea")
+
+
+def at_move(game, seed=7, **changes):
+    """A fresh game advanced to the movement part of round 1's first turn (3.1, 4.4), with
+    ``changes`` written into the fixture (player 0 keys)."""
+    st = game.new_state(seed, 0)
+    while st.to_dict()["phase"] != "move":
+        legal = st.legal_actions()
+        names = [st.action_to_string(int(a)) for a in legal]
+        pick = next((a for a, s in zip(legal, names) if s.startswith("take a regular turn")), legal[0])
+        st.apply(int(pick))
+    if changes:
+        d = st.to_dict()
+        d["players"][0].update(changes)
+        st = game.state_from_dict(d)
+    return st
+
+
+def plan(game, st, enemies, **kw):
+    pol = get_policy("heuristic")
+    ids = list(game.tables.enemy_ids)
+    return pol._core.plan_fight(st.engine, [ids.index(e) if e in ids else e for e in enemies], **kw)
+
+
+# -- effect valuation ---------------------------------------------------------------------
+
+def test_effect_op_codes_match_the_vocabulary():
+    for name, code in _heuristic.OP_CODES_USED.items():
+        assert fx.OP_CODES[name] == code, name
+
+
+# -- combat planner (11.5-11.9, 12) -------------------------------------------------------
+
+def test_11_8_plan_defeats_prowlers_and_blocks_their_attack(game):
+    # Prowlers: Armor 3, Attack 4.  Rage + Rage give Attack 4 >= 3 (11.8); Determination
+    # Block 2 + two Marches sideways (Block 1 each, 6.1.7) give Block 4 >= 4 (11.6): no Wound.
+    st = at_move(game, hand=["rage", "rage", "determination", "march", "march"])
+    worth, kills, wounds = plan(game, st, ["prowlers"], units=0)
+    assert (kills, wounds) == (1, 0)
+    assert worth == pytest.approx(get_policy("heuristic").parameters.get("aggression", 1.0) * 2)
+
+
+def test_12_1_unblocked_attack_costs_wounds_by_hero_armor(game):
+    # Two Rages can defeat Prowlers (Attack 4 >= 3) or block 4, not both: the plan that
+    # attacks takes Attack 4 / Armor 2 = 2 Wounds (12.1, hero Armor 2 at level 1).
+    st = at_move(game, hand=["rage", "rage"])
+    worth, kills, wounds = plan(game, st, ["prowlers"], units=0)
+    assert kills == 1 and wounds == 2
+
+
+def test_11_9_2_physical_resistance_halves_the_attack(game):
+    # Golems: Armor 5, resist physical.  Three Rages: Attack 6 physical, worth 3 against
+    # them (11.9.2) -> not defeated; against Diggers (Armor 3, no resistance) they are.
+    st = at_move(game, hand=["rage", "rage", "rage"])
+    assert plan(game, st, ["golems"], units=0)[1] == 0
+    assert plan(game, st, ["diggers"], units=0)[1] == 1
+
+
+def test_11_7_9_paralyze_leaves_no_card_for_the_attack(game):
+    # Medusa: Armor 4, Attack 6, Paralyze.  Rage, Rage and March cannot block 6, and the
+    # Paralyze Wound discards the hand (11.7.9), so the Attack phase has nothing left.
+    st = at_move(game, hand=["rage", "rage", "march"])
+    worth, kills, wounds = plan(game, st, ["medusa"], units=0)
+    assert kills == 0 and wounds >= 3
+    assert worth < 0
+
+
+def test_face_down_tokens_are_valued_by_their_colour_mix(game):
+    pol = get_policy("heuristic")
+    st = at_move(game)
+    pol._core.bind(st.engine)
+    t = game.tables
+    cols = t.columns["enemies"]
+    arr = t.enemies
+    for colour, name in enumerate(("green", "grey", "violet", "brown", "red", "white")):
+        rows = [e for e in range(arr.shape[0]) if arr[e, cols.index("colour")] == colour
+                and arr[e, cols.index("copies")] > 0]
+        if not rows:
+            continue
+        copies = np.array([arr[e, cols.index("copies")] for e in rows], float)
+        armor = np.array([arr[e, cols.index("armor")] for e in rows], float)
+        avg = pol._core.pile_average(colour)
+        assert avg["armor"] == int((copies * armor).sum() / copies.sum() + 0.5), name
+
+
+# -- movement planner (9.2, 9.3) ----------------------------------------------------------
+
+def test_9_2_path_costs_follow_terrain_and_add_up(game):
+    st = at_move(game)
+    d = st.to_dict()
+    hexes = {h["index"]: h for t in d["map"]["tiles"] for h in t["hexes"]}
+    pos = d["players"][0]["position"]
+    costs = get_policy("heuristic")._core.path_costs(st.engine)
+    day = {"plains": 2, "hills": 3, "forest": 3, "wasteland": 4, "desert": 5, "swamp": 5}   # 9.2, by Day
+    assert costs[pos] == 0
+    for nb in hexes[pos]["neighbours"]:
+        if nb is None or nb < 0:
+            continue
+        terrain = hexes[nb]["terrain"]
+        if terrain in day and not hexes[nb]["tokens"]:
+            assert costs[nb] == day[terrain], terrain
+        if terrain in ("lake", "mountain"):
+            assert nb not in costs                           # 9.2.2 inaccessible
+    # a cheapest path: every reached space costs its predecessor's cost + its own terrain
+    for h, c in costs.items():
+        if h == pos:
+            continue
+        best = min(costs[n] for n in hexes[h]["neighbours"] if n is not None and n >= 0 and n in costs)
+        assert c >= best + 2
+
+
+def test_5_night_makes_forest_dearer(game):
+    st = at_move(game)
+    d = st.to_dict()
+    d["time"] = "night"
+    night = game.state_from_dict(d)
+    day_costs = get_policy("heuristic")._core.path_costs(st.engine)
+    night_costs = get_policy("heuristic")._core.path_costs(night.engine)
+    hexes = {h["index"]: h for t in d["map"]["tiles"] for h in t["hexes"]}
+    forests = [h for h in day_costs if hexes[h]["terrain"] == "forest"
+               and all(hexes[n]["terrain"] != "forest" for n in hexes[h]["neighbours"] if n is not None and n >= 0)]
+    for h in forests:
+        assert night_costs.get(h, 99) >= day_costs[h] + 2 or h not in night_costs   # 9.2: forest 3 -> 5
+
+
+# -- honesty: hidden information never changes a decision --------------------------------
+
+def _hide_differently(d, rnd):
+    """The same position with every hidden zone reordered: the Deed deck, each colour's
+    enemy pile, the tile stack within each back (Countryside / Core: the backs are public),
+    the offers' decks, the dummy's deck, and fresh random streams."""
+    d = json.loads(json.dumps(d))
+    rnd.shuffle(d["players"][0]["deck"])
+    rnd.shuffle(d["dummy"]["deck"])
+    for key in ("advanced_action_deck", "spell_deck", "artifact_deck", "regular_units"):
+        rnd.shuffle(d[key])
+    stack = d["tile_stack"]
+    country = [t for t in stack if t.startswith("countryside")]
+    core = [t for t in stack if not t.startswith("countryside")]
+    rnd.shuffle(country)
+    rnd.shuffle(core)
+    d["tile_stack"] = [t if not t.startswith("countryside") else None for t in stack]
+    it_c, it_k = iter(country), iter(core)
+    d["tile_stack"] = [next(it_c) if t.startswith("countryside") else next(it_k) for t in stack]
+    for pile in d["enemy_piles"]:
+        if isinstance(pile, list):
+            rnd.shuffle(pile)
+    for stream in d["rng"]:
+        for k in stream:
+            stream[k] = rnd.getrandbits(63)
+    return d
+
+
+@pytest.mark.parametrize("name", ["heuristic", "heuristic-explorer", "heuristic-conqueror"])
+def test_decisions_ignore_hidden_information(game, name):
+    pol = get_policy(name)
+    rnd = random.Random(5)
+    checked = 0
+    for seed in (3, 4):
+        st = game.new_state(seed, 0)
+        pol.reset(seed, 0)
+        for step in range(160):
+            if st.is_terminal():
+                break
+            legal = st.legal_actions()
+            a = pol.choose(st, legal)
+            if step % 4 == 0:
+                other = game.state_from_dict(_hide_differently(st.to_dict(), rnd))
+                assert list(other.legal_actions()) == list(legal)
+                # two fresh copies of the policy (the playing one remembers this turn's goal)
+                a1 = get_policy(name).choose(st, legal)
+                b = get_policy(name).choose(other, other.legal_actions())
+                # the same decision: the same words (a card chosen from the searched deck
+                # is named by its deck index, which the reordering changes)
+                assert other.action_to_string(b) == st.action_to_string(a1), \
+                    f"{name} seed {seed} step {step}: {st.action_to_string(a)}"
+                checked += 1
+            st.apply(a)
+    assert checked >= 40
+
+
+# -- the policy: registry, parameters, presets, determinism --------------------------------
+
+def test_registered_with_presets():
+    names = list_policies()
+    for n in ("heuristic", "heuristic-explorer", "heuristic-conqueror", "heuristic-balanced"):
+        assert n in names
+    assert get_policy("heuristic").metadata["sees_hidden"] is False
+    assert get_policy("heuristic", preset="explorer").parameters["preset"] == "explorer"
+
+
+@pytest.mark.parametrize("params, word", [
+    ({"preset": "nope"}, "preset"), ({"bravery": 1}, "bravery"), ({"aggression": "x"}, "aggression"),
+])
+def test_bad_parameters_are_named(params, word):
+    with pytest.raises(ValueError, match=word):
+        get_policy("heuristic", **params)
+
+
+def test_presets_play_differently_and_the_fast_path_matches_choose(game):
+    cfg = GameConfig("first-reconnaissance", "arythea")
+    recs = {n: run(cfg, 12, 11, policy=n).records for n in ("heuristic-explorer", "heuristic-conqueror")}
+    assert not np.array_equal(recs["heuristic-explorer"]["steps"], recs["heuristic-conqueror"]["steps"])
+    # the Python face (choose) and the C loop (play_engine) make the same decisions
+    pol = get_policy("heuristic")
+    st = game.new_state(11, 2)
+    pol.reset(11, 2)
+    while not st.is_terminal():
+        st.apply(pol.choose(st, st.legal_actions()))
+    fast = run(cfg, 3, 11, policy="heuristic").records[2]
+    assert (st.to_dict()["players"][0]["fame"], len(st.history)) == (int(fast["fame"]), int(fast["steps"]))
+
+
+def test_picklable_and_deterministic():
+    pol = get_policy("heuristic-conqueror", aggression=2.0)
+    again = pickle.loads(pickle.dumps(pol))
+    assert again.parameters == pol.parameters
+    cfg = GameConfig("first-reconnaissance", "tovak")
+    a = run(cfg, 4, 5, policy=pol).records
+    b = run(cfg, 4, 5, policy=again).records
+    assert np.array_equal(a, b)
+
+
+# -- whole games ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("scenario, lost_legion", [("first-reconnaissance", False), ("solo-conquest", False),
+                                                     ("first-reconnaissance", True)])
+def test_games_finish_with_invariants(scenario, lost_legion):
+    game = Game(scenario, "goldyx", lost_legion=lost_legion)
+    pol = get_policy("heuristic")
+    for g in range(3):
+        st = game.new_state(21, g)
+        pol.reset(21, g)
+        while not st.is_terminal():
+            st.apply(pol.choose(st, st.legal_actions()))
+            bad = violations(st.core)
+            assert not bad, bad
+        assert st.to_dict()["termination"] in ("scenario_won", "round_limit")
+
+
+def test_plays_the_whole_game_and_beats_eager():
+    # 17.3.1: Fame from revealed tiles and from fights; the heuristic does both
+    game = Game("first-reconnaissance", "norowas")
+    out = {}
+    for name in ("heuristic", "eager"):
+        pol = get_policy(name)
+        rows = []
+        for g in range(20):
+            st = game.new_state(99, g)
+            pol.reset(99, g)
+            c = play_counted(pol._core, st.engine)
+            c["fame"] = st.to_dict()["players"][0]["fame"]
+            rows.append(c)
+        out[name] = {k: np.mean([r[k] for r in rows]) for k in rows[0]}
+    h = out["heuristic"]
+    assert h["explored"] >= 2 and h["defeated"] >= 1 and h["combats"] >= 1
+    assert h["fame"] > out["eager"]["fame"] + 5
+
+
+def test_bench_takes_a_policy(capsys):
+    from mksim.cli import app
+    from typer.testing import CliRunner
+    res = CliRunner().invoke(app, ["bench", "--policy", "heuristic:preset=explorer", "--games", "3", "--json"])
+    assert res.exit_code == 0, res.output
+    rep = json.loads(res.output)
+    assert rep["policy"] == "heuristic:preset=explorer" and rep["games_finished"] == 3
+    bad = CliRunner().invoke(app, ["bench", "--policy", "heuristic:preset=nope", "--games", "3"])
+    assert bad.exit_code == 2 and "error: " in bad.output and "unknown heuristic preset 'nope'" in bad.output
