@@ -30,6 +30,9 @@ cdef enum:
     MAX_BRANCH = 32            # candidates one search can compare
     MAX_K = 64                 # determinized worlds per candidate
     BASE_STREAM = 37           # the base policy's stream id in a rollout (POLICY_STREAM_BASE + 37)
+    MAX_TURN_SEARCHES = 64     # searched decisions per turn; then the base decides (breaks cycles
+                               # of options that return to the same position, which a rollout to
+                               # the end of the turn can rate above ending it)
 
 
 cdef class SearchPolicy(RandomPolicy):
@@ -68,6 +71,8 @@ cdef class SearchPolicy(RandomPolicy):
     cdef readonly double value_wound
     cdef readonly double value_level
     cdef readonly bint oracle            # roll out on the TRUE state (sees hidden information)
+    cdef int turn_key                    # round * 256 + turns_in_round of the turn being searched
+    cdef int turn_searches               # decisions searched in it so far
     cdef readonly long searched          # decisions searched since reset (for reports / tests)
     cdef readonly long rollouts          # rollouts played since reset
 
@@ -99,6 +104,8 @@ cdef class SearchPolicy(RandomPolicy):
         RandomPolicy.reset(self, seed, game_index)
         self.base.reset(seed, game_index)
         self.forget()                            # a new game: no goal, no cache from the last one
+        self.turn_key = -1
+        self.turn_searches = 0
         self.searched = 0
         self.rollouts = 0
 
@@ -173,6 +180,12 @@ cdef class SearchPolicy(RandomPolicy):
         fallback = self.base.pick_engine(eng, actions, n)
         if not self.has_scratch or n > self.max_branch or gs.current >= MAX_PLAYERS:
             return fallback
+        if gs.round * 256 + gs.turns_in_round != self.turn_key:
+            self.turn_key = gs.round * 256 + gs.turns_in_round
+            self.turn_searches = 0
+        if self.turn_searches >= MAX_TURN_SEARCHES:
+            return fallback                      # a cycle of searched choices: the base ends the turn
+        self.turn_searches += 1
         p = gs.current
         K = self.budget // n
         if K < 1:

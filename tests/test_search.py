@@ -67,3 +67,13 @@ def test_bad_parameters_are_refused():
         parse_policy_spec("search:max_branch=99")
     with pytest.raises(PolicyError, match="takes a whole number"):
         parse_policy_spec("search:budget=many")
+
+
+def test_a_cycle_of_searched_choices_still_ends_the_game():
+    """Wolfhawk, First Reconnaissance, run 2026 game 4: the search once kept choosing an
+    option that returns to the same position (rated above ending the turn by its rollouts)
+    until the step limit; after 64 searched decisions in a turn the base policy decides."""
+    from mksim.runner import ERROR_NONE, GameConfig, play_game
+    rec, msg = play_game(GameConfig("first-reconnaissance", "wolfhawk"), 2026, 4, parse_policy_spec("search:budget=8"))
+    assert rec["error"] == ERROR_NONE and rec["finished"], msg
+    assert rec["steps"] < 2000
