@@ -23,6 +23,7 @@ from mksim._types cimport (
 from mksim._rng cimport (Rng, rng_below, rng_shuffle_i16, rng_shuffle_i8,
                          STREAM_SOURCE, STREAM_DEEDS, STREAM_DUMMY, STREAM_OFFERS, STREAM_REWARDS)
 from mksim._state cimport GameCore, Statics, Table, roll_source, draw_token
+from mksim._knowledge cimport deck_gained_top, deck_gained_bottom, deck_taken, deck_shuffled
 from mksim._scoring cimport (hand_limit, level_for_fame, clear_play_area, hand_limit_bonus,
                              space_benefit_crystal, apply_level, draw_to_limit,
                              dummy_turn as dummy_flip, dummy_round_prep)
@@ -99,6 +100,7 @@ cdef inline bint gain_deed(const EngineStatics* es, Player* pl, int card) noexce
     cdef int deck
     if not push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, card):
         return False
+    deck_gained_top(pl)                                       # known to its owner (determinize)
     deck = es.card_deck[card * es.card_stride]
     if 0 <= deck < 4:
         pl.stats.cards_gained[deck] += 1
@@ -164,6 +166,7 @@ cdef int draw_cards(GameState* gs, Player* pl, int n) noexcept nogil:
         pl.n_deck -= 1
         push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, pl.deck[pl.n_deck])
         drawn += 1
+    deck_taken(pl, drawn)
     return drawn
 
 
@@ -1369,6 +1372,7 @@ cdef void shuffle_all_deeds(GameState* gs, Player* pl) noexcept nogil:
     pl.n_hand = 0
     pl.n_discard = 0
     rng_shuffle_i16(&gs.rng[<int>STREAM_DEEDS], pl.deck, pl.n_deck)
+    deck_shuffled(pl)
 
 
 cdef void prepare_round(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:

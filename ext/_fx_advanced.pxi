@@ -378,6 +378,10 @@ cdef int apply_steady_tempo(GameState* gs, int p) noexcept nogil:
             pl.deck[k] = pl.deck[k - 1]
         pl.deck[0] = gs.turn.steady_tempo_card
     pl.n_deck += 1
+    if gs.turn.steady_tempo == 2:
+        deck_gained_top(pl)
+    else:
+        deck_gained_bottom(pl)
     gs.turn.steady_tempo = 0
     gs.turn.steady_tempo_card = -1
     return ERR_NONE

@@ -682,11 +682,13 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
             card = pl.discard[pl.n_discard + k]
             if choice == 0:
                 push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, card)
+                deck_gained_top(pl)
             elif pl.n_deck < MAX_DECK_CARDS:
                 for i in range(pl.n_deck, 0, -1):
                     pl.deck[i] = pl.deck[i - 1]
                 pl.deck[0] = <int16_t>card
                 pl.n_deck += 1
+                deck_gained_bottom(pl)
             else:
                 mksim_cards_refused += 1                        # ERR_CAPACITY after the action
         return RES_DONE

@@ -216,8 +216,10 @@ cdef int tactics_handler(GameState* gs, const EngineStatics* es, const Statics* 
                 push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, pl.discard[i])
             pl.n_discard = 0
             rng_shuffle_i16(&gs.rng[<int>STREAM_DEEDS], pl.deck, pl.n_deck)
+            deck_shuffled(pl)
         else:
             rng_shuffle_i16(&gs.rng[<int>STREAM_DEEDS], pl.deck, pl.n_deck)
+            deck_shuffled(pl)
             draw_cards(gs, pl, k)
         return RES_DONE
     if local == H_MANA_STEAL:
@@ -266,6 +268,7 @@ cdef int tactics_handler(GameState* gs, const EngineStatics* es, const Statics* 
                     options |= (<uint64_t>1) << i
             return ask(gs, row, 0, ASK_DECK_CARD, options)
         rng_shuffle_i16(&gs.rng[<int>STREAM_DEEDS], pl.deck, pl.n_deck)
+        deck_shuffled(pl)
         return RES_DONE
     if local == H_THE_RIGHT_MOMENT:
         # 3.2: another turn immediately after this one; flip the card
@@ -284,6 +287,7 @@ cdef int tactics_handler(GameState* gs, const EngineStatics* es, const Statics* 
                 break
             pl.n_discard -= 1
             push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, pl.discard[pl.n_discard])
+        pl.deck_known_top = 0                                    # random cards now lie on top
         return RES_DONE
     if local == H_MANA_SEARCH:
         # 3.2: reroll up to `dice` Source dice (chosen first, then rerolled together)
@@ -310,6 +314,7 @@ cdef int tactics_handler(GameState* gs, const EngineStatics* es, const Statics* 
                 if pl.n_deck > 0 and pl.n_tactic_cards < 8:
                     pl.n_deck -= 1
                     pl.tactic_cards[pl.n_tactic_cards] = pl.deck[pl.n_deck]
+                    deck_taken(pl, 1)
                     pl.n_tactic_cards += 1
         else:
             pl.tactic_used = 1

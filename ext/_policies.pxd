@@ -20,9 +20,10 @@ cdef class RandomPolicy:
     cdef readonly int stream           # k: this policy's stream is POLICY_STREAM_BASE + k
     cdef int choose_index(self, int n) noexcept nogil   # uniform in [0, n), n > 0
     cdef int pick(self, const int32_t* actions, int n) noexcept nogil   # index into actions[0:n]
-    # The decision hook of the fast path: an index into actions[0:n] (eng's legal list).  It
-    # gets the engine so that a policy can read the acting player's state (the heuristic);
-    # the default ignores it and calls pick().
+    # The decision hook of every C policy: an index into actions[0:n] (n > 0) for the game
+    # `eng` (never None; read it through ext/_view.pxd, look ahead only through
+    # ext/_determinize.pxd).  The default ignores the engine and calls pick().  play(),
+    # choose_engine() and choose_in() all decide through it.
     cdef int pick_engine(self, Engine eng, const int32_t* actions, int n) noexcept nogil
 
 cdef enum:

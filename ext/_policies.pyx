@@ -27,6 +27,13 @@ from mksim._engine cimport (
 )
 from mksim._scoring cimport first_recon_score, solo_score, cities_conquered, achievement_scores
 from mksim._checks cimport count_violations, count_deeds, CHECK_CODES, V_CONSERVATION, V_TWO_ACTIONS
+from mksim._types cimport Player, Hex, Unit
+from mksim._view cimport (
+    view_actor, view_player, view_phase, view_round, view_time, view_hand_size, view_hand_card,
+    view_deck_size, view_discard_size, view_discard_card, view_fame, view_position, view_crystals,
+    view_mana_tokens, view_move, view_influence, view_attack, view_block, view_unit, view_n_hexes,
+    view_hex, view_token_enemy, view_ruins,
+)
 
 DEF_MASK = 0xFFFFFFFFFFFFFFFF
 STREAM_BASE = POLICY_STREAM_BASE
@@ -86,7 +93,8 @@ cdef class RandomPolicy:
         return self.choose_index(n)
 
     cdef int pick_engine(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
-        """The fast path's decision with the engine at hand (default: :meth:`pick`)."""
+        """The decision hook with the engine (see ``_policies.pxd``); policies that read
+        the state override this, policies that read only the legal list override pick()."""
         return self.pick(actions, n)
 
     def index(self, int n):
@@ -108,6 +116,15 @@ cdef class RandomPolicy:
         if eng.c_fill_legal() <= 0:
             raise ValueError("no legal action to choose from")
         return int(eng.actions[self.pick_engine(eng, eng.actions, eng.n_actions)])
+
+    def choose_in(self, Engine eng, legal):
+        """One of ``legal`` for the game run by ``eng`` (the Python path of a policy whose
+        hook reads the engine: the same decision as :meth:`play` makes there)."""
+        cdef int n = len(legal)
+        if n <= 0:
+            raise ValueError("no legal action to choose from")
+        cdef int32_t[::1] buf = np.asarray(legal, dtype=np.int32)
+        return int(legal[self.pick_engine(eng, &buf[0], n)])
 
     def play(self, Engine eng, long max_steps=100000):
         """Play ``eng`` until the game is over or ``max_steps`` actions were taken here.
@@ -511,3 +528,61 @@ def set_forced_tactics(GameCore core, forced):
         if not 1 <= r <= MAX_ROUNDS:
             raise ValueError(f"forced tactic round {r} is outside 1..{MAX_ROUNDS}")
         core.gs.forced_tactic[r - 1] = <int8_t>(t + 1)
+# The policy view (ext/_view.pxd; mksim.policies.view.PolicyView wraps this dict)
+# ---------------------------------------------------------------------------------------
+
+def view_numbers(GameCore core):
+    """What the acting player sees, as plain integers, read through the ``ext/_view.pxd``
+    accessors (so the C and Python views are one surface).  Hidden zones appear only as
+    sizes; face-down tokens as -1.  See docs/policies.md for the keys."""
+    cdef const GameState* gs = &core.gs
+    cdef const Player* pl = view_player(gs)
+    cdef const Hex* hx
+    cdef const Unit* u
+    cdef int i, k, h
+    hexes = []
+    for h in range(view_n_hexes(gs)):
+        hx = view_hex(gs, h)
+        hexes.append({
+            "index": h, "q": hx.q, "r": hx.r, "terrain": hx.terrain, "site": hx.site,
+            "owner": hx.owner, "flags": hx.flags, "city_level": hx.city_level,
+            "tokens": [view_token_enemy(gs, h, k) for k in range(hx.n_tokens)],
+            "ruins": view_ruins(gs, h),
+        })
+    units = []
+    for i in range(6):
+        u = view_unit(gs, i)
+        if u.card >= 0:
+            units.append({"slot": i, "unit": u.card, "ready": bool(u.ready), "wounds": u.wounds,
+                          "banner": u.banner})
+    return {
+        "actor": view_actor(gs), "phase": view_phase(gs), "round": view_round(gs),
+        "time": view_time(gs), "turn_player": gs.turn_player, "hero": pl.hero,
+        "hand": [view_hand_card(gs, i) for i in range(view_hand_size(gs))],
+        "deck_size": view_deck_size(gs),
+        "deck_known_top": [pl.deck[pl.n_deck - 1 - i] for i in range(min(pl.deck_known_top, pl.n_deck))],
+        "discard": [view_discard_card(gs, i) for i in range(view_discard_size(gs))],
+        "play_area": [pl.play_area[i] for i in range(pl.n_play)],
+        "units": units, "skills": [pl.skills[i] for i in range(8) if pl.skills[i] >= 0],
+        "crystals": [view_crystals(gs, i) for i in range(4)],
+        "mana_tokens": [view_mana_tokens(gs, i) for i in range(6)],
+        "move": view_move(gs), "influence": view_influence(gs), "healing": gs.turn.healing,
+        "attack": [[view_attack(gs, k, i) for i in range(4)] for k in range(3)],
+        "block": [view_block(gs, i) for i in range(4)],
+        "position": view_position(gs), "fame": view_fame(gs), "level": pl.level,
+        "reputation": pl.reputation, "tactic": pl.tactic,
+        "hexes": hexes,
+        "dice": [gs.dice[i] for i in range(gs.n_dice)], "dice_taken": gs.dice_taken,
+        "unit_offer": [gs.unit_offer[i] for i in range(gs.n_unit_offer)],
+        "aa_offer": [gs.aa_offer[i] for i in range(3)],
+        "spell_offer": [gs.spell_offer[i] for i in range(3)],
+        "skill_offer": [gs.skill_offer[i] for i in range(gs.n_skill_offer)],
+        "tile_stack_size": gs.n_tile_stack,
+        "in_combat": bool(gs.combat.active),
+        "combat_enemies": [(i, gs.combat.enemies[i].enemy, gs.combat.enemies[i].flags)
+                           for i in range(gs.combat.n_enemies)] if gs.combat.active else [],
+        "ask": gs.turn.ask, "ask_options": gs.turn.ask_options,
+        "end_announced_by": gs.end_announced_by,
+        "dummy_deck_size": gs.dummy.n_deck if gs.has_dummy else -1,
+        "dummy_discard": [gs.dummy.discard[i] for i in range(gs.dummy.n_discard)] if gs.has_dummy else [],
+    }

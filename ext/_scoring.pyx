@@ -20,6 +20,7 @@ from mksim._types cimport (
 )
 from mksim._state cimport GameCore, Statics, Table
 from mksim._rng cimport rng_shuffle_i16, STREAM_DUMMY
+from mksim._knowledge cimport deck_taken, deck_shuffled
 
 from mksim import content as _ct
 from mksim import effects as _fx
@@ -127,6 +128,7 @@ cdef int draw_to_limit(GameState* gs, const Statics* st, int p, int limit) noexc
         pl.hand[pl.n_hand] = pl.deck[pl.n_deck]
         pl.n_hand += 1
         n += 1
+    deck_taken(pl, n)
     return n
 
 
@@ -389,6 +391,7 @@ cdef class ScoringTester:
         self.core.version += 1           # the Engine's cached legal list is stale
         if deck is not None:
             pl.n_deck = self._fill(pl.deck, deck, MAX_DECK_CARDS)
+            deck_shuffled(pl)
         if hand is not None:
             pl.n_hand = self._fill(pl.hand, hand, MAX_HAND_CARDS)
         if discard is not None:

@@ -227,6 +227,9 @@ cdef struct Player:
     int8_t n_set_aside
     # --- results store ---
     PlayerStats stats
+    # --- knowledge --- (ext/_determinize.pyx keeps these cards when it resamples the deck)
+    int16_t deck_known_top     # cards on top of the Deed deck the player knows: gained ones (6.4.1), Steady Tempo; 0 after a shuffle
+    int16_t deck_known_bottom  # cards at the bottom of the Deed deck the player knows (Steady Tempo, Meditation); 0 after a shuffle
 
 cdef struct Dummy:             # the dummy player (18)
     int8_t hero

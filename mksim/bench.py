@@ -29,20 +29,11 @@ def peak_rss_mb(children: bool = False) -> float:
 
 
 def parse_policy_spec(text: str):
-    """``NAME`` or ``NAME:key=value,...`` as a policy spec for :func:`mksim.runner.run`
-    (a name, or ``(name, params)``); the policy is built once here so that an unknown name
-    or parameter is a ValueError naming it."""
-    from .policies import get_policy
-
-    name, _, rest = str(text).partition(":")
-    params = {}
-    for item in filter(None, (p.strip() for p in rest.split(","))):
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise ValueError(f"policy parameter {item!r} is not key=value")
-        params[key.strip()] = value.strip()
-    get_policy(name.strip(), **params)            # validates name and parameters
-    return (name.strip(), params) if params else name.strip()
+    """A policy from ``NAME`` or ``NAME:key=value,...`` (kept for callers of this module;
+    :func:`mksim.policies.parse_policy_spec` is the one parser: it also reads
+    ``path/file.py:ClassName`` and raises PolicyError, a ValueError, naming the mistake)."""
+    from .policies import parse_policy_spec as _parse
+    return _parse(text)
 
 
 def run_bench(n_games: int = 200, seed: int = 0, scenario: str = "first-reconnaissance",
@@ -73,7 +64,7 @@ def run_bench(n_games: int = 200, seed: int = 0, scenario: str = "first-reconnai
     out = {
         "mksim": __version__,
         "scenario": config.game().scenario_id, "hero": config.game().hero_id,
-        "policy": policy if isinstance(policy, str) else f"{policy[0]}:" + ",".join(f"{k}={v}" for k, v in policy[1].items()),
+        "policy": policy if isinstance(policy, str) else repr(policy),
         "seed": seed, "jobs": jobs,
         "games": n_games,
         "games_finished": res.n_finished,

@@ -40,6 +40,9 @@ COUNTS_OPTION = typer.Option(
          "lists. Turn off for home-made content with extra or fewer components.",
 )
 
+POLICY_HELP = ("Policy: NAME, NAME:key=value,... (e.g. eager:default=2), or "
+               "path/to/file.py:ClassName[:key=value,...]. See 'mksim policies list'.")
+
 
 def fail(message: str) -> None:
     """Report bad input: one line on stderr, exit status 2."""
@@ -232,6 +235,9 @@ def _play_one(game, head: str, seed: int, index: int, pol, log: bool, max_steps:
     from .runner import play_logged
 
     out = play_logged(game, seed, index, pol, echo=echo, max_steps=max_steps, state=state)
+    if out.stopped is not None and out.stopped.startswith("policy "):
+        # the policy broke its contract (illegal action, exception): bad input, not a game
+        fail(f"{out.stopped} (game stopped after {out.steps} decisions, {head})")
     stopped = out.stopped is not None or not out.finished
     if not log:
         if stopped:
@@ -250,7 +256,7 @@ def play(
                                            "[default: first-reconnaissance]"),
     hero: Optional[str] = typer.Option(None, "--hero", help="Hero id (arythea, goldyx, norowas, "
                                        "tovak, wolfhawk) or 'all'. [default: arythea]"),
-    policy: str = typer.Option("random", "--policy", help="Policy name (see mksim.policies)."),
+    policy: str = typer.Option("random", "--policy", help=POLICY_HELP),
     seed: Optional[str] = typer.Option(None, "--seed", help="Root seed of the run (a whole number). "
                                        "[default: 0]"),
     game_index: Optional[str] = typer.Option(None, "--game-index", help="Which game of the run "
@@ -274,7 +280,6 @@ def play(
     'game stopped: <message>'); 2 for bad arguments.
     """
     from .game import Game
-    from .policies import get_policy, list_policies
 
     if fixture is not None:
         given = [name for name, v in (("--scenario", scenario), ("--hero", hero), ("--seed", seed),
@@ -291,10 +296,7 @@ def play(
     c = _load(content, True)
     scenarios = _choices(scenario, c.ids("scenarios"), "scenario")
     heroes = _choices(hero, [h["id"] for h in c["heroes"]], "hero")
-    try:
-        pol = get_policy(policy)
-    except ValueError:
-        fail(f"unknown policy {policy!r}; known: {', '.join(list_policies())}")
+    pol = policy_from_spec(policy)
     if fixture is not None:
         _play_fixture(fixture, c, pol, log, steps_n)
         return
@@ -344,24 +346,31 @@ def bench(
     games: str = typer.Option("200", "--games", help="Games to play (at least 1)."),
     seed: str = typer.Option("0", "--seed", help="Root seed: game k uses (seed, k)."),
     jobs: str = typer.Option("1", "--jobs", help="Worker processes (joblib loky)."),
-    policy: str = typer.Option("random", "--policy",
-                               help="Policy that plays, NAME or NAME:key=value,... (see mksim.policies)."),
+    policy: str = typer.Option("random", "--policy", help=POLICY_HELP),
+    scenario: str = typer.Option("first-reconnaissance", "--scenario", help="Scenario id."),
     hero: str = typer.Option("arythea", "--hero", help="Hero id."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
-    """Play games of First Reconnaissance (solo, Arythea and the random policy unless told)
+    """Play games (First Reconnaissance, solo, Arythea and the random policy by default)
     with fixed seeds and report games/s, decisions/s, decisions per game, peak memory, and
     how many games the engine stopped before their end (with the most frequent reasons)."""
     import json
 
-    from .bench import parse_policy_spec, run_bench
+    from .bench import run_bench
 
-    try:
-        spec = parse_policy_spec(policy)
-    except ValueError as err:
-        fail(str(err))
-    report = run_bench(_int(games, "--games", 1), _int(seed, "--seed", 0, SEED_MAX), hero=hero, policy=spec,
-                       jobs=_int(jobs, "--jobs", 1))
+    n_games, seed_n, jobs_n = _int(games, "--games", 1), _int(seed, "--seed", 0, SEED_MAX), _int(jobs, "--jobs", 1)
+    pol = policy_from_spec(policy)
+    c = _load(None, True)
+    sc = _choices(scenario, c.ids("scenarios"), "scenario")[0] if scenario != "all" else fail(
+        "--scenario all is not supported by bench; name one scenario")
+    h = _choices(hero, [x["id"] for x in c["heroes"]], "hero")[0] if hero != "all" else fail(
+        "--hero all is not supported by bench; name one hero")
+    report = run_bench(n_games, seed_n, scenario=sc, hero=h, policy=pol, jobs=jobs_n)
+    report["policy"] = policy                     # the spec as given (e.g. heuristic:preset=explorer)
+    broken = [e["message"] for e in report["top_errors"] if e["message"].startswith("policy ")]
+    if broken:
+        n = sum(report["stopped_by"].get(k, 0) for k in ("illegal_action", "policy_failed"))
+        fail(f"{broken[0]} ({n} of {n_games} games stopped by the policy)")
     if as_json:
         typer.echo(json.dumps(report, indent=2))
         return
@@ -648,6 +657,67 @@ def replay_cmd(
             raise typer.Exit(code=1)
     typer.echo(f"replay: game {k} of cell {c} ({the_cell.label}) reproduces the stored row exactly "
                f"({len(fields)} fields; Fame {b['fame']}, score {b['score']}, {b['termination']})")
+# policies
+# ---------------------------------------------------------------------------------------
+
+policies_app = typer.Typer(help="The policies that can play: built-ins and plug-ins.", no_args_is_help=True)
+app.add_typer(policies_app, name="policies")
+
+
+def policy_from_spec(spec: str):
+    """A policy from a --policy spec, or one 'error:' line and exit 2."""
+    from .policies import PolicyError, parse_policy_spec
+    try:
+        return parse_policy_spec(spec)
+    except PolicyError as err:
+        fail(str(err))
+
+
+def _flags(meta: dict) -> str:
+    words = []
+    words.append("stochastic" if meta.get("stochastic") else "deterministic")
+    if meta.get("sees_hidden"):
+        words.append("SEES HIDDEN INFORMATION")
+    if meta.get("fast_path"):
+        words.append("C fast path")
+    return ", ".join(words)
+
+
+@policies_app.command("list")
+def policies_list() -> None:
+    """List the registered policies (built-ins, then entry-point plug-ins) with their flags."""
+    from .policies import describe_policy, list_policies, policy_class
+    for name in list_policies():
+        d = describe_policy(policy_class(name))
+        first = d["description"].split(". ")[0].rstrip(".")
+        typer.echo(f"{name:22} {_flags(d['metadata']):42} {first}")
+
+
+@policies_app.command("show")
+def policies_show(name: str = typer.Argument(..., help="A policy name, or path/to/file.py:ClassName.")) -> None:
+    """Show how a policy plays, its parameters (type, default) and its metadata."""
+    import textwrap
+
+    from .policies import PolicyError, describe_policy, policy_class
+    from .policies.registry import _split_file_spec, load_policy_file
+    try:
+        f = _split_file_spec(name)
+        cls = load_policy_file(f[0], f[1]) if f else policy_class(name)
+    except PolicyError as err:
+        fail(str(err))
+    d = describe_policy(cls)
+    typer.echo(f"{d['name'] or name}  ({d['class']})")
+    typer.echo("")
+    for line in textwrap.wrap(d["description"] or "(no description)", 88):
+        typer.echo(f"  {line}")
+    typer.echo("")
+    typer.echo("parameters:" if d["parameters"] else "parameters: none")
+    for p in d["parameters"]:
+        default = "required" if p["required"] else f"default {p['default']!r}"
+        typer.echo(f"  {p['name']:16} {p['type']:12} {default}" + (f"  -- {p['help']}" if p["help"] else ""))
+    typer.echo("metadata:")
+    for k, v in d["metadata"].items():
+        typer.echo(f"  {k:16} {v}")
 
 
 def main() -> None:

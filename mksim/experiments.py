@@ -179,9 +179,10 @@ def _policy_level(where: str, level: Any) -> tuple[str, dict, str]:
     from .policies.registry import parse_policy_spec
     if isinstance(level, str):
         try:
-            name, params = parse_policy_spec(level)
+            pol = parse_policy_spec(level)              # checks the name, parameters and types
         except ValueError as err:
             raise ExperimentError(f"{where}: {err}") from None
+        name, params = pol.name, dict(pol.parameters)
         label = level.strip()
     elif isinstance(level, dict):
         unknown = set(level) - {"name", "params", "label"}

@@ -31,6 +31,7 @@ from . import effects as fx
 from ._engine import KIND_NAMES, Engine, check_action_id, describe
 from ._policies import (ASK_NAMES, DUMMY_ACTOR, clone_engine, combat_enemies, core_info, final_score,
                         outcome_numbers)
+from ._determinize import determinize_core
 from ._rules import Rules
 from ._state import PHASE_NAMES, TERMINATION_NAMES, GameCore, prepare_setup
 from .content import Content, ContentError, load_content
@@ -46,6 +47,8 @@ PAY_CRYSTAL, PAY_DIE, PAY_STOLEN, PAY_NONE = 6, 10, 18, 31
 #: Option of a handler's ask that stops an "up to N" choice (ASK_DONE in ext/_engine.pxd).
 ASK_DONE = 63
 ACTION_SHIFT = 20
+#: Human players a game can hold (MAX_PLAYERS of ext/_types.pxd); ``current`` below it.
+MAX_HUMAN_PLAYERS = 4
 ARG_MASK = (1 << ACTION_SHIFT) - 1
 
 _TABLES: dict[int, tuple] = {}   # id(content) -> (weakref to content, tables)
@@ -326,6 +329,37 @@ class State:
             engine = clone_engine(self.engine, self.game.content, self.game.scenario_id)
         from ._policies import engine_core
         return State(self.game, engine_core(engine), engine, list(self.history), self.stopped)
+
+    def determinize(self, seed: int, player: Optional[int] = None) -> "State":
+        """A copy in which everything ``player`` cannot know is resampled (information-fair
+        look-ahead; ``ext/_determinize.pxd`` lists the zones).
+
+        Unlike :meth:`clone`, the copy does not carry the true future: the own Deed deck
+        order (bar the known top / bottom cards), face-down enemy and ruins tokens, the tile
+        stack, the AA / spell / artifact / unit decks, the dummy's deck and every random
+        stream are drawn anew from ``seed`` and a hash of what ``player`` sees.  Two states
+        that differ only in hidden information give identical copies for the same seed.
+
+        Parameters
+        ----------
+        seed : int
+            Seed of the resampling (e.g. drawn from the policy's own stream).
+        player : int, optional
+            Whose knowledge to keep; default the player whose decision it is.
+        """
+        copy = self.clone()
+        if player is None:
+            player = int(core_info(self.core)["current"])
+            if player >= MAX_HUMAN_PLAYERS:
+                player = 0
+        determinize_core(copy.core, int(player), int(seed))
+        return copy
+
+    def view(self) -> "PolicyView":
+        """A cheap read-only view of what the acting player sees (:class:`PolicyView`,
+        docs/policies.md)."""
+        from .policies.view import PolicyView
+        return PolicyView(self)
 
     def to_dict(self) -> dict:
         """The whole state as a JSON-serialisable fixture dict: every field of the engine's

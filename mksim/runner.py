@@ -27,12 +27,12 @@ from ._policies import (DUMMY_ACTOR, combat_enemies, core_info, final_score, out
                         set_forced_tactics)
 from .effects import TIMES
 from .game import Game, Outcome, State, actor_name
-from .policies import Policy, get_policy
+from .policies import Policy, resolve_policy
 
 __all__ = [
     "GameConfig", "RunResult", "OUTCOME_DTYPE", "ERROR_NAMES", "play_game", "run", "play_logged",
     "ERROR_NONE", "ERROR_NOT_IMPLEMENTED", "ERROR_STEP_LIMIT", "ERROR_ILLEGAL_ACTION",
-    "ERROR_NO_ACTION", "ERROR_CAPACITY", "SCORE_MISSING",
+    "ERROR_NO_ACTION", "ERROR_CAPACITY", "ERROR_POLICY_FAILED", "SCORE_MISSING", "PolicyFailed",
 ]
 
 #: One game's record.  ``termination`` codes are ``TERMINATION_NAMES`` of ext/_state.pyx
@@ -53,7 +53,9 @@ ERROR_STEP_LIMIT = 2        # max_steps decisions without an end (termination st
 ERROR_ILLEGAL_ACTION = 3    # the policy chose an action that is not legal
 ERROR_NO_ACTION = 4         # a game not over offered no legal action (an engine bug)
 ERROR_CAPACITY = 5          # a card zone of the core was full (ERR_CAPACITY): stopped, no card lost
-ERROR_NAMES = ("none", "not_implemented", "step_limit", "illegal_action", "no_legal_action", "capacity")
+ERROR_POLICY_FAILED = 6     # the policy raised an exception instead of deciding (a plug-in's bug)
+ERROR_NAMES = ("none", "not_implemented", "step_limit", "illegal_action", "no_legal_action", "capacity",
+               "policy_failed")
 SCORE_MISSING = np.iinfo(np.int32).min
 TERM_STEP_LIMIT = 3
 
@@ -101,13 +103,29 @@ def _content(path):
 
 
 def _policy(spec: PolicySpec) -> Policy:
-    if isinstance(spec, Policy):
-        return spec
-    if isinstance(spec, str):
-        return get_policy(spec)
-    if isinstance(spec, tuple) and len(spec) == 2:
-        return get_policy(spec[0], **dict(spec[1]))
-    raise TypeError(f"a policy must be a Policy, a name or (name, params), not {spec!r}")
+    """A Policy, a spec string (``NAME:key=value,...``, ``file.py:Class``) or (name, params)."""
+    return resolve_policy(spec)
+
+
+class PolicyFailed(Exception):
+    """The policy raised instead of deciding; the game is recorded as stopped."""
+
+
+def choose_checked(policy: Policy, state: State, legal) -> int:
+    """``policy.choose`` held to the contract: an exception becomes :class:`PolicyFailed`
+    and an action not in ``legal`` a ValueError starting "policy ..."; the game is then
+    recorded as stopped with that reason (never silently fixed)."""
+    try:
+        action = policy.choose(state, legal)
+    except Exception as err:
+        raise PolicyFailed(f"policy {policy!r} failed: {type(err).__name__}: {err}") from err
+    try:
+        action = int(action)
+    except (TypeError, ValueError):
+        raise ValueError(f"policy {policy!r} chose {action!r}, which is not an action code") from None
+    if action not in legal:
+        raise ValueError(f"policy {policy!r} chose action {action}, which is not legal here")
+    return action
 
 
 @dataclass
@@ -201,6 +219,8 @@ def _play_state(config: GameConfig, seed: int, game_index: int, pol: Policy,
     except ValueError as err:
         message = str(err) if str(err).startswith("policy ") else f"the engine refused an action it listed as legal: {err}"
         error = ERROR_ILLEGAL_ACTION
+    except PolicyFailed as err:
+        error, message = ERROR_POLICY_FAILED, str(err)
     except RuntimeError as err:
         error, message = ERROR_NO_ACTION, str(err)
     if error == ERROR_NONE and not state.engine.is_terminal():
@@ -214,10 +234,7 @@ def _play_python(state: State, policy: Policy, max_steps: int) -> None:
         legal = state.legal_actions()
         if len(legal) == 0:
             raise RuntimeError("no legal action although the game is not over")
-        action = int(policy.choose(state, legal))
-        if action not in legal:
-            raise ValueError(f"policy {policy!r} chose action {action}, which is not legal here")
-        state.apply(action)
+        state.apply(choose_checked(policy, state, legal))
         steps += 1
 
 
@@ -320,7 +337,12 @@ def play_logged(game: Game, seed: int, game_index: int, policy: Policy,
         if len(legal) == 0:
             echo("game stopped: no legal action although the game is not over")
             return state.result()
-        action = policy.choose(state, legal)
+        try:
+            action = choose_checked(policy, state, legal)
+        except (PolicyFailed, ValueError) as err:
+            state.stopped = str(err)
+            echo(f"game stopped: {err}")
+            return state.result()
         words = state.action_to_string(action)
         step += 1
         fighting = combat_enemies(state.core)

@@ -1,12 +1,11 @@
 """Policies (mksim/policies, ext/_policies.pyx).
 
-Every policy's tests inherit :class:`PolicyContract`: it returns a legal action at every
-decision point of whole games, is deterministic for the same seed, and survives pickling
-(the runner ships policies to worker processes).
+Every policy's tests inherit the conformance class (tests/policy_conformance.py): legal
+actions only, deterministic for the same seed, picklable (the runner ships policies to
+worker processes), whole games of each solo scenario, blind to hidden information.
 """
 from __future__ import annotations
 
-import pickle
 
 import numpy as np
 import pytest
@@ -16,6 +15,8 @@ from mksim._policies import STREAM_BASE, policy_stream
 from mksim._rng import STREAM_NAMES, RandomStream
 from mksim.game import Game
 from mksim.policies import Policy, get_policy, list_policies, policy_class, register
+from policy_conformance import PolicyConformance as PolicyContract
+from policy_conformance import _decisions
 
 SEEDS = (0, 1, 2, 3)
 
@@ -27,82 +28,7 @@ def game(content):
 
 def decisions(game, policy, seed, game_index=0, limit=3000):
     """Every (legal list, chosen action) of one game; stops at an engine gap."""
-    policy.reset(seed, game_index)
-    state = game.new_state(seed, game_index)
-    log = []
-    while not state.is_terminal() and len(log) < limit:
-        legal = state.legal_actions()
-        if len(legal) == 0:
-            break
-        a = policy.choose(state, legal)
-        log.append((tuple(int(x) for x in legal), a))
-        try:
-            state.apply(a)
-        except (NotImplementedError, ValueError):
-            break
-    return log
-
-
-class PolicyContract:
-    """Invariants every policy keeps.  Subclasses set ``name`` (and ``params``)."""
-
-    name: str = ""
-    params: dict = {}
-
-    def make(self) -> Policy:
-        return get_policy(self.name, **self.params)
-
-    def test_is_registered_with_metadata(self):
-        p = self.make()
-        assert isinstance(p, Policy) and p.name == self.name
-        assert self.name in list_policies() and policy_class(self.name) is type(p)
-        for key in ("stochastic", "uses_state", "fast_path"):
-            assert key in p.metadata
-        assert p.description and self.name in repr(p)
-        assert p.parameters == {**p.parameters, **self.params}
-
-    def test_returns_a_legal_action_at_every_decision_point(self, game):
-        phases = set()
-        for seed in SEEDS:
-            for legal, a in decisions(game, self.make(), seed):
-                assert isinstance(a, int) and a in legal
-                phases.add(a >> 20)
-        assert len(phases) >= 5    # tactics, turn start, cards, movement, end of turn ...
-
-    def test_deterministic_for_the_same_seed(self, game):
-        for seed in SEEDS[:2]:
-            assert decisions(game, self.make(), seed) == decisions(game, self.make(), seed)
-
-    def test_reset_replays_the_same_game(self, game):
-        p = self.make()
-        first = decisions(game, p, 5, 1)
-        decisions(game, p, 6, 2)
-        assert decisions(game, p, 5, 1) == first
-
-    def test_pickled_policy_decides_alike(self, game):
-        p = self.make()
-        q = pickle.loads(pickle.dumps(p))
-        assert decisions(game, p, 3) == decisions(game, q, 3)
-
-    def test_fast_path_matches_choose(self, game):
-        p = self.make()
-        if not p.metadata["fast_path"]:
-            return
-        for seed in SEEDS:
-            slow = game.new_state(seed)
-            log = [a for _, a in decisions(game, p, seed)]
-            fast = game.new_state(seed)
-            p.reset(seed, 0)
-            try:
-                p.play_engine(fast.engine, len(log))
-            except (NotImplementedError, ValueError):
-                pass
-            for a in log:
-                try:
-                    slow.apply(a)
-                except (NotImplementedError, ValueError):
-                    break
-            assert fast.to_dict() == slow.to_dict()
+    return _decisions(game, policy, seed, game_index, limit)
 
 
 class TestRandom(PolicyContract):
@@ -160,8 +86,10 @@ def test_unknown_policy_lists_the_known_ones():
 
 
 def test_bad_parameters_are_value_errors():
-    with pytest.raises(ValueError, match="bad parameters"):
+    with pytest.raises(ValueError, match="policy 'random' has no parameter 'colour'; its parameters: stream"):
         get_policy("random", colour="red")
+    with pytest.raises(ValueError, match="policy 'random': stream must be >= 0"):
+        get_policy("random", stream=-1)
 
 
 def test_register_checks_its_argument():

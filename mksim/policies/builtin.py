@@ -18,7 +18,9 @@ class _CPolicy(Policy):
         self._core.reset(seed, game_index)
 
     def choose(self, state, legal: Sequence[int]) -> int:
-        return self._core.choose(legal)
+        if state is None:                   # legal-list only (the C hook then sees no engine)
+            return self._core.choose(legal)
+        return self._core.choose_in(state.engine, legal)
 
     def play_engine(self, engine, max_steps: int) -> int:
         return self._core.play(engine, max_steps)
@@ -44,8 +46,12 @@ class RandomPolicy(_CPolicy):
     """
 
     name = "random"
-    description = "a uniformly random legal action (seeded, C fast path)"
-    metadata = {"stochastic": True, "uses_state": False, "fast_path": True, "rules": ()}
+    description = ("Takes a uniformly random legal action at every decision, from its own seeded "
+                   "stream. It ends most turns at once and scores about 0 Fame: a baseline and a "
+                   "sweep policy for the engine, not a player.")
+    metadata = {"stochastic": True, "uses_state": False, "sees_hidden": False, "fast_path": True,
+                "cost": "constant (one draw)", "rules": ()}
+    parameter_help = {"stream": "policy stream k: decisions from rng_seed(seed, game, 100 + k)"}
 
     def __init__(self, stream: int = 0) -> None:
         stream = _stream(stream)
@@ -59,8 +65,11 @@ class FirstPolicy(Policy):
     fixed order: cards in hand order, then healing, moves, explorations, end of turn)."""
 
     name = "first"
-    description = "always the first legal action (deterministic baseline)"
-    metadata = {"stochastic": False, "uses_state": False, "fast_path": False, "rules": ()}
+    description = ("Always takes the first legal action in the engine's listing order (cards in "
+                   "hand order, then healing, moves, explorations, end of turn). Deterministic "
+                   "baseline; it mostly plays its first card and ends the turn.")
+    metadata = {"stochastic": False, "uses_state": False, "sees_hidden": False, "fast_path": False,
+                "cost": "constant", "rules": ()}
 
     def choose(self, state, legal: Sequence[int]) -> int:
         return int(legal[0])
@@ -87,8 +96,15 @@ class EagerPolicy(_CPolicy):
     """
 
     name = "eager"
-    description = "a random legal action weighted by its kind, preferring to act (seeded, C fast path)"
-    metadata = {"stochastic": True, "uses_state": False, "fast_path": True, "rules": ()}
+    description = ("Takes a random legal action weighted by its kind: exploring, entering sites, "
+                   "interacting, attacking, blocking, recruiting and buying weigh far more than "
+                   "ending the turn, a combat phase or the round. It reaches much more of the game "
+                   "than random (combat, sites, units, level-ups) but does not plan: a baseline.")
+    metadata = {"stochastic": True, "uses_state": False, "sees_hidden": False, "fast_path": True,
+                "cost": "~ legal actions (one weighted draw)", "rules": ()}
+    parameter_help = {"stream": "policy stream k (as for random)",
+                      "weights": "weight per action kind (Python only), replacing the defaults it names",
+                      "default": "weight of kinds named neither in weights nor in the defaults"}
 
     def __init__(self, stream: int = 0, weights: dict | None = None, default: float = 4.0) -> None:
         stream = _stream(stream)
@@ -176,6 +192,16 @@ class HeuristicPolicy(_CPolicy):
 
     def choose(self, state, legal: Sequence[int]) -> int:
         return int(self._core.choose_engine(state.engine))
+
+    @classmethod
+    def parameter_specs(cls):
+        """preset, stream and every weight of ``mksim._heuristic.PARAM_NAMES`` (floats,
+        defaults from the class's preset), so that ``--policy heuristic:aggression=2`` works."""
+        from .. import _heuristic
+        from .base import Parameter
+        return [Parameter("preset", str, cls.preset, "named parameter set: " + ", ".join(sorted(_heuristic.PRESETS))),
+                Parameter("stream", int, 0, "policy stream (unused: the policy is deterministic)")] + [
+            Parameter(k, float, v) for k, v in _heuristic.PRESETS[cls.preset].items()]
 
 
 @register

@@ -1,0 +1,234 @@
+# cython: language_level=3
+"""The ``search`` policy: look-ahead over determinized copies, in C.
+
+At a decision with few enough options (``max_branch``), each candidate action is tried on
+``K = max(1, budget // n)`` determinized copies of the game (``ext/_determinize.pxd``: one
+possible world consistent with what the player knows; never the true deck order, tokens or
+random streams) and the game is rolled out with the base policy until the player's
+``horizon``-th next turn begins (or the game ends).  The candidate with the best mean value
+wins (the same K worlds for every candidate: common random numbers, so differences come
+from the actions).  Other decisions go to the base policy.
+
+The value of a rolled-out position is the player's Fame plus small terms for what Fame
+does not show yet: Units, crystals, level, minus Wounds in the deck (``value_*``
+parameters).  Because the copies come from :func:`determinize` and the policy's own seeded
+stream, two states that differ only in hidden information get the same decision.
+"""
+from libc.string cimport memcpy
+from libc.stdint cimport int32_t, int16_t, uint64_t
+
+from mksim._rng cimport rng_seed, rng_next
+from mksim._types cimport (GameState, Player, PH_GAME_OVER, PH_TURN_START, PH_TACTICS, MAX_PLAYERS,
+                           MAX_UNITS, DECK_WOUND)
+from mksim._state cimport GameCore, Statics
+from mksim._engine cimport Engine, EngineStatics, MAX_ACTIONS
+from mksim._policies cimport RandomPolicy, POLICY_STREAM_BASE
+from mksim._determinize cimport determinize
+from mksim._heuristic cimport HeuristicPolicy
+
+cdef enum:
+    MAX_BRANCH = 32            # candidates one search can compare
+    MAX_K = 64                 # determinized worlds per candidate
+    BASE_STREAM = 37           # the base policy's stream id in a rollout (POLICY_STREAM_BASE + 37)
+    MAX_TURN_SEARCHES = 64     # searched decisions per turn; then the base decides (breaks cycles
+                               # of options that return to the same position, which a rollout to
+                               # the end of the turn can rate above ending it)
+
+
+cdef class SearchPolicy(RandomPolicy):
+    """Determinized rollouts of a base C policy (see the module docstring).
+
+    Parameters
+    ----------
+    seed, game_index, stream : as :class:`mksim._policies.RandomPolicy`
+    base : RandomPolicy
+        The C policy rollouts are played with (``heuristic`` or ``eager``).
+    budget : int
+        Rollouts per searched decision (split over the candidates, at least one each).
+    horizon : int
+        Turns of the player a rollout plays past the current one (0 = to the end of this turn).
+    max_branch : int
+        Decisions with more legal actions than this go to the base policy.
+    rollout_steps : int
+        Safety cap on the decisions of one rollout.
+    value_unit, value_crystal, value_wound, value_level : float
+        Terms of the value function besides Fame.
+    oracle : bool
+        Roll out on exact copies of the true state (deck order, tokens, random streams):
+        an upper reference that cheats, only for policies named ``oracle-...``.
+    """
+    cdef RandomPolicy base
+    cdef HeuristicPolicy hbase           # the base when it is the heuristic (it keeps a turn goal), else None
+    cdef bint base_has_memory
+    cdef Engine scratch
+    cdef bint has_scratch
+    cdef readonly int budget
+    cdef readonly int horizon
+    cdef readonly int max_branch
+    cdef readonly int rollout_steps
+    cdef readonly double value_unit
+    cdef readonly double value_crystal
+    cdef readonly double value_wound
+    cdef readonly double value_level
+    cdef readonly bint oracle            # roll out on the TRUE state (sees hidden information)
+    cdef int turn_key                    # round * 256 + turns_in_round of the turn being searched
+    cdef int turn_searches               # decisions searched in it so far
+    cdef readonly long searched          # decisions searched since reset (for reports / tests)
+    cdef readonly long rollouts          # rollouts played since reset
+
+    def __init__(self, seed=0, game_index=0, int stream=0, RandomPolicy base=None, int budget=16,
+                 int horizon=0, int max_branch=8, int rollout_steps=400, double value_unit=3.0,
+                 double value_crystal=0.5, double value_wound=1.0, double value_level=2.0,
+                 bint oracle=False):
+        if base is None:
+            raise ValueError("search needs a base policy (a C policy of mksim._policies / _heuristic)")
+        if budget < 1:
+            raise ValueError("budget must be >= 1")
+        if horizon < 0:
+            raise ValueError("horizon must be >= 0")
+        if not 2 <= max_branch <= MAX_BRANCH:
+            raise ValueError(f"max_branch must be between 2 and {MAX_BRANCH}")
+        if rollout_steps < 1:
+            raise ValueError("rollout_steps must be >= 1")
+        self.base = base
+        self.base_has_memory = isinstance(base, HeuristicPolicy)
+        self.hbase = base if self.base_has_memory else None
+        self.budget, self.horizon, self.max_branch, self.rollout_steps = budget, horizon, max_branch, rollout_steps
+        self.value_unit, self.value_crystal, self.value_wound, self.value_level = \
+            value_unit, value_crystal, value_wound, value_level
+        self.has_scratch = False
+        self.oracle = oracle
+        super().__init__(seed, game_index, stream)
+
+    def reset(self, seed, game_index=0):
+        RandomPolicy.reset(self, seed, game_index)
+        self.base.reset(seed, game_index)
+        self.forget()                            # a new game: no goal, no cache from the last one
+        self.turn_key = -1
+        self.turn_searches = 0
+        self.searched = 0
+        self.rollouts = 0
+
+    cdef void forget(self) noexcept nogil:
+        """Clear the base policy's memory between decisions of different worlds: the
+        heuristic keeps a goal for the turn and path / exploration caches keyed by what
+        they depend on; a rollout must start from none of them, and the real game must
+        not see what a rollout in an imagined world left there."""
+        if self.base_has_memory:
+            self.hbase.goal_key = -1
+            self.hbase.path_key = -1
+            self.hbase.expl_key = -1
+
+    def set_scratch(self, Engine scratch):
+        """The engine rollouts run on: a copy of the game being played (same tables and
+        scenario), whose state is overwritten before every rollout."""
+        self.scratch = scratch
+        self.has_scratch = scratch is not None
+
+    def base_policy(self):
+        return self.base
+
+    # -- the decision ---------------------------------------------------------------------
+
+    cdef double value(self, const GameState* gs, const EngineStatics* es, int p) noexcept nogil:
+        cdef const Player* pl = &gs.players[p]
+        cdef double v = pl.fame + self.value_level * pl.level
+        cdef int i, wounds = 0
+        for i in range(MAX_UNITS):
+            if pl.units[i].card >= 0:
+                v += self.value_unit - 0.5 * pl.units[i].wounds
+        for i in range(4):
+            v += self.value_crystal * pl.crystals[i]
+        for i in range(pl.n_hand):
+            wounds += es.card_deck[pl.hand[i] * es.card_stride] == DECK_WOUND
+        for i in range(pl.n_deck):
+            wounds += es.card_deck[pl.deck[i] * es.card_stride] == DECK_WOUND
+        for i in range(pl.n_discard):
+            wounds += es.card_deck[pl.discard[i] * es.card_stride] == DECK_WOUND
+        return v - self.value_wound * wounds
+
+    cdef double rollout(self, int p, uint64_t world) noexcept nogil:
+        """Play the scratch game with the base policy to the horizon; its value for p."""
+        cdef GameState* gs = &self.scratch.core.gs
+        cdef int m, a, steps = 0, turns = 0, last = gs.phase
+        rng_seed(&self.base.rng, world, 0, <uint64_t>(POLICY_STREAM_BASE + BASE_STREAM))
+        while gs.phase != PH_GAME_OVER and steps < self.rollout_steps:
+            if (gs.phase == PH_TURN_START or gs.phase == PH_TACTICS) and last != gs.phase:
+                turns += 1                       # a new turn (or round) of the player began
+                if turns > self.horizon:
+                    break
+            last = gs.phase
+            m = self.scratch.c_fill_legal()
+            if m <= 0:
+                break
+            a = self.scratch.actions[self.base.pick_engine(self.scratch, self.scratch.actions, m)]
+            if self.scratch.c_apply(a) != 0:
+                return -1e9                      # an engine gap in this world: avoid the line
+            steps += 1
+        return self.value(gs, &self.scratch.es, p)
+
+    cdef int pick_engine(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
+        cdef int32_t cand[MAX_BRANCH]
+        cdef uint64_t worlds[MAX_K]
+        cdef double total[MAX_BRANCH]
+        cdef int i, k, K, p, best, fallback
+        cdef int goal_key = 0, goal_hex = 0, goal_kind = 0
+        cdef GameState* gs = &eng.core.gs
+        cdef GameState* sg
+        if n <= 1:
+            return 0
+        fallback = self.base.pick_engine(eng, actions, n)
+        if not self.has_scratch or n > self.max_branch or gs.current >= MAX_PLAYERS:
+            return fallback
+        if gs.round * 256 + gs.turns_in_round != self.turn_key:
+            self.turn_key = gs.round * 256 + gs.turns_in_round
+            self.turn_searches = 0
+        if self.turn_searches >= MAX_TURN_SEARCHES:
+            return fallback                      # a cycle of searched choices: the base ends the turn
+        self.turn_searches += 1
+        p = gs.current
+        K = self.budget // n
+        if K < 1:
+            K = 1
+        if K > MAX_K:
+            K = MAX_K
+        for k in range(K):
+            worlds[k] = rng_next(&self.rng)
+        for i in range(n):
+            cand[i] = actions[i]
+            total[i] = 0
+        if self.base_has_memory:                 # the real game's goal, restored after the search
+            goal_key, goal_hex, goal_kind = self.hbase.goal_key, self.hbase.goal_hex, self.hbase.goal_kind
+        sg = &self.scratch.core.gs
+        for i in range(n):
+            for k in range(K):
+                memcpy(sg, gs, sizeof(GameState))
+                if not self.oracle:              # an oracle plays on the true future instead
+                    determinize(sg, &self.scratch.core.st, p, worlds[k])
+                self.forget()
+                if self.scratch.c_apply(cand[i]) != 0:
+                    total[i] = -1e18
+                    break
+                total[i] += self.rollout(p, worlds[k])
+                self.rollouts += 1
+        self.searched += 1
+        self.forget()
+        if self.base_has_memory:
+            self.hbase.goal_key, self.hbase.goal_hex, self.hbase.goal_kind = goal_key, goal_hex, goal_kind
+        best = fallback                          # ties keep the base policy's choice
+        for i in range(n):
+            if total[i] > total[best] + 1e-9:
+                best = i
+        return best
+
+    def __reduce__(self):
+        return (_restore_search, (self.seed, self.game_index, self.stream, self.rng_state(), self.base,
+                                  self.budget, self.horizon, self.max_branch, self.rollout_steps,
+                                  self.value_unit, self.value_crystal, self.value_wound, self.value_level,
+                                  self.oracle))
+
+
+def _restore_search(seed, game_index, stream, state, base, *params):
+    cdef SearchPolicy p = SearchPolicy(seed, game_index, stream, base, *params)
+    p.rng.s0, p.rng.s1, p.rng.s2, p.rng.s3 = state
+    return p
