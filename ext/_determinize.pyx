@@ -12,7 +12,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 
 from mksim._rng cimport Rng, rng_seed, rng_below, NUM_STREAMS
 from mksim._types cimport (
-    GameState, Player, Hex, MAX_PLAYERS, MAX_CARDS, MAX_TOKENS, MAX_PILE, MAX_TILES, MAX_DECK, MAX_OFFER, MAX_PATH,
+    GameState, Player, Hex, MAX_PLAYERS, MAX_DECK_CARDS, MAX_HAND_CARDS, MAX_DISCARD_CARDS, MAX_PLAY_CARDS, MAX_DUMMY_CARDS, MAX_TOKENS, MAX_PILE, MAX_TILES, MAX_DECK, MAX_OFFER, MAX_PATH,
     NUM_PILES, HEX_TOKENS_REVEALED, HEX_RUINS_REVEALED,
 )
 from mksim._state cimport GameCore, Statics, Table
@@ -21,7 +21,7 @@ from mksim._knowledge cimport deck_taken
 cdef enum:
     TILE_COUNTRYSIDE = 1       # content tile kind (ext/_state.pyx); city and core tiles share the Core back
     ASK_DECK_CARD_ = 7         # ext/_engine.pxd ASK_DECK_CARD: a deck search shows the whole deck (3.2 Preparation)
-    MAX_POOL = 4 * MAX_CARDS + 16
+    MAX_POOL = 4 * MAX_DECK_CARDS + 16
 
 
 # ---------------------------------------------------------------------------------------
@@ -177,7 +177,7 @@ cdef inline int _tv(const Table* t, int row, int col) noexcept nogil:
 
 cdef void _resample_deck(Rng* r, Player* pl, bint keep_known) noexcept nogil:
     """The unknown middle of the Deed deck and the cards under Sparing Power, pooled."""
-    cdef int16_t pool[MAX_CARDS + 8]
+    cdef int16_t pool[MAX_DECK_CARDS + 8]
     cdef int top = 0, bottom = 0, lo, hi, n = 0, i
     if keep_known:
         deck_taken(pl, 0)                          # clamp the known counts to the deck
@@ -203,7 +203,7 @@ cdef void _resample_deck(Rng* r, Player* pl, bint keep_known) noexcept nogil:
 
 cdef void _resample_other(Rng* r, Player* pl) noexcept nogil:
     """Another player's hand and deck (and Sparing Power cards) are all hidden: pooled."""
-    cdef int16_t pool[3 * MAX_CARDS + 8]
+    cdef int16_t pool[3 * MAX_DECK_CARDS + 8]
     cdef int n = 0, i
     for i in range(pl.n_hand):
         pool[n] = pl.hand[i]
@@ -348,15 +348,15 @@ cdef void _clear_tails(GameState* gs) noexcept nogil:
     cdef Player* pl
     for p in range(MAX_PLAYERS):
         pl = &gs.players[p]
-        _tail16(pl.deck, pl.n_deck, MAX_CARDS)
-        _tail16(pl.hand, pl.n_hand, MAX_CARDS)
-        _tail16(pl.discard, pl.n_discard, MAX_CARDS)
-        _tail16(pl.play_area, pl.n_play, MAX_CARDS)
+        _tail16(pl.deck, pl.n_deck, MAX_DECK_CARDS)
+        _tail16(pl.hand, pl.n_hand, MAX_HAND_CARDS)
+        _tail16(pl.discard, pl.n_discard, MAX_DISCARD_CARDS)
+        _tail16(pl.play_area, pl.n_play, MAX_PLAY_CARDS)
         _tail16(pl.tactic_cards, pl.n_tactic_cards, 8)
         _tail8(pl.skill_stack, pl.n_skill_stack, 12)
         _tail16(pl.set_aside, pl.n_set_aside, 4)
-    _tail16(gs.dummy.deck, gs.dummy.n_deck, MAX_CARDS)
-    _tail16(gs.dummy.discard, gs.dummy.n_discard, MAX_CARDS)
+    _tail16(gs.dummy.deck, gs.dummy.n_deck, MAX_DUMMY_CARDS)
+    _tail16(gs.dummy.discard, gs.dummy.n_discard, MAX_DUMMY_CARDS)
     _tail8(gs.dummy.skill_stack, gs.dummy.n_skill_stack, 12)
     _tail16(gs.turn.path, gs.turn.n_path, MAX_PATH)
     for h in range(gs.n_hexes):
