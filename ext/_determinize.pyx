@@ -12,7 +12,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 
 from mksim._rng cimport Rng, rng_seed, rng_below, NUM_STREAMS
 from mksim._types cimport (
-    GameState, Player, Hex, MAX_PLAYERS, MAX_DECK_CARDS, MAX_HAND_CARDS, MAX_DISCARD_CARDS, MAX_PLAY_CARDS, MAX_DUMMY_CARDS, MAX_TOKENS, MAX_PILE, MAX_TILES, MAX_DECK, MAX_OFFER, MAX_PATH,
+    GameState, Player, Hex, MAX_PLAYERS, MAX_DICE, MAX_DECK_CARDS, MAX_HAND_CARDS, MAX_DISCARD_CARDS, MAX_PLAY_CARDS, MAX_DUMMY_CARDS, MAX_TOKENS, MAX_PILE, MAX_TILES, MAX_DECK, MAX_OFFER, MAX_PATH,
     NUM_PILES, HEX_TOKENS_REVEALED, HEX_RUINS_REVEALED,
 )
 from mksim._state cimport GameCore, Statics, Table
@@ -358,6 +358,7 @@ cdef void _clear_tails(GameState* gs) noexcept nogil:
     _tail16(gs.dummy.deck, gs.dummy.n_deck, MAX_DUMMY_CARDS)
     _tail16(gs.dummy.discard, gs.dummy.n_discard, MAX_DUMMY_CARDS)
     _tail8(gs.dummy.skill_stack, gs.dummy.n_skill_stack, 12)
+    _tail8(gs.dice, gs.n_dice, MAX_DICE)             # a die that left the Source (Source Opening's extra die)
     _tail16(gs.turn.path, gs.turn.n_path, MAX_PATH)
     for h in range(gs.n_hexes):
         _tail16(gs.hexes[h].tokens, gs.hexes[h].n_tokens, 6)

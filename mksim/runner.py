@@ -27,7 +27,7 @@ from ._policies import (DUMMY_ACTOR, combat_enemies, core_info, final_score, out
                         set_forced_tactics)
 from .effects import TIMES
 from .game import Game, Outcome, State, actor_name
-from .policies import Policy, resolve_policy
+from .policies import Policy, get_policy, resolve_policy
 
 __all__ = [
     "GameConfig", "RunResult", "OUTCOME_DTYPE", "ERROR_NAMES", "play_game", "run", "play_logged",

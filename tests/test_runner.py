@@ -110,13 +110,13 @@ def test_a_capacity_stop_is_recorded_as_stopped_never_finished():
     from mksim.runner import ERROR_CAPACITY, ERROR_NAMES
 
     class Overfill(Policy):
-        """Fills the Deed deck to one below its capacity, then prepares a round: the reshuffle
-        (2.2.8) brings the 5 hand cards, 4 more than the deck holds."""
+        """Fills the Deed deck to its capacity before deciding: the engine's check after the
+        next action stops the game (a full zone may have refused a card).  The stop comes from
+        ``apply``, not from the policy (a policy that raises is recorded as policy_failed)."""
         def choose(self, state, legal):
             cap = GameCore.zone_capacities()["deck"]
-            ScoringTester(state.core).set_cards(0, deck=["wound"] * (cap - 1), hand=["wound"] * 5,
+            ScoringTester(state.core).set_cards(0, deck=["wound"] * cap, hand=["wound"] * 5,
                                                 discard=[], play=[])
-            UnitsTester(state.engine).prepare_round()
             return int(legal[0])
 
     rec, msg = play_game(GameConfig("first-reconnaissance", "arythea"), 1, 0, Overfill())
