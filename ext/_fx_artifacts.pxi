@@ -703,7 +703,8 @@ cdef void grail_spent(GameState* gs, Player* pl, int points) noexcept nogil:
 cdef bint artifacts_playable(const GameState* gs, const EngineStatics* es, int row, int local) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     cdef const Player* pl = &gs.players[gs.current]
-    cdef int i, others = 0
+    cdef int i, others = 0, lifted
+    cdef bint ok
     if local == AR_RANDOM_CRYSTALS or local == AR_ENDLESS_MANA or local == AR_AMULET_SUN \
             or local == AR_AMULET_DARKNESS:
         return special_now(gs)
@@ -729,7 +730,12 @@ cdef bint artifacts_playable(const GameState* gs, const EngineStatics* es, int r
     if local == AR_GLORY_ALL_UNITS or local == AR_PROTECTION_POWERED:
         return special_now(gs)
     if local == AR_CIRCLET_USE:
-        return circlet_offer_slots(gs, es) != 0
+        # the borrowed skill is checked as it will resolve: the Circlet out of the hand (a
+        # skill that needs a card in hand could otherwise count the Circlet; found by fuzz.py)
+        lifted = lift_self(<GameState*>gs, es, row)
+        ok = circlet_offer_slots(gs, es) != 0
+        put_back(<GameState*>gs, lifted)
+        return ok
     if local == AR_CIRCLET_GAIN:
         return special_now(gs) and gs.n_skill_offer > 0
     if local == AR_SWORD_POWERED or local == AR_BOW_POWERED:

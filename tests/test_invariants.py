@@ -250,3 +250,26 @@ def test_card_conservation_check_catches_a_lost_card(content, tables):
     sc = ScoringTester(core)
     sc.set_cards(0, deck=p["deck"][1:], hand=p["hand"] + ["wound"] * 5)
     assert deed_count(core, wound) == n - 1
+
+
+def test_circlet_of_proficiency_checked_without_itself_in_hand():
+    """Found by tests/benchmarks/fuzz.py (1 game in 1,000,000): Circlet of Proficiency's
+    basic effect was listed because an offer skill was usable with the Circlet still in
+    hand, then could not resolve with the Circlet in the play area.  Its borrowed skill is
+    now checked as it will resolve (lift_self), so the game plays to its end (LL-9.6.1:
+    the borrowed effect is part of the card's own)."""
+    from mksim import _policies
+    weights = dict(_policies.EAGER_WEIGHTS)
+    weights.update({"explore": 60.0, "move": 30.0, "interact": 40.0, "recruit": 60.0,
+                    "attack": 10.0, "challenge": 1.0, "enter_site": 5.0})      # fuzz.py eager-explorer
+    pol = _policies.WeightedPolicy(0, 0, 0, weights, 4.0)
+    seed, g = 20261202, 244908
+    st = Game("first-reconnaissance", "arythea", lost_legion=True).new_state(seed, g)
+    pol.reset(seed, g)
+    circlet_plays = 0
+    while not st.is_terminal():
+        a = pol.choose_in(st.engine, st.legal_actions())
+        words = st.action_to_string(a)
+        st.apply(a)                                    # never stops the game now
+        circlet_plays += "Circlet of Proficiency" in words
+    assert st.result().finished and circlet_plays >= 1
