@@ -26,7 +26,8 @@
 # (LL-7.3.3).  The owner's parts reuse the competitive skills' handlers (healing_ritual,
 # mana_exploit, prayer_of_weather, wolfs_howl) or reroll_source_die.  The automatic secondary
 # effects of Mana Overload and Wolfhawk's skill are not modelled yet (skills.toml notes):
-# those two skills have the owner's part only.
+# those two are cooperative_not_modelled(effect=owner's part), which stops the game with a
+# named error when the skill is used.
 
 from mksim._combat cimport RES_PHYSICAL
 from mksim._types cimport FIRE, COLDFIRE
@@ -61,6 +62,7 @@ SKILLS_HANDLERS = (
     ("reroll_source_die", ()),
     ("cooperative", ("effect", "then")),
     ("source_opening_die", ()),
+    ("cooperative_not_modelled", ("effect",)),
 )
 
 cdef enum SkillHandler:
@@ -93,6 +95,7 @@ cdef enum SkillHandler:
     SK_REROLL_SOURCE_DIE = 26
     SK_COOPERATIVE = 27
     SK_SOURCE_OPENING_DIE = 28
+    SK_COOPERATIVE_NOT_MODELLED = 29
 
 cdef enum SkillUsage:          # mksim.content.SKILL_USAGE order
     SKU_ONCE_PER_TURN = 0
@@ -488,6 +491,8 @@ cdef bint skills_playable(const GameState* gs, const EngineStatics* es, int row,
         return node_playable(gs, es, a[1] if pl.coop_due == 2 else a[0])
     if local == SK_SOURCE_OPENING_DIE:            # a basic-colour die in the Source (5.5)
         return special_now(gs) and source_opening_dice(gs) != 0
+    if local == SK_COOPERATIVE_NOT_MODELLED:      # usable when its owner's part is
+        return node_playable(gs, es, a[0])
     if local == SK_PRAYER_OF_WEATHER or local == SK_HAWK_EYES:   # movement (9.3, 9.6)
         return gs.phase == PH_MOVE and not gs.turn.action_taken and not gs.combat.active
     if local == SK_HEALING_RITUAL:                # outside combat, with a Wound in hand
@@ -1028,6 +1033,12 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
             return push_eval(gs, a[1])
         pl.coop_due = 1
         return push_eval(gs, a[0])
+    if local == SK_COOPERATIVE_NOT_MODELLED:
+        # A cooperative skill whose automatic secondary effect (LL-7.3.2) is not modelled
+        # (Mana Overload, Wolfhawk's skill): using it stops the game with an error naming
+        # the skill, rather than playing half of it.
+        set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+        return RES_ERROR
     if local == SK_SOURCE_OPENING_DIE:
         # Source Opening, secondary effect: use one more Source die of a basic colour (not
         # gold) this turn, beside the normal one; its owner (solo: the same player) gains a
