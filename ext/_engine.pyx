@@ -44,31 +44,6 @@ from mksim import effects as _fx
 from mksim import content as _ct
 from mksim._state import PHASE_NAMES
 
-# Effect operation codes: positions in mksim.effects.OPS (tests/test_engine.py checks them).
-cdef enum Op:
-    OP_NOTHING = 0
-    OP_CHOICE = 1
-    OP_ALL = 2
-    OP_BY_TIME = 3
-    OP_MOVE = 4
-    OP_INFLUENCE = 5
-    OP_ATTACK = 6
-    OP_BLOCK = 7
-    OP_HEAL = 8
-    OP_DRAW = 9
-    OP_GAIN_MANA = 10
-    OP_GAIN_CRYSTAL = 11
-    OP_FAME = 12
-    OP_REPUTATION = 13
-    OP_TAKE_WOUND = 14
-    OP_READY_UNIT = 15
-    OP_HEAL_UNIT = 16
-    OP_TERRAIN_COST = 17
-    OP_ENEMY_ARMOR = 18
-    OP_ENEMY_NO_ATTACK = 19
-    OP_EXTRA_SOURCE_DIE = 20
-    OP_HANDLER = 21
-
 OP_ORDER = ("nothing", "choice", "all", "by_time", "move", "influence", "attack", "block", "heal",
             "draw", "gain_mana", "gain_crystal", "fame", "reputation", "take_wound", "ready_unit",
             "heal_unit", "terrain_cost", "enemy_armor", "enemy_no_attack", "extra_source_die",

@@ -22,6 +22,8 @@ from mksim._types cimport (
 )
 from mksim._state cimport Statics, GameCore
 from mksim._engine cimport (
+    OP_CHOICE, OP_ALL, OP_BY_TIME, OP_MOVE, OP_INFLUENCE, OP_ATTACK, OP_BLOCK, OP_HEAL, OP_DRAW,
+    OP_GAIN_MANA, OP_GAIN_CRYSTAL, OP_FAME, OP_HANDLER,
     Engine, EngineStatics, ACTION_SHIFT, ARG_MASK, ASK_DONE, PAY_NONE, PAY_CRYSTAL, PAY_DIE,
     A_TACTIC, A_ANNOUNCE_END, A_REGULAR_TURN, A_REST, A_PLAY, A_SIDEWAYS, A_CHOOSE, A_MOVE,
     A_EXPLORE, A_END_TURN, A_REST_DISCARD, A_HEAL_WOUND, A_DISCARD, A_DRAW, A_PICK_SKILL,
@@ -41,22 +43,6 @@ from mksim._combat cimport (
     AB_FORTIFIED, AB_SWIFT, AB_BRUTAL, AB_POISON, AB_PARALYZE, AB_SUMMON, RES_PHYSICAL, RES_FIRE, RES_ICE,
 )
 from mksim._scoring cimport hero_armor
-
-# Effect operation codes: positions in mksim.effects.OPS (checked by tests/test_heuristic.py).
-cdef enum:
-    OP_CHOICE = 1
-    OP_ALL = 2
-    OP_BY_TIME = 3
-    OP_MOVE = 4
-    OP_INFLUENCE = 5
-    OP_ATTACK = 6
-    OP_BLOCK = 7
-    OP_HEAL = 8
-    OP_DRAW = 9
-    OP_GAIN_MANA = 10
-    OP_GAIN_CRYSTAL = 11
-    OP_FAME = 12
-    OP_HANDLER = 21
 
 # Goal kinds of the turn planner.
 cdef enum:
