@@ -175,56 +175,52 @@ cdef inline int _tv(const Table* t, int row, int col) noexcept nogil:
     return t.data[row * t.width + col]
 
 
+cdef inline int _gather(int16_t* pool, int n, const int16_t* zone, int lo, int hi) noexcept nogil:
+    """Append zone[lo:hi] to the pool of n cards; the new count."""
+    cdef int i
+    for i in range(lo, hi):
+        pool[n] = zone[i]
+        n += 1
+    return n
+
+
+cdef inline int _scatter(const int16_t* pool, int n, int16_t* zone, int lo, int hi) noexcept nogil:
+    """Refill zone[lo:hi] from the pool, starting at its card n; the next card."""
+    cdef int i
+    for i in range(lo, hi):
+        zone[i] = pool[n]
+        n += 1
+    return n
+
+
 cdef void _resample_deck(Rng* r, Player* pl, bint keep_known) noexcept nogil:
     """The unknown middle of the Deed deck and the cards under Sparing Power, pooled."""
     cdef int16_t pool[MAX_DECK_CARDS + 8]
-    cdef int top = 0, bottom = 0, lo, hi, n = 0, i
+    cdef int top = 0, bottom = 0, lo, hi, n
     if keep_known:
         deck_taken(pl, 0)                          # clamp the known counts to the deck
         top = pl.deck_known_top
         bottom = pl.deck_known_bottom
     lo = bottom
     hi = pl.n_deck - top
-    for i in range(lo, hi):
-        pool[n] = pl.deck[i]
-        n += 1
-    for i in range(pl.n_tactic_cards):
-        pool[n] = pl.tactic_cards[i]
-        n += 1
+    n = _gather(pool, 0, pl.deck, lo, hi)
+    n = _gather(pool, n, pl.tactic_cards, 0, pl.n_tactic_cards)
     _resample16(r, pool, n)
-    n = 0
-    for i in range(lo, hi):
-        pl.deck[i] = pool[n]
-        n += 1
-    for i in range(pl.n_tactic_cards):
-        pl.tactic_cards[i] = pool[n]
-        n += 1
+    n = _scatter(pool, 0, pl.deck, lo, hi)
+    _scatter(pool, n, pl.tactic_cards, 0, pl.n_tactic_cards)
 
 
 cdef void _resample_other(Rng* r, Player* pl) noexcept nogil:
     """Another player's hand and deck (and Sparing Power cards) are all hidden: pooled."""
     cdef int16_t pool[3 * MAX_DECK_CARDS + 8]
-    cdef int n = 0, i
-    for i in range(pl.n_hand):
-        pool[n] = pl.hand[i]
-        n += 1
-    for i in range(pl.n_deck):
-        pool[n] = pl.deck[i]
-        n += 1
-    for i in range(pl.n_tactic_cards):
-        pool[n] = pl.tactic_cards[i]
-        n += 1
+    cdef int n
+    n = _gather(pool, 0, pl.hand, 0, pl.n_hand)
+    n = _gather(pool, n, pl.deck, 0, pl.n_deck)
+    n = _gather(pool, n, pl.tactic_cards, 0, pl.n_tactic_cards)
     _resample16(r, pool, n)
-    n = 0
-    for i in range(pl.n_hand):
-        pl.hand[i] = pool[n]
-        n += 1
-    for i in range(pl.n_deck):
-        pl.deck[i] = pool[n]
-        n += 1
-    for i in range(pl.n_tactic_cards):
-        pl.tactic_cards[i] = pool[n]
-        n += 1
+    n = _scatter(pool, 0, pl.hand, 0, pl.n_hand)
+    n = _scatter(pool, n, pl.deck, 0, pl.n_deck)
+    _scatter(pool, n, pl.tactic_cards, 0, pl.n_tactic_cards)
 
 
 cdef void _resample_tokens(Rng* r, GameState* gs, const Statics* st) noexcept nogil:
