@@ -208,6 +208,17 @@ def _policy_level(where: str, level: Any) -> tuple[str, dict, str]:
     return pol.name, dict(pol.parameters), label
 
 
+def _arm_table(w: str, arm: Any, keys: tuple, what: str) -> None:
+    """An arm given as a table: only ``keys``, and a string ``name``."""
+    _check_type(w, arm, dict)
+    unknown = set(arm) - set(keys)
+    if unknown:
+        raise ExperimentError(f"{w}: unknown key {sorted(unknown)[0]!r}; known: {', '.join(keys)}")
+    if "name" not in arm:
+        raise ExperimentError(f"{w}: {what} needs name = \"...\"")
+    _check_type(f"{w}.name", arm["name"], str)
+
+
 def _levels(where: str, value: Any, allow_all: bool = False) -> list:
     if allow_all and value == "all":
         return ["all"]
@@ -283,13 +294,7 @@ def _resolve(raw: dict, where: str, base: Path) -> Experiment:
         content_arms = []
         for i, arm in enumerate(_levels(f"{where}: factors.content", factors["content"])):
             w = f"{where}: factors.content[{i}]"
-            _check_type(w, arm, dict)
-            unknown = set(arm) - {"name", "path"}
-            if unknown:
-                raise ExperimentError(f"{w}: unknown key {sorted(unknown)[0]!r}; known: name, path")
-            if "name" not in arm:
-                raise ExperimentError(f"{w}: a content arm needs name = \"...\"")
-            _check_type(f"{w}.name", arm["name"], str)
+            _arm_table(w, arm, ("name", "path"), "a content arm")
             path = arm.get("path")
             if path is not None:
                 _check_type(f"{w}.path", path, str)
@@ -309,13 +314,7 @@ def _resolve(raw: dict, where: str, base: Path) -> Experiment:
         tactic_arms = []
         for i, arm in enumerate(_levels(f"{where}: factors.tactics", factors["tactics"])):
             w = f"{where}: factors.tactics[{i}]"
-            _check_type(w, arm, dict)
-            unknown = set(arm) - {"name", "force"}
-            if unknown:
-                raise ExperimentError(f"{w}: unknown key {sorted(unknown)[0]!r}; known: name, force")
-            if "name" not in arm:
-                raise ExperimentError(f"{w}: a tactic arm needs name = \"...\"")
-            _check_type(f"{w}.name", arm["name"], str)
+            _arm_table(w, arm, ("name", "force"), "a tactic arm")
             force = arm.get("force", {})
             _check_type(f"{w}.force", force, dict)
             forced = []
