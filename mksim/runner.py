@@ -844,8 +844,8 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
         session["ended"] = now()
         try:
             save_manifest()
-        except OSError:
-            pass
+        except OSError:          # a full disk must not hide the interrupt: the whole chunks
+            pass                 # on disk are the record, and --resume reads them
         raise RunInterrupted(stored, total) from None
     except OSError as err:
         _close(gen)
