@@ -201,12 +201,14 @@ def _gone(procs, within=10.0):
     return False
 
 
-def _start_long(exp_path, out):
+def _start_long(exp_path, out, chunks=1):
+    """Start a 2-worker run and return once ``chunks`` chunks are stored (a worker starts its
+    parent watchdog with its first task, so the kill test waits until both have had one)."""
     proc = subprocess.Popen([sys.executable, "-m", "mksim", "run", str(exp_path), "--jobs", "2", "--out", str(out)],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     end = time.monotonic() + 120
     while time.monotonic() < end and proc.poll() is None:
-        if any((out / "chunks").glob("*.games.parquet")):
+        if len(list((out / "chunks").glob("*.games.parquet"))) >= chunks:
             break
         time.sleep(0.02)
     return proc
@@ -239,12 +241,12 @@ def test_ctrl_c_stops_fast_keeps_whole_chunks_and_resume_completes(long_ref, tmp
 def test_kill_9_of_the_parent_then_resume_gives_the_uninterrupted_rows(long_ref, tmp_path):
     exp_path, ref = long_ref
     out = tmp_path / "killed"
-    proc = _start_long(exp_path, out)
+    proc = _start_long(exp_path, out, chunks=3)
     assert proc.poll() is None, "the run ended before it could be killed"
     kids = _children(proc.pid)
     proc.kill()
     proc.wait(timeout=10)
-    assert _gone(kids), "workers of a killed parent kept running"
+    assert _gone(kids, within=20.0), "workers of a killed parent kept running"
     r = invoke("run", exp_path, "--out", out, "--jobs", 1, "--quiet")     # rerun = resume
     assert r.exit_code == 0, r.output
     g = table(out)
