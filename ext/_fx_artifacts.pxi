@@ -887,8 +887,11 @@ cdef int artifacts_handler(GameState* gs, const EngineStatics* es, const Statics
         # At Night: gold mana usable (5.1.5 lifted) and forests cost forest_cost (9.2, 9.6).
         # [R] Garrison visibility (9.10.1) is information only; the engine keeps no
         # adjacency reveal by Day either.
-        if gs.time == NIGHT:
+        # [R] In a dungeon / tomb combat by Day Night mana rules apply (5.6.1): played there
+        # it lifts the gold ban too; forest costs only change in a Night round (5.6.1).
+        if night_mana(gs):
             gs.turn.mana_anytime |= 1
+        if gs.time == NIGHT:
             gs.turn.terrain_delta[<int>FOREST] += <int8_t>(a[0] - NIGHT_FOREST_COST)
         return RES_DONE
     if local == AR_AMULET_DARKNESS:

@@ -506,6 +506,14 @@ cdef int apply_wings_target(GameState* gs, const Statics* st, int slot) noexcept
     return ERR_NONE
 
 
+cdef inline bint spell_in_offer(const GameState* gs, int card) noexcept nogil:
+    cdef int k
+    for k in range(3):
+        if gs.spell_offer[k] == card:
+            return True
+    return False
+
+
 cdef void time_bending_end(GameState* gs, const EngineStatics* es, int p) noexcept nogil:
     """Time Bending, end of turn: the card is set aside until the end of the round (LL-9.6.4);
     every other card played this turn returns to the hand (no draw: finish_turn); another
@@ -935,7 +943,13 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
         # Time Bending: at the end of the turn this card is set aside for the round
         # (LL-9.6.4), the other cards played return to the hand, nothing is drawn and another
         # turn follows (time_bending_end, finish_turn).
-        gs.turn.time_bending = <int16_t>(gs.turn.resolving_card + 1 if gs.turn.resolving_card >= 0 else 0x7FFF)
+        # Played through Magic Talent (the Spell stays in the offer, on top of the play area
+        # lies Magic Talent): that card is set aside instead (LL-9.6.4).  Through the Tome of
+        # All Spells the resolving card is the Tome itself (thrown away: nothing set aside).
+        k = gs.turn.resolving_card
+        if k >= 0 and pl.n_play > 0 and pl.play_area[pl.n_play - 1] != k and spell_in_offer(gs, k):
+            k = pl.play_area[pl.n_play - 1]
+        gs.turn.time_bending = <int16_t>(k + 1 if k >= 0 else 0x7FFF)
         return RES_DONE
     if local == SP_UNDERGROUND_ATTACK:
         return underground_attack(gs, es, st, p, row, choice, a[0])
@@ -979,7 +993,7 @@ cdef uint64_t offer_ability_options(const GameState* gs, const EngineStatics* es
         ab = unit_value(es, u, es.units.first_ability) + a
         eff = es.units.ability[ab * es.units.ability_stride]
         mana = es.units.ability[ab * es.units.ability_stride + 1]
-        if not node_playable(gs, es, eff):
+        if not ability_playable(gs, es, u, 7, eff, mana):     # its mana's colour (11.4.2)
             continue
         if mana < 0:
             o |= (<uint64_t>1) << a
@@ -1058,6 +1072,9 @@ cdef int call_to_arms(GameState* gs, const EngineStatics* es, const Statics* st,
         ab = gs.turn.hvars[1]
         pay_take(gs, choice, es.units.ability[ab * es.units.ability_stride + 1])
     gs.turn.resolving_card = <int16_t>(UNIT_CARD_BASE - (u * 8 + 7))   # a Unit's ability, no slot of yours
+    mana = es.units.ability[ab * es.units.ability_stride + 1]
+    gs.turn.fx_colour = <int8_t>(mana + 1 if 0 <= mana < 4 else 0)   # 11.4.2: red / blue mana
+    gs.turn.fx_colour_by = gs.turn.resolving_card                    # as activate_unit
     return push_eval(gs, es.units.ability[ab * es.units.ability_stride])
 
 
