@@ -3,6 +3,8 @@
 preparation), the powered Banners, and the remaining Artifact effects.  Card texts from
 artifacts.toml (cards.csv summaries) read as the published cards; rule numbers or card
 names in the test names."""
+import pytest
+
 from mksim._combat import CombatTester
 from mksim._engine import describe, encode, Engine, UnitsTester
 from mksim._rules import Rules
@@ -94,6 +96,7 @@ def test_7_5_2_banner_of_a_unit_destroyed_by_paralyze_goes_to_the_discard_pile(c
 
 # -- Banner of Glory ------------------------------------------------------------------------
 
+@pytest.mark.covers("banner_of_glory", "basic")
 def test_banner_of_glory_unit_attack_plus_1_and_fame_plus_1_when_it_attacks(content, tables):
     """Peasants (Attack 2) with the Banner of Glory: Attack 3 and Fame +1."""
     core, eng, U = start(content, tables, ["banner_of_glory"], units=[("peasants", 1)])
@@ -124,6 +127,7 @@ def test_banner_of_glory_unit_armor_plus_1(content, tables):
     assert T.unit(0)["wounds"] == 1
 
 
+@pytest.mark.covers("banner_of_glory", "powered")
 def test_banner_of_glory_powered_every_unit_plus_1_and_fame_per_unit(content, tables):
     """Strong: two Units attack, each with + 1 (2 + 1, 2 + 1 = 6), Fame + 1 for each; Armor
     + 1 this turn; the Banner is thrown away (6.1.5)."""
@@ -142,6 +146,7 @@ def test_banner_of_glory_powered_every_unit_plus_1_and_fame_per_unit(content, ta
 
 # -- Banner of Protection -------------------------------------------------------------------
 
+@pytest.mark.covers("banner_of_protection", "basic")
 def test_banner_of_protection_fire_resistance_and_armor_plus_1(content, tables):
     """Peasants Armor 3 + 1, fire and ice resistant: Fire 4 is absorbed without a wound
     (11.7.5); Physical 4 still wounds them."""
@@ -168,6 +173,7 @@ def count_wounds(p):
     return sum(z.count("wound") for z in (p["hand"], p["discard"], p["deck"], p["play_area"]))
 
 
+@pytest.mark.covers("banner_of_protection", "powered")
 def test_banner_of_protection_powered_throws_away_the_wounds_received_this_turn(content, tables):
     """Strong: 1 Wound in hand before, 2 received into the hand this turn and 1 Poison
     Wound into the discard pile (11.7.9): at the end of the turn the 3 received are thrown
@@ -189,6 +195,7 @@ def test_banner_of_protection_powered_throws_away_the_wounds_received_this_turn(
 
 # -- Banner of Courage ----------------------------------------------------------------------
 
+@pytest.mark.covers("banner_of_courage", "basic")
 def test_banner_of_courage_once_a_round_readies_its_spent_unit_outside_combat(content, tables):
     core, eng, U = start(content, tables, ["banner_of_courage"], units=[("peasants", 0)])
     attach(eng, 0)
@@ -212,6 +219,7 @@ def test_banner_of_courage_not_for_a_ready_unit_and_not_in_combat(content, table
 
 # -- Banner of Fear -------------------------------------------------------------------------
 
+@pytest.mark.covers("banner_of_fear", "basic")
 def test_banner_of_fear_spends_the_unit_to_cancel_an_attack_in_the_block_phase_fame_1(content, tables):
     core, eng, U = start(content, tables, ["banner_of_fear"], units=[("peasants", 1)])
     attach(eng, 0)
@@ -250,6 +258,7 @@ def test_banner_of_fear_not_offered_for_a_wounded_unit_or_outside_the_block_phas
 
 # -- Banner of Fortitude (LL-5.2) -----------------------------------------------------------
 
+@pytest.mark.covers("banner_of_fortitude", "basic")
 def test_banner_of_fortitude_ignores_the_wound_once_a_round(content, tables):
     """Prowlers' 4 damage to Peasants (Armor 3) with Fortitude: no wound, 1 damage left to
     assign; the Banner is flipped; the Unit cannot take more damage this combat."""
@@ -325,6 +334,7 @@ def test_2_2_8_banner_of_courage_is_flipped_back_up_for_the_new_round(content, t
 
 # -- Sword of Justice (powered) -------------------------------------------------------------
 
+@pytest.mark.covers("sword_of_justice", "powered")
 def test_sword_of_justice_powered_doubles_physical_attack_and_removes_physical_resistance(content, tables):
     """Fire Golems (Armor 4, physical and fire resistant): 2 sideways Attack 1 would count
     1 (11.9.2); with the Sword they count (1 + 1) x 2 = 4 and defeat them; Fame 5 at once,
@@ -357,6 +367,7 @@ def test_sword_of_justice_powered_does_not_double_fire_or_ranged_phase_points(co
 
 # -- Soul Harvester -------------------------------------------------------------------------
 
+@pytest.mark.covers("soul_harvester", "basic")
 def test_soul_harvester_attack_3_white_crystal_for_an_enemy_without_resistance(content, tables):
     core, eng, U = start(content, tables, ["soul_harvester"])
     T = combat(core, ["prowlers"], phase="attack")
@@ -376,6 +387,7 @@ def test_soul_harvester_no_crystal_when_its_attack_fails(content, tables):
     assert sum(player(core)["crystals"].values()) == 0
 
 
+@pytest.mark.covers("soul_harvester", "powered")
 def test_soul_harvester_powered_attack_8_a_crystal_for_each_enemy_defeated(content, tables):
     """Attack 8 on Prowlers and Diggers (Armor 3 + 3): two white crystals."""
     core, eng, U = start(content, tables, ["soul_harvester"])
@@ -400,6 +412,7 @@ def test_soul_harvester_powered_colour_choice_for_a_fire_and_physical_resistant_
 
 # -- Shield of the Fallen Kings ---------------------------------------------------------------
 
+@pytest.mark.covers("shield_of_the_fallen_kings", "basic.2")
 def test_shield_of_the_fallen_kings_two_separate_blocks_of_4(content, tables):
     """Prowlers (attack 4) and Diggers (attack 3): two Block 4, one against each; none
     is left for the Orc Skirmishers."""
@@ -430,6 +443,7 @@ def test_shield_of_the_fallen_kings_split_blocks_do_not_add_up(content, tables):
 
 # -- Bow of Starsdawn (powered) --------------------------------------------------------------
 
+@pytest.mark.covers("bow_of_starsdawn", "powered")
 def test_bow_of_starsdawn_powered_ranged_attack_doubled_once(content, tables):
     core, eng, U = start(content, tables, ["bow_of_starsdawn"])
     T = combat(core, ["orc_skirmishers"])                    # Armor 4
@@ -467,6 +481,7 @@ def test_bow_of_starsdawn_powered_siege_doubled_becomes_ranged(content, tables):
 
 # -- Circlet of Proficiency -----------------------------------------------------------------
 
+@pytest.mark.covers("circlet_of_proficiency", "basic")
 def test_circlet_uses_a_once_a_turn_offer_skill_twice_this_turn(content, tables):
     """Common offer: Dark Paths (once a turn: Move 1 by Day), Healing Ritual (interactive:
     not offered).  The Circlet uses Dark Paths now (Move 1) and once more (Move 2 in all)."""
@@ -516,6 +531,7 @@ def test_circlet_skill_whose_handler_is_missing_still_raises_its_named_error(tmp
         eng.apply(encode("choose", 0))
 
 
+@pytest.mark.covers("circlet_of_proficiency", "powered")
 def test_circlet_powered_takes_an_offer_skill_for_good(content, tables):
     from mksim._engine import set_skill_offer
     core, eng, U = start(content, tables, ["circlet_of_proficiency"])
@@ -539,6 +555,7 @@ def command_game(content, tables, hand=("banner_of_command",)):
     return g
 
 
+@pytest.mark.covers("banner_of_command", "basic")
 def test_banner_of_command_lets_a_unit_be_recruited_beyond_the_command_limit(content, tables):
     """Level 1: one Command token, held by Peasants.  Influence 4 from the Banner recruits
     a second Peasants (cost 4) without disbanding: the Banner goes to it."""

@@ -59,6 +59,7 @@ def crystals(core):
 
 # -- 6.1.5 Artifacts: Endless Gem Pouch, Rings, Golden Grail, Amulets ------------------------
 
+@pytest.mark.covers("endless_gem_pouch", "basic")
 def test_5_7_endless_gem_pouch_rolls_two_dice_each_a_crystal_gold_chosen_black_fame(content, tables):
     """Endless Gem Pouch: 2 rolls; basic colour = crystal, gold = chosen crystal, black = Fame +1."""
     seen = set()
@@ -78,6 +79,7 @@ def test_5_7_endless_gem_pouch_rolls_two_dice_each_a_crystal_gold_chosen_black_f
     assert seen                                        # the pouch resolved every time
 
 
+@pytest.mark.covers("ruby_ring", "powered")
 def test_6_1_5_ruby_ring_thrown_away_gives_endless_red_and_fame_per_red_spell(content, tables):
     """Ruby Ring strong: endless red mana this turn; Fame +1 per red Spell cast (Mana
     Meltdown and Offering, each paid with a red token from the endless supply); the ring
@@ -98,6 +100,7 @@ def test_6_1_5_ruby_ring_thrown_away_gives_endless_red_and_fame_per_red_spell(co
     assert player(core)["fame"] == fame0 + 2           # two red Spells cast
 
 
+@pytest.mark.covers("amulet_of_darkness", "basic")
 def test_5_1_6_5_4_3_amulet_of_darkness_by_day_black_usable_and_deserts_cost_3(content, tables):
     """Amulet of Darkness by Day: black mana as at Night, so a Spell's strong effect can be
     paid (5.4.3), and deserts cost 3 instead of 5 (9.2)."""
@@ -116,6 +119,7 @@ def test_5_1_6_5_4_3_amulet_of_darkness_by_day_black_usable_and_deserts_cost_3(c
     assert crystals(core) == [0, 0, 0, 2] and p["hand"] == []
 
 
+@pytest.mark.covers("amulet_of_the_sun", "basic")
 def test_5_1_5_amulet_of_the_sun_at_night_gold_usable_forests_cost_3(content, tables):
     """Amulet of the Sun at Night: its gold token may pay (5.1.5 lifted), forests cost 3."""
     core, eng, sc = start(content, tables, ["amulet_of_the_sun", "march"], time="night")
@@ -126,6 +130,7 @@ def test_5_1_5_amulet_of_the_sun_at_night_gold_usable_forests_cost_3(content, ta
     assert core.to_dict()["turn"]["move_points"] == 4
 
 
+@pytest.mark.covers("amulet_of_the_sun", "powered")
 def test_5_1_5_amulet_of_the_sun_by_day_changes_no_cost(content, tables):
     core, eng, sc = start(content, tables, ["amulet_of_the_sun"])
     eng.apply(play_code(0, 1))                         # three gold tokens
@@ -133,6 +138,7 @@ def test_5_1_5_amulet_of_the_sun_by_day_changes_no_cost(content, tables):
     assert d["mana_tokens"] == {"gold": 3} and d["terrain_delta"] == {}
 
 
+@pytest.mark.covers("golden_grail", "powered")
 def test_12_3_3_golden_grail_draws_a_card_per_wound_healed_from_hand(content, tables):
     """Golden Grail strong: Heal 6, and a card drawn for each Wound healed from hand."""
     core, eng, sc = start(content, tables, ["golden_grail", "wound", "wound", "wound"],
@@ -146,6 +152,7 @@ def test_12_3_3_golden_grail_draws_a_card_per_wound_healed_from_hand(content, ta
     assert core.to_dict()["turn"]["healing"] == 4
 
 
+@pytest.mark.covers("golden_grail", "basic")
 def test_12_3_golden_grail_basic_heal_2_fame_1_per_point_spent_without_drawing(content, tables):
     """Golden Grail basic (card; ll_changed_cards.csv, not changed by LL): Heal 2 and Fame +1
     per point of it spent - one Wound healed from hand: Fame +1, not the flat +2 of MKC."""
@@ -158,6 +165,7 @@ def test_12_3_golden_grail_basic_heal_2_fame_1_per_point_spent_without_drawing(c
     assert p["hand"] == [] and p["fame"] == fame0 + 1 and p["deck"] == ["march"]
 
 
+@pytest.mark.covers("banner_of_fortitude", "powered")
 def test_12_3_4_banner_of_fortitude_thrown_away_heals_all_units(content, tables):
     core, eng, sc = start(content, tables, ["banner_of_fortitude"])
     sc.set_units(0, [("peasants", 1, None), ("foresters", 2, None)])
@@ -173,6 +181,7 @@ def test_7_5_1_a_banner_without_a_unit_cannot_be_assigned(content, tables):
         eng.apply(play_code(0, 0))
 
 
+@pytest.mark.covers("book_of_wisdom", "basic")
 def test_6_5_book_of_wisdom_throws_an_action_away_for_an_aa_of_its_colour(content, tables):
     """Book of Wisdom: throw away an Action card, take an AA of its colour from the offer."""
     core, eng, sc = start(content, tables, ["book_of_wisdom"])
@@ -192,6 +201,7 @@ def test_6_5_book_of_wisdom_throws_an_action_away_for_an_aa_of_its_colour(conten
     assert core.to_dict()["advanced_action_offer"][1:] == [offer[0], offer[2]]   # 6.4.2 refill
 
 
+@pytest.mark.covers("tome_of_all_spells", "basic")
 def test_6_2_2_tome_of_all_spells_uses_an_offer_spell_without_mana(content, tables):
     """Tome of All Spells: discard March (green) to use Restoration (green, in the offer)
     for free: Heal 3; Restoration stays in the offer."""
@@ -223,6 +233,7 @@ def combat(core, eng, enemies, phase=None):
     return T
 
 
+@pytest.mark.covers("horn_of_wrath", "powered")
 def test_11_5_horn_of_wrath_base_powered_siege_6_plus_2_rolls_2_dice(content, tables):
     """Horn of Wrath powered, base printing (card 10/16, LL-2.10.9): Siege Attack 6 + up to
     6, declared first; one mana die per +1, a Wound for each black or red (2 of 6 faces)."""
@@ -241,6 +252,7 @@ def test_11_5_horn_of_wrath_base_powered_siege_6_plus_2_rolls_2_dice(content, ta
     assert 0.4 < sum(wounds) / len(wounds) < 1.0       # expected 2 x 2/6 = 0.67
 
 
+@pytest.mark.covers("horn_of_wrath", "basic@ll", "powered@ll")
 def test_11_5_horn_of_wrath_ll_siege_5_plus_up_to_5_basic_one_die(ll_content, ll_tables):
     """Horn of Wrath, Lost Legion printing (LL-2.10.1, LL-2.10.9): powered Siege 5 + up to 5;
     basic Siege Attack 5 and one die (at most one Wound)."""
@@ -260,6 +272,7 @@ def test_11_5_horn_of_wrath_ll_siege_5_plus_up_to_5_basic_one_die(ll_content, ll
     assert seen == {0, 1}
 
 
+@pytest.mark.covers("horn_of_wrath", "basic")
 def test_11_5_horn_of_wrath_base_basic_siege_6_one_die(content, tables):
     """Horn of Wrath basic, base printing (card 10/16): Siege Attack 6, one die roll."""
     seen = set()
@@ -272,6 +285,7 @@ def test_11_5_horn_of_wrath_base_basic_siege_6_one_die(content, tables):
     assert seen == {0, 1}
 
 
+@pytest.mark.covers("sword_of_justice", "basic")
 def test_11_8_sword_of_justice_attack_3_per_discard_and_fame_per_defeated_enemy(content, tables):
     """Sword of Justice: discard 2 cards -> Attack 6; prowlers (Armor 3, Fame 2) defeated:
     Fame 2 + 1 at the end of the combat."""
@@ -290,6 +304,7 @@ def test_11_8_sword_of_justice_attack_3_per_discard_and_fame_per_defeated_enemy(
     assert player(core)["discard"] == ["march", "rage"]
 
 
+@pytest.mark.covers("bow_of_starsdawn", "basic")
 def test_11_5_bow_of_starsdawn_ranged_2_per_card_fame_per_enemy_defeated_this_phase(content, tables):
     core, eng, sc = start(content, tables, ["bow_of_starsdawn", "march", "rage"])
     T = combat(core, eng, ["prowlers"])                # ranged phase
@@ -304,6 +319,7 @@ def test_11_5_bow_of_starsdawn_ranged_2_per_card_fame_per_enemy_defeated_this_ph
     assert player(core)["fame"] == fame0 + 3
 
 
+@pytest.mark.covers("burning_shield", "basic")
 def test_11_6_burning_shield_fire_block_4_then_fire_attack_4(content, tables):
     """Burning Shield: Fire Block 4 blocks prowlers (attack 4); the Attack phase then has
     Fire Attack 4, enough for its Armor 3."""
@@ -330,6 +346,7 @@ def test_11_6_burning_shield_unused_block_gives_no_attack(content, tables):
     assert T.attack_value([0]) == 0
 
 
+@pytest.mark.covers("flame_wall", "powered.1")
 def test_5_4_3_flame_wave_at_night_attack_5_plus_2_per_enemy(content, tables):
     """Flame Wave (strong Flame Wall, red + black at Night): Fire Attack 5 + 2 x 2 enemies."""
     core, eng, sc = start(content, tables, ["flame_wall"], time="night", tokens=[1, 0, 0, 0, 0, 1])
@@ -346,6 +363,7 @@ def test_5_4_3_strong_spells_are_not_offered_by_day(content, tables):
     assert not any("powered=1" in a for a in acts(eng))
 
 
+@pytest.mark.covers("mana_bolt", "basic")
 def test_6_2_1_mana_bolt_pays_one_more_mana_whose_colour_picks_the_attack(content, tables):
     """Mana Bolt: blue pays the card; a red crystal as the extra mana -> Coldfire Attack 7."""
     core, eng, sc = start(content, tables, ["mana_bolt"], tokens=[0, 1, 0, 0, 0, 0], crystals=[1, 0, 0, 0],
@@ -364,6 +382,7 @@ def test_6_2_1_mana_bolt_not_offered_without_a_second_mana(content, tables):
 
 # -- movement and healing spells ------------------------------------------------------------
 
+@pytest.mark.covers("underground_travel", "basic")
 def test_9_7_underground_travel_moves_up_to_3_spaces_without_move_points(content, tables):
     core, eng, sc = start(content, tables, ["underground_travel"], tokens=[0, 0, 0, 1, 0, 0])
     start_pos = player(core)["position"]
@@ -383,6 +402,7 @@ def test_9_7_underground_travel_moves_up_to_3_spaces_without_move_points(content
     assert not any(a.startswith("choose") for a in acts(eng))
 
 
+@pytest.mark.covers("wings_of_wind", "basic")
 def test_9_7_wings_of_wind_costs_1_move_per_space(content, tables):
     core, eng, sc = start(content, tables, ["wings_of_wind"], tokens=[0, 0, 1, 0, 0, 0])
     Rules(core).set_move_points(2)
@@ -392,6 +412,7 @@ def test_9_7_wings_of_wind_costs_1_move_per_space(content, tables):
     assert core.to_dict()["turn"]["move_points"] == 1
 
 
+@pytest.mark.covers("restoration", "basic")
 def test_12_3_restoration_heals_3_or_5_in_a_forest(content, tables):
     for terrain, healing in ((0, 3), (2, 5)):          # plains, forest
         core, eng, sc = start(content, tables, ["restoration"], tokens=[0, 0, 0, 1, 0, 0])
@@ -400,6 +421,7 @@ def test_12_3_restoration_heals_3_or_5_in_a_forest(content, tables):
         assert core.to_dict()["turn"]["healing"] == healing
 
 
+@pytest.mark.covers("meditation", "basic")
 def test_13_7_2_meditation_two_discards_on_top_and_hand_limit_plus_2(content, tables):
     core, eng, sc = start(content, tables, ["meditation"], tokens=[0, 0, 0, 1, 0, 0],
                           deck=["march"] * 8, discard=["rage", "stamina", "swiftness"])
@@ -416,6 +438,7 @@ def test_13_7_2_meditation_two_discards_on_top_and_hand_limit_plus_2(content, ta
     assert len(hand) == 7 and set(moved) <= set(hand)  # Hand limit 5 + 2
 
 
+@pytest.mark.covers("mana_meltdown", "powered")
 def test_5_3_2_mana_radiance_wounds_per_crystal_then_two_crystals(content, tables):
     """Mana Radiance (Night, red + black): 2 red crystals -> 2 Wounds, then +2 red crystals:
     3 crystals and one red token (5.3.2)."""
@@ -427,6 +450,7 @@ def test_5_3_2_mana_radiance_wounds_per_crystal_then_two_crystals(content, table
     assert core.to_dict()["turn"]["mana_tokens"] == {"red": 1}
 
 
+@pytest.mark.covers("offering", "basic")
 def test_6_2_2_offering_discards_up_to_3_for_crystals_of_their_colours(content, tables):
     core, eng, sc = start(content, tables, ["offering", "march", "stamina", "wound"],
                           tokens=[1, 0, 0, 0, 0, 0])
@@ -449,6 +473,7 @@ def test_a_handler_declared_by_two_groups_is_refused(content, tables, monkeypatc
 
 # -- destroy effects: errata 6.6.1, Arcane Immunity LL-6.7 ----------------------------------
 
+@pytest.mark.covers("whirlwind", "powered")
 def test_6_6_1_tornado_only_in_the_attack_phase_and_destroys_with_fame(content, tables):
     """Tornado (strong Whirlwind, white + black at Night): not in the Ranged or Block phase
     (errata 6.6.1); in the Attack phase it destroys prowlers: Fame +2 (11.5.7)."""
@@ -476,6 +501,7 @@ def test_ll_6_7_1_tornado_on_an_arcane_immune_enemy_has_no_effect(content, table
     assert T.enemy(0)["flags"] == []
 
 
+@pytest.mark.covers("burning_shield", "powered")
 def test_ll_6_7_5_exploding_shield_destroys_the_blocked_enemy(content, tables):
     """Exploding Shield (Night): Fire Block 4 blocks prowlers (attack 4) and destroys them."""
     core, eng, sc = start(content, tables, ["burning_shield"], time="night", tokens=[1, 0, 0, 0, 0, 1])
@@ -486,6 +512,7 @@ def test_ll_6_7_5_exploding_shield_destroys_the_blocked_enemy(content, tables):
     assert "defeated" in T.enemy(0)["flags"] and player(core)["fame"] == fame0 + 2
 
 
+@pytest.mark.covers("offering", "powered")
 def test_5_1_2_sacrifice_pairs_of_crystals_give_siege_fire_and_become_tokens(content, tables):
     """Sacrifice (Offering at Night): green + red, 2 green and 1 red crystal -> one pair:
     Siege Fire Attack 4; those two crystals become tokens."""
@@ -499,6 +526,7 @@ def test_5_1_2_sacrifice_pairs_of_crystals_give_siege_fire_and_become_tokens(con
     assert core.to_dict()["turn"]["mana_tokens"] == {"red": 1, "green": 1}
 
 
+@pytest.mark.covers("cure", "basic")
 def test_12_3_3_cure_draws_for_wounds_healed_before_and_after(content, tables):
     """Cure: Heal 2; one Wound healed before it (via Golden Grail's Heal 2) and one after:
     two cards drawn in all."""
@@ -525,6 +553,7 @@ def test_6_2_1_pure_magic_basic_pays_one_mana_whose_colour_picks_the_effect(cont
     assert d["move_points"] == 4 and d["mana_tokens"] == {}
 
 
+@pytest.mark.covers("space_bending", "basic")
 def test_9_3_space_bending_moves_two_spaces_as_if_adjacent_paying_the_space_entered(content, tables):
     """Space Bending: spaces 2 away become moves (A_MOVE 8 + hex); cost of the space entered
     (9.2.1); the path records it (13.2)."""
@@ -550,6 +579,7 @@ def test_9_3_space_bending_moves_two_spaces_as_if_adjacent_paying_the_space_ente
     assert core.to_dict()["turn"]["path"][-1] == to
 
 
+@pytest.mark.covers("mana_claim", "basic")
 def test_5_5_mana_claim_keeps_a_die_and_gives_3_tokens_now(content, tables):
     core, eng, sc = start(content, tables, ["mana_claim"], tokens=[0, 1, 0, 0, 0, 0],
                           dice=["gold", "red", "green"])

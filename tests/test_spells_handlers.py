@@ -39,6 +39,7 @@ def fight(core, enemies, phase=None, **kw):
 
 # -- Chill / Lethal Chill ------------------------------------------------------------------
 
+@pytest.mark.covers("chill", "basic")
 def test_chill_fire_mages_do_not_attack_and_lose_fire_resistance_11_9_2(content, tables):
     """Chill on Fire Mages (Armor 5, fire resistance): no attack this combat, and a Fire
     Attack 5 now counts in full (5, not 2)."""
@@ -71,6 +72,7 @@ def test_ll_6_1_4_chill_on_a_summoner_in_the_ranged_phase_stops_its_summoning(co
     assert T.n_enemies == 1
 
 
+@pytest.mark.covers("chill", "powered")
 def test_lethal_chill_armor_minus_4_min_1_and_no_attack(content, tables):
     """Lethal Chill (Night, blue + black): Swordsmen Armor 5 -> 1, Crypt Worm 6 -> 2."""
     for enemy, armor in (("swordsmen", 1), ("crypt_worm", 2)):
@@ -91,6 +93,7 @@ def test_ll_6_7_1_chill_does_not_target_an_arcane_immune_enemy(content, tables):
 
 # -- Tremor / Earthquake (11.10) --------------------------------------------------------------
 
+@pytest.mark.covers("tremor", "powered.1")
 def test_11_10_1_earthquake_one_enemy_minus_6_if_fortified(content, tables):
     """Earthquake, one target: Guardsmen (Fortified, Armor 7) -> 1; Swordsmen (Armor 5) -> 2."""
     for enemy, armor in (("guardsmen", 1), ("swordsmen", 2)):
@@ -103,6 +106,7 @@ def test_11_10_1_earthquake_one_enemy_minus_6_if_fortified(content, tables):
         assert T.enemy_armor(0) == armor
 
 
+@pytest.mark.covers("tremor", "powered.2")
 def test_11_10_1_earthquake_all_enemies_minus_2_or_minus_4_when_site_fortified(content, tables):
     """Earthquake, all: Prowlers defending a keep (site-fortified, Armor 3) -4 -> 1; Swordsmen
     not fortified (a rampaging joiner, 11.10.4) -2 -> 3."""
@@ -115,6 +119,7 @@ def test_11_10_1_earthquake_all_enemies_minus_2_or_minus_4_when_site_fortified(c
 
 # -- Demolish (11.10.1) -------------------------------------------------------------------------
 
+@pytest.mark.covers("demolish", "basic")
 def test_11_10_1_demolish_ignores_site_fortifications_and_armor_minus_1(content, tables):
     """Demolish at a keep: the Prowlers lose their site fortification (level 1 -> 0); the
     Diggers keep their own Fortified ability (2 -> 1); all Armor -1 (3 -> 2)."""
@@ -130,6 +135,7 @@ def test_11_10_1_demolish_ignores_site_fortifications_and_armor_minus_1(content,
 
 # -- Cure / Disease (LL-6.1.6) --------------------------------------------------------------------
 
+@pytest.mark.covers("cure", "powered")
 def test_ll_6_1_6_disease_blocked_enemies_have_armor_1(content, tables):
     """Disease: the blocked Prowlers (Armor 3) -> 1 at once; the Swordsmen (Armor 5) keep 5
     until blocked later in this combat, then 1."""
@@ -152,6 +158,7 @@ def test_disease_not_offered_once_no_blocked_enemy_can_follow(content, tables):
 
 # -- Wings of Night -----------------------------------------------------------------------------
 
+@pytest.mark.covers("wings_of_wind", "powered@ll")
 def test_wings_of_wind_ll_night_second_target_costs_1_move_third_2(ll_content, ll_tables):
     """Wings of Night, Lost Legion printing (LL-2.10.1), with 2 Move: Prowlers free, Swordsmen for 1 Move; the third would cost
     2 more (only 1 left): it stops there.  March played later in the combat (Move 2, 3 in
@@ -176,6 +183,7 @@ def test_wings_of_wind_ll_night_second_target_costs_1_move_third_2(ll_content, l
 
 # -- Charm / Possess ------------------------------------------------------------------------------
 
+@pytest.mark.covers("charm", "basic")
 def test_charm_in_interaction_influence_4_and_a_unit_discount_of_3(content, tables):
     """Charm at a village: Influence 4, and Peasants (cost 4) for 1 Influence."""
     from interaction_setup import Game, PAY_TOKEN
@@ -203,6 +211,7 @@ def test_charm_crystal_of_any_colour_instead(content, tables):
     assert g.player["crystals"].get("green") == 1 and g.turn["influence"] >= 4
 
 
+@pytest.mark.covers("charm", "powered")
 def test_possess_fire_mages_attack_6_fire_only_against_the_other_enemy(content, tables):
     """Possess the Fire Mages (fire Attack 6): they do not attack; in the Attack phase Fire
     Attack 6 joins the pool, enough for the Swordsmen (Armor 5) but never aimed at the Mages."""
@@ -224,6 +233,7 @@ def test_possess_fire_mages_attack_6_fire_only_against_the_other_enemy(content, 
 
 # -- Mist Form / Veil of Mist -----------------------------------------------------------------------
 
+@pytest.mark.covers("mist_form", "basic")
 def test_9_2_mist_form_move_4_all_terrain_2_lake_open_hills_and_mountains_closed(content, tables):
     core, eng, sc = start(content, tables, ["mist_form"], tokens=tokens(BLUE))
     R = Rules(core)
@@ -258,6 +268,7 @@ def test_11_7_9_veil_of_mist_ignores_the_poison_of_the_ignored_wound(content, ta
     assert player(core)["hand"] == ["wound"] and player(core)["discard"] == ["wound"]
 
 
+@pytest.mark.covers("mist_form", "powered")
 def test_veil_of_mist_played_protects_the_hero_once(content, tables):
     core, eng, sc = night_spell(content, tables, ["mist_form"], BLUE)
     T = fight(core, ["prowlers"], phase="block")
@@ -270,6 +281,7 @@ def test_veil_of_mist_played_protects_the_hero_once(content, tables):
 
 # -- Time Bending (LL-9.6.4) -----------------------------------------------------------------------
 
+@pytest.mark.covers("space_bending", "powered")
 def test_ll_9_6_4_time_bending_cards_back_to_hand_no_draw_another_turn(content, tables):
     """Time Bending after March: at the end of the turn March returns to the hand, Time
     Bending is set aside, nothing is drawn and the same player takes another turn; at the end
@@ -298,6 +310,7 @@ def hexes(core):
     return {h["index"]: h for t in core.to_dict()["map"]["tiles"] for h in t["hexes"]}
 
 
+@pytest.mark.covers("underground_travel", "powered")
 def test_9_4_1_underground_attack_assaults_a_keep_ignoring_its_fortification(content, tables):
     """Underground Attack from the portal onto the keep two spaces away (its garrison: the
     Crossbowmen): an assault (Reputation -1, 11.1.1) without site fortification (level 0);
@@ -333,6 +346,7 @@ def test_underground_attack_not_offered_without_a_fortified_site_in_reach(conten
 
 # -- Restoration / Rebirth, Call to Arms / Call to Glory (7) ---------------------------------------
 
+@pytest.mark.covers("restoration", "powered")
 def test_ll_9_7_16_rebirth_readies_units_of_total_level_3(content, tables):
     """Rebirth outside a forest: Heal 3 and ready Units of total level up to 3: after the
     Utem Crossbowmen (level 2) only a level-1 Unit can follow."""
@@ -352,6 +366,7 @@ def test_ll_9_7_16_rebirth_readies_units_of_total_level_3(content, tables):
     assert [U.unit(k)["ready"] for k in range(3)] == [True, False, True]
 
 
+@pytest.mark.covers("call_to_arms", "powered")
 def test_7_2_call_to_glory_recruits_free_disbanding_at_the_command_limit(content, tables):
     """Call to Glory with 1 Command token and Peasants held: Fire Golems (cost 8) come free,
     the Peasants are disbanded (7.2.4); not at a site that recruits them."""
@@ -368,6 +383,7 @@ def test_7_2_call_to_glory_recruits_free_disbanding_at_the_command_limit(content
     assert core.to_dict()["unit_offer"] == [{"unit": "delphana_masters"}]
 
 
+@pytest.mark.covers("call_to_arms", "basic")
 def test_7_3_call_to_arms_uses_an_offer_units_ability(content, tables):
     """Call to Arms in the Attack phase: the Fire Mages of the offer; their second ability
     (red mana: Fire Attack 6 or Fire Block 6) is paid with the red token; the Attack joins
