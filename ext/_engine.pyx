@@ -236,13 +236,15 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
         # asks every part to be usable; Regeneration's Heal 1 with no Unit to ready), and in
         # combat a movement-only part goes with the Move (terrain costs, exploring: Scouts'
         # Move 2 with Agility, LL-4.6.1, LL-9.7.10), never leaving only costs or nothing.
+        # An Influence part too (LL-9.7.8: Endless Bag of Gold outside an interaction just
+        # for its Fame; LL-9.3.1); its points are lost as the Action phase begins (LL-9.3.4).
         dropped = False
         useful = False
         for k in range(r[5]):
             op = erow(es, r[4] + k)[0]
             if node_playable(gs, es, r[4] + k):
                 useful = useful or not cost_row(es, r[4] + k)
-            elif op == OP_HEAL or op == OP_READY_UNIT or op == OP_HEAL_UNIT \
+            elif op == OP_HEAL or op == OP_READY_UNIT or op == OP_HEAL_UNIT or op == OP_INFLUENCE \
                     or (gs.combat.active != 0 and (op == OP_MOVE or movement_only_row(es, r[4] + k))):
                 dropped = True
             else:

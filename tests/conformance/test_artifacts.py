@@ -214,6 +214,21 @@ def test_endless_bag_of_gold_powered_influence_9_fame_3_thrown_away(content, tab
     assert g.player["removed"] == 1 and g.player["play_area"] == []
 
 
+@pytest.mark.covers("endless_bag_of_gold", "basic")
+def test_endless_bag_of_gold_outside_interaction_just_for_its_fame_ll_9_7_8(content, tables):
+    """LL-9.7.8: the Bag may be played outside an interaction just for its Fame (+2); its
+    Influence 4 is lost when the action begins (LL-9.3.4): interacting at the village right
+    after starts from the reputation modifier (0) only.  (It was: not offered outside an
+    interaction - every part of all(...) had to be usable.)"""
+    from interaction_setup import Game
+    g = Game(content, tables, site="village", hand=["endless_bag_of_gold"])
+    assert "play(hand=0, powered=0, pay=31, pay2=31)" in g.actions()
+    g.play(0)
+    assert g.player["fame"] == 2 and g.turn["influence"] == 4
+    g.do("interact")
+    assert g.turn["influence"] == 0
+
+
 def test_endless_bag_of_gold_influence_in_combat_pays_thugs_ll_4_3_4(content, tables):
     """Influence in combat (LL-4.3.4, LL-9.3.1): the Bag's Influence 4 pays the Thugs' 2."""
     from interaction_setup import Game
