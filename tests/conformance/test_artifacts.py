@@ -431,3 +431,26 @@ def test_druidic_staff_powered_two_different_basic_options_without_discarding(
     assert U.unit(0)["ready"] == ready
     assert core.to_dict()["turn"]["healing"] == (3 if heal else 0)
     assert thrown_away(core, "druidic_staff") and player(core)["hand"] == []
+
+
+@pytest.mark.covers("amulet_of_darkness", "basic")
+def test_amulet_of_darkness_modifiers_end_with_the_turn(content, tables):
+    """Amulet of Darkness by Day: one token of a chosen colour (white), deserts cost 3 and
+    black mana usable - this turn only: at the next turn deserts cost 5 again (no terrain
+    change) and a black token pays nothing (5.1.6)."""
+    core, eng, sc = start(content, tables, ["amulet_of_darkness", "fireball"], deck=["march"] * 6)
+    eng.apply(play_code(0, 0))
+    eng.apply(encode("choose", WHITE))
+    assert core.to_dict()["turn"]["terrain_delta"] == {"desert": -2}
+    eng.apply(encode("end_turn"))
+    eng.apply(encode("draw"))
+    while not any(a.startswith("regular_turn") for a in acts(eng)):
+        eng.apply(int(eng.legal_actions()[0]))
+    eng.apply(encode("regular_turn"))
+    sc.set_cards(0, hand=["fireball"])
+    sc.set_mana_tokens([1, 0, 0, 0, 0, 1])
+    T = fight(core, ["prowlers"])
+    d = core.to_dict()["turn"]
+    assert d["terrain_delta"] == {} and d["mana_anytime"] == 0
+    assert play_code(0, 1, pay=RED, pay2=5) not in codes(eng)
+    assert play_code(0, 0, pay=RED) in codes(eng)

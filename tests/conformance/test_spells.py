@@ -578,3 +578,45 @@ def test_call_to_arms_borrowed_ability_keeps_its_mana_colour_11_4_2(tmp_path):
         eng.apply(encode("choose", 1))                   # paid with the blue token
         assert T.enemy_armor(0) == armor, enemy
         assert core.to_dict()["turn"]["mana_tokens"] == {}
+
+
+# -- Veil of Mist: Units' resistances (card 300; 11.7.5) ---------------------------------------
+
+@pytest.mark.covers("mist_form", "powered")
+def test_veil_of_mist_units_gain_all_resistances_11_7_5(content, tables):
+    """Veil of Mist (Night, blue + black): every Unit gains all resistances this turn, so
+    Peasants (Armor 3) take 3 Ice or 3 physical damage without a Wound (11.7.5: a resistant
+    Unit first absorbs damage equal to its Armor); without the Spell the same 3 wounds them."""
+    core, eng, sc = night_spell(content, tables, ["mist_form"], BLUE)
+    U = UnitsTester(eng)
+    U.set_unit(0, "peasants")
+    U.set_unit(1, "peasants")
+    eng.apply(play_code(0, 1, pay=BLUE, pay2=BLACK))
+    T = fight(core, ["ice_mages"], phase="damage")
+    assert T.assign_to_unit(0, 3, element="ice") == 0 and T.unit(0)["wounds"] == 0
+    assert T.assign_to_unit(1, 3, element="physical") == 0 and T.unit(1)["wounds"] == 0
+    core, eng, sc = night_spell(content, tables, ["mist_form"], BLUE)
+    UnitsTester(eng).set_unit(0, "peasants")
+    T = fight(core, ["ice_mages"], phase="damage")
+    T.assign_to_unit(0, 3, element="ice")
+    assert T.unit(0)["wounds"] == 1
+
+
+# -- modifiers that last "this turn" expire with it (11.4.4, 14.1.3) ---------------------------
+
+@pytest.mark.covers("space_bending", "basic")
+def test_space_bending_lasts_this_turn_only(content, tables):
+    """Space Bending's "this turn": spaces 2 away are offered as moves while the turn lasts;
+    the next turn they are not (the modifier is cleared at the end of the turn)."""
+    core, eng, sc = start(content, tables, ["space_bending"], tokens=tokens(BLUE), deck=["march"] * 6)
+    Rules(core).set_move_points(5)
+    eng.apply(play_code(0, 0, pay=BLUE))
+    assert any(a.startswith("move(") and int(a[5:-1]) >= 8 for a in acts(eng))
+    eng.apply(encode("end_turn"))
+    eng.apply(encode("draw"))
+    while not any(a.startswith("regular_turn") for a in acts(eng)):
+        eng.apply(int(eng.legal_actions()[0]))
+    eng.apply(encode("regular_turn"))
+    Rules(core).set_move_points(5)
+    assert core.to_dict()["turn"]["space_bending"] == 0
+    assert not any(a.startswith("move(") and int(a[5:-1]) >= 8 for a in acts(eng))
