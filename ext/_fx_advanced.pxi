@@ -1450,6 +1450,8 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
                 gs.turn.handler_stage = 3
         if gs.turn.handler_stage == 3:
             pay_take(gs, choice, BLACK)                                  # 5.4.3
+        if gs.turn.spells_cast[card_colour(es, card)] < 127:
+            gs.turn.spells_cast[card_colour(es, card)] += 1              # cast: the Rings' Fame
         gs.turn.resolving_card = <int16_t>card
         return push_eval(gs, es.card_powered[card * es.card_stride] if gs.turn.hvars[2] == 1
                          else es.card_basic[card * es.card_stride])

@@ -454,3 +454,26 @@ def test_amulet_of_darkness_modifiers_end_with_the_turn(content, tables):
     assert d["terrain_delta"] == {} and d["mana_anytime"] == 0
     assert play_code(0, 1, pay=RED, pay2=5) not in codes(eng)
     assert play_code(0, 0, pay=RED) in codes(eng)
+
+
+@pytest.mark.covers("ruby_ring", "powered")
+def test_ruby_ring_fame_for_a_red_spell_cast_through_magic_talent(content, tables):
+    """A Spell played through Magic Talent is cast "as if in hand" (card 90): Fireball from
+    the offer, paid from the Ruby Ring's endless red, counts for the Ring's Fame +1 at the end
+    of the turn.  (It was: not counted.)"""
+    core, eng, sc = start(content, tables, ["ruby_ring", "magic_talent", "march"], deck=["rage"] * 6,
+                          dice=["green", "green", "green"])
+    UnitsTester(eng).set_spell_offer(["fireball", "snowstorm", "tremor"])
+    T = fight(core, ["prowlers"])
+    eng.apply(play_code(0, 1))                           # the Ring thrown away
+    eng.apply(play_code(0, 0))                           # Magic Talent: March discarded
+    assert acts(eng) == ["choose(0)", "choose(2)"]       # Fireball, or Tremor (green dice)
+    eng.apply(encode("choose", 0))                       # its basic effect, the endless red
+    assert T.attack_value([0]) == 5
+    eng.apply(encode("attack", 1))                       # the Prowlers: Fame +2
+    fame0 = player(core)["fame"]
+    while T.active:
+        eng.apply(encode("next_phase"))
+    eng.apply(encode("end_turn"))
+    assert player(core)["fame"] == fame0 + 1
+    assert core.to_dict()["spell_offer"] == ["fireball", "snowstorm", "tremor"]
