@@ -54,3 +54,460 @@ def test_delphana_masters_blue_no_attack_not_on_an_ice_resistant_enemy(content, 
     g.ut.set_turn(mana={"blue": 1})
     g.activate(0, 0, pay=PAY_TOKEN["blue"])
     assert "no_attack" in ct.enemy(1)["flags"] and "no_attack" not in ct.enemy(0)["flags"]
+
+
+# ==============================================================================================
+# Every half of every Unit (docs/conformance.md): each ability set up through a fixture
+# (Game.state_from_dict, docs/fixtures.md) with its printed points, element and kind
+# (units.csv), the mana it needs (5.4.4), the Unit Spent afterwards (7.3.2).  The Source holds
+# only black dice by Day (5.1.5: unusable), the hero no crystals, so mana comes only from the
+# tokens the test gives.  Prowlers (enemies.toml): one physical attack 4, armor 3.
+# ==============================================================================================
+
+import pytest
+
+from mksim._engine import describe
+
+PAY_NONE = 31
+KINDS = ("melee", "ranged", "siege")
+ELEMENTS = ("physical", "fire", "ice", "coldfire")
+PHASES = {"ranged": "combat_ranged", "block": "combat_block", "attack": "combat_attack",
+          "move": "move", "interact": "interact"}
+BLACK_SOURCE = {"dice": ["black", "black", "black"], "taken": 0}
+UPKEEP = {"red": 1, "blue": 2, "white": 3, "green": 4}          # Unit.upkeep: colour + 1
+
+
+@pytest.fixture(scope="module")
+def base():
+    return Game("solo_conquest", hero="arythea")
+
+
+@pytest.fixture(scope="module")
+def ll():
+    """The Lost Legion switched on: the Lost Legion printings (LL-2.10.2)."""
+    return Game("solo_conquest", hero="arythea", lost_legion=True)
+
+
+def position(game, phase, units, enemies=("prowlers",), mana=None, site=None, time="day",
+             player=None, turn=None, combat=None):
+    """Arythea on hex 1 (turned into `site`) in `phase` with these Units (ids or dicts)."""
+    pl = {"position": 1, "crystals": {}, "units": [u if isinstance(u, dict) else {"unit": u} for u in units]}
+    if len(pl["units"]) > 1:
+        pl["command_tokens"] = len(pl["units"])
+    pl.update(player or {})
+    f = {"format": 1, "phase": PHASES.get(phase, phase), "time": time, "source": BLACK_SOURCE,
+         "players": [pl], "turn": {"mana_tokens": dict(mana or {}), **(turn or {})}}
+    if f["phase"].startswith("combat"):
+        # dmg_slot -1: no attack's damage being assigned (a fresh state holds 0)
+        f["combat"] = {"active": 1, "units_allowed": 1, "dmg_slot": -1,
+                       "enemies": [{"enemy": e} for e in enemies], **(combat or {})}
+    if site:
+        f["map"] = {"hexes": {"1": {"site": site}}}
+    return game.state_from_dict(f)
+
+
+def actions(s):
+    return [describe(int(a)) for a in s.legal_actions()]
+
+
+def offered(s, ability, slot=0):
+    return [a for a in actions(s) if a.startswith(f"activate_unit(unit={slot}, ability={ability},")]
+
+
+def use(s, slot, ability, mana=None, option=None):
+    """Activate; `mana`: pay with a token of that colour; `option`: the choice(...) option."""
+    s.apply(activate(slot, ability, PAY_NONE if mana is None else PAY_TOKEN[mana]))
+    if option is not None:
+        assert f"choose({option})" in actions(s)
+        s.apply(encode("choose", option))
+
+
+def attack_pool(s):
+    a = s.to_dict()["combat"]["attack"]
+    return {(KINDS[k], ELEMENTS[e]): a[k][e] for k in range(3) for e in range(4) if a[k][e]}
+
+
+def block_pool(s):
+    b = s.to_dict()["combat"]["block"]
+    return {ELEMENTS[e]: b[e] for e in range(4) if b[e]}
+
+
+def unit0(s, slot=0):
+    return s.to_dict()["players"][0]["units"][slot]
+
+
+def other_colour(mana):
+    return next(c for c in ("red", "blue", "white", "green") if c != mana)
+
+
+def check_mana_needed(game, phase, unit, ability, mana, enemies=("prowlers",), **kw):
+    """5.4.4: not offered without `mana` (a token of another colour does not do), offered
+    only as paid with it."""
+    s = position(game, phase, [unit], enemies, mana={other_colour(mana): 1}, **kw)
+    assert offered(s, ability) == []
+    s = position(game, phase, [unit], enemies, mana={mana: 1}, **kw)
+    assert offered(s, ability) == [f"activate_unit(unit=0, ability={ability}, pay={PAY_TOKEN[mana]})"]
+
+
+def check_combat(game, unit, ability, phase, expect, mana=None, option=None, enemies=("prowlers",)):
+    """The ability in `phase` puts exactly `expect` into the pool (attack: {(kind, element):
+    points}, block: {element: points}); its mana is paid and the Unit is Spent (7.3.2)."""
+    if mana:
+        check_mana_needed(game, phase, unit, ability, mana, enemies)
+    s = position(game, phase, [unit], enemies, mana={mana: 1} if mana else None)
+    if not mana:
+        assert offered(s, ability) == [f"activate_unit(unit=0, ability={ability}, pay={PAY_NONE})"]
+    use(s, 0, ability, mana, option)
+    assert (block_pool(s) if phase == "block" else attack_pool(s)) == expect
+    assert unit0(s)["ready"] is False and unit0(s)["wounds"] == 0
+    if mana:
+        assert s.to_dict()["turn"]["mana_tokens"].get(mana, 0) == 0
+    return s
+
+
+def check_attack_or_block(game, unit, ability, value, element="physical", mana=None):
+    """choice(attack(v), block(v)): option 1 in the Attack phase, option 2 in the Block phase."""
+    check_combat(game, unit, ability, "attack", {("melee", element): value}, mana, option=0)
+    check_combat(game, unit, ability, "block", {element: value}, mana, option=1)
+
+
+# -- base game, regular Units ------------------------------------------------------------------
+
+@pytest.mark.covers("peasants", "ability1", "ability2", "ability3", "ability4")
+def test_peasants_attack_2_block_2_influence_2_move_2(base):
+    """Peasants (units.csv): Attack 2 | Block 2 | Influence 2 | Move 2, no mana."""
+    check_combat(base, "peasants", 0, "attack", {("melee", "physical"): 2})
+    check_combat(base, "peasants", 1, "block", {"physical": 2})
+    s = position(base, "interact", ["peasants"], site="village")
+    use(s, 0, 2)
+    assert s.to_dict()["turn"]["influence"] == 2 and unit0(s)["ready"] is False
+    s = position(base, "move", ["peasants"])
+    use(s, 0, 3)
+    assert s.to_dict()["turn"]["move_points"] == 2 and unit0(s)["ready"] is False
+
+
+@pytest.mark.covers("foresters", "ability1", "ability2")
+def test_foresters_move_2_with_cheaper_forest_hills_swamp_and_block_3(base):
+    """Foresters: 'Move 2 and this turn forest/hills/swamp cost 1 less' | Block 3."""
+    s = position(base, "move", ["foresters"])
+    use(s, 0, 0)
+    t = s.to_dict()["turn"]
+    assert t["move_points"] == 2 and t["terrain_delta"] == {"forest": -1, "hills": -1, "swamp": -1}
+    check_combat(base, "foresters", 1, "block", {"physical": 3})
+
+
+@pytest.mark.covers("herbalists", "ability3")
+def test_herbalists_gain_a_green_mana_token(base):
+    s = position(base, "move", ["herbalists"])
+    use(s, 0, 2)
+    assert s.to_dict()["turn"]["mana_tokens"] == {"green": 1} and unit0(s)["ready"] is False
+
+
+@pytest.mark.covers("utem_crossbowmen", "ability1.1", "ability1.2", "ability2")
+def test_utem_crossbowmen_attack_or_block_3_and_ranged_attack_2(base):
+    check_attack_or_block(base, "utem_crossbowmen", 0, 3)
+    check_combat(base, "utem_crossbowmen", 1, "ranged", {("ranged", "physical"): 2})
+
+
+@pytest.mark.covers("utem_swordsmen", "ability1.1", "ability1.2")
+def test_utem_swordsmen_attack_or_block_3(base):
+    check_attack_or_block(base, "utem_swordsmen", 0, 3)
+
+
+@pytest.mark.covers("utem_swordsmen", "ability2")
+def test_utem_swordsmen_attack_6_then_the_unit_is_wounded(base):
+    """'Attack or Block 6, then this unit becomes wounded' (the Block option: see
+    tests/test_units_handlers.py): Attack 6 in the Attack phase, the Unit Wounded (12.2)."""
+    s = position(base, "attack", ["utem_swordsmen"])
+    use(s, 0, 1, option=0)
+    assert attack_pool(s) == {("melee", "physical"): 6}
+    assert unit0(s)["wounds"] == 1 and unit0(s)["ready"] is False
+
+
+@pytest.mark.covers("guardian_golems", "ability1.1", "ability1.2", "ability2", "ability3")
+def test_guardian_golems_attack_or_block_2_red_fire_block_4_blue_ice_block_4(base):
+    check_attack_or_block(base, "guardian_golems", 0, 2)
+    check_combat(base, "guardian_golems", 1, "block", {"fire": 4}, mana="red")
+    check_combat(base, "guardian_golems", 2, "block", {"ice": 4}, mana="blue")
+
+
+@pytest.mark.covers("illusionists", "ability1", "ability3")
+def test_illusionists_influence_4_and_a_white_crystal(base):
+    s = position(base, "interact", ["illusionists"], site="village")
+    use(s, 0, 0)
+    assert s.to_dict()["turn"]["influence"] == 4
+    s = position(base, "move", ["illusionists"])
+    use(s, 0, 2)
+    assert s.to_dict()["players"][0]["crystals"] == {"red": 0, "blue": 0, "white": 1, "green": 0}
+    assert s.to_dict()["turn"]["mana_tokens"] == {} and unit0(s)["ready"] is False
+
+
+@pytest.mark.covers("illusionists", "ability2")
+def test_illusionists_white_one_unfortified_enemy_does_not_attack(base):
+    """White mana (5.4.4) pays it; Prowlers flagged 'does not attack this combat': in the
+    Block phase nothing is left to block, and no damage is assigned."""
+    check_mana_needed(base, "ranged", "illusionists", 1, "white")
+    s = position(base, "ranged", ["illusionists"], mana={"white": 1})
+    use(s, 0, 1, "white")
+    assert s.to_dict()["combat"]["enemies"][0]["flags"] != 0 and unit0(s)["ready"] is False
+    s.apply(encode("next_phase"))                    # -> Block
+    s.apply(encode("next_phase"))                    # -> Damage: nothing attacks
+    assert not any(a.startswith("damage_from") for a in actions(s))
+
+
+@pytest.mark.covers("red_cape_monks", "ability1.1", "ability1.2", "ability2.1", "ability2.2")
+def test_red_cape_monks_attack_or_block_3_red_fire_attack_or_block_4(base):
+    check_attack_or_block(base, "red_cape_monks", 0, 3)
+    check_attack_or_block(base, "red_cape_monks", 1, 4, "fire", mana="red")
+
+
+@pytest.mark.covers("northern_monks", "ability1.1", "ability1.2", "ability2.1", "ability2.2")
+def test_northern_monks_attack_or_block_3_blue_ice_attack_or_block_4(base):
+    check_attack_or_block(base, "northern_monks", 0, 3)
+    check_attack_or_block(base, "northern_monks", 1, 4, "ice", mana="blue")
+
+
+@pytest.mark.covers("savage_monks", "ability1.1", "ability1.2", "ability2")
+def test_savage_monks_attack_or_block_3_green_siege_attack_4(base):
+    check_attack_or_block(base, "savage_monks", 0, 3)
+    check_combat(base, "savage_monks", 1, "ranged", {("siege", "physical"): 4}, mana="green")
+
+
+# -- base game, elite Units --------------------------------------------------------------------
+
+@pytest.mark.covers("fire_golems", "ability1.1", "ability1.2", "ability2")
+def test_fire_golems_attack_or_block_3_red_ranged_fire_attack_4(base):
+    check_attack_or_block(base, "fire_golems", 0, 3)
+    check_combat(base, "fire_golems", 1, "ranged", {("ranged", "fire"): 4}, mana="red")
+
+
+@pytest.mark.covers("ice_golems", "ability1.1", "ability1.2", "ability2")
+def test_ice_golems_attack_or_block_3_blue_ice_attack_6(base):
+    """Reading: MKC/YAV's physical Attack or Block 3 for the free ability (units.toml
+    conflicts: DIG makes it Ice)."""
+    check_attack_or_block(base, "ice_golems", 0, 3)
+    check_combat(base, "ice_golems", 1, "attack", {("melee", "ice"): 6}, mana="blue")
+
+
+@pytest.mark.covers("fire_mages", "ability1", "ability2.1", "ability2.2", "ability3")
+def test_fire_mages_ranged_fire_3_red_fire_attack_or_block_6_red_mana_and_crystal(base):
+    check_combat(base, "fire_mages", 0, "ranged", {("ranged", "fire"): 3})
+    check_attack_or_block(base, "fire_mages", 1, 6, "fire", mana="red")
+    s = position(base, "move", ["fire_mages"])
+    use(s, 0, 2)
+    assert s.to_dict()["turn"]["mana_tokens"] == {"red": 1}
+    assert s.to_dict()["players"][0]["crystals"]["red"] == 1 and unit0(s)["ready"] is False
+
+
+@pytest.mark.covers("ice_mages", "ability1.1", "ability1.2", "ability2", "ability3")
+def test_ice_mages_ice_attack_or_block_4_blue_siege_ice_4_blue_mana_and_crystal(base):
+    check_attack_or_block(base, "ice_mages", 0, 4, "ice")
+    check_combat(base, "ice_mages", 1, "ranged", {("siege", "ice"): 4}, mana="blue")
+    s = position(base, "move", ["ice_mages"])
+    use(s, 0, 2)
+    assert s.to_dict()["turn"]["mana_tokens"] == {"blue": 1}
+    assert s.to_dict()["players"][0]["crystals"]["blue"] == 1 and unit0(s)["ready"] is False
+
+
+@pytest.mark.covers("amotep_gunners", "ability1.1", "ability1.2", "ability2")
+def test_amotep_gunners_attack_or_block_5_red_ranged_fire_attack_6(base):
+    check_attack_or_block(base, "amotep_gunners", 0, 5)
+    check_combat(base, "amotep_gunners", 1, "ranged", {("ranged", "fire"): 6}, mana="red")
+
+
+@pytest.mark.covers("amotep_freezers", "ability1.1", "ability1.2")
+def test_amotep_freezers_attack_or_block_5(base):
+    check_attack_or_block(base, "amotep_freezers", 0, 5)
+
+
+@pytest.mark.covers("amotep_freezers", "ability2")
+def test_amotep_freezers_blue_mana_needed(base):
+    """The freeze itself: tests/test_units_handlers.py (Armor 3 -> 1, no attack); here its
+    blue mana (5.4.4)."""
+    check_mana_needed(base, "ranged", "amotep_freezers", 1, "blue")
+
+
+@pytest.mark.covers("catapults", "ability1", "ability2", "ability3")
+def test_catapults_siege_3_red_siege_fire_5_blue_siege_ice_5(base):
+    check_combat(base, "catapults", 0, "ranged", {("siege", "physical"): 3})
+    check_combat(base, "catapults", 1, "ranged", {("siege", "fire"): 5}, mana="red")
+    check_combat(base, "catapults", 2, "ranged", {("siege", "ice"): 5}, mana="blue")
+
+
+@pytest.mark.covers("altem_mages", "ability1")
+def test_altem_mages_gain_two_mana_tokens_of_any_colours(base):
+    """'Gain two mana tokens of any colours', each chosen on its own.  Reading (units.toml
+    notes): gold and black may be chosen too; using them follows 5.1.5 / 5.1.6."""
+    s = position(base, "move", ["altem_mages"])
+    use(s, 0, 0)
+    assert actions(s) == [f"choose({k})" for k in range(6)]
+    s.apply(encode("choose", 1))                     # blue
+    s.apply(encode("choose", 1))                     # blue again
+    assert s.to_dict()["turn"]["mana_tokens"] == {"blue": 2} and unit0(s)["ready"] is False
+
+
+# -- Utem Guardsmen and Altem Guardians: both printings (LL-2.10.1, LL-2.10.10) ------------------
+# Werewolf (enemies.toml): one Swift physical attack 7 - 14 Block needed (11.6.5).  Wolf Riders:
+# Swift attack 3 - 6 needed.  Foresters add a plain Block 3.
+
+def swift_block(game, unit, ability, enemy, helper=None):
+    """The Unit's Block (and the helper Foresters' Block 3) against `enemy`: is it blocked?"""
+    units = [unit] + ([helper] if helper else [])
+    s = position(game, "block", units, (enemy,))
+    use(s, 0, ability)
+    if helper:
+        use(s, 1, 1)
+    return "block(0)" in actions(s), s
+
+
+@pytest.mark.covers("utem_guardsmen", "ability1", "ability2")
+def test_utem_guardsmen_base_printing_block_4_strips_swiftness(base):
+    """Base printing (ll_changed_cards.csv, card 11/20): Attack 2 | Block 4, the enemy blocked
+    this way loses Swiftness: Block 4 stops Wolf Riders (3, Swift); with Foresters' Block 3
+    the whole Block 7 counts against the un-doubled attack - the Werewolf (7) is blocked."""
+    check_combat(base, "utem_guardsmen", 0, "attack", {("melee", "physical"): 2})
+    ok, s = swift_block(base, "utem_guardsmen", 1, "wolf_riders")
+    assert ok and block_pool(s) == {"physical": 4} and unit0(s)["ready"] is False
+    assert swift_block(base, "utem_guardsmen", 1, "werewolf", "foresters")[0]
+    assert not swift_block(base, "peasants", 1, "wolf_riders")[0]      # Block 2 < 6
+
+
+@pytest.mark.covers("utem_guardsmen", "ability1@ll", "ability2@ll")
+def test_utem_guardsmen_lost_legion_printing_block_4_counts_twice_against_swift(ll):
+    """Lost Legion printing: Block 4 counting twice against a Swift attack (only this Unit's
+    points; the enemy stays Swift): Wolf Riders blocked (8 >= 6); Werewolf with Foresters'
+    Block 3: 8 + 3 = 11 < 14, not blocked."""
+    check_combat(ll, "utem_guardsmen", 0, "attack", {("melee", "physical"): 2})
+    ok, s = swift_block(ll, "utem_guardsmen", 1, "wolf_riders")
+    assert ok and block_pool(s) == {"physical": 4}
+    assert not swift_block(ll, "utem_guardsmen", 1, "werewolf", "foresters")[0]
+
+
+@pytest.mark.covers("altem_guardians", "ability1", "ability2")
+def test_altem_guardians_base_printing_attack_5_block_8_strips_swiftness(base):
+    """Base printing: Block 8 and the blocked enemy loses Swiftness: the Werewolf (7, Swift)
+    is blocked by 8 alone."""
+    check_combat(base, "altem_guardians", 0, "attack", {("melee", "physical"): 5})
+    ok, s = swift_block(base, "altem_guardians", 1, "werewolf")
+    assert ok and block_pool(s) == {"physical": 8}
+
+
+@pytest.mark.covers("altem_guardians", "ability1@ll", "ability2@ll", "ability3@ll")
+def test_altem_guardians_lost_legion_printing(ll):
+    """Lost Legion printing: Attack 5 | Block 8 counting twice against Swift (the Werewolf,
+    14 needed: 16) | green: all Units gain all resistances this turn - Peasants (armor 3)
+    then take 3 fire damage without a wound (11.7.5)."""
+    check_combat(ll, "altem_guardians", 0, "attack", {("melee", "physical"): 5})
+    ok, s = swift_block(ll, "altem_guardians", 1, "werewolf")
+    assert ok and block_pool(s) == {"physical": 8}
+    check_mana_needed(ll, "ranged", "altem_guardians", 2, "green")
+    s = position(ll, "ranged", ["altem_guardians", "peasants"], mana={"green": 1})
+    use(s, 0, 2, "green")
+    assert unit0(s, 1)["gained_res"] == 0b111
+    assert unit0(s)["ready"] is False
+
+
+# -- Lost Legion Units ---------------------------------------------------------------------------
+
+@pytest.mark.covers("scouts", "ability1")
+def test_scouts_siege_attack_1(ll):
+    check_combat(ll, "scouts", 0, "ranged", {("siege", "physical"): 1})
+
+
+@pytest.mark.covers("thugs", "ability1", "ability2", "ability3")
+def test_thugs_block_3_attack_3_and_influence_4_each_with_reputation_minus_1(ll):
+    """Thugs: Block 3 | Attack 3 and Reputation -1 | Influence 4 and Reputation -1."""
+    check_combat(ll, "thugs", 0, "block", {"physical": 3})
+    s = position(ll, "attack", ["thugs"], player={"reputation": 2})
+    use(s, 0, 1)
+    assert attack_pool(s) == {("melee", "physical"): 3}
+    assert s.to_dict()["players"][0]["reputation"] == 1 and unit0(s)["ready"] is False
+    s = position(ll, "interact", ["thugs"], site="village", player={"reputation": 2})
+    use(s, 0, 2)
+    assert s.to_dict()["turn"]["influence"] == 4
+    assert s.to_dict()["players"][0]["reputation"] == 1
+
+
+@pytest.mark.covers("magic_familiars", "ability2", "ability3", "ability4")
+def test_magic_familiars_block_move_influence_heal_boosted_by_the_kept_mana(ll):
+    """Block 4 (blue kept: 7) | Move or Influence 3 (white kept: 5) | Heal 2 (green kept: 3);
+    no mana paid at activation (units.toml notes, LL-4.5.4)."""
+    for kept, block in (("blue", 7), ("red", 4)):
+        s = position(ll, "block", [{"unit": "magic_familiars", "upkeep": UPKEEP[kept]}])
+        use(s, 0, 1)
+        assert block_pool(s) == {"physical": block}
+    for kept, points in (("white", 5), ("green", 3)):
+        s = position(ll, "move", [{"unit": "magic_familiars", "upkeep": UPKEEP[kept]}])
+        use(s, 0, 2, option=0)
+        assert s.to_dict()["turn"]["move_points"] == points
+        s = position(ll, "interact", [{"unit": "magic_familiars", "upkeep": UPKEEP[kept]}], site="village")
+        use(s, 0, 2, option=1)
+        assert s.to_dict()["turn"]["influence"] == points
+    for kept, heal in (("green", 3), ("white", 2)):
+        s = position(ll, "move", [{"unit": "magic_familiars", "upkeep": UPKEEP[kept]}])
+        use(s, 0, 3)
+        assert s.to_dict()["turn"]["healing"] == heal and unit0(s)["ready"] is False
+
+
+@pytest.mark.covers("sorcerers", "ability1")
+def test_sorcerers_ranged_attack_3(ll):
+    check_combat(ll, "sorcerers", 0, "ranged", {("ranged", "physical"): 3})
+
+
+@pytest.mark.covers("sorcerers", "ability2", "ability3")
+def test_sorcerers_white_and_green_need_their_mana(ll):
+    """The effects: tests/test_units_handlers.py (Diggers lose fortification; Golems lose
+    resistance, each with Ranged Attack 3); here the mana (5.4.4)."""
+    check_mana_needed(ll, "ranged", "sorcerers", 1, "white", enemies=("diggers",))
+    check_mana_needed(ll, "ranged", "sorcerers", 2, "green", enemies=("golems",))
+
+
+HEROES = ("hero_blue", "hero_red", "hero_green", "hero_white")
+
+
+@pytest.mark.covers("hero_blue", "ability1.1", "ability1.2", "ability2")
+@pytest.mark.covers("hero_red", "ability1.1", "ability1.2")
+@pytest.mark.covers("hero_green", "ability1.1", "ability1.2", "ability2")
+@pytest.mark.covers("hero_white", "ability1.1", "ability1.2", "ability2")
+def test_heroes_attack_or_block_5_and_influence_5_with_reputation_plus_1_in_interaction(ll):
+    """Heroes: Attack or Block 5 | Influence 5 (+1 Reputation if used during interaction);
+    outside an assault no Influence is needed to use them (LL-4.3.2).  (Hero red's Influence:
+    tests/test_units_handlers.py.)"""
+    for hero in HEROES:
+        check_attack_or_block(ll, hero, 0, 5)
+    for hero in ("hero_blue", "hero_green", "hero_white"):
+        s = position(ll, "interact", [hero], site="village")
+        use(s, 0, 1)
+        assert s.to_dict()["turn"]["influence"] == 5
+        assert s.to_dict()["players"][0]["reputation"] == 1 and unit0(s)["ready"] is False
+
+
+@pytest.mark.covers("hero_blue", "ability3")
+@pytest.mark.covers("hero_red", "ability3")
+@pytest.mark.covers("hero_white", "ability3")
+def test_heroes_mana_abilities_blue_coldfire_block_8_red_coldfire_attack_6_white_ranged_7(ll):
+    check_combat(ll, "hero_blue", 2, "block", {"coldfire": 8}, mana="blue")
+    check_combat(ll, "hero_red", 2, "attack", {("melee", "coldfire"): 6}, mana="red")
+    check_combat(ll, "hero_white", 2, "ranged", {("ranged", "physical"): 7}, mana="white")
+
+
+@pytest.mark.covers("hero_green", "ability3")
+def test_hero_green_green_heal_4(ll):
+    check_mana_needed(ll, "move", "hero_green", 2, "green")
+    s = position(ll, "move", ["hero_green"], mana={"green": 1})
+    use(s, 0, 2, "green")
+    assert s.to_dict()["turn"]["healing"] == 4 and unit0(s)["ready"] is False
+    assert s.to_dict()["turn"]["mana_tokens"] == {}
+
+
+@pytest.mark.covers("delphana_masters", "ability4")
+def test_delphana_masters_white_one_enemy_loses_fortification_and_resistances(ll):
+    """White: the Fortified Diggers lose their fortification (Ranged attacks may target them,
+    11.5.3) and resistances."""
+    check_mana_needed(ll, "ranged", "delphana_masters", 3, "white", enemies=("diggers",))
+    s = position(ll, "ranged", ["delphana_masters"], ("diggers",), mana={"white": 1})
+    e = s.to_dict()["combat"]["enemies"][0]
+    assert e["flags"] == 0 and e["unit_fx"] == 0
+    use(s, 0, 3, "white")
+    e = s.to_dict()["combat"]["enemies"][0]
+    assert e["flags"] != 0 and e["unit_fx"] & 1
