@@ -2,7 +2,9 @@
 audits).  Unit texts: ../shared/data/units.csv and mksim/data/units.toml; rules
 ../shared/rules/mage-knight-base.md and lost-legion.md.  Test ids carry the content id
 (``pytest -k scouts``)."""
-from mksim._engine import encode
+import pytest
+
+from mksim._engine import UnitsTester, describe, encode
 from mksim.game import Game
 
 from interaction_setup import Game as UnitGame, PAY_TOKEN
@@ -16,6 +18,7 @@ def activate(slot, ability, pay=31):
 
 # -- Scouts (LL-4.6.1, LL-9.7.10: Move points usable in combat, the tile reveal not) -----------
 
+@pytest.mark.covers("scouts", "ability3")
 def test_scouts_move_2_in_combat_with_agility_conversion(content):
     """Scouts' third ability (Move 2; reveal tiles 2 spaces away) in the Attack phase after
     Agility: offered for its Move 2 (LL-4.6.1), Move 2 + 2 = 4; the reveal range is of no use
@@ -34,6 +37,7 @@ def test_scouts_move_2_in_combat_with_agility_conversion(content):
 # -- Delphana Masters (11.4.2: an ability activated with red / blue mana has no effect on a
 #    Fire / Ice-resistant enemy but its Attack / Block) -------------------------------------------
 
+@pytest.mark.covers("delphana_masters", "ability2")
 def test_delphana_masters_red_destroy_not_on_a_fire_resistant_enemy(content, tables):
     """Red ability 'destroy one enemy if blocked': Fire Mages and Prowlers - only the
     Prowlers can be named (no question)."""
@@ -45,6 +49,7 @@ def test_delphana_masters_red_destroy_not_on_a_fire_resistant_enemy(content, tab
     assert g.ut.enemy_unit_fx(0) == [] and g.ut.enemy_unit_fx(1) == ["destroy_if_blocked"]
 
 
+@pytest.mark.covers("delphana_masters", "ability1")
 def test_delphana_masters_blue_no_attack_not_on_an_ice_resistant_enemy(content, tables):
     """Blue ability 'one enemy does not attack': Ice Mages (Ice resistance) and Prowlers -
     the Prowlers are the one chosen without a question; the Ice Mages still attack."""
@@ -63,10 +68,6 @@ def test_delphana_masters_blue_no_attack_not_on_an_ice_resistant_enemy(content, 
 # only black dice by Day (5.1.5: unusable), the hero no crystals, so mana comes only from the
 # tokens the test gives.  Prowlers (enemies.toml): one physical attack 4, armor 3.
 # ==============================================================================================
-
-import pytest
-
-from mksim._engine import describe
 
 PAY_NONE = 31
 KINDS = ("melee", "ranged", "siege")
@@ -511,3 +512,104 @@ def test_delphana_masters_white_one_enemy_loses_fortification_and_resistances(ll
     use(s, 0, 3, "white")
     e = s.to_dict()["combat"]["enemies"][0]
     assert e["flags"] != 0 and e["unit_fx"] & 1
+
+
+# -- rules every Unit follows, checked for each Unit against units.csv ---------------------------
+
+UNIT_IDS = [u["id"] for u in __import__("mksim.content", fromlist=["x"]).load_content()["units"]]
+ALL_MANA = {"red": 1, "blue": 1, "white": 1, "green": 1}
+
+
+def csv_row(units_csv, content, unit):
+    name = next(u["name"] for u in content["units"] if u["id"] == unit)
+    return next(r for r in units_csv if r["name"] == name)
+
+
+@pytest.mark.parametrize("unit", UNIT_IDS)
+def test_a_wounded_unit_cannot_be_activated_7_3_7_12_2_2(ll, unit):
+    """7.3.7, 12.2.2: with every basic mana at hand, the Unit unwounded has an ability to
+    offer in some phase; wounded, none in any phase."""
+    phases = ("ranged", "block", "attack", "move")
+    ready = 0
+    for p in phases:
+        s = position(ll, p, [unit], mana=ALL_MANA)
+        ready += any(a.startswith("activate_unit") for a in actions(s))
+        UnitsTester(s.engine).set_unit(0, unit, wounds=1)
+        assert not any(a.startswith("activate_unit") for a in actions(s)), p
+    assert ready
+
+
+@pytest.mark.parametrize("unit", UNIT_IDS)
+def test_a_unit_takes_damage_with_its_printed_armor_and_resistances_11_7_4_11_7_5(content, tables, units_csv, unit):
+    """11.7.4 / 11.7.5 with the Armor and resistances of units.csv: damage equal to its Armor
+    of an element it resists (Cold Fire: fire and ice) leaves it unwounded; of any other
+    element it is wounded; Armor + 1 of a resisted element wounds it.  Left over for the
+    hero: damage - Armor, or - twice the Armor when resisted (never below 0)."""
+    row = csv_row(units_csv, content, unit)
+    armor, res = int(row["armor"]), set(filter(None, row["resistances"].split(";")))
+    g = UnitGame(content, tables)
+    ct = combat(g, ["prowlers"])
+    for element in ("physical", "fire", "ice", "coldfire"):
+        resisted = ({"fire", "ice"} <= res) if element == "coldfire" else element in res
+        for damage in (armor, armor + 1):
+            g.ut.set_unit(0, unit)                   # unwounded, not yet damaged (11.7.6)
+            left = max(0, damage - (2 * armor if resisted else armor))
+            assert ct.assign_to_unit(0, damage, element) == left, (element, damage)
+            wounded = not resisted or damage > armor
+            assert g.ut.unit(0)["wounds"] == (1 if wounded else 0), (element, damage)
+
+
+CSV_SITES = ("village", "monastery", "keep", "mage_tower", "city", "magical_glade")
+SITE_HEX = {"village": {}, "monastery": {}, "magical_glade": {},
+            "keep": {"owner": 0, "flags": ["conquered"]},
+            "mage_tower": {"owner": 0, "flags": ["conquered"]},
+            "city": {"owner": 0, "flags": ["conquered"], "colours": ["red"]}}   # red: no 'any unit' (10.10)
+
+
+def at_site(game, site, offer, influence):
+    """Interacting (10.2) at `site` with this Unit offer, Influence `influence` (Reputation 0:
+    no modifier), one green token for a Magic Familiars' upkeep (LL-4.5.4); None where no
+    interaction is possible."""
+    hexes = {"1": {"site": site, **SITE_HEX.get(site, {})}}
+    s = game.state_from_dict({"format": 1, "phase": "move", "source": BLACK_SOURCE, "unit_offer": offer,
+                              "players": [{"position": 1, "units": [], "crystals": {}, "reputation": 0}],
+                              "map": {"hexes": hexes}})
+    if "interact(0)" not in actions(s):
+        return None
+    s.apply(encode("interact"))
+    set_influence(s, influence)
+    return s
+
+
+def set_influence(s, influence):
+    UnitsTester(s.engine).set_turn(influence=influence, mana={"green": 1})
+
+
+def recruits(s):
+    return [] if s is None else [a for a in actions(s) if a.startswith("recruit(")]
+
+
+def recruit_first(s):
+    r = recruits(s)
+    s.apply(next(int(a) for a in s.legal_actions() if describe(int(a)) == r[0]))
+
+
+@pytest.mark.parametrize("unit", UNIT_IDS)
+def test_a_unit_is_recruited_at_its_printed_sites_for_its_printed_cost_7_4_10_6(ll, content, units_csv, unit):
+    """10.6.1: recruited where one of its site icons (units.csv) matches, for its Influence
+    cost (units.csv): not with one less, yes with exactly that much (nothing left); not at a
+    site it does not show.  (Refugee camps: see below.)"""
+    row = csv_row(units_csv, content, unit)
+    cost, sites = int(row["influence_cost"]), set(row["recruit_sites"].split(";"))
+    assert sites <= set(CSV_SITES)
+    for site in CSV_SITES:
+        if site not in sites:
+            assert recruits(at_site(ll, site, [unit], cost + 5)) == [], site
+            continue
+        s = at_site(ll, site, [unit], cost - 1)
+        assert recruits(s) == [], site
+        set_influence(s, cost)
+        assert recruits(s), site
+        recruit_first(s)
+        assert unit0(s)["unit"] == unit and unit0(s)["ready"] is True and unit0(s)["wounds"] == 0   # 7.2.3
+        assert s.to_dict()["turn"]["influence"] == 0
