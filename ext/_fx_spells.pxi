@@ -961,10 +961,11 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
 
 
 cdef bint charm_discount_useful(const GameState* gs, const EngineStatics* es, int p) noexcept nogil:
-    """Charm's discount: a Unit of the offer can be recruited at this site (10.6.1)."""
-    cdef int site = interaction_site(gs, es, p), k
+    """Charm's discount: a Unit of the offer can be recruited at this site (10.6.1; the white
+    city, 10.10, and a refugee camp, LL-3.4.1, take any)."""
+    cdef int site = interaction_site(gs, es, p), k, colour = interaction_city(gs, es, p)
     for k in range(gs.n_unit_offer):
-        if gs.unit_offer[k] >= 0 and recruitable_here(es, gs.unit_offer[k], site):
+        if gs.unit_offer[k] >= 0 and can_recruit(es, gs.unit_offer[k], site, colour):
             return True
     return False
 

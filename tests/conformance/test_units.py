@@ -613,3 +613,46 @@ def test_a_unit_is_recruited_at_its_printed_sites_for_its_printed_cost_7_4_10_6(
         recruit_first(s)
         assert unit0(s)["unit"] == unit and unit0(s)["ready"] is True and unit0(s)["wounds"] == 0   # 7.2.3
         assert s.to_dict()["turn"]["influence"] == 0
+
+
+# -- LL-3.4 Refugee Camp: any Unit, at the surcharge printed on the site card ---------------------
+
+def camp_surcharge(sites):
+    """LL-3.4.2 from a units.csv site list: village 0, keep / mage tower / monastery +1, city
+    only +3 (the cheapest applies).  Magic Familiars' glade icon is neither: monastery, +1."""
+    if "village" in sites:
+        return 0
+    if sites & {"keep", "mage_tower", "monastery"}:
+        return 1
+    assert sites == {"city"}
+    return 3
+
+
+@pytest.mark.parametrize("unit", UNIT_IDS)
+def test_LL_3_4_any_unit_is_recruited_at_a_refugee_camp_at_its_surcharge(ll, content, units_csv, unit):
+    """LL-3.4.1-LL-3.4.2: every Unit of the offer, for its units.csv cost plus the surcharge
+    (Delphana Masters, city only: +3, LL-4.4.4); not for one Influence less."""
+    row = csv_row(units_csv, content, unit)
+    price = int(row["influence_cost"]) + camp_surcharge(set(row["recruit_sites"].split(";")))
+    s = at_site(ll, "refugee_camp", [unit], price - 1)
+    assert recruits(s) == []
+    set_influence(s, price)
+    recruit_first(s)
+    assert unit0(s)["unit"] == unit and s.to_dict()["turn"]["influence"] == 0
+
+
+def test_LL_3_4_3_refugee_camp_is_an_interaction_with_reputation_and_recruiting_only(ll):
+    """LL-3.4.3: the Reputation modifier counts (Reputation -4: Influence -2, reputation.toml)
+    and the Thugs rule too (LL-4.2.1: inverted, +2: Thugs 5 paid with Influence 1 + 2 + 2);
+    LL-3.4.4 [R]: no Healing, no Advanced Actions or Spells are sold."""
+    s = ll.state_from_dict({"format": 1, "phase": "move", "source": BLACK_SOURCE,
+                            "unit_offer": ["thugs", "peasants"],
+                            "players": [{"position": 1, "units": [], "crystals": {}, "reputation": -4}],
+                            "map": {"hexes": {"1": {"site": "refugee_camp"}}}})
+    s.apply(encode("interact"))
+    assert s.to_dict()["turn"]["influence"] == -2
+    UnitsTester(s.engine).set_turn(influence=1)
+    assert [a for a in actions(s) if not a.startswith(("play", "sideways"))] == \
+        ["recruit(offer=0, disband=-1)", "end_interact(0)"]        # Thugs 5 <= 1 + 4; Peasants 4 > 1
+    s.apply(encode("recruit", 0))
+    assert unit0(s)["unit"] == "thugs" and s.to_dict()["turn"]["influence"] == 0
