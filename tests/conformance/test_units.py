@@ -656,3 +656,24 @@ def test_LL_3_4_3_refugee_camp_is_an_interaction_with_reputation_and_recruiting_
         ["recruit(offer=0, disband=-1)", "end_interact(0)"]        # Thugs 5 <= 1 + 4; Peasants 4 > 1
     s.apply(encode("recruit", 0))
     assert unit0(s)["unit"] == "thugs" and s.to_dict()["turn"]["influence"] == 0
+
+
+# -- LL-4.4.1, LL-4.5.3: the "!" Units are never called to arms or to glory ----------------------
+
+def test_LL_4_5_3_magic_familiars_and_delphana_masters_are_not_called_to_arms(ll):
+    """Call to Arms (cards.csv: use one ability of a Unit in the offer): Magic Familiars
+    (LL-4.5.3) and Delphana Masters (LL-4.4.1) cannot be its target - only the Peasants."""
+    s = position(ll, "attack", [], player={"hand": ["call_to_arms"]}, mana={"white": 1})
+    s.core.load_dict({"format": 1, "unit_offer": ["magic_familiars", "delphana_masters", "peasants"]})
+    s.apply(encode("play", 0 | (PAY_TOKEN["white"] << 8) | (PAY_NONE << 13)))
+    assert actions(s) == ["choose(2)"]
+
+
+def test_LL_4_5_3_magic_familiars_and_delphana_masters_are_not_called_to_glory(ll):
+    """Call to Glory (powered, white + black at Night: recruit any Unit of the offer free):
+    not the Magic Familiars nor the Delphana Masters."""
+    s = position(ll, "move", [], time="night", player={"hand": ["call_to_arms"]},
+                 mana={"white": 1, "black": 1})
+    s.core.load_dict({"format": 1, "unit_offer": ["magic_familiars", "delphana_masters", "peasants"]})
+    s.apply(encode("play", 0 | (1 << 7) | (PAY_TOKEN["white"] << 8) | (PAY_TOKEN["black"] << 13)))
+    assert actions(s) == ["choose(2)"]
