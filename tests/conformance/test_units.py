@@ -677,3 +677,40 @@ def test_LL_4_5_3_magic_familiars_and_delphana_masters_are_not_called_to_glory(l
     s.core.load_dict({"format": 1, "unit_offer": ["magic_familiars", "delphana_masters", "peasants"]})
     s.apply(encode("play", 0 | (1 << 7) | (PAY_TOKEN["white"] << 8) | (PAY_TOKEN["black"] << 13)))
     assert actions(s) == ["choose(2)"]
+
+
+@pytest.mark.covers("peasants", "ability2")
+def test_peasants_block_only_while_an_attack_is_left_to_block(ll):
+    """A Block ability has a use only while an enemy attack is unblocked (issue 8: Banner of
+    Glory's Fame +1 came with a Block of nothing): Prowlers blocked by Foresters' Block 3
+    and a Block 1 played sideways - the Peasants' Block 2 is no longer offered."""
+    s = position(ll, "block", ["foresters", "peasants"], player={"hand": ["march"]})
+    assert offered(s, 1, slot=1) == ["activate_unit(unit=1, ability=1, pay=31)"]
+    use(s, 0, 1)
+    s.apply(encode("sideways", 0 | (3 << 7)))          # Block 1: 4 in all
+    s.apply(encode("block", 0))
+    assert s.to_dict()["combat"]["enemies"][0]["blocked"]
+    assert offered(s, 1, slot=1) == []
+
+
+@pytest.mark.covers("illusionists", "ability2")
+def test_illusionists_not_on_a_site_fortified_enemy(content, tables):
+    """'one unfortified enemy': in an assault the garrison is fortified by the site (11.10.1),
+    so the white ability has no target - not offered, while its crystal ability is."""
+    g = UnitGame(content, tables)
+    g.ut.set_unit(0, "illusionists")
+    g.ut.start_combat(["prowlers"], assault=1)
+    g.ut.set_turn(mana={"white": 1})
+    assert g.of_kind("activate_unit") == ["activate_unit(unit=0, ability=2, pay=31)"]
+
+
+@pytest.mark.covers("fire_golems", "ability2")
+def test_fire_golems_red_ability_paid_with_gold_by_day_not_at_night(base):
+    """5.1.5: by Day a gold token pays the red mana of Ranged Fire Attack 4; 5.1.6: at Night
+    gold cannot be used, so with only a gold token the ability is not offered."""
+    s = position(base, "ranged", ["fire_golems"], mana={"gold": 1})
+    assert offered(s, 1) == [f"activate_unit(unit=0, ability=1, pay={PAY_TOKEN['gold']})"]
+    use(s, 0, 1, "gold")
+    assert attack_pool(s) == {("ranged", "fire"): 4} and s.to_dict()["turn"]["mana_tokens"] == {}
+    s = position(base, "ranged", ["fire_golems"], mana={"gold": 1}, time="night")
+    assert offered(s, 1) == []
