@@ -714,3 +714,21 @@ def test_fire_golems_red_ability_paid_with_gold_by_day_not_at_night(base):
     assert attack_pool(s) == {("ranged", "fire"): 4} and s.to_dict()["turn"]["mana_tokens"] == {}
     s = position(base, "ranged", ["fire_golems"], mana={"gold": 1}, time="night")
     assert offered(s, 1) == []
+
+
+@pytest.mark.covers("scouts", "ability2")
+def test_scouts_look_at_a_face_down_token_within_3_spaces(ll):
+    """'Look at a face-down token within 3 spaces or the top token of an enemy pile' (the
+    pile and the Fame: tests/test_units_handlers.py).  Seed 0's map: face-down keep tokens
+    on hex 11 and hex 15.  From hex 1 (distances 2 and 3) both are offered after the six
+    piles; from hex 6 (distances 1 and 4) only hex 11's."""
+    s = position(ll, "move", ["scouts"])
+    tokens = {h["index"]: h["tokens"] for t in s.to_dict()["map"]["tiles"] for h in t["hexes"]}
+    use(s, 0, 1)
+    assert actions(s) == [f"choose({k})" for k in range(8)]
+    s = position(ll, "move", ["scouts"], player={"position": 6})
+    use(s, 0, 1)
+    assert actions(s) == [f"choose({k})" for k in range(7)]
+    s.apply(encode("choose", 6))
+    assert s.to_dict()["turn"]["recon_token"] - 1 == tokens[11][0]["token"]
+    assert unit0(s)["ready"] is False
