@@ -206,6 +206,7 @@ cdef struct EngineStatics:     # static tables and constants the decision loop r
     int city_site              # content.SITE_IDS codes used by the loop
     int portal_site
     int glade_site
+    int refugee_site           # LL-3.4: recruiting any Unit, at a surcharge
     int mine_site
     int monastery_site
     const int32_t* handler_group   # per content handler id: group (HG_*), -1 = not implemented

@@ -2143,6 +2143,7 @@ cdef class Engine:
         es.city_site = site("city")
         es.portal_site = site("portal")
         es.glade_site = site("magical_glade")
+        es.refugee_site = site("refugee_camp")
         es.mine_site = site("crystal_mine")
         es.monastery_site = site("monastery")
 

@@ -50,7 +50,7 @@ cdef int units_held(const Player* pl) noexcept nogil:
 
 cdef int interaction_site(const GameState* gs, const EngineStatics* es, int p) noexcept nogil:
     """10.2.1: the site code where player p may interact, -1 = none: a village, an unburned
-    monastery, a keep p owns, a conquered mage tower or city."""
+    monastery, a keep p owns, a conquered mage tower or city, a refugee camp (LL-3.4)."""
     cdef int h = gs.players[p].position, site
     if h < 0:
         return -1
@@ -65,6 +65,8 @@ cdef int interaction_site(const GameState* gs, const EngineStatics* es, int p) n
         return site                                                # 10.7.4.3, 10.10
     if site == es.glade_site and glade_units_offered(gs, es):
         return site                                                # LL-4.5.2: Magic Familiars
+    if site == es.refugee_site:
+        return site                                                # LL-3.4.1: recruiting only
     return -1
 
 
@@ -132,8 +134,23 @@ cdef inline bint recruitable_here(const EngineStatics* es, int unit, int site) n
 
 cdef inline bint can_recruit(const EngineStatics* es, int unit, int site, int colour) noexcept nogil:
     """10.6.1 at the site; in a conquered city (colour >= 0) a unit with the city icon
-    (10.10.1), or any unit in the white city (10.10: Units of all types)."""
-    return recruitable_here(es, unit, site) or (colour >= 0 and es.units.city_recruit_any[colour] != 0)
+    (10.10.1), or any unit in the white city (10.10: Units of all types); any unit at a
+    refugee camp (LL-3.4.1)."""
+    return recruitable_here(es, unit, site) or (colour >= 0 and es.units.city_recruit_any[colour] != 0) \
+        or site == es.refugee_site
+
+
+cdef int recruit_price(const EngineStatics* es, int unit, int site) noexcept nogil:
+    """The Unit's Influence cost (10.6) at this site.  LL-3.4.2 (printed on the site card): at a
+    refugee camp +0 for a unit with the village icon, +1 for one with a keep, mage tower or
+    monastery icon (and none of a village), +3 for a city-only unit; the cheapest applies."""
+    cdef int cost = unit_value(es, unit, es.units.cost)
+    if site != es.refugee_site or recruitable_here(es, unit, es.sites.village):
+        return cost
+    if recruitable_here(es, unit, es.sites.keep) or recruitable_here(es, unit, es.sites.mage_tower) \
+            or recruitable_here(es, unit, es.sites.monastery):
+        return cost + 1
+    return cost + 3
 
 
 cdef int spell_price(const EngineStatics* es, int site, int colour) noexcept nogil:
@@ -283,10 +300,10 @@ cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const S
             if delta == NO_RECRUIT or not can_recruit(es, u, site, colour):
                 continue
             if bonds >= 0 and bslot < 0 and bonds_kind_ok(unit_special(es, u)) and n < MAX_ACTIONS \
-                    and bonds_cost(es, bonds, unit_value(es, u, es.units.cost)) <= infl + delta:
+                    and bonds_cost(es, bonds, recruit_price(es, u, site)) <= infl + delta:
                 out[n] = act(A_RECRUIT, k | BONDS_RECRUIT)         # Bonds of Loyalty (_fx_skills)
                 n += 1
-            if unit_value(es, u, es.units.cost) - gs.turn.charm_discount > infl + delta:
+            if recruit_price(es, u, site) - gs.turn.charm_discount > infl + delta:
                 continue                                           # (Charm: discount on one Unit)
             # d = 0: no disbanding (a free Command token, or LL-5.1 the Banner of Command
             # instead); d = slot + 1: disband that unit first (7.2.4; not the one under Bonds)
@@ -400,7 +417,7 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
         if k >= gs.n_unit_offer or gs.unit_offer[k] < 0:
             return ERR_ILLEGAL
         u = gs.unit_offer[k]
-        cost = unit_value(es, u, es.units.cost) - gs.turn.charm_discount   # Charm (_fx_spells)
+        cost = recruit_price(es, u, site) - gs.turn.charm_discount   # Charm (_fx_spells)
         if cost < 0:
             cost = 0
         delta = recruit_rep_delta(gs, es, u)                       # LL-4.2 Thugs / Heroes

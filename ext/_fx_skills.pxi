@@ -226,7 +226,7 @@ cdef int recruit_under_bonds(GameState* gs, const EngineStatics* es, int p, int 
             or k >= gs.n_unit_offer or gs.unit_offer[k] < 0:
         return ERR_ILLEGAL
     u = gs.unit_offer[k]
-    cost = bonds_cost(es, row, unit_value(es, u, es.units.cost))
+    cost = bonds_cost(es, row, recruit_price(es, u, site))     # (LL-3.4.2 at a refugee camp)
     delta = recruit_rep_delta(gs, es, u)
     if delta == NO_RECRUIT or not can_recruit(es, u, site, interaction_city(gs, es, p)) \
             or cost > gs.turn.influence + delta:

@@ -975,10 +975,11 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
 
 
 cdef bint charm_discount_useful(const GameState* gs, const EngineStatics* es, int p) noexcept nogil:
-    """Charm's discount: a Unit of the offer can be recruited at this site (10.6.1)."""
-    cdef int site = interaction_site(gs, es, p), k
+    """Charm's discount: a Unit of the offer can be recruited at this site (10.6.1; the white
+    city, 10.10, and a refugee camp, LL-3.4.1, take any)."""
+    cdef int site = interaction_site(gs, es, p), k, colour = interaction_city(gs, es, p)
     for k in range(gs.n_unit_offer):
-        if gs.unit_offer[k] >= 0 and recruitable_here(es, gs.unit_offer[k], site):
+        if gs.unit_offer[k] >= 0 and can_recruit(es, gs.unit_offer[k], site, colour):
             return True
     return False
 
@@ -1007,14 +1008,15 @@ cdef uint64_t offer_ability_options(const GameState* gs, const EngineStatics* es
 
 cdef uint64_t call_to_arms_offer(const GameState* gs, const EngineStatics* es) noexcept nogil:
     """Unit-offer slots whose unit has an ability usable now; Units are used only where
-    allowed (7.3.8); never a unit recruited only by interaction (LL-4.4.1)."""
+    allowed (7.3.8); never a unit recruited only by interaction ("!": Delphana Masters,
+    LL-4.4.1, and Magic Familiars, LL-4.5.3)."""
     cdef uint64_t o = 0
     cdef int k, u
     if not units_usable_now(gs):
         return 0
     for k in range(gs.n_unit_offer):
         u = gs.unit_offer[k]
-        if u >= 0 and unit_special(es, u) != SU_DELPHANA and unit_special(es, u) != SU_UNKNOWN \
+        if u >= 0 and reward_gainable(es, u) and unit_special(es, u) != SU_UNKNOWN \
                 and not (unit_special(es, u) == SU_HEROES and gs.combat.reason == CK_ASSAULT) \
                 and offer_ability_options(gs, es, u) != 0:    # LL-4.3.2: Heroes need paying there
             o |= (<uint64_t>1) << k

@@ -1,5 +1,7 @@
 """The twelve tactic cards (rules 3.2, 3.2.1, 4.1, 4.2.5, 13.7.2, 13.7.4, 21.2 A7 / A28) in
 the decision loop (ext/_fx_tactics.pxi).  Rule numbers in the test names."""
+import pytest
+
 from mksim._engine import Engine, describe, encode
 from mksim._rules import Rules
 from mksim._scoring import ScoringTester
@@ -41,6 +43,7 @@ def end_turn_and_draw(eng):
 
 # -- 3.2 Rethink (21.2 A28) ------------------------------------------------------------------
 
+@pytest.mark.covers("rethink", "effect")
 def test_3_2_a28_rethink_discards_up_to_3_draws_as_many_then_shuffles_discard_into_deck(content, tables):
     core, eng = new_engine(content, tables)
     take(eng, content, "rethink")
@@ -67,6 +70,7 @@ def test_3_2_rethink_stops_after_3_cards(content, tables):
 
 # -- 3.2 Mana Steal (21.2 A7, 3.2.1) ------------------------------------------------------------
 
+@pytest.mark.covers("mana_steal", "effect")
 def test_3_2_a7_mana_steal_takes_a_basic_die_and_pays_in_addition_to_the_source_die(content, tables):
     core, eng = new_engine(content, tables)
     eng.set_dice(["gold", "black", "red"])
@@ -89,6 +93,7 @@ def test_3_2_a7_mana_steal_takes_a_basic_die_and_pays_in_addition_to_the_source_
     assert len(core.to_dict()["source"]["dice"]) == 3    # rerolled and returned at turn end
 
 
+@pytest.mark.covers("mana_steal", "effect")
 def test_3_2_1_an_unused_mana_steal_die_returns_to_the_source_at_round_end(content, tables):
     core, eng = new_engine(content, tables)
     eng.set_dice(["red", "blue", "green"])
@@ -104,6 +109,7 @@ def test_3_2_1_an_unused_mana_steal_die_returns_to_the_source_at_round_end(conte
 
 # -- 3.2 Planning (13.7.2) ----------------------------------------------------------------------
 
+@pytest.mark.covers("planning", "effect")
 def test_3_2_13_7_2_planning_draws_to_hand_limit_plus_1_with_2_cards_left(content, tables):
     core, eng = new_engine(content, tables)
     take(eng, content, "planning")
@@ -115,6 +121,7 @@ def test_3_2_13_7_2_planning_draws_to_hand_limit_plus_1_with_2_cards_left(conten
     assert len(player(core)["hand"]) == 6        # Hand limit 5 + 1
 
 
+@pytest.mark.covers("planning", "effect")
 def test_3_2_planning_gives_nothing_with_fewer_than_2_cards(content, tables):
     core, eng = new_engine(content, tables)
     take(eng, content, "planning")
@@ -128,6 +135,7 @@ def test_3_2_planning_gives_nothing_with_fewer_than_2_cards(content, tables):
 
 # -- 3.2 The Right Moment -----------------------------------------------------------------------
 
+@pytest.mark.covers("the_right_moment", "effect")
 def test_3_2_the_right_moment_gives_another_turn_right_after_this_one(content, tables):
     core, eng = new_engine(content, tables)
     take(eng, content, "the_right_moment")
@@ -151,6 +159,7 @@ def test_3_2_the_right_moment_gives_another_turn_right_after_this_one(content, t
 
 # -- 3.2 Preparation ------------------------------------------------------------------------------
 
+@pytest.mark.covers("preparation", "effect")
 def test_3_2_preparation_puts_a_chosen_deck_card_in_hand(content, tables):
     core, eng = new_engine(content, tables, time="night")
     take(eng, content, "preparation")
@@ -178,6 +187,7 @@ def test_3_2_preparation_reaches_every_card_of_a_deck_of_wounds(content, tables)
 
 # -- 3.2 Long Night (13.7.4) --------------------------------------------------------------------
 
+@pytest.mark.covers("long_night", "effect")
 def test_3_2_long_night_at_turn_start_puts_3_random_discards_into_the_empty_deck(content, tables):
     core, eng = new_engine(content, tables, time="night")
     take(eng, content, "long_night")
@@ -191,6 +201,7 @@ def test_3_2_long_night_at_turn_start_puts_3_random_discards_into_the_empty_deck
     assert "tactic_ability(0)" not in acts(eng)
 
 
+@pytest.mark.covers("long_night", "effect")
 def test_13_7_4_long_night_in_the_middle_of_the_end_of_turn_draw(content, tables):
     core, eng = new_engine(content, tables, time="night")
     take(eng, content, "long_night")
@@ -210,6 +221,7 @@ def test_13_7_4_long_night_in_the_middle_of_the_end_of_turn_draw(content, tables
 
 # -- 3.2 Mana Search ------------------------------------------------------------------------------
 
+@pytest.mark.covers("mana_search", "effect")
 def test_3_2_mana_search_rerolls_up_to_2_dice_gold_first_once_per_turn(content, tables):
     core, eng = new_engine(content, tables, time="night")
     take(eng, content, "mana_search")
@@ -226,6 +238,7 @@ def test_3_2_mana_search_rerolls_up_to_2_dice_gold_first_once_per_turn(content, 
     assert not d["players"][0]["tactic_used"]                    # not flipped
 
 
+@pytest.mark.covers("mana_search", "effect")
 def test_3_2_mana_search_only_before_taking_source_mana(content, tables):
     core, eng = new_engine(content, tables, time="night")
     take(eng, content, "mana_search")
@@ -238,6 +251,7 @@ def test_3_2_mana_search_only_before_taking_source_mana(content, tables):
 
 # -- 3.2 Midnight Meditation (4.1) ----------------------------------------------------------------
 
+@pytest.mark.covers("midnight_meditation", "effect")
 def test_3_2_4_1_midnight_meditation_shuffles_up_to_5_cards_into_the_deck_and_draws_as_many(content, tables):
     core, eng = new_engine(content, tables, time="night")
     take(eng, content, "midnight_meditation")
@@ -257,6 +271,7 @@ def test_3_2_4_1_midnight_meditation_shuffles_up_to_5_cards_into_the_deck_and_dr
 
 # -- 3.2 Sparing Power (3.2.1) --------------------------------------------------------------------
 
+@pytest.mark.covers("sparing_power", "effect")
 def test_3_2_sparing_power_stores_the_top_card_then_takes_them_all(content, tables):
     core, eng = new_engine(content, tables, time="night")
     take(eng, content, "sparing_power")
@@ -278,6 +293,7 @@ def test_3_2_sparing_power_stores_the_top_card_then_takes_them_all(content, tabl
     assert "tactic_ability(0)" not in acts(eng)
 
 
+@pytest.mark.covers("sparing_power", "effect")
 def test_3_2_1_cards_under_sparing_power_are_shuffled_into_the_new_deck(content, tables):
     core, eng = new_engine(content, tables, time="night")
     take(eng, content, "sparing_power")

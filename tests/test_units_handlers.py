@@ -25,6 +25,7 @@ def to_block(g):
 
 # -- base-game units -------------------------------------------------------------------------
 
+@pytest.mark.covers("utem_swordsmen", "ability2")
 def test_utem_swordsmen_block_6_then_the_unit_is_wounded(content, tables):
     """Utem Swordsmen: 'Attack or Block 6, then this unit becomes wounded' (12.2)."""
     g = Game(content, tables)
@@ -39,6 +40,7 @@ def test_utem_swordsmen_block_6_then_the_unit_is_wounded(content, tables):
     assert "activate_unit" not in g.kinds()          # 12.2.2: wounded
 
 
+@pytest.mark.covers("illusionists", "ability2")
 def test_illusionists_only_an_unfortified_enemy_stops_attacking(content, tables):
     """Illusionists (white): one unfortified enemy does not attack; Diggers are Fortified,
     so the Prowlers are the only target and are taken without a question."""
@@ -51,6 +53,7 @@ def test_illusionists_only_an_unfortified_enemy_stops_attacking(content, tables)
     assert "no_attack" not in ct.enemy(0)["flags"]
 
 
+@pytest.mark.covers("amotep_freezers", "ability2")
 def test_amotep_freezers_freeze_not_an_ice_resistant_enemy(content, tables):
     """Amotep Freezers (blue): one enemy does not attack and gets Armor -3 (min 1); Ice
     Mages resist ice, so only the Prowlers (armor 3 -> 1) can be frozen."""
@@ -63,6 +66,7 @@ def test_amotep_freezers_freeze_not_an_ice_resistant_enemy(content, tables):
     assert "no_attack" not in ct.enemy(0)["flags"] and ct.enemy_armor(0) == 6
 
 
+@pytest.mark.covers("altem_mages", "ability2")
 def test_altem_mages_cold_fire_block_5_plus_2_per_blue_and_red_mana(content, tables):
     g = Game(content, tables)
     g.ut.set_unit(0, "altem_mages")
@@ -80,6 +84,7 @@ def test_altem_mages_cold_fire_block_5_plus_2_per_blue_and_red_mana(content, tab
     assert g.ut.block_pool == [0, 0, 0, 9]           # Cold Fire Block 5 + 2 + 2
 
 
+@pytest.mark.covers("altem_mages", "ability2")
 def test_altem_mages_cold_fire_attack_7_with_blue_only(content, tables):
     g = Game(content, tables)
     g.ut.set_unit(0, "altem_mages")
@@ -99,6 +104,7 @@ def test_altem_mages_cold_fire_attack_7_with_blue_only(content, tables):
     assert ct.attack_value([0]) == 7                 # Cold Fire Attack 5 + 2
 
 
+@pytest.mark.covers("altem_mages", "ability3.1")
 def test_altem_mages_all_attacks_become_cold_fire(content, tables):
     """Altem Mages (black): all your attacks this combat are Cold Fire - Fire Mages resist
     fire, not Cold Fire (11.9.2): Fire Attack 6 counts 3 before, 6 after."""
@@ -117,6 +123,7 @@ def test_altem_mages_all_attacks_become_cold_fire(content, tables):
     assert ct.attack_value([0]) == 6
 
 
+@pytest.mark.covers("altem_mages", "ability3.2")
 def test_altem_mages_all_attacks_also_siege(content, tables):
     """Altem Mages (black), second option: a Ranged Attack 7 may then hit the Fortified
     Guardsmen (armor 7) in the Ranged phase (11.5.3 needs Siege)."""
@@ -133,6 +140,7 @@ def test_altem_mages_all_attacks_also_siege(content, tables):
     assert "attack(1)" in g.of_kind("attack")
 
 
+@pytest.mark.covers("altem_guardians", "ability3")
 def test_altem_guardians_units_gain_all_resistances(content, tables):
     """Altem Guardians (green): all your units gain physical, fire and ice resistance this
     turn - Peasants (armor 3) then absorb 3 physical damage without a wound (11.7.5)."""
@@ -147,6 +155,7 @@ def test_altem_guardians_units_gain_all_resistances(content, tables):
     assert g.ut.unit(1)["wounds"] == 0
 
 
+@pytest.mark.covers("sorcerers", "ability2")
 def test_sorcerers_white_the_enemy_loses_its_fortification(content, tables):
     """Sorcerers (white): one enemy loses its fortifications, plus Ranged Attack 3 - the
     Fortified Diggers (armor 3) can then be defeated by it in the Ranged phase (11.5.3)."""
@@ -161,6 +170,7 @@ def test_sorcerers_white_the_enemy_loses_its_fortification(content, tables):
     assert "attack(1)" in g.of_kind("attack")
 
 
+@pytest.mark.covers("sorcerers", "ability3")
 def test_sorcerers_green_the_enemy_loses_its_resistances(content, tables):
     """Sorcerers (green): Golems lose their physical resistance - Ranged Attack 3 counts 3
     instead of 1 (11.9.2)."""
@@ -176,6 +186,7 @@ def test_sorcerers_green_the_enemy_loses_its_resistances(content, tables):
     assert ct.attack_value([0]) == 3
 
 
+@pytest.mark.covers("delphana_masters", "ability4")
 def test_enemy_effects_ignore_arcane_immunity_LL_6_7_1(content, tables):
     """Delphana Masters (white) on Sorcerers (Arcane Immune) and Prowlers: only the Prowlers
     can be named (LL-6.7.1), so no question is asked."""
@@ -231,6 +242,7 @@ def test_force_of_nature_one_chosen_unit_gains_physical_resistance(content, tabl
 
 # -- Lost Legion units -------------------------------------------------------------------------
 
+@pytest.mark.covers("delphana_masters", "ability2")
 def test_delphana_masters_destroy_if_blocked(content, tables):
     """Delphana Masters (red): the Prowlers are destroyed once blocked - defeated with their
     Fame 2."""
@@ -249,6 +261,7 @@ def test_delphana_masters_destroy_if_blocked(content, tables):
     assert g.player["fame"] == fame + 2
 
 
+@pytest.mark.covers("delphana_masters", "ability1", "ability3")
 def test_delphana_masters_use_further_abilities_in_the_same_turn(content, tables):
     """LL-4.4.2-LL-4.4.3: after one ability the Spent Masters may add each other ability
     once, paying its mana; not the same one twice, and not in the next turn."""
@@ -270,6 +283,7 @@ def test_delphana_masters_use_further_abilities_in_the_same_turn(content, tables
     assert g.ut.unit_extras(0)["abilities_used"] == 0b101
 
 
+@pytest.mark.covers("shocktroops", "ability1")
 def test_shocktroops_coordinated_fire_other_units_attack_plus_1(content, tables):
     g = Game(content, tables)
     g.ut.set_unit(0, "shocktroops")
@@ -281,6 +295,7 @@ def test_shocktroops_coordinated_fire_other_units_attack_plus_1(content, tables)
     assert ct.attack_value([0]) == 4
 
 
+@pytest.mark.covers("shocktroops", "ability2")
 def test_shocktroops_weaken_armor_and_one_attack(content, tables):
     """Orc Skirmishers: armor 4 -> 3 and the chosen attack 1 -> 0 (counts as blocked)."""
     g = Game(content, tables)
@@ -293,6 +308,7 @@ def test_shocktroops_weaken_armor_and_one_attack(content, tables):
     assert ct.block_needed(0, 0) == 1 and ct.block_needed(0, 1) == 0
 
 
+@pytest.mark.covers("shocktroops", "ability3")
 def test_shocktroops_draw_fire_even_against_assassination(content, tables):
     """Shocktroops: Orc Trackers' attack 4 -> 1, and its damage must go to the Shocktroops
     first although the Trackers are assassins (LL-6.4.1 does not stop it)."""
@@ -313,6 +329,7 @@ def test_shocktroops_draw_fire_even_against_assassination(content, tables):
     assert g.player["hand"].count("wound") == 0
 
 
+@pytest.mark.covers("magic_familiars", "ability1")
 def test_magic_familiars_boosted_by_the_matching_upkeep_mana(content, tables):
     g = Game(content, tables)
     g.ut.set_unit(0, "magic_familiars", upkeep="red")
@@ -435,6 +452,7 @@ def test_heroes_abilities_need_payment_in_an_assault(content, tables):
     assert "activate_unit(unit=0, ability=0, pay=31)" in g.actions()
 
 
+@pytest.mark.covers("hero_red", "ability2")
 def test_heroes_influence_5_and_reputation_plus_1_in_interaction(content, tables):
     g = Game(content, tables, site="village")
     g.ut.set_unit(0, "hero_red")
@@ -444,6 +462,7 @@ def test_heroes_influence_5_and_reputation_plus_1_in_interaction(content, tables
     assert g.player["reputation"] == 1
 
 
+@pytest.mark.covers("scouts", "ability2")
 def test_scouts_reconnaissance_fame_if_that_enemy_is_defeated(content, tables):
     """Scouts: look at the top token of the green pile; that enemy defeated this turn gives
     +1 Fame besides its own."""
@@ -466,6 +485,7 @@ def test_scouts_reconnaissance_fame_if_that_enemy_is_defeated(content, tables):
     assert g.player["fame"] == fame + enemy_fame + 1
 
 
+@pytest.mark.covers("scouts", "ability3")
 def test_scouts_explore_two_spaces_away(content, tables):
     """Scouts: Move 2, and tiles may be revealed at distance 2 this turn (LL-4.6.1).  From
     the centre of tile [0,1] nothing is explorable; its neighbours reach [1,1] and [0,2]."""

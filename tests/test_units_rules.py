@@ -65,6 +65,7 @@ def test_10_2_2_a_unit_influence_ability_during_interaction(content, tables):
     assert g.turn["influence"] == 2 and not g.ut.unit(0)["ready"]
 
 
+@pytest.mark.covers("herbalists", "ability1")
 def test_5_4_4_an_ability_with_mana_needs_that_mana(content, tables):
     """Herbalists: Heal 2 for one green mana."""
     g = Game(content, tables)
@@ -78,6 +79,7 @@ def test_5_4_4_an_ability_with_mana_needs_that_mana(content, tables):
     assert g.d["turn"]["mana_tokens"].get("green", 0) == 0
 
 
+@pytest.mark.covers("herbalists", "ability2")
 def test_7_3_4_ready_unit_picks_a_spent_unit_of_at_most_its_level(content, tables):
     """Herbalists' Ready (level <= 2): Peasants (1) and Utem Crossbowmen (2) are candidates,
     Fire Golems (3) are not; the player picks."""
