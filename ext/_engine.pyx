@@ -463,13 +463,27 @@ cdef bint movement_only_row(const EngineStatics* es, int row) noexcept nogil:
     costs, passable / forbidden terrains, the Scouts' exploring range.  (Hawk Eyes is not
     one: by Day it reveals garrisons, which it would do in combat too.)"""
     cdef const int32_t* r = erow(es, row)
-    cdef int group, local
+    cdef const int32_t* t
+    cdef int group, local, k
     if r[0] == OP_TERRAIN_COST:
         return True
     if r[0] != OP_HANDLER:
         return False
     group = es.handler_group[r[1]]
     local = es.handler_local[r[1]]
+    if group == HG_ADVANCED and local == H_MANA_COST:
+        # an optional payment for a movement-only effect (Song of Wind powered: blue mana
+        # for lakes) goes with the Move in combat too: paying there would buy nothing
+        k = row_args(es, row)[2]
+        if row_args(es, row)[1] != 1 or k < 0:
+            return False
+        t = erow(es, k)
+        if t[0] != OP_ALL:
+            return movement_only_row(es, k)
+        for local in range(t[5]):
+            if not movement_only_row(es, t[4] + local):
+                return False
+        return t[5] > 0
     return (group == HG_ADVANCED and (local == H_TERRAIN_COST_SET or local == H_TERRAIN_PASSABLE)) \
         or (group == HG_SPELLS and local == SP_TERRAIN_FORBIDDEN) \
         or (group == HG_UNITS and local == U_SCOUTS_EXPLORE)

@@ -1479,7 +1479,9 @@ cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int ro
     if local == H_MANA_COST:
         a = row_args(es, row)
         if a[1] == 1:
-            return gs.phase == PH_MOVE or special_timing(gs)      # optional: may be declined
+            # optional: may be declined, so no mana is needed - but what it buys must act
+            # now (Song of Wind's lakes only while moving, 9.6.1: not a use in combat)
+            return a[2] >= 0 and node_playable(gs, es, a[2])
         return a[2] >= 0 and pay_options(gs, a[0]) != 0 and node_playable(gs, es, a[2])
     if local == H_INTO_THE_HEAT:
         return gs.combat.active != 0 and gs.turn.heat_window == 1   # "at the start of combat"

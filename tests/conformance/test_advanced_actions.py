@@ -149,3 +149,465 @@ def test_stout_resolve_influence_2_in_combat_to_pay_thugs(content, tables):
     assert g.turn["influence"] == 2
     g.do("pay_unit", 0)
     assert g.ut.unit_extras(0)["paid"]
+
+
+# == every half of every Advanced Action (issue 8, docs/conformance.md) =======================
+#
+# Card texts: ../shared/data/cards.csv (deck advanced_action), ll_changed_cards.csv for the
+# Lost Legion printings; enemy numbers from mksim/data/enemies.toml (prowlers Armor 3 /
+# Attack 4, diggers Armor 3 Fortified, swordsmen Armor 5 / Attack 6, golems Armor 5 Physical
+# resistance, fire_mages Armor 5 / Fire Attack 6 Fire resistance, ice_mages Armor 6 / Ice
+# Attack 5 Ice resistance, wolf_riders Armor 4 / Attack 3 Swift).  Pools are indexed
+# [melee, ranged, siege][physical, fire, ice, cold fire]; crystals [red, blue, white, green].
+
+from test_advanced_handlers import GREEN, PAY_CRYSTAL, RED, WHITE   # noqa: E402
+
+MELEE, RANGED, SIEGE = range(3)
+PHYSICAL, FIRE, ICE, COLDFIRE = range(4)
+
+
+@pytest.fixture
+def GL(ll_content, ll_tables):
+    """G with The Lost Legion switched on: the Lost Legion printings (LL-2.10.2)."""
+    return day_turn(ll_content, ll_tables, _G)
+
+
+def crystals(G):
+    c = G.player["crystals"]
+    return [c["red"], c["blue"], c["white"], c["green"]]
+
+
+def pool(G, what="attack"):
+    return G.core_.to_dict()["combat"][what]
+
+
+def turn(G):
+    return G.core_.to_dict()["turn"]
+
+
+def playable(G, hand, powered=None):
+    pre = f"play(hand={hand}," if powered is None else f"play(hand={hand}, powered={powered},"
+    return any(a.startswith(pre) for a in G.acts())
+
+
+# -- the four Bolts (cards.csv #65-68; 5.3.2 crystals; 11.5.3 fortified; 11.9.2) ---------------
+
+BOLTS = [("fire_bolt", RED), ("ice_bolt", BLUE), ("swift_bolt", WHITE), ("crushing_bolt", GREEN)]
+
+
+@pytest.mark.covers("fire_bolt", "basic")
+@pytest.mark.covers("ice_bolt", "basic")
+@pytest.mark.covers("swift_bolt", "basic")
+@pytest.mark.covers("crushing_bolt", "basic")
+@pytest.mark.parametrize("card,colour", BOLTS, ids=[b[0] for b in BOLTS])
+def test_bolt_basic_gains_a_crystal_of_its_colour_also_in_combat(G, card, colour):
+    """"Gain a <colour> crystal": one crystal of the card's colour, nothing else; a special
+    effect (6.3.3), so also playable in combat (a second copy there: another crystal)."""
+    G.T.set_hand([card, card])
+    G.apply(play_code(0))
+    want = [0, 0, 0, 0]
+    want[colour] = 1
+    assert crystals(G) == want and turn(G)["move_points"] == 0
+    G.T.begin(["prowlers"])
+    G.apply(play_code(0))
+    want[colour] = 2
+    assert crystals(G) == want and pool(G) == [[0] * 4] * 3
+
+
+@pytest.mark.covers("fire_bolt", "powered")
+def test_fire_bolt_powered_ranged_fire_3_halved_by_fire_resistance(G):
+    """Ranged Fire Attack 3 (red die): a Ranged Fire pool of 3; it defeats prowlers (Armor
+    3) in the Ranged phase; against Fire-resistant Fire Mages it counts 1 (11.9.2)."""
+    G.T.set_hand(["fire_bolt"])
+    G.T.begin(["prowlers", "fire_mages"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + RED))
+    assert pool(G)[RANGED] == [0, 3, 0, 0]
+    assert G.T.attack_value([1]) == 1 and G.T.attack_value([0]) == 3
+    G.apply(encode("attack", 1))                         # target mask: slot 0
+    assert "defeated" in G.T.enemy(0)["flags"]
+
+
+@pytest.mark.covers("ice_bolt", "powered")
+def test_ice_bolt_powered_ranged_ice_3_halved_by_ice_resistance(G):
+    """Ranged Ice Attack 3 (blue die): Ice Mages (Ice resistance) count it 1, Fire Mages 3."""
+    G.T.set_hand(["ice_bolt"])
+    G.T.begin(["ice_mages", "fire_mages"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + BLUE))
+    assert pool(G)[RANGED] == [0, 0, 3, 0]
+    assert G.T.attack_value([0]) == 1 and G.T.attack_value([1]) == 3
+
+
+@pytest.mark.covers("swift_bolt", "powered")
+def test_swift_bolt_powered_ranged_4_not_against_a_fortified_enemy(G):
+    """Ranged Attack 4 (physical, white die): halved by Physical resistance (golems: 2);
+    a Fortified enemy (diggers) cannot be its target in the Ranged phase (11.5.3)."""
+    G.T.set_hand(["swift_bolt"])
+    G.T.begin(["golems", "diggers"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + WHITE))
+    assert pool(G)[RANGED] == [4, 0, 0, 0]
+    assert G.T.attack_value([0]) == 2
+    assert G.T.attack_value([1]) == 0 and "attack(2)" not in G.acts()
+
+
+@pytest.mark.covers("crushing_bolt", "powered")
+def test_crushing_bolt_powered_siege_3_defeats_a_fortified_enemy_in_the_ranged_phase(G):
+    """Siege Attack 3 (green die): a Siege pool of 3, usable on the Fortified diggers
+    (Armor 3) in the Ranged phase (11.5.3): defeated, Fame +2."""
+    G.T.set_hand(["crushing_bolt"])
+    G.T.begin(["diggers"])
+    fame = G.T.fame
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + GREEN))
+    assert pool(G)[SIEGE] == [3, 0, 0, 0] and G.T.attack_value([0]) == 3
+    G.apply(encode("attack", 1))
+    assert "defeated" in G.T.enemy(0)["flags"] and G.T.fame == fame + 2
+
+
+# -- Blood Rage (cards.csv #69; 11.7.8 knock-out; 11.4.2) ---------------------------------------
+
+@pytest.mark.covers("blood_rage", "basic.1", "basic.2")
+def test_blood_rage_basic_attack_2_or_a_wound_for_attack_5_counting_for_knock_out(G):
+    """Basic: Attack 2 (no Wound), or take a Wound for Attack 5; the Wound is one taken in
+    this combat (11.7.8).  Only in the Attack phase (a melee Attack, 11.5.2)."""
+    G.T.set_hand(["blood_rage", "blood_rage"])
+    G.T.begin(["swordsmen"])
+    assert not playable(G, 0)                            # Ranged phase: no melee Attack
+    G.T.set_phase("attack")
+    G.apply(play_code(0))
+    G.choose(0)
+    assert pool(G)[MELEE] == [2, 0, 0, 0] and G.T.hand == ["blood_rage"]
+    assert G.T.wounds_this_combat == 0
+    G.apply(play_code(0))
+    G.choose(1)
+    assert pool(G)[MELEE] == [7, 0, 0, 0] and G.T.hand == ["wound"]
+    assert G.T.wounds_this_combat == 1
+
+
+@pytest.mark.covers("blood_rage", "powered.1", "powered.2")
+def test_blood_rage_powered_attack_4_or_wound_for_attack_9_full_on_fire_resistant(G):
+    """Powered (red die, red crystal): Attack 4, or a Wound for Attack 9.  A red card keeps
+    its Attack value against Fire resistance (11.4.2): its physical 9 counts in full on the
+    Fire Mages (Armor 5)."""
+    G.S.set_crystals(0, [1, 0, 0, 0])
+    G.T.set_hand(["blood_rage", "blood_rage"])
+    G.T.begin(["fire_mages"])
+    G.T.set_phase("attack")
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + RED))
+    G.choose(0)
+    assert pool(G)[MELEE] == [4, 0, 0, 0] and G.T.wounds_this_combat == 0
+    G.T.clear_pools()
+    G.apply(play_code(0, powered=1, pay=PAY_CRYSTAL + RED))
+    G.choose(1)
+    assert pool(G)[MELEE] == [9, 0, 0, 0] and G.T.hand == ["wound"]
+    assert G.T.wounds_this_combat == 1 and G.T.attack_value([0]) == 9
+
+
+def test_blood_rage_wound_reaching_the_hand_limit_knocks_out(G):
+    """11.7.8: 4 Wounds already taken in this combat (level 1, Hand limit 5): Blood Rage's
+    Wound is the 5th - knocked out, the other non-Wound card (March) discarded."""
+    G.T.set_hand(["blood_rage", "march"])
+    G.T.begin(["swordsmen"])
+    G.T.set_phase("attack")
+    G.T.hero_take_wounds(4)
+    assert G.T.wounds_this_combat == 4 and not G.T.knocked_out
+    G.apply(play_code(0))
+    G.choose(1)
+    assert G.T.knocked_out and "march" in G.T.discard
+    assert G.T.hand.count("wound") == 5
+
+
+# -- Ice Shield (cards.csv #70; 11.9.3 block efficiency; 11.4.2 a blue card on Ice resistance) --
+
+@pytest.mark.covers("ice_shield", "basic")
+def test_ice_shield_basic_ice_block_3_efficient_against_fire_halved_against_ice(G):
+    """Ice Block 3, only in the Block phase: efficient against a Fire attack (Fire Mages:
+    3), inefficient against an Ice attack (Ice Mages: 3 // 2 = 1), full against physical."""
+    G.T.set_hand(["ice_shield"])
+    G.T.begin(["fire_mages", "ice_mages", "prowlers"])
+    assert not playable(G, 0)                            # Ranged phase
+    G.T.next_phase()
+    G.apply(play_code(0))
+    assert pool(G, "block") == [0, 0, 3, 0]
+    assert [G.T.block_value(s) for s in range(3)] == [3, 1, 3]
+
+
+@pytest.mark.covers("ice_shield", "powered")
+def test_ice_shield_powered_armor_minus_3_not_on_an_ice_resistant_enemy(G):
+    """Powered: the Armor -3 is a blue card's effect other than its Block, so an Ice-
+    resistant enemy ignores it (11.4.2).  Ice Mages' Ice Attack 5: Ice Block 3 and 7 sideways
+    Blocks are all inefficient against Ice (11.9.3): (3 + 7) // 2 = 5 blocks it (11.6.4);
+    their Armor stays 6."""
+    G.T.set_hand(["ice_shield", "march", "march", "march", "march", "march", "march", "march"])
+    G.T.begin(["ice_mages"])
+    G.T.next_phase()
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + BLUE))
+    for _ in range(7):
+        G.apply(encode("sideways", 0 | (3 << 7)))
+    assert G.T.block_value(0) == (3 + 7) // 2 and G.T.block_needed(0) == 5
+    G.apply(encode("block", 0))
+    assert G.T.enemy(0)["blocked"] == 1 and G.T.enemy_armor(0) == 6
+
+
+def test_ice_shield_powered_armor_minus_3_min_1_on_prowlers(G):
+    G.T.set_hand(["ice_shield", "march"])
+    G.T.begin(["prowlers"])
+    G.T.next_phase()
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + BLUE))
+    G.apply(encode("sideways", 0 | (3 << 7)))
+    G.apply(encode("block", 0))
+    assert G.T.enemy_armor(0) == 1                       # 3 - 3 = 0, kept at 1
+
+
+# -- Shield Bash (cards.csv #290; LL-9.7.22: powered counts as blue against resistances) --------
+
+def test_shield_bash_powered_armor_part_ignored_by_ice_resistance(G):
+    """LL-9.7.22: strong Shield Bash is a blue effect, so Ice resistance stops its Armor
+    reduction (11.4.2) though its Block works.  Orc War Beasts (Armor 5, Attack 3, Fire and
+    Ice resistance): Block 5 blocks with an excess of 2, yet the Armor stays 5 (prowlers,
+    no resistance, lose 1 per excess point: tests/test_advanced_actions.py)."""
+    G.T.set_hand(["shield_bash"])
+    G.T.begin(["orc_war_beasts"])
+    G.T.next_phase()
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + BLUE))
+    assert G.T.block_value(0) == 5 and G.T.block_needed(0) == 3
+    G.apply(encode("block", 0))
+    assert G.T.enemy(0)["blocked"] == 1 and G.T.enemy_armor(0) == 5
+
+
+# -- Refreshing Walk (cards.csv #71; LL-2.10.6, LL-9.7.13; 12.4.1) ------------------------------
+
+@pytest.mark.covers("refreshing_walk", "basic")
+def test_refreshing_walk_basic_move_2_heal_1_outside_combat(G):
+    """Move 2 and Heal 1 while moving: the Healing removes one Wound from the hand (12.3)."""
+    G.T.set_hand(["refreshing_walk", "wound", "wound"])
+    G.apply(play_code(0))
+    assert turn(G)["move_points"] == 2 and turn(G)["healing"] == 1
+    G.apply(encode("heal_wound", 0))
+    assert G.T.hand == ["wound"] and turn(G)["healing"] == 0
+
+
+@pytest.mark.covers("refreshing_walk", "powered")
+def test_refreshing_walk_powered_move_4_heal_2_and_only_move_in_combat(G):
+    """Powered (green die): Move 4 and Heal 2; in combat (Agility active, LL-9.7.13) the
+    same powered card gives Move 4 and no Healing (12.4.1)."""
+    G.T.set_hand(["refreshing_walk", "wound", "wound"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + GREEN))
+    assert turn(G)["move_points"] == 4 and turn(G)["healing"] == 2
+    G.apply(encode("heal_wound", 0))
+    G.apply(encode("heal_wound", 0))
+    assert G.T.hand == []
+    G.S.set_crystals(0, [0, 0, 0, 1])                    # the die is used (one a turn, 5.5)
+    G.T.set_hand(["refreshing_walk", "agility"])
+    G.T.begin(["prowlers"])
+    G.T.set_phase("attack")
+    assert not playable(G, 0)                            # no use for Move yet
+    G.apply(play_code(1))                                # Agility basic: Move 2
+    before = turn(G)["move_points"]                      # (the tester's combat keeps the Move)
+    G.apply(play_code(0, powered=1, pay=PAY_CRYSTAL + GREEN))
+    assert turn(G)["move_points"] == before + 4 and turn(G)["healing"] == 0
+
+
+# -- Path Finding (cards.csv #72; 9.2, 9.6) -------------------------------------------------------
+
+@pytest.mark.covers("path_finding", "basic")
+def test_path_finding_basic_move_2_every_terrain_minus_1_min_2(G):
+    """Move 2; every terrain costs 1 less this turn, not below 2: hills 3 -> 2, swamp 5 -> 4
+    (by Day, 9.2), plains stay 2; a lake stays closed (no cost to lower)."""
+    from test_advanced_actions import HILLS, LAKE, PLAINS, SWAMP, east_hex
+    R, pos, h = east_hex(G, HILLS)
+    G.T.set_hand(["path_finding"])
+    G.apply(play_code(0))
+    assert turn(G)["move_points"] == 2 and R.move_cost(h) == 2
+    R.set_hex(h, terrain=SWAMP)
+    assert R.move_cost(h) == 4
+    R.set_hex(h, terrain=PLAINS)
+    assert R.move_cost(h) == 2
+    R.set_hex(h, terrain=LAKE)
+    assert R.move_cost(h) == -1
+
+
+# -- Agility (cards.csv #74; LL-2.10.5, LL-9.7.2-9.7.3) --------------------------------------------
+
+@pytest.mark.covers("agility", "basic")
+def test_agility_basic_move_2_converted_1_to_1_into_attack_only_in_the_attack_phase(G):
+    """Basic: Move 2; in combat each Move point may become Attack 1 (melee: in the Attack
+    phase), no Ranged conversion (that is the powered rate)."""
+    G.T.set_hand(["agility", "march"])
+    G.T.begin(["prowlers"])
+    G.apply(play_code(0))
+    assert turn(G)["move_points"] == 2
+    assert not any(a.startswith("convert_move") for a in G.acts())   # Ranged phase
+    G.T.set_phase("attack")
+    assert [a for a in G.acts() if a.startswith("convert_move")] == ["convert_move(0)"]
+    G.apply(encode("convert_move", 0))
+    G.apply(encode("convert_move", 0))
+    assert pool(G)[MELEE] == [2, 0, 0, 0] and turn(G)["move_points"] == 0
+
+
+@pytest.mark.covers("agility", "powered")
+def test_agility_powered_move_4_two_move_per_ranged_attack_1(G):
+    """Powered (white die): Move 4; in the Ranged phase 2 Move -> Ranged Attack 1 (LL-9.7.2);
+    the 2 left become Attack 2 in the Attack phase."""
+    G.T.set_hand(["agility", "march"])
+    G.T.begin(["prowlers"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + WHITE))
+    assert turn(G)["move_points"] == 4
+    G.apply(encode("convert_move", 1))
+    assert pool(G)[RANGED] == [1, 0, 0, 0] and turn(G)["move_points"] == 2
+    G.T.clear_pools()
+    G.T.set_phase("attack")
+    G.apply(encode("convert_move", 0))
+    G.apply(encode("convert_move", 0))
+    assert pool(G)[MELEE] == [2, 0, 0, 0] and turn(G)["move_points"] == 0
+
+
+# -- Blood Ritual (cards.csv; ll_changed_cards.csv: both printings; 11.7.8) -------------------------
+
+@pytest.mark.covers("blood_ritual", "basic")
+def test_blood_ritual_basic_wound_red_token_and_one_token_of_any_colour(G):
+    """Base printing: take a Wound; a red mana token and one of any colour (black allowed)."""
+    G.T.set_hand(["blood_ritual"])
+    G.apply(play_code(0))
+    assert G.acts() == [f"choose({k})" for k in range(6)]   # red blue white green gold black
+    G.choose(5)
+    assert turn(G)["mana_tokens"] == {"red": 1, "black": 1}
+    assert G.T.hand == ["wound"] and crystals(G) == [0, 0, 0, 0]
+
+
+@pytest.mark.covers("blood_ritual", "powered")
+def test_blood_ritual_powered_wound_and_three_tokens_counting_for_knock_out(G):
+    """Base printing powered (red die): a Wound and three tokens of any colours; in combat
+    the Wound is one taken this combat (11.7.8; the toml note)."""
+    G.T.set_hand(["blood_ritual"])
+    G.T.begin(["prowlers"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + RED))
+    for k in (1, 1, 4):
+        G.choose(k)
+    assert turn(G)["mana_tokens"] == {"blue": 2, "gold": 1}
+    assert G.T.hand == ["wound"] and G.T.wounds_this_combat == 1
+    assert not any(a.startswith("choose") for a in G.acts())   # no crystal in this printing
+
+
+@pytest.mark.covers("blood_ritual", "basic@ll")
+def test_blood_ritual_ll_basic_wound_red_crystal_and_one_token(GL):
+    """Lost Legion printing: a red crystal instead of the red token, and one token."""
+    G = GL
+    G.T.set_hand(["blood_ritual"])
+    G.apply(play_code(0))
+    G.choose(3)
+    assert crystals(G) == [1, 0, 0, 0] and turn(G)["mana_tokens"] == {"green": 1}
+    assert G.T.hand == ["wound"]
+
+
+@pytest.mark.covers("blood_ritual", "powered@ll")
+def test_blood_ritual_ll_powered_three_tokens_and_one_paid_for_a_crystal(GL):
+    """Lost Legion printing powered: three tokens; then one basic mana may be paid for a
+    crystal of its colour, at most one (ll_changed_cards.csv)."""
+    G = GL
+    G.T.set_hand(["blood_ritual"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + RED))
+    for k in (1, 2, 4):
+        G.choose(k)
+    assert G.acts() == ["choose(0)", "choose(1)", "choose(2)", "choose(3)", "choose(63)"]
+    G.choose(1)                                          # a blue crystal
+    assert "choose(1)" in G.acts()                       # pay with the blue token
+    G.choose(1)
+    assert crystals(G) == [0, 1, 0, 0] and turn(G)["mana_tokens"] == {"white": 1, "gold": 1}
+    assert G.T.hand == ["wound"] and not any(a.startswith("choose") for a in G.acts())
+
+
+def test_blood_ritual_ll_powered_crystal_may_be_declined(GL):
+    G = GL
+    G.T.set_hand(["blood_ritual"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + RED))
+    for k in (0, 0, 0):
+        G.choose(k)
+    G.choose(63)
+    assert crystals(G) == [0, 0, 0, 0] and turn(G)["mana_tokens"] == {"red": 3}
+
+
+# -- Song of Wind (cards.csv #76; 9.2, 9.6; 9.6.1 a movement effect) ---------------------------
+
+@pytest.mark.covers("song_of_wind", "basic")
+def test_song_of_wind_basic_move_2_plains_desert_wasteland_minus_1(G):
+    """Move 2; plains 2 -> 1, desert 5 -> 4 (Day), wasteland 4 -> 3; hills unchanged (3)."""
+    from test_advanced_actions import DESERT, HILLS, PLAINS, WASTELAND, east_hex
+    R, pos, h = east_hex(G, PLAINS)
+    G.T.set_hand(["song_of_wind"])
+    G.apply(play_code(0))
+    assert turn(G)["move_points"] == 2 and R.move_cost(h) == 1
+    got = []
+    for terrain in (DESERT, WASTELAND, HILLS):
+        R.set_hex(h, terrain=terrain)
+        got.append(R.move_cost(h))
+    assert got == [4, 3, 3]
+
+
+def test_song_of_wind_powered_not_playable_in_combat_for_its_lake_payment_alone(G):
+    """Checked ("lake payment offered in combat"): in combat without a use for Move its
+    Move 2 and terrain costs do nothing (6.3.3, 9.6.1) and paying the blue mana for lakes
+    buys nothing either, so the powered card is not offered (it was, for the payment)."""
+    G.S.set_crystals(0, [0, 1, 0, 0])
+    G.T.set_hand(["song_of_wind"])
+    G.T.begin(["prowlers"])
+    for phase in ("ranged", "block", "attack"):
+        G.T.set_phase(phase)
+        assert not playable(G, 0)
+
+
+def test_song_of_wind_powered_in_combat_with_agility_move_2_and_no_lake_payment(content, tables):
+    """With Agility's conversion (LL-9.7.2) the powered card gives its Move 2; the blue mana
+    for lakes is not asked for (no movement is left this turn): the blue crystal is kept."""
+    from test_rule_breaks import COMBAT, acts, at, play
+    from mksim.game import Game
+    s = at(Game("solo_conquest", hero="arythea"), phase="combat_attack", combat=COMBAT,
+           source={"dice": ["white", "blue", "red"]},
+           players=[{"hand": ["agility", "song_of_wind"], "crystals": {"blue": 1}}])
+    assert not any(a.startswith("play(hand=1,") for a in acts(s))
+    s.apply(play(0))                                     # Agility basic
+    s.apply(play(0, powered=1, pay=PAY_DIE + 0))         # Song of Wind, white die
+    d = s.to_dict()
+    assert d["turn"]["move_points"] == 4 and d["players"][0]["crystals"]["blue"] == 1
+    assert not any(a.startswith("choose") for a in acts(s))
+
+
+# -- Intimidate (cards.csv #77; 10.2; 10.5 Reputation) -------------------------------------------
+
+@pytest.mark.covers("intimidate", "basic")
+def test_intimidate_basic_influence_4_or_attack_3_and_reputation_minus_1(content, tables):
+    """Basic at a village: Influence 4, Reputation -1 (on either option); in the Attack
+    phase its Attack 3 (the Influence option has no use there), again -1."""
+    from interaction_setup import Game
+    g = Game(content, tables, site="village", hand=["intimidate", "intimidate"])
+    g.do("interact")
+    g.play(0)
+    assert g.actions() == ["choose(0)"]                  # only the Influence is usable here
+    g.do("choose", 0)
+    assert g.turn["influence"] == 4 and g.player["reputation"] == -1
+    G = day_turn(content, tables, _G)
+    G.T.set_hand(["intimidate"])
+    G.T.begin(["prowlers"])
+    G.T.set_phase("attack")
+    rep = G.T.reputation
+    G.apply(play_code(0))
+    assert G.acts() == ["choose(1)"]                     # only the Attack is usable here
+    G.choose(1)
+    assert pool(G)[MELEE] == [3, 0, 0, 0] and G.T.reputation == rep - 1
+
+
+@pytest.mark.covers("intimidate", "powered")
+def test_intimidate_powered_influence_8_or_attack_7_reputation_minus_2(content, tables):
+    from interaction_setup import Game
+    g = Game(content, tables, site="village", hand=["intimidate"])
+    g.eng.set_dice(["red"])
+    g.do("interact")
+    g.play(0, powered=1, pay=PAY_DIE + 0)
+    g.do("choose", 0)
+    assert g.turn["influence"] == 8 and g.player["reputation"] == -2
+    G = day_turn(content, tables, _G)
+    G.T.set_hand(["intimidate"])
+    G.T.begin(["swordsmen"])
+    G.T.set_phase("attack")
+    rep = G.T.reputation
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + RED))
+    G.choose(1)
+    assert pool(G)[MELEE] == [7, 0, 0, 0] and G.T.reputation == rep - 2
