@@ -611,3 +611,156 @@ def test_intimidate_powered_influence_8_or_attack_7_reputation_minus_2(content, 
     G.apply(play_code(0, powered=1, pay=PAY_DIE + RED))
     G.choose(1)
     assert pool(G)[MELEE] == [7, 0, 0, 0] and G.T.reputation == rep - 2
+
+
+# -- Regeneration powered (cards.csv: "Heal 2 and ready one of your level I-III units") -----------
+
+@pytest.mark.covers("regeneration", "powered")
+def test_regeneration_powered_heal_2_and_readies_a_level_3_unit_not_level_4(G):
+    """Powered (green die): a Spent level-III Catapults is readied, Healing 2; a Spent
+    level-IV Altem Guardians is no target (the basic effect reaches level II only)."""
+    G.U.set_unit(0, "altem_guardians", ready=0)
+    G.U.set_unit(1, "catapults", ready=0)
+    G.T.set_hand(["regeneration", "wound", "wound"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + GREEN))
+    units = G.player["units"]
+    assert units[0]["ready"] == 0 and units[1]["ready"] == 1 and turn(G)["healing"] == 2
+    G.apply(encode("heal_wound", 0))
+    G.apply(encode("heal_wound", 0))
+    assert G.T.hand == []
+
+
+def test_regeneration_basic_does_not_ready_a_level_3_unit(G):
+    G.U.set_unit(0, "catapults", ready=0)
+    G.T.set_hand(["regeneration"])
+    G.apply(play_code(0))
+    assert G.player["units"][0]["ready"] == 0 and turn(G)["healing"] == 1
+
+
+# -- Pure Magic (cards.csv #80; 5.1.5, 5.4) -----------------------------------------------------
+
+@pytest.mark.covers("pure_magic", "powered")
+def test_pure_magic_powered_red_mana_attack_7_blue_mana_block_7(G):
+    """Powered (blue die) in the Attack phase: the mana paid besides is red (crystal) ->
+    Attack 7; in the Block phase blue (crystal) -> Block 7 blocks swordsmen (Attack 6)."""
+    G.S.set_crystals(0, [1, 1, 0, 0])
+    G.T.set_hand(["pure_magic", "pure_magic"])
+    G.T.begin(["swordsmen"])
+    G.T.set_phase("attack")
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + BLUE))
+    assert pool(G)[MELEE] == [7, 0, 0, 0] and crystals(G) == [0, 1, 0, 0]
+    G.T.clear_pools()
+    G.T.set_phase("block")
+    G.U.set_turn(mana={"blue": 1})
+    G.apply(play_code(0, powered=1, pay=1))              # the blue token powers it
+    assert pool(G, "block") == [7, 0, 0, 0] and crystals(G) == [0, 0, 0, 0]
+    G.apply(encode("block", 0))
+    assert G.T.enemy(0)["blocked"] == 1
+
+
+def test_pure_magic_basic_white_mana_influence_4_while_interacting(content, tables):
+    """Basic at a village (blue die powers nothing: the basic effect is free): white die
+    paid -> Influence 4."""
+    from interaction_setup import Game
+    g = Game(content, tables, site="village", hand=["pure_magic"])
+    g.eng.set_dice(["white", "red", "green"])
+    g.do("interact")
+    g.play(0)                                            # only white is of use: no question
+    assert g.turn["influence"] == 4 and g.d["source"]["taken"] == 1      # the white die
+
+
+# -- Diplomacy powered, Fire (cards.csv #83; LL-9.7.1) --------------------------------------------
+
+@pytest.mark.covers("diplomacy", "powered.2")
+def test_diplomacy_powered_fire_influence_4_as_fire_block_efficient_against_ice(G):
+    """Powered (white die), Fire chosen: Influence 4 spent as Fire Block, which is efficient
+    against the Ice Mages' Ice Attack 5 (11.9.3): 4 of Fire Block counts 4."""
+    G.T.set_hand(["diplomacy", "march"])
+    G.T.begin(["ice_mages"])
+    G.T.next_phase()
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + WHITE))
+    G.choose(1)                                          # fire
+    assert G.A.turn["influence_block"] == 1 << FIRE and G.U.turn["influence"] == 4   # element mask
+    assert "influence_block(1)" in G.acts() and "influence_block(2)" not in G.acts()
+    for _ in range(4):
+        G.apply(encode("influence_block", 1))
+    assert G.U.block_pool == [0, 4, 0, 0] and G.T.block_value(0) == 4
+
+
+# -- In Need, base printing (ll_changed_cards.csv: Influence 2 / 4) --------------------------------
+
+@pytest.mark.covers("in_need", "basic")
+def test_in_need_base_basic_influence_2_plus_1_per_wound_in_hand_and_on_units(content, tables):
+    """Base printing at a village: 2 + (2 Wounds in hand + 1 on a Unit) = 5."""
+    from interaction_setup import Game
+    g = Game(content, tables, site="village", hand=["in_need", "wound", "wound"])
+    g.ut.set_unit(0, "peasants", wounds=1)
+    g.do("interact")
+    g.play(0)
+    assert g.turn["influence"] == 5
+
+
+@pytest.mark.covers("in_need", "powered")
+def test_in_need_base_powered_influence_4_plus_2_per_wound(content, tables):
+    """Base printing powered (green die): 4 + 2 x 1 Wound in hand = 6; no Wound: 4."""
+    from interaction_setup import Game
+    g = Game(content, tables, site="village", hand=["in_need", "wound"])
+    g.eng.set_dice(["green"])
+    g.do("interact")
+    g.play(0, powered=1, pay=PAY_DIE + 0)
+    assert g.turn["influence"] == 6
+
+
+# -- Decompose powered (cards.csv #85) -------------------------------------------------------------
+
+@pytest.mark.covers("decompose", "powered")
+def test_decompose_powered_one_crystal_of_each_other_basic_colour(G):
+    """Powered (red die): throw away Rage (red): a blue, a white and a green crystal; Rage
+    is removed from the game (6.5.2)."""
+    G.T.set_hand(["decompose", "rage", "wound"])
+    removed = G.player["removed"]
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + RED))
+    assert G.acts() == ["choose(0)"]                     # not the Wound (6.2.2)
+    G.choose(0)
+    assert crystals(G) == [0, 1, 1, 1] and G.T.hand == ["wound"]
+    assert G.player["removed"] == removed + 1 and "rage" not in G.T.discard
+
+
+# -- Mana Storm powered (cards.csv #87; 5.5.6) -------------------------------------------------------
+
+@pytest.mark.covers("mana_storm", "powered")
+def test_mana_storm_powered_three_extra_dice_black_and_gold_as_any_basic_colour(G):
+    """Powered (white die; the reroll of the other dice is random and not checked): three
+    more dice may be used this turn (four in all after the white one), and a black die pays a basic colour
+    (March powered, green) even by Day."""
+    G.T.set_hand(["mana_storm", "march", "march", "march", "march"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + WHITE))
+    t = turn(G)
+    assert t["extra_dice"] == 3 and t["dice_any_basic"] == 1
+    G.set_dice(["black", "black", "black", "white", "blue"])
+    for _ in range(3):
+        k = next(a for a in G.acts() if a.startswith("play(hand=0, powered=1, pay=1"))
+        G.apply(play_code(0, powered=1, pay=int(k.split("pay=")[1].split(",")[0])))
+    assert turn(G)["dice_used"] == 4 and G.T.hand == ["march"]
+    assert turn(G)["move_points"] == 3 * 4
+    assert not any(a.startswith("play(hand=0, powered=1, pay=1") for a in G.acts())   # no 5th die
+
+
+# -- Ambush powered (cards.csv #88) ------------------------------------------------------------------
+
+@pytest.mark.covers("ambush", "powered")
+def test_ambush_powered_move_4_first_attack_card_plus_2_once(G):
+    """Powered (green die): Move 4; the first Attack card gets +2 (Rage basic Attack 2 -> 4),
+    the next one nothing; the Block +4 is gone with it (whichever first)."""
+    G.T.set_hand(["ambush", "rage", "rage"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + GREEN))
+    assert turn(G)["move_points"] == 4
+    G.T.begin(["swordsmen"])
+    G.T.set_phase("attack")
+    G.apply(play_code(0))
+    G.choose(0)
+    assert pool(G)[MELEE] == [4, 0, 0, 0]
+    G.apply(play_code(0))
+    G.choose(0)
+    assert pool(G)[MELEE] == [6, 0, 0, 0]
+    assert turn(G)["ambush_block"] == 0 and turn(G)["ambush_attack"] == 0
