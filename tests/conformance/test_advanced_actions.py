@@ -764,3 +764,229 @@ def test_ambush_powered_move_4_first_attack_card_plus_2_once(G):
     G.choose(0)
     assert pool(G)[MELEE] == [6, 0, 0, 0]
     assert turn(G)["ambush_block"] == 0 and turn(G)["ambush_attack"] == 0
+
+
+# -- Counterattack powered (cards.csv #287; 11.6.6, LL-6.1.6) ---------------------------------------
+
+@pytest.mark.covers("counterattack", "powered")
+def test_counterattack_powered_attack_4_plus_3_per_blocked_enemy(G):
+    """Powered (red die): Attack 4 + 3 x 2 blocked enemies = 10 (the unblocked third adds
+    nothing); a melee Attack: not in the Ranged phase."""
+    G.T.set_hand(["counterattack"])
+    G.T.begin(["prowlers", "swordsmen", "prowlers"])
+    assert not playable(G, 0)
+    G.T.set_enemy_flags(0, 2)                           # CE_BLOCKED
+    G.T.set_enemy_flags(1, 2)
+    G.T.set_phase("attack")
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + RED))
+    assert pool(G)[MELEE] == [10, 0, 0, 0]
+
+
+# -- Ritual Attack (cards.csv #288; 6.5.2 throw away; 11.9.2) -----------------------------------
+
+@pytest.mark.covers("ritual_attack", "basic")
+def test_ritual_attack_basic_by_the_thrown_away_cards_colour(G):
+    """Basic: throw away another Action card - green: Siege 2, white: Ranged 3 (Ranged
+    phase); red: Attack 5, blue: Ice Attack 3 (Attack phase).  The thrown card leaves the
+    game (6.5.2)."""
+    G.T.set_hand(["ritual_attack", "ritual_attack", "ritual_attack", "ritual_attack",
+                  "march", "swiftness", "rage", "stamina"])
+    G.T.begin(["prowlers"])
+    removed = G.player["removed"]
+    G.apply(play_code(0))
+    G.choose(G.T.hand.index("march"))
+    assert pool(G)[SIEGE] == [2, 0, 0, 0]
+    G.apply(play_code(0))
+    G.choose(G.T.hand.index("swiftness"))
+    assert pool(G)[RANGED] == [3, 0, 0, 0]
+    G.T.clear_pools()
+    G.T.set_phase("attack")
+    G.apply(play_code(0))
+    G.choose(G.T.hand.index("rage"))
+    assert pool(G)[MELEE] == [5, 0, 0, 0]
+    G.apply(play_code(0))
+    assert G.acts() == ["choose(0)"]                     # Stamina is the only card left
+    G.choose(0)
+    assert pool(G)[MELEE] == [5, 0, 3, 0]
+    assert G.T.hand == [] and G.player["removed"] == removed + 4
+
+
+def test_ritual_attack_basic_not_without_another_action_card_nor_with_a_useless_colour(G):
+    """6.2.1: a Wound cannot pay (6.2.2); in the Ranged phase only a green or white card
+    gives a usable Attack, so with Rage alone it is not offered."""
+    G.T.set_hand(["ritual_attack", "wound", "rage"])
+    G.T.begin(["prowlers"])
+    assert not playable(G, 0)
+    G.T.set_phase("attack")
+    G.apply(play_code(0))
+    assert G.acts() == ["choose(1)"]                     # Rage, not the Wound
+    G.choose(1)
+    assert pool(G)[MELEE] == [5, 0, 0, 0] and G.T.hand == ["wound"]
+
+
+@pytest.mark.covers("ritual_attack", "powered")
+def test_ritual_attack_powered_fire_and_cold_fire_against_resistances(G):
+    """Powered (red die, red crystals): red -> Fire Attack 6 (Fire Mages: halved to 3);
+    blue -> Cold Fire Attack 4 (Ice Mages, Ice resistance only: in full, 11.9.2); white ->
+    Ranged Fire 4 and green -> Siege Fire 3 in the Ranged phase."""
+    G.S.set_crystals(0, [3, 0, 0, 0])
+    G.T.set_hand(["ritual_attack", "ritual_attack", "ritual_attack", "ritual_attack",
+                  "march", "swiftness", "rage", "stamina"])
+    G.T.begin(["fire_mages", "ice_mages"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + RED))
+    G.choose(G.T.hand.index("march"))
+    assert pool(G)[SIEGE] == [0, 3, 0, 0]
+    G.apply(play_code(0, powered=1, pay=PAY_CRYSTAL + RED))
+    G.choose(G.T.hand.index("swiftness"))
+    assert pool(G)[RANGED] == [0, 4, 0, 0]
+    G.T.clear_pools()
+    G.T.set_phase("attack")
+    G.apply(play_code(0, powered=1, pay=PAY_CRYSTAL + RED))
+    G.choose(G.T.hand.index("rage"))
+    assert pool(G)[MELEE] == [0, 6, 0, 0] and G.T.attack_value([0]) == 3
+    G.T.clear_pools()
+    G.apply(play_code(0, powered=1, pay=PAY_CRYSTAL + RED))
+    G.choose(0)                                          # Stamina
+    assert pool(G)[MELEE] == [0, 0, 0, 4] and G.T.attack_value([1]) == 4
+
+
+# -- Spell Forge basic (cards.csv #292) ---------------------------------------------------------------
+
+@pytest.mark.covers("spell_forge", "basic")
+def test_spell_forge_basic_one_crystal_of_an_offer_spells_colour(G):
+    """Offer Fireball (red), Snowstorm (blue), Tremor (green): Snowstorm chosen -> one blue
+    crystal, and no second one (the powered effect gives two)."""
+    G.U.set_spell_offer(["fireball", "snowstorm", "tremor"])
+    G.T.set_hand(["spell_forge"])
+    G.apply(play_code(0))
+    assert G.acts() == ["choose(0)", "choose(1)", "choose(2)"]
+    G.choose(1)
+    assert crystals(G) == [0, 1, 0, 0] and not any(a.startswith("choose") for a in G.acts())
+    assert G.core_.to_dict()["spell_offer"] == ["fireball", "snowstorm", "tremor"]   # stays
+
+
+# -- Chivalry, the plain Attack options (cards.csv #293) --------------------------------------------
+
+@pytest.mark.covers("chivalry", "basic.1")
+def test_chivalry_basic_attack_3_without_reputation(G):
+    """First option: Attack 3 defeats the prowlers (Armor 3): Fame +2, Reputation unchanged."""
+    G.T.set_hand(["chivalry"])
+    G.T.begin(["prowlers"])
+    G.T.set_phase("attack")
+    rep, fame = G.T.reputation, G.T.fame
+    G.apply(play_code(0))
+    G.choose(0)
+    assert pool(G)[MELEE] == [3, 0, 0, 0]
+    G.apply(encode("attack", 1))
+    assert "defeated" in G.T.enemy(0)["flags"]
+    assert G.T.reputation == rep and G.T.fame == fame + 2
+
+
+@pytest.mark.covers("chivalry", "powered.1")
+def test_chivalry_powered_attack_6_without_reputation_or_fame_bonus(G):
+    G.T.set_hand(["chivalry"])
+    G.T.begin(["prowlers", "prowlers"])
+    G.T.set_phase("attack")
+    rep, fame = G.T.reputation, G.T.fame
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + WHITE))
+    G.choose(0)
+    assert pool(G)[MELEE] == [6, 0, 0, 0]
+    G.apply(encode("attack", 3))
+    assert G.T.reputation == rep and G.T.fame == fame + 2 * 2
+
+
+# -- Dodge and Weave powered (cards.csv #295; LL-6.3.6: an attack reduced to 0 is blocked) ----------
+
+@pytest.mark.covers("dodge_and_weave", "powered")
+def test_dodge_and_weave_powered_two_attacks_minus_2_then_attack_2(G):
+    """Second option: the Orc Skirmishers' two attacks (1 and 1) each -2, down to 0: both
+    count as blocked (LL-6.3.6), no damage, no Wound - Attack 2 in the Attack phase."""
+    G.T.set_hand(["dodge_and_weave"])
+    G.T.begin(["orc_skirmishers"])
+    assert not playable(G, 0)                            # Ranged phase: nothing to reduce yet
+    G.T.next_phase()
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + WHITE))
+    G.choose(1)                                          # two attacks by 2
+    G.choose(0)
+    G.choose(1)
+    assert G.T.damage_of(0, 0) == 0 and G.T.damage_of(0, 1) == 0
+    G.apply(encode("next_phase"))
+    assert G.T.phase == "attack" and G.T.wounds_this_combat == 0
+    assert G.T.attack_value([0]) == 2
+
+
+def test_dodge_and_weave_powered_one_attack_minus_4(G):
+    """First option: swordsmen's Attack 6 -> 2; two sideways Blocks block it; Attack 2."""
+    G.T.set_hand(["dodge_and_weave", "march", "march"])
+    G.T.begin(["swordsmen"])
+    G.T.next_phase()
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + WHITE))
+    G.choose(0)                                          # one attack by 4
+    G.choose(0)                                          # the swordsmen's attack
+    assert G.T.damage_of(0) == 2
+    for _ in range(2):
+        G.apply(encode("sideways", 0 | (3 << 7)))
+    G.apply(encode("block", 0))
+    G.apply(encode("next_phase"))
+    assert G.T.phase == "attack" and G.T.attack_value([0]) == 2
+
+
+# -- Force of Nature (cards.csv #297; 11.7.5 resistant Units) ------------------------------------
+
+@pytest.mark.covers("force_of_nature", "basic")
+def test_force_of_nature_basic_chosen_unit_resists_physical_damage(G):
+    """Basic: Foresters (Armor 4) gain Physical resistance this combat: the diggers' 3
+    physical damage is absorbed by the Armor without a Wound (11.7.5); Peasants unchanged."""
+    G.U.set_unit(0, "peasants")
+    G.U.set_unit(1, "foresters")
+    G.T.set_hand(["force_of_nature"])
+    G.T.begin(["diggers"])
+    G.apply(play_code(0))
+    assert G.acts() == ["choose(0)", "choose(1)"]
+    G.choose(1)
+    assert G.U.unit_extras(1)["gained_res"] == ["physical"] and G.U.unit_extras(0)["gained_res"] == []
+    G.apply(encode("next_phase"))                        # Block phase: nothing blocked
+    G.apply(encode("next_phase"))
+    G.apply(encode("damage_from", 0))
+    G.apply(encode("damage_unit", 1))
+    assert G.U.unit(1)["wounds"] == 0 and G.T.hand == []
+
+
+@pytest.mark.covers("force_of_nature", "powered.1", "powered.2")
+def test_force_of_nature_powered_siege_3_or_block_6(G):
+    """Powered (green die, green crystal): Siege Attack 3 on the Fortified diggers in the
+    Ranged phase (11.5.3: defeated); Block 6 blocks swordsmen (Attack 6)."""
+    G.S.set_crystals(0, [0, 0, 0, 1])
+    G.T.set_hand(["force_of_nature", "force_of_nature"])
+    G.T.begin(["diggers", "swordsmen"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + GREEN))
+    assert G.acts() == ["choose(0)"]                     # only the Siege Attack is usable
+    G.choose(0)
+    assert pool(G)[SIEGE] == [3, 0, 0, 0]
+    G.apply(encode("attack", 1))
+    assert "defeated" in G.T.enemy(0)["flags"]
+    G.T.next_phase()
+    G.apply(play_code(0, powered=1, pay=PAY_CRYSTAL + GREEN))
+    assert G.acts()[0] == "choose(1)"
+    G.choose(1)
+    assert pool(G, "block") == [6, 0, 0, 0]
+    G.apply(encode("block", 1))
+    assert G.T.enemy(1)["blocked"] == 1
+
+
+# -- Magic Talent powered, Lost Legion (ll_changed_cards.csv: "Unchanged") ---------------------------
+
+@pytest.mark.covers("magic_talent", "powered@ll")
+def test_magic_talent_ll_powered_pays_a_mana_for_an_offer_spell_to_the_discard_pile(GL):
+    """Lost Legion on: the same powered effect - a red crystal pays for the red Spell of
+    the offer (Fireball), which goes to the discard pile; the offer refills (6.4.2)."""
+    G = GL
+    G.U.set_spell_offer(["fireball", "snowstorm", "tremor"])
+    G.S.set_crystals(0, [1, 0, 0, 0])
+    G.set_dice(["blue", "black"])
+    G.T.set_hand(["magic_talent"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + 0))
+    assert G.T.discard == ["fireball"] and crystals(G) == [0, 0, 0, 0]
+    offer = G.core_.to_dict()["spell_offer"]
+    assert "fireball" not in offer and {"snowstorm", "tremor"} <= set(offer)
+    assert None not in offer                             # refilled to three
