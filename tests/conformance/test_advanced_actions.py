@@ -18,6 +18,7 @@ def G(content, tables):
 
 # -- Temporal Portal (LL-8.1, cards.csv #291) ------------------------------------------------
 
+@pytest.mark.covers("temporal_portal", "powered.2")
 def test_temporal_portal_powered_hand_limit_option_moves(G):
     """Temporal Portal powered: "As basic but move up to 2 spaces, or next hand limit +2
     instead" - the second option replaces only the +1 (Hand limit +2), the 1-space move of
@@ -35,6 +36,7 @@ def test_temporal_portal_powered_hand_limit_option_moves(G):
     assert G.A.turn["hand_limit_bonus"] == 2
 
 
+@pytest.mark.covers("temporal_portal", "powered.1")
 def test_temporal_portal_powered_two_spaces_option_keeps_hand_limit_plus_1(G):
     """The first powered option: up to 2 spaces, Hand limit +1."""
     G.T.set_hand(["temporal_portal"])
@@ -71,11 +73,13 @@ def _dodge_to_attack_phase(G, wound_first):
     assert G.T.phase == "attack"
 
 
+@pytest.mark.covers("dodge_and_weave", "basic")
 def test_dodge_and_weave_attack_1_without_wounds_this_combat(G):
     _dodge_to_attack_phase(G, wound_first=False)
     assert G.T.attack_value([0]) == 1
 
 
+@pytest.mark.covers("dodge_and_weave", "basic")
 def test_dodge_and_weave_wound_from_a_card_earlier_in_the_combat_cancels_attack_1(G):
     """A Wound put into the hand by a card (Blood Ritual, like Blizzard's) in the Ranged phase
     is a Wound taken earlier in the combat: no Attack 1."""
@@ -85,6 +89,7 @@ def test_dodge_and_weave_wound_from_a_card_earlier_in_the_combat_cancels_attack_
 
 # -- Regeneration ("Heal 1 and ready one of your level I-II units"; 6.3.3, 12.3) ---------------
 
+@pytest.mark.covers("regeneration", "basic")
 def test_regeneration_heal_1_playable_with_no_unit_to_ready(G):
     """No Unit at all: the ready part has nothing to act on, the Heal 1 still counts (no rule
     asks every part of a card to be usable): playable, Healing 1."""
@@ -95,6 +100,7 @@ def test_regeneration_heal_1_playable_with_no_unit_to_ready(G):
     assert G.T.hand == []
 
 
+@pytest.mark.covers("regeneration", "basic")
 def test_regeneration_readies_a_level_2_unit_and_heals(G):
     """A Spent Foresters (level 1) readied, Healing 1 as well."""
     G.U.set_unit(0, "foresters", ready=0)
@@ -103,6 +109,7 @@ def test_regeneration_readies_a_level_2_unit_and_heals(G):
     assert G.player["units"][0]["ready"] == 1 and G.core_.to_dict()["turn"]["healing"] == 1
 
 
+@pytest.mark.covers("regeneration", "basic")
 def test_regeneration_in_combat_only_for_its_ready_part(G):
     """In combat Heal has no use (12.4.1): with a Spent Unit it is played for the readying;
     with none it would do nothing and is not offered."""
@@ -115,6 +122,7 @@ def test_regeneration_in_combat_only_for_its_ready_part(G):
 
 # -- Refreshing Walk in combat (LL-9.7.13: "during combat only Move points"; LL-9.7.2) -------
 
+@pytest.mark.covers("refreshing_walk", "basic")
 def test_refreshing_walk_move_2_offered_in_combat_with_agility_conversion(content):
     """With Agility's conversion active (Attack phase), Refreshing Walk is played for its
     Move 2 like March: Move 2 + 2 = 4, Heal 0 (12.4.1), converted 1:1 into Attack."""
@@ -134,6 +142,7 @@ def test_refreshing_walk_move_2_offered_in_combat_with_agility_conversion(conten
 
 # -- Stout Resolve in combat (LL-4.3.4: Influence paid to Thugs in combat) ---------------------
 
+@pytest.mark.covers("stout_resolve", "basic")
 def test_stout_resolve_influence_2_in_combat_to_pay_thugs(content, tables):
     """Stout Resolve basic in the Block phase with unpaid Thugs: Influence is an option
     beside Block (LL-4.3.4: Influence has a use in this combat); Influence 2 pays them."""
@@ -301,6 +310,7 @@ def test_blood_rage_powered_attack_4_or_wound_for_attack_9_full_on_fire_resistan
     assert G.T.wounds_this_combat == 1 and G.T.attack_value([0]) == 9
 
 
+@pytest.mark.covers("blood_rage", "basic.2")
 def test_blood_rage_wound_reaching_the_hand_limit_knocks_out(G):
     """11.7.8: 4 Wounds already taken in this combat (level 1, Hand limit 5): Blood Rage's
     Wound is the 5th - knocked out, the other non-Wound card (March) discarded."""
@@ -347,6 +357,7 @@ def test_ice_shield_powered_armor_minus_3_not_on_an_ice_resistant_enemy(G):
     assert G.T.enemy(0)["blocked"] == 1 and G.T.enemy_armor(0) == 6
 
 
+@pytest.mark.covers("ice_shield", "powered")
 def test_ice_shield_powered_armor_minus_3_min_1_on_prowlers(G):
     G.T.set_hand(["ice_shield", "march"])
     G.T.begin(["prowlers"])
@@ -359,6 +370,7 @@ def test_ice_shield_powered_armor_minus_3_min_1_on_prowlers(G):
 
 # -- Shield Bash (cards.csv #290; LL-9.7.22: powered counts as blue against resistances) --------
 
+@pytest.mark.covers("shield_bash", "powered")
 def test_shield_bash_powered_armor_part_ignored_by_ice_resistance(G):
     """LL-9.7.22: strong Shield Bash is a blue effect, so Ice resistance stops its Armor
     reduction (11.4.2) though its Block works.  Orc War Beasts (Armor 5, Attack 3, Fire and
@@ -515,6 +527,7 @@ def test_blood_ritual_ll_powered_three_tokens_and_one_paid_for_a_crystal(GL):
     assert G.T.hand == ["wound"] and not any(a.startswith("choose") for a in G.acts())
 
 
+@pytest.mark.covers("blood_ritual", "powered@ll")
 def test_blood_ritual_ll_powered_crystal_may_be_declined(GL):
     G = GL
     G.T.set_hand(["blood_ritual"])
@@ -542,6 +555,7 @@ def test_song_of_wind_basic_move_2_plains_desert_wasteland_minus_1(G):
     assert got == [4, 3, 3]
 
 
+@pytest.mark.covers("song_of_wind", "powered")
 def test_song_of_wind_powered_not_playable_in_combat_for_its_lake_payment_alone(G):
     """Checked ("lake payment offered in combat"): in combat without a use for Move its
     Move 2 and terrain costs do nothing (6.3.3, 9.6.1) and paying the blue mana for lakes
@@ -554,6 +568,7 @@ def test_song_of_wind_powered_not_playable_in_combat_for_its_lake_payment_alone(
         assert not playable(G, 0)
 
 
+@pytest.mark.covers("song_of_wind", "powered")
 def test_song_of_wind_powered_in_combat_with_agility_move_2_and_no_lake_payment(content, tables):
     """With Agility's conversion (LL-9.7.2) the powered card gives its Move 2; the blue mana
     for lakes is not asked for (no movement is left this turn): the blue crystal is kept."""
@@ -630,6 +645,7 @@ def test_regeneration_powered_heal_2_and_readies_a_level_3_unit_not_level_4(G):
     assert G.T.hand == []
 
 
+@pytest.mark.covers("regeneration", "basic")
 def test_regeneration_basic_does_not_ready_a_level_3_unit(G):
     G.U.set_unit(0, "catapults", ready=0)
     G.T.set_hand(["regeneration"])
@@ -658,6 +674,7 @@ def test_pure_magic_powered_red_mana_attack_7_blue_mana_block_7(G):
     assert G.T.enemy(0)["blocked"] == 1
 
 
+@pytest.mark.covers("pure_magic", "basic")
 def test_pure_magic_basic_white_mana_influence_4_while_interacting(content, tables):
     """Basic at a village (blue die powers nothing: the basic effect is free): white die
     paid -> Influence 4."""
@@ -811,6 +828,7 @@ def test_ritual_attack_basic_by_the_thrown_away_cards_colour(G):
     assert G.T.hand == [] and G.player["removed"] == removed + 4
 
 
+@pytest.mark.covers("ritual_attack", "basic")
 def test_ritual_attack_basic_not_without_another_action_card_nor_with_a_useless_colour(G):
     """6.2.1: a Wound cannot pay (6.2.2); in the Ranged phase only a green or white card
     gives a usable Attack, so with Rage alone it is not offered."""
@@ -915,6 +933,7 @@ def test_dodge_and_weave_powered_two_attacks_minus_2_then_attack_2(G):
     assert G.T.attack_value([0]) == 2
 
 
+@pytest.mark.covers("dodge_and_weave", "powered")
 def test_dodge_and_weave_powered_one_attack_minus_4(G):
     """First option: swordsmen's Attack 6 -> 2; two sideways Blocks block it; Attack 2."""
     G.T.set_hand(["dodge_and_weave", "march", "march"])
@@ -990,3 +1009,69 @@ def test_magic_talent_ll_powered_pays_a_mana_for_an_offer_spell_to_the_discard_p
     offer = G.core_.to_dict()["spell_offer"]
     assert "fireball" not in offer and {"snowstorm", "tremor"} <= set(offer)
     assert None not in offer                             # refilled to three
+
+
+# -- Shield Bash basic (cards.csv #290; 11.6.5 Swift) ----------------------------------------------
+
+@pytest.mark.covers("shield_bash", "basic")
+def test_shield_bash_basic_block_3_counts_twice_against_swift_only(G):
+    """Basic: Block 3; against the Swift Wolf Riders (Attack 3, doubled to 6 for the block,
+    11.6.5) it counts 6 and blocks; against prowlers (Attack 4) it is 3, too little; the
+    Armor is not changed (that is the powered effect)."""
+    G.T.set_hand(["shield_bash"])
+    G.T.begin(["wolf_riders", "prowlers"])
+    assert not playable(G, 0)                            # Ranged phase
+    G.T.next_phase()
+    G.apply(play_code(0))
+    assert G.T.block_needed(0) == 6 and G.T.block_needed(1) == 4
+    assert pool(G, "block") == [3, 0, 0, 0]             # doubled when the Swift block resolves
+    assert "block(0)" in G.acts() and "block(1)" not in G.acts()
+    G.apply(encode("block", 0))
+    assert G.T.enemy(0)["blocked"] == 1 and G.T.enemy_armor(0) == 4
+
+
+# -- colour kept through Maximal Effect (LL-9.7.22), Arcane Immunity and attacks (LL-6.7.4) -------
+
+@pytest.mark.covers("maximal_effect", "powered")
+@pytest.mark.covers("shield_bash", "powered")
+def test_maximal_effect_powered_on_shield_bash_is_a_blue_effect_ll_9_7_22(G):
+    """LL-9.7.22: strong Shield Bash through strong Maximal Effect (a red card, red crystal)
+    counts as powered by blue: Block 5 twice = Block 10, one effect (LL-9.6.1).  Fire
+    resistance does not stop its Armor part (Manticore, Fire res., Swift Attack 4: 10 counts
+    20 against 8, Armor 6 -> 1); Ice resistance does (Orc War Beasts keep Armor 5)."""
+    G.S.set_crystals(0, [2, 0, 0, 0])
+    for enemy, armor in (("manticore", 1), ("orc_war_beasts", 5)):
+        G.T.set_hand(["maximal_effect", "shield_bash"])
+        G.T.begin([enemy])
+        G.T.next_phase()
+        G.apply(play_code(0, powered=1, pay=PAY_CRYSTAL + RED))
+        assert pool(G, "block") == [10, 0, 0, 0]
+        G.apply(encode("block", 0))
+        assert G.T.enemy(0)["blocked"] == 1 and G.T.enemy_armor(0) == armor, enemy
+        G.T.end()
+
+
+@pytest.mark.covers("dodge_and_weave", "basic")
+def test_dodge_and_weave_reduces_an_arcane_immune_enemys_attack_ll_6_7_4(G):
+    """LL-6.7.4: Arcane Immunity protects the enemy, not its attack - Dodge and Weave's -2
+    works on the Sorcerers' attack."""
+    G.T.set_hand(["dodge_and_weave"])
+    G.T.begin(["sorcerers"])
+    G.T.next_phase()
+    before = G.T.damage_of(0)
+    G.apply(play_code(0))
+    assert G.acts() == ["choose(0)"]                     # the Sorcerers' attack is a target
+    G.choose(0)
+    assert G.T.damage_of(0) == before - 2
+
+
+@pytest.mark.covers("steady_tempo", "basic")
+def test_steady_tempo_basic_move_2_and_no_return_onto_an_empty_deed_deck(G):
+    """Basic: Move 2; "at the bottom of your (non-empty) Deed deck": with an empty deck the
+    return is not offered and the card is discarded (13.3.2)."""
+    G.T.set_hand(["steady_tempo"])
+    G.S.set_cards(0, deck=[])
+    G.apply(play_code(0))
+    assert turn(G)["move_points"] == 2
+    G.apply(encode("end_turn"))
+    assert not any(a.startswith("steady_tempo") for a in G.acts())
