@@ -1075,3 +1075,42 @@ def test_steady_tempo_basic_move_2_and_no_return_onto_an_empty_deed_deck(G):
     assert turn(G)["move_points"] == 2
     G.apply(encode("end_turn"))
     assert not any(a.startswith("steady_tempo") for a in G.acts())
+
+
+@pytest.mark.covers("crushing_bolt", "powered")
+def test_crushing_bolt_powered_siege_cannot_target_a_doubly_fortified_enemy(G):
+    """11.5.4: the Fortified diggers defending a fortified site cannot be targeted in the
+    Ranged phase, not even by Siege: the Siege 3 finds no attack to make."""
+    G.T.set_hand(["crushing_bolt"])
+    G.T.begin(["diggers"], site_fortified=True)
+    assert G.T.fortification_level(0) == 2
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + GREEN))
+    assert pool(G)[SIEGE] == [3, 0, 0, 0] and "attack(1)" not in G.acts()
+
+
+@pytest.mark.covers("ice_shield", "powered")
+def test_ice_shield_powered_no_armor_change_when_the_block_fails(G):
+    """"One enemy blocked this way gets Armor -3": reading - a failed block (Ice Block 3
+    against the swordsmen's Attack 6, 11.6.7) blocks no one, so no Armor change (the card
+    says otherwise than 11.6.8's default)."""
+    G.T.set_hand(["ice_shield"])
+    G.T.begin(["swordsmen"])
+    G.T.next_phase()
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + BLUE))
+    assert "block(0)" not in G.acts()
+    G.apply(encode("next_phase"))
+    assert G.T.enemy(0)["blocked"] == 0 and G.T.enemy_armor(0) == 5
+
+
+@pytest.mark.covers("path_finding", "powered")
+def test_path_finding_powered_cost_2_lasts_until_the_end_of_the_turn(G):
+    """6.3.2: the changed terrain costs last until the end of the turn - a desert (5 by
+    Day, 9.2) costs 2 through the end-of-turn steps and 5 again at the next turn's start."""
+    from test_advanced_actions import DESERT, east_hex
+    R, pos, h = east_hex(G, DESERT)
+    G.T.set_hand(["path_finding", "march"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + GREEN))
+    assert R.move_cost(h) == 2
+    G.apply(encode("end_turn"))
+    G.apply(encode("draw"))
+    assert "regular_turn(0)" in G.acts() and R.move_cost(h) == 5
