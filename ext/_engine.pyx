@@ -763,10 +763,11 @@ cdef int legal_play(Engine eng, const GameState* cgs, const EngineStatics* es, i
         if gs.phase == PH_MOVE and not gs.turn.action_taken and n < MAX_ACTIONS:
             out[n] = act(A_SIDEWAYS, i)                        # Move 1
             n += 1
-        elif (gs.phase == PH_INTERACT or (gs.phase == PH_MOVE and gs.turn.peaceful)) and n < MAX_ACTIONS:
-            out[n] = act(A_SIDEWAYS, i | (1 << 7))             # Influence 1 (10.2.2; Peaceful Moment)
+        if (gs.phase == PH_INTERACT or (gs.phase == PH_MOVE and gs.turn.peaceful)
+                or learning_pending(gs)) and n < MAX_ACTIONS:
+            out[n] = act(A_SIDEWAYS, i | (1 << 7))             # Influence 1 (10.2.2; Peaceful Moment, Learning)
             n += 1
-        elif gs.phase == PH_COMBAT_BLOCK and n < MAX_ACTIONS:
+        if gs.phase == PH_COMBAT_BLOCK and n < MAX_ACTIONS:
             out[n] = act(A_SIDEWAYS, i | (3 << 7))             # Block 1, physical
             n += 1
         elif gs.phase == PH_COMBAT_ATTACK and n < MAX_ACTIONS:
@@ -1723,6 +1724,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if not ((a == 0 and gs.phase == PH_MOVE and not gs.turn.action_taken)
                 or (a == 0 and combat_move_usable(gs, es))             # LL-9.7.5
                 or (a == 1 and (gs.phase == PH_INTERACT or (gs.phase == PH_MOVE and gs.turn.peaceful)
+                                or learning_pending(gs)             # LL-9.7.12
                                 or units_need_influence(gs, es)))   # LL-4.3.4
                 or (a == 2 and gs.phase == PH_COMBAT_RANGED and gs.turn.attacks_siege)      # Altem Mages
                 or (a == 3 and gs.phase == PH_COMBAT_BLOCK) or (a == 2 and gs.phase == PH_COMBAT_ATTACK)):

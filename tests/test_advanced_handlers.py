@@ -386,7 +386,7 @@ def test_maximal_effect_needs_another_action_card(G):
 def test_blood_of_ancients_powered_uses_an_offer_aa_powered_effect_wound_to_discard(G):
     """Agility in the offer: its powered effect (Move 4 + conversion) without mana; the
     Wound goes to the discard pile; Agility stays in the offer."""
-    G.A.set_aa_offer(["in_need", "agility", "learning"])
+    G.A.set_aa_offer(["in_need", "agility", "counterattack"])   # (Learning would be usable too, LL-9.7.12)
     G.T.set_hand(["blood_of_ancients"])
     G.apply(play_code(0, powered=1, pay=PAY_DIE + RED))
     # only Agility's powered effect is usable while moving: no offer question; the Wound's place
@@ -399,7 +399,7 @@ def test_blood_of_ancients_powered_uses_an_offer_aa_powered_effect_wound_to_disc
 
 @pytest.mark.covers("blood_of_ancients", "powered")
 def test_blood_of_ancients_powered_wound_to_hand(G):
-    G.A.set_aa_offer(["agility", "in_need", "learning"])
+    G.A.set_aa_offer(["agility", "in_need", "counterattack"])
     G.T.set_hand(["blood_of_ancients"])
     G.apply(play_code(0, powered=1, pay=PAY_DIE + RED))
     G.choose(0)                                          # wound to hand

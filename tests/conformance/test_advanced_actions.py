@@ -1114,3 +1114,58 @@ def test_path_finding_powered_cost_2_lasts_until_the_end_of_the_turn(G):
     G.apply(encode("end_turn"))
     G.apply(encode("draw"))
     assert "regular_turn(0)" in G.acts() and R.move_cost(h) == 5
+
+
+# -- Learning outside an interaction (LL-9.7.11-9.7.12, LL-9.3; 10.2) --------------------------
+
+@pytest.mark.covers("learning", "powered")
+def test_learning_powered_while_moving_buys_an_aa_to_hand_and_uses_its_move(content, tables):
+    """LL-9.7.12: Learning may be played in the Movement phase (no reputation modifier) and
+    the bought card's Move used at once.  Powered (white die): Influence 4 + Promise 2 + 3
+    sideways Influence = 9, paid for Agility (to hand), played for its Move 2.  Influence
+    cards and sideways Influence have this use while moving (LL-9.3.1), and only this."""
+    from interaction_setup import Game
+    from mksim._engine import AdvancedTester
+    g = Game(content, tables, hand=["learning", "promise", "march", "march", "march"])
+    AdvancedTester(g.eng).set_aa_offer(["agility", "in_need", "counterattack"])
+    g.eng.set_dice(["white"])
+    assert not any(a.startswith("play(hand=1,") for a in g.actions())   # Promise: no use yet
+    g.play(0, powered=1, pay=PAY_DIE + 0)
+    assert g.turn["influence"] == 4 and g.turn["action_taken"] is False
+    g.play(0)                                            # Promise basic: Influence 2
+    for _ in range(3):
+        g.sideways_influence(0)
+    assert g.turn["influence"] == 9 and g.player["hand"] == []
+    g.do("learning", 0)
+    assert g.player["hand"] == ["agility"] and g.turn["influence"] == 0
+    assert "sideways(128)" not in g.actions()            # bought: Influence has no use any more
+    g.play(0)
+    assert AdvancedTester(g.eng).turn["move_points"] == 2
+
+
+@pytest.mark.covers("learning", "basic")
+def test_learning_basic_influence_from_the_movement_part_is_lost_at_the_interaction(content, tables):
+    """LL-9.3.4: Influence left over from the movement part is lost when the action begins:
+    Learning basic (Influence 2) while moving, then interacting at a village (Reputation
+    0): 0 Influence there; Learning's purchase is still open (once this turn)."""
+    from interaction_setup import Game
+    from mksim._engine import AdvancedTester
+    g = Game(content, tables, site="village", hand=["learning", "promise"])
+    AdvancedTester(g.eng).set_aa_offer(["agility", "in_need", "counterattack"])
+    g.play(0)
+    assert g.turn["influence"] == 2 and g.of_kind("learning") == []
+    g.do("interact")
+    assert g.turn["influence"] == 0
+    g.ut.set_turn(influence=6)
+    assert g.of_kind("learning") == ["learning(0)", "learning(1)", "learning(2)"]
+
+
+def test_learning_influence_from_the_movement_part_is_lost_when_a_combat_begins(content, tables):
+    """LL-9.3.4: likewise when the action is a combat (Learning basic while moving, then a
+    fight): no Influence in the combat."""
+    from interaction_setup import Game
+    g = Game(content, tables, hand=["learning"])
+    g.play(0)
+    assert g.turn["influence"] == 2
+    g.ut.start_combat(["prowlers"])
+    assert g.turn["influence"] == 0
