@@ -520,6 +520,12 @@ cdef inline bint influence_elsewhere(const GameState* gs) noexcept nogil:
     return (gs.turn.peaceful != 0 and gs.phase == PH_MOVE) or learning_pending(gs)
 
 
+cdef inline bint influence_usable(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    """Influence has a use now, as for OP_INFLUENCE (node_playable): an interaction (10.2.2),
+    the uses above, or a Thugs / Heroes payment in combat (LL-4.3.4, LL-9.3.1)."""
+    return gs.phase == PH_INTERACT or influence_elsewhere(gs) or units_need_influence(gs, es)
+
+
 cdef inline int diplomacy_element_bit(int element) noexcept nogil:
     """Diplomacy's element argument (PHYSICAL / FIRE / ICE) -> A_INFLUENCE_BLOCK arg bit."""
     if element == FIRE:
@@ -1484,7 +1490,9 @@ cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int ro
     if local == H_THROW_AWAY_BY_COLOUR:
         return special_timing(gs) and throw_away_options(gs, es, row, True) != 0
     if local == H_IN_NEED or local == H_HEROIC_TALE:
-        return gs.phase == PH_INTERACT                            # 10.2
+        # their Influence wherever Influence has a use (10.2; LL-9.3.1, LL-4.3.4: paying
+        # Thugs in combat); Heroic Tale's bonus then waits for recruits this turn
+        return influence_usable(gs, es)
     if local == H_TERRAIN_COST_SET or local == H_TERRAIN_PASSABLE:
         return gs.phase == PH_MOVE                                # 9.6.1: movement effects
     if local == H_MANA_COST:
@@ -1508,14 +1516,17 @@ cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int ro
     if local == H_LEARNING:
         # LL-9.7.11-9.7.12 (LL-9.3: one of the cards whose Influence was never bound to an
         # interaction): during an interaction, or outside one while moving (no reputation
-        # modifier; the Influence is lost when the action begins, LL-9.3.4).  Engine
-        # limitation: not offered in combat or while resting.
-        return gs.phase == PH_INTERACT or gs.phase == PH_MOVE
+        # modifier; the Influence is lost when the action begins, LL-9.3.4); in combat for
+        # its Influence where that has a use (Thugs, LL-4.3.4).  Engine limitation: the
+        # purchase itself is offered only while moving or interacting, not while resting.
+        return gs.phase == PH_MOVE or influence_usable(gs, es)
     if local == H_PEACEFUL:
         # LL-8.1.2-8.1.3: as the action, in the movement part before any action; else its
         # Influence during an interaction
         # (or while it is the action already: Maximal Effect's later uses give their Influence)
-        return gs.phase == PH_INTERACT or (gs.phase == PH_MOVE and (not gs.turn.action_taken
+        # (or while it is the action already: Maximal Effect's later uses give their Influence);
+        # elsewhere its Influence where Influence has a use (LL-9.3.1, LL-4.3.4)
+        return influence_usable(gs, es) or (gs.phase == PH_MOVE and (not gs.turn.action_taken
                                                                      or gs.turn.peaceful != 0))
     if local == H_TEMPORAL_PORTAL:
         return gs.phase == PH_MOVE and not gs.turn.action_taken and not gs.turn.portal_used

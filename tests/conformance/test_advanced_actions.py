@@ -1169,3 +1169,87 @@ def test_learning_influence_from_the_movement_part_is_lost_when_a_combat_begins(
     assert g.turn["influence"] == 2
     g.ut.start_combat(["prowlers"])
     assert g.turn["influence"] == 0
+
+
+# -- Influence cards in combat with The Lost Legion (LL-9.3.1, LL-4.3.4: paying Thugs) ------------
+
+def _thugs_block_phase(content, tables, hand):
+    from interaction_setup import Game
+    from test_units_handlers import combat, to_block
+    g = Game(content, tables, hand=hand)
+    g.ut.set_unit(0, "thugs")
+    combat(g, ["prowlers"])
+    to_block(g)
+    return g
+
+
+@pytest.mark.covers("in_need", "basic")
+def test_in_need_influence_in_combat_pays_thugs(content, tables):
+    """LL-9.3.1 / LL-4.3.4: with Thugs waiting for their payment, In Need's Influence has a
+    use in combat (it was offered only while interacting): 2 + 1 Wound in hand = 3, 2 pay
+    the Thugs."""
+    g = _thugs_block_phase(content, tables, ["in_need", "wound"])
+    g.play(0)
+    assert g.turn["influence"] == 3
+    g.do("pay_unit", 0)
+    assert g.ut.unit_extras(0)["paid"] and g.turn["influence"] == 1
+
+
+def test_in_need_not_offered_in_combat_without_a_use_for_influence(content, tables):
+    from interaction_setup import Game
+    from test_units_handlers import combat, to_block
+    g = Game(content, tables, hand=["in_need", "wound"])
+    g.ut.set_unit(0, "peasants")
+    combat(g, ["prowlers"])
+    to_block(g)
+    assert not any(a.startswith("play(hand=0,") for a in g.actions())
+
+
+@pytest.mark.covers("heroic_tale", "basic")
+def test_heroic_tale_influence_in_combat_pays_thugs(content, tables):
+    """Heroic Tale basic in combat (LL-9.3.1): Influence 3, 2 of it pay the Thugs; no Unit
+    can be recruited in combat, so no Reputation comes of it."""
+    g = _thugs_block_phase(content, tables, ["heroic_tale"])
+    rep = g.player["reputation"]
+    g.play(0)
+    assert g.turn["influence"] == 3
+    g.do("pay_unit", 0)
+    assert g.ut.unit_extras(0)["paid"] and g.player["reputation"] == rep
+
+
+@pytest.mark.covers("peaceful_moment", "basic")
+def test_peaceful_moment_influence_in_combat_is_not_the_action(content, tables):
+    """Peaceful Moment in combat: the combat is the action already, so only its Influence 3
+    (LL-8.1.2): it pays the Thugs; no Heal is offered."""
+    g = _thugs_block_phase(content, tables, ["peaceful_moment"])
+    g.play(0)
+    assert g.turn["influence"] == 3 and g.of_kind("peaceful") == []
+    g.do("pay_unit", 0)
+    assert g.ut.unit_extras(0)["paid"]
+
+
+@pytest.mark.covers("learning", "basic")
+def test_learning_influence_in_combat_pays_thugs(content, tables):
+    """Learning "may be played at any time" (LL-9.7.11): in combat its Influence 2 pays the
+    Thugs.  (Engine limitation: the purchase is not offered in combat.)"""
+    g = _thugs_block_phase(content, tables, ["learning"])
+    g.play(0)
+    assert g.turn["influence"] == 2
+    g.do("pay_unit", 0)
+    assert g.ut.unit_extras(0)["paid"] and g.of_kind("learning") == []
+
+
+@pytest.mark.covers("heroic_tale", "basic")
+def test_heroic_tale_counts_units_recruited_after_it_is_played(content, tables):
+    """Reading (6.3.2: a change starts when the card is played): a Unit recruited before
+    Heroic Tale is played gives no Reputation."""
+    from interaction_setup import Game
+    g = Game(content, tables, site="village", hand=["heroic_tale", "promise", "promise"])
+    g.ut.set_unit_offer(["peasants", "peasants"])
+    g.do("interact")
+    g.play(1)
+    g.play(1)
+    g.recruit(0)
+    rep = g.player["reputation"]
+    g.play(0)
+    assert g.player["reputation"] == rep and g.turn["influence"] == 3
