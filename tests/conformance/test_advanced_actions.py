@@ -1253,3 +1253,27 @@ def test_heroic_tale_counts_units_recruited_after_it_is_played(content, tables):
     rep = g.player["reputation"]
     g.play(0)
     assert g.player["reputation"] == rep and g.turn["influence"] == 3
+
+
+@pytest.mark.covers("blood_of_ancients", "powered")
+def test_blood_of_ancients_powered_borrowed_ice_shield_stays_a_blue_effect(G):
+    """Blood of Ancients (red) using the offer's Ice Shield powered: reading (LL-9.6.1,
+    LL-9.7.22: a borrowed effect keeps its card's colour) - a blue effect, so Fire resistance
+    does not stop the Armor -3 (Fire Golems: Fire Attack 3 blocked by Ice Block 3, Armor
+    4 -> 1) and Ice resistance does (Ice Golems: Ice Block 3 + sideways 1, both inefficient
+    against Ice: 4 // 2 = 2 blocks their Ice Attack 2; Armor stays 4)."""
+    for enemy, hand, armor in (("fire_golems", ["blood_of_ancients"], 1),
+                               ("ice_golems", ["blood_of_ancients", "march"], 4)):
+        G.A.set_aa_offer(["ice_shield", "counterattack", "fire_bolt"])
+        G.T.set_hand(hand)
+        G.S.set_crystals(0, [1, 0, 0, 0])
+        G.T.begin([enemy])
+        G.T.next_phase()
+        G.apply(play_code(0, powered=1, pay=PAY_CRYSTAL + RED))
+        G.choose(1)                                      # the Wound to the discard pile
+        assert pool(G, "block") == [0, 0, 3, 0]
+        if len(hand) > 1:
+            G.apply(encode("sideways", 0 | (3 << 7)))
+        G.apply(encode("block", 0))
+        assert G.T.enemy(0)["blocked"] == 1 and G.T.enemy_armor(0) == armor, enemy
+        G.T.end()
