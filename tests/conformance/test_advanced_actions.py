@@ -1277,3 +1277,21 @@ def test_blood_of_ancients_powered_borrowed_ice_shield_stays_a_blue_effect(G):
         G.apply(encode("block", 0))
         assert G.T.enemy(0)["blocked"] == 1 and G.T.enemy_armor(0) == armor, enemy
         G.T.end()
+
+
+@pytest.mark.covers("magic_talent", "basic@ll")
+def test_magic_talent_ll_basic_a_red_spell_discarded_casts_the_offer_fireball_not_an_artifact(GL):
+    """Lost Legion printing: "discard a card of any colour (not a Wound or artifact)" - a
+    Spell has a colour: Flame Wall (red) discarded, the offer's Fireball cast with the red
+    die (Ranged Fire Attack 5 by Day), staying in the offer; an artifact (Banner of Glory)
+    cannot be discarded for it."""
+    G = GL
+    G.U.set_spell_offer(["snowstorm", "fireball", "tremor"])
+    G.set_dice(["red", "black"])
+    G.T.set_hand(["magic_talent", "banner_of_glory"])
+    G.T.begin(["prowlers"])
+    assert not playable(G, 0)
+    G.T.set_hand(["magic_talent", "flame_wall"])
+    G.apply(play_code(0))
+    assert pool(G)[RANGED] == [0, 5, 0, 0] and G.T.discard == ["flame_wall"]
+    assert G.core_.to_dict()["spell_offer"][1] == "fireball"
