@@ -921,7 +921,7 @@ def test_dodge_and_weave_powered_two_attacks_minus_2_then_attack_2(G):
     count as blocked (LL-6.3.6), no damage, no Wound - Attack 2 in the Attack phase."""
     G.T.set_hand(["dodge_and_weave"])
     G.T.begin(["orc_skirmishers"])
-    assert not playable(G, 0)                            # Ranged phase: nothing to reduce yet
+    assert not playable(G, 0)        # Ranged phase (reading: a Block-phase reduction, as Swift Reflexes)
     G.T.next_phase()
     G.apply(play_code(0, powered=1, pay=PAY_DIE + WHITE))
     G.choose(1)                                          # two attacks by 2
@@ -1295,3 +1295,19 @@ def test_magic_talent_ll_basic_a_red_spell_discarded_casts_the_offer_fireball_no
     G.apply(play_code(0))
     assert pool(G)[RANGED] == [0, 5, 0, 0] and G.T.discard == ["flame_wall"]
     assert G.core_.to_dict()["spell_offer"][1] == "fireball"
+
+
+@pytest.mark.covers("shield_bash", "powered")
+def test_shield_bash_powered_blocks_an_arcane_immune_enemy_but_no_armor_change_ll_6_7_5(G):
+    """LL-6.7.5: strong Shield Bash against an Arcane Immune enemy - the Block works, the
+    Armor is not reduced.  Sorcerers (Attack 6, Armor 6): Block 5 + 2 sideways = 7, an
+    excess of 1; Armor stays 6."""
+    G.T.set_hand(["shield_bash", "march", "march"])
+    G.T.begin(["sorcerers"])
+    G.T.next_phase()
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + BLUE))
+    for _ in range(2):
+        G.apply(encode("sideways", 0 | (3 << 7)))
+    assert G.T.block_value(0) == 7 and G.T.block_needed(0) == 6
+    G.apply(encode("block", 0))
+    assert G.T.enemy(0)["blocked"] == 1 and G.T.enemy_armor(0) == 6
