@@ -465,13 +465,27 @@ cdef bint movement_only_row(const EngineStatics* es, int row) noexcept nogil:
     costs, passable / forbidden terrains, the Scouts' exploring range.  (Hawk Eyes is not
     one: by Day it reveals garrisons, which it would do in combat too.)"""
     cdef const int32_t* r = erow(es, row)
-    cdef int group, local
+    cdef const int32_t* t
+    cdef int group, local, k
     if r[0] == OP_TERRAIN_COST:
         return True
     if r[0] != OP_HANDLER:
         return False
     group = es.handler_group[r[1]]
     local = es.handler_local[r[1]]
+    if group == HG_ADVANCED and local == H_MANA_COST:
+        # an optional payment for a movement-only effect (Song of Wind powered: blue mana
+        # for lakes) goes with the Move in combat too: paying there would buy nothing
+        k = row_args(es, row)[2]
+        if row_args(es, row)[1] != 1 or k < 0:
+            return False
+        t = erow(es, k)
+        if t[0] != OP_ALL:
+            return movement_only_row(es, k)
+        for local in range(t[5]):
+            if not movement_only_row(es, t[4] + local):
+                return False
+        return t[5] > 0
     return (group == HG_ADVANCED and (local == H_TERRAIN_COST_SET or local == H_TERRAIN_PASSABLE)) \
         or (group == HG_SPELLS and local == SP_TERRAIN_FORBIDDEN) \
         or (group == HG_UNITS and local == U_SCOUTS_EXPLORE)
@@ -751,10 +765,11 @@ cdef int legal_play(Engine eng, const GameState* cgs, const EngineStatics* es, i
         if gs.phase == PH_MOVE and not gs.turn.action_taken and n < MAX_ACTIONS:
             out[n] = act(A_SIDEWAYS, i)                        # Move 1
             n += 1
-        elif (gs.phase == PH_INTERACT or (gs.phase == PH_MOVE and gs.turn.peaceful)) and n < MAX_ACTIONS:
-            out[n] = act(A_SIDEWAYS, i | (1 << 7))             # Influence 1 (10.2.2; Peaceful Moment)
+        if (gs.phase == PH_INTERACT or (gs.phase == PH_MOVE and gs.turn.peaceful)
+                or learning_pending(gs)) and n < MAX_ACTIONS:
+            out[n] = act(A_SIDEWAYS, i | (1 << 7))             # Influence 1 (10.2.2; Peaceful Moment, Learning)
             n += 1
-        elif gs.phase == PH_COMBAT_BLOCK and n < MAX_ACTIONS:
+        if gs.phase == PH_COMBAT_BLOCK and n < MAX_ACTIONS:
             out[n] = act(A_SIDEWAYS, i | (3 << 7))             # Block 1, physical
             n += 1
         elif gs.phase == PH_COMBAT_ATTACK and n < MAX_ACTIONS:
@@ -1711,6 +1726,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if not ((a == 0 and gs.phase == PH_MOVE and not gs.turn.action_taken)
                 or (a == 0 and combat_move_usable(gs, es))             # LL-9.7.5
                 or (a == 1 and (gs.phase == PH_INTERACT or (gs.phase == PH_MOVE and gs.turn.peaceful)
+                                or learning_pending(gs)             # LL-9.7.12
                                 or units_need_influence(gs, es)))   # LL-4.3.4
                 or (a == 2 and gs.phase == PH_COMBAT_RANGED and gs.turn.attacks_siege)      # Altem Mages
                 or (a == 3 and gs.phase == PH_COMBAT_BLOCK) or (a == 2 and gs.phase == PH_COMBAT_ATTACK)):

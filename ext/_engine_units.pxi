@@ -120,7 +120,9 @@ cdef int start_interaction(GameState* gs, const EngineStatics* es, int p) noexce
     bonus = gs.turn.rep_applied                                    # (Thugs / Heroes invert / double it)
     if site == es.sites.city:                                      # 10.2.4
         bonus += es.units.city_shield_influence * gs.hexes[gs.players[p].position].city_shields[p]
-    gs.turn.influence = <int16_t>bonus       # LL-9.3.4: Influence played before the action is lost
+    # LL-9.3.4: Influence played before the action (moving; Learning, LL-9.7.12) is lost
+    # when the action begins; the reputation modifier comes once, now (LL-9.3.6)
+    gs.turn.influence = <int16_t>bonus
     gs.turn.action_taken = 1                                       # 4.4.5: no movement after it
     gs.turn.move_points = 0                                        # 4.4.7
     gs.phase = PH_INTERACT

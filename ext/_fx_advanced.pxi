@@ -37,7 +37,7 @@ ADVANCED_HANDLERS = (
     ("chivalry_attack", ("attack", "reputation", "fame")),
     ("dodge_and_weave_attack", ("attack",)),
     ("influence_as_block", ("influence", "element")),
-    ("learning_buy_aa", ("cost", "to_hand")),
+    ("learning_buy_aa", ("influence", "cost", "to_hand")),
     ("magic_talent_gain_spell", ()),
     ("magic_talent_play_spell", ("same_colour",)),
     ("maximal_effect_basic", ("times",)),
@@ -504,13 +504,26 @@ cdef int commit_block(GameState* gs, const Statics* st, int slot, int attack_ind
 # Diplomacy, Learning, Peaceful Moment, Chivalry, Dodge and Weave: actions and hooks
 # ---------------------------------------------------------------------------------------
 
+cdef inline bint learning_pending(const GameState* gs) noexcept nogil:
+    """Learning played while moving and its purchase not made yet (LL-9.7.12): Influence
+    has a use in the movement part."""
+    return gs.turn.learning_cost > 0 and gs.phase == PH_MOVE
+
+
 cdef inline bint influence_elsewhere(const GameState* gs) noexcept nogil:
     """Influence effects outside an interaction that the engine can use (node_playable):
-    in a combat's Block phase after Diplomacy (Influence as Block, LL-9.7.1), and during
-    Peaceful Moment played as the action (LL-8.1)."""
+    in a combat's Block phase after Diplomacy (Influence as Block, LL-9.7.1), during
+    Peaceful Moment played as the action (LL-8.1), and while moving for Learning's
+    purchase (LL-9.7.12)."""
     if gs.turn.influence_block != 0 and gs.combat.active and gs.phase == PH_COMBAT_BLOCK:
         return True
-    return gs.turn.peaceful != 0 and gs.phase == PH_MOVE
+    return (gs.turn.peaceful != 0 and gs.phase == PH_MOVE) or learning_pending(gs)
+
+
+cdef inline bint influence_usable(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    """Influence has a use now, as for OP_INFLUENCE (node_playable): an interaction (10.2.2),
+    the uses above, or a Thugs / Heroes payment in combat (LL-4.3.4, LL-9.3.1)."""
+    return gs.phase == PH_INTERACT or influence_elsewhere(gs) or units_need_influence(gs, es)
 
 
 cdef inline int diplomacy_element_bit(int element) noexcept nogil:
@@ -532,7 +545,8 @@ cdef int legal_advanced_actions(const GameState* gs, const EngineStatics* es, in
             if (gs.turn.influence_block >> k) & 1 and n < MAX_ACTIONS:
                 out[n] = act(A_INFLUENCE_BLOCK, k)
                 n += 1
-    if gs.turn.learning_cost > 0 and gs.phase == PH_INTERACT and gs.turn.influence >= gs.turn.learning_cost:
+    if gs.turn.learning_cost > 0 and (gs.phase == PH_INTERACT or gs.phase == PH_MOVE) \
+            and gs.turn.influence >= gs.turn.learning_cost:
         for k in range(3):
             if gs.aa_offer[k] >= 0 and n < MAX_ACTIONS:
                 out[n] = act(A_LEARNING, k)
@@ -571,8 +585,8 @@ cdef int apply_advanced_action(GameState* gs, const EngineStatics* es, int p, in
     if kind == A_LEARNING:
         # Learning: once this turn, pay `cost` Influence for an AA from the offer (6.4.2
         # refill), to the discard pile (basic) or to hand (powered).
-        if arg > 2 or gs.aa_offer[arg] < 0 or gs.turn.learning_cost <= 0 or gs.phase != PH_INTERACT \
-                or gs.turn.influence < gs.turn.learning_cost:
+        if arg > 2 or gs.aa_offer[arg] < 0 or gs.turn.learning_cost <= 0 \
+                or (gs.phase != PH_INTERACT and gs.phase != PH_MOVE) or gs.turn.influence < gs.turn.learning_cost:
             return ERR_ILLEGAL
         gs.turn.influence -= gs.turn.learning_cost
         gs.turn.learning_cost = 0
@@ -1253,10 +1267,13 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
         gs.turn.influence_block |= <uint8_t>diplomacy_element_bit(a[1])
         return RES_DONE
     if local == H_LEARNING:
-        # Learning: once this turn an AA from the offer for `cost` Influence (A_LEARNING);
-        # engine reading: a second Learning this turn replaces the first one's offer.
-        gs.turn.learning_cost = <int8_t>a[0]
-        gs.turn.learning_to_hand = <uint8_t>(1 if a[1] == 1 else 0)
+        # Learning: Influence `influence` (given here, so that the card is playable while
+        # moving too, LL-9.7.11-9.7.12); once this turn an AA from the offer for `cost`
+        # Influence (A_LEARNING); engine reading: a second Learning this turn replaces the
+        # first one's offer.
+        gs.turn.influence += a[0] + card_bonus(gs)                     # 10.2.2
+        gs.turn.learning_cost = <int8_t>a[1]
+        gs.turn.learning_to_hand = <uint8_t>(1 if a[2] == 1 else 0)
         return RES_DONE
     if local == H_TALENT_GAIN:
         # Magic Talent powered: pay one basic mana (5.4; gold by Day as any basic, 5.1.5);
@@ -1475,13 +1492,17 @@ cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int ro
     if local == H_THROW_AWAY_BY_COLOUR:
         return special_timing(gs) and throw_away_options(gs, es, row, True) != 0
     if local == H_IN_NEED or local == H_HEROIC_TALE:
-        return gs.phase == PH_INTERACT                            # 10.2
+        # their Influence wherever Influence has a use (10.2; LL-9.3.1, LL-4.3.4: paying
+        # Thugs in combat); Heroic Tale's bonus then waits for recruits this turn
+        return influence_usable(gs, es)
     if local == H_TERRAIN_COST_SET or local == H_TERRAIN_PASSABLE:
         return gs.phase == PH_MOVE                                # 9.6.1: movement effects
     if local == H_MANA_COST:
         a = row_args(es, row)
         if a[1] == 1:
-            return gs.phase == PH_MOVE or special_timing(gs)      # optional: may be declined
+            # optional: may be declined, so no mana is needed - but what it buys must act
+            # now (Song of Wind's lakes only while moving, 9.6.1: not a use in combat)
+            return a[2] >= 0 and node_playable(gs, es, a[2])
         return a[2] >= 0 and pay_options(gs, a[0]) != 0 and node_playable(gs, es, a[2])
     if local == H_INTO_THE_HEAT:
         return gs.combat.active != 0 and gs.turn.heat_window == 1   # "at the start of combat"
@@ -1495,12 +1516,19 @@ cdef bint advanced_playable(const GameState* gs, const EngineStatics* es, int ro
         return gs.phase == PH_INTERACT or (gs.combat.active != 0 and gs.phase <= PH_COMBAT_BLOCK
                                            and gs.phase >= PH_COMBAT_RANGED)
     if local == H_LEARNING:
-        return gs.phase == PH_INTERACT                            # 10.2.2: its Influence
+        # LL-9.7.11-9.7.12 (LL-9.3: one of the cards whose Influence was never bound to an
+        # interaction): during an interaction, or outside one while moving (no reputation
+        # modifier; the Influence is lost when the action begins, LL-9.3.4); in combat for
+        # its Influence where that has a use (Thugs, LL-4.3.4).  Engine limitation: the
+        # purchase itself is offered only while moving or interacting, not while resting.
+        return gs.phase == PH_MOVE or influence_usable(gs, es)
     if local == H_PEACEFUL:
         # LL-8.1.2-8.1.3: as the action, in the movement part before any action; else its
         # Influence during an interaction
         # (or while it is the action already: Maximal Effect's later uses give their Influence)
-        return gs.phase == PH_INTERACT or (gs.phase == PH_MOVE and (not gs.turn.action_taken
+        # (or while it is the action already: Maximal Effect's later uses give their Influence);
+        # elsewhere its Influence where Influence has a use (LL-9.3.1, LL-4.3.4)
+        return influence_usable(gs, es) or (gs.phase == PH_MOVE and (not gs.turn.action_taken
                                                                      or gs.turn.peaceful != 0))
     if local == H_TEMPORAL_PORTAL:
         return gs.phase == PH_MOVE and not gs.turn.action_taken and not gs.turn.portal_used

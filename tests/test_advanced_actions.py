@@ -108,6 +108,7 @@ def test_ll_6_7_enemy_effect_has_no_target_among_arcane_immune_enemies(G):
 
 # -- Ice Shield, Shield Bash (11.6, 11.9.3, LL-2.10.10) --------------------------------------
 
+@pytest.mark.covers("ice_shield", "powered")
 def test_ice_shield_powered_blocks_and_lowers_the_blocked_enemy_armor_by_3(G):
     """Ice Shield powered: Ice Block 3 (+3 sideways Block = 6 vs swordsmen Attack 6, 11.6.5);
     the blocked enemy gets Armor -3: 5 -> 2; the other enemy keeps its Armor."""
@@ -136,6 +137,7 @@ def test_ice_shield_armor_part_does_not_touch_arcane_immune_enemy(G):
     assert G.T.enemy(0)["blocked"] == 1 and G.T.enemy_armor(0) == 6
 
 
+@pytest.mark.covers("shield_bash", "powered")
 def test_shield_bash_powered_counts_twice_vs_swift_and_excess_lowers_armor(G):
     """Shield Bash powered: Block 5 counts 10 against the Swift wolf riders (need 3 x 2 = 6,
     11.6.5); excess 4 -> Armor 4 - 4, kept at 1."""
@@ -148,6 +150,7 @@ def test_shield_bash_powered_counts_twice_vs_swift_and_excess_lowers_armor(G):
     assert G.T.enemy(0)["blocked"] == 1 and G.T.enemy_armor(0) == 1
 
 
+@pytest.mark.covers("shield_bash", "powered")
 def test_shield_bash_excess_one_against_prowlers(G):
     """Block 5 vs prowlers' Attack 4: excess 1 -> Armor 3 - 1 = 2."""
     G.T.set_hand(["shield_bash"])
@@ -171,6 +174,7 @@ def test_shield_bash_basic_swift_double_is_lost_with_the_next_phase(G):
 
 # -- Counterattack, Blood Rage, Ambush -------------------------------------------------------
 
+@pytest.mark.covers("counterattack", "basic")
 def test_counterattack_adds_per_blocked_enemy(G):
     """Counterattack basic: Attack 2 + 2 per blocked enemy; one of two blocked -> Attack 4."""
     G.T.set_hand(["counterattack"])
@@ -181,6 +185,7 @@ def test_counterattack_adds_per_blocked_enemy(G):
     assert G.T.attack_value([1], "attack") == 4
 
 
+@pytest.mark.covers("blood_rage", "basic.2")
 def test_blood_rage_take_wound_option_gives_attack_5(G):
     """Blood Rage basic: choice(Attack 2, Wound + Attack 5); the second puts a Wound in hand."""
     G.T.set_hand(["blood_rage"])
@@ -191,6 +196,7 @@ def test_blood_rage_take_wound_option_gives_attack_5(G):
     assert G.T.attack_value([0], "attack") == 5 and G.T.hand == ["wound"]
 
 
+@pytest.mark.covers("ambush", "basic")
 def test_ambush_bonus_goes_to_the_first_block_card(G):
     """Ambush basic (Move 2) before the combat: the first Block card gets +2: sideways Block
     1 -> 3, the next sideways card only 1 (total 4 vs prowlers)."""
@@ -207,6 +213,7 @@ def test_ambush_bonus_goes_to_the_first_block_card(G):
 
 # -- mana and crystals ---------------------------------------------------------------------
 
+@pytest.mark.covers("pure_magic", "basic")
 def test_pure_magic_green_mana_gives_move_4(G):
     """Pure Magic basic: pay one mana; green -> Move 4 (white -> Influence is not usable now)."""
     G.T.set_hand(["pure_magic"])
@@ -216,6 +223,7 @@ def test_pure_magic_green_mana_gives_move_4(G):
     assert d["turn"]["move_points"] == 4 and d["source"]["taken"] == 1 and G.T.hand == []
 
 
+@pytest.mark.covers("decompose", "basic")
 def test_decompose_throws_away_an_action_card_for_two_crystals(G):
     """Decompose basic: throw away March (green): 2 green crystals; March leaves the game."""
     G.T.set_hand(["decompose", "march", "wound"])
@@ -226,6 +234,7 @@ def test_decompose_throws_away_an_action_card_for_two_crystals(G):
     assert crystals(G) == [0, 0, 0, 2] and G.T.hand == ["wound"] and "march" not in G.T.discard
 
 
+@pytest.mark.covers("crystal_mastery", "basic")
 def test_crystal_mastery_copies_a_held_colour(G):
     set_crystals(G, [1, 0, 0, 0])
     G.T.set_hand(["crystal_mastery"])
@@ -233,6 +242,7 @@ def test_crystal_mastery_copies_a_held_colour(G):
     assert crystals(G) == [2, 0, 0, 0]
 
 
+@pytest.mark.covers("crystal_mastery", "powered")
 def test_crystal_mastery_powered_returns_spent_crystals_at_end_of_turn(G):
     """Powered (paid with a blue crystal), then Rage powered paid with a red crystal: both
     return at the end of the turn."""
@@ -244,6 +254,7 @@ def test_crystal_mastery_powered_returns_spent_crystals_at_end_of_turn(G):
     assert crystals(G) == [1, 1, 0, 0]
 
 
+@pytest.mark.covers("mana_storm", "basic")
 def test_mana_storm_basic_die_to_crystal(G):
     """Mana Storm basic: the red die gives a red crystal; the gold die is no option."""
     G.set_dice(["red", "gold"])
@@ -254,6 +265,7 @@ def test_mana_storm_basic_die_to_crystal(G):
     assert crystals(G) == [1, 0, 0, 0]
 
 
+@pytest.mark.covers("spell_forge", "powered")
 def test_spell_forge_powered_two_different_offer_spells(G):
     """Spell Forge powered: crystals matching two different Spells of the offer."""
     G.T.set_hand(["spell_forge"])
@@ -295,6 +307,7 @@ def moves(g):
     return [a for a in acts(g) if a.startswith("move(")]
 
 
+@pytest.mark.covers("frost_bridge", "powered")
 def test_9_2_9_6_frost_bridge_powered_lake_costs_1_and_is_not_safe_13_2(G):
     """Frost Bridge powered (blue die): Move 4, a lake costs 1 this turn; ending there is not
     safe (9.6.3, 9.7.1): forced withdrawal to the portal with one Wound (13.2)."""
@@ -310,6 +323,7 @@ def test_9_2_9_6_frost_bridge_powered_lake_costs_1_and_is_not_safe_13_2(G):
     assert p["position"] == pos and p["hand"].count("wound") == 1
 
 
+@pytest.mark.covers("frost_bridge", "basic")
 def test_9_6_frost_bridge_basic_swamp_costs_1_lake_stays_closed(G):
     R, pos, h = east_hex(G, SWAMP)
     G.T.set_hand(["frost_bridge"])
@@ -320,6 +334,7 @@ def test_9_6_frost_bridge_basic_swamp_costs_1_lake_stays_closed(G):
     assert R.move_cost(h) == -1                           # basic: no lake
 
 
+@pytest.mark.covers("path_finding", "powered")
 def test_9_6_path_finding_powered_every_terrain_costs_2(G):
     """Path Finding powered: desert (5 by Day) and forest (3) cost 2; lakes stay closed."""
     R, pos, h = east_hex(G, DESERT)
@@ -343,6 +358,7 @@ def test_9_6_2_set_cost_then_reduction_never_below_0(G):
     assert R.move_cost(h) == 1
 
 
+@pytest.mark.covers("song_of_wind", "powered")
 def test_song_of_wind_powered_blue_mana_opens_lakes_at_cost_0(G):
     """Song of Wind powered (white die): plains / desert / wasteland -2; "you may pay a blue
     mana": paid with a blue crystal (the Source die is used, 5.5.2) -> lakes cost 0."""
@@ -377,6 +393,7 @@ def test_song_of_wind_powered_without_blue_mana_is_still_playable(G):
     assert G.core_.to_dict()["turn"]["move_points"] == 2 and R.move_cost(h) == -1
 
 
+@pytest.mark.covers("mountain_lore", "powered")
 def test_mountain_lore_powered_mountain_costs_5_is_safe_and_hand_limit_plus_2(G):
     """Mountain Lore powered (green die): Move 5, a mountain costs 5 and is safe for this turn
     (no forced withdrawal, 13.2); ending there: Hand limit +2 at this turn's draw (13.7.2:
@@ -393,6 +410,7 @@ def test_mountain_lore_powered_mountain_costs_5_is_safe_and_hand_limit_plus_2(G)
     assert len(player(G)["hand"]) == 7
 
 
+@pytest.mark.covers("mountain_lore", "basic")
 def test_mountain_lore_basic_hills_hand_limit_plus_1_not_elsewhere(G):
     R, pos, h = east_hex(G, HILLS)
     G.T.set_hand(["mountain_lore"])
@@ -414,6 +432,7 @@ def test_mountain_lore_basic_on_plains_no_bonus(G):
     assert len(player(G)["hand"]) == 5
 
 
+@pytest.mark.covers("steady_tempo", "powered")
 def test_steady_tempo_powered_goes_on_top_of_the_deed_deck_and_is_drawn_again(G):
     G.T.set_hand(["steady_tempo"])
     G.apply(play_code(0, powered=1, pay=PAY_DIE + 1))
@@ -428,6 +447,7 @@ def test_steady_tempo_powered_goes_on_top_of_the_deed_deck_and_is_drawn_again(G)
     assert "steady_tempo" in player(G)["hand"]
 
 
+@pytest.mark.covers("steady_tempo", "basic")
 def test_steady_tempo_basic_goes_to_the_bottom_only_if_the_deck_is_not_empty(G):
     G.T.set_hand(["steady_tempo"])
     G.apply(play_code(0))
@@ -448,6 +468,7 @@ def test_steady_tempo_is_optional_discard_pile_by_default(G):
 BASIC_OF = {"red": "rage", "blue": "stamina", "white": "swiftness", "green": "march"}
 
 
+@pytest.mark.covers("training", "basic")
 def test_training_throws_away_an_action_card_for_an_offer_aa_of_its_colour(G):
     """Training basic: throw away a basic card of the colour of the AA in offer slot 0; that
     AA goes to the discard pile, the offer refills (6.4.2)."""
@@ -469,6 +490,7 @@ def test_training_throws_away_an_action_card_for_an_offer_aa_of_its_colour(G):
     assert new[1:] == offer[1:] and new[0] is not None and new[0] != offer[0]   # 6.4.2
 
 
+@pytest.mark.covers("training", "powered")
 def test_training_powered_puts_the_aa_into_hand(G):
     from mksim.content import load_content
     colour = {c["id"]: c["colour"] for c in load_content()["advanced_actions"]}
@@ -503,6 +525,7 @@ def heat_game(content, tables, powered):
     return g
 
 
+@pytest.mark.covers("into_the_heat", "powered")
 def test_into_the_heat_powered_units_ranged_attack_plus_3(content, tables):
     """Powered (red die): Utem Crossbowmen Ranged Attack 2 + 3 = 5 (11.5: prowlers Armor 3,
     so 5 is counted in the Ranged phase)."""
@@ -511,6 +534,7 @@ def test_into_the_heat_powered_units_ranged_attack_plus_3(content, tables):
     assert CombatTester(g.core).attack_value([0]) == 5
 
 
+@pytest.mark.covers("into_the_heat", "basic")
 def test_into_the_heat_basic_unit_block_plus_2_and_no_damage_to_units(content, tables):
     """Basic: Peasants Block 2 + 2 = 4 blocks the prowlers' Attack 4 (11.6.5); a card's block
     gets nothing.  No unit may take damage this turn."""
@@ -522,6 +546,7 @@ def test_into_the_heat_basic_unit_block_plus_2_and_no_damage_to_units(content, t
     assert g.ut.block_pool == [5, 0, 0, 0]
 
 
+@pytest.mark.covers("into_the_heat", "basic")
 def test_into_the_heat_units_cannot_take_damage(content, tables):
     g = heat_game(content, tables, 0)
     g.do("next_phase")
@@ -548,6 +573,7 @@ PEASANT_BLOCK_ = 1
 
 # -- Heroic Tale (10.4, 10.6) ----------------------------------------------------------------
 
+@pytest.mark.covers("heroic_tale", "powered")
 def test_heroic_tale_powered_reputation_and_fame_per_unit_recruited(content, tables):
     """Heroic Tale powered (white die) at a village: Influence 6 (reputation 0: no modifier,
     10.2.3); recruiting Peasants (4) gives Reputation +1 and Fame +1."""
@@ -562,6 +588,7 @@ def test_heroic_tale_powered_reputation_and_fame_per_unit_recruited(content, tab
     assert (g.player["reputation"], g.player["fame"]) == (before[0] + 1, before[1] + 1)
 
 
+@pytest.mark.covers("heroic_tale", "basic")
 def test_heroic_tale_basic_reputation_only_and_only_while_interacting(content, tables):
     g = Game(content, tables, site="village", hand=["heroic_tale", "promise"])
     g.ut.set_unit_offer(["peasants"])
@@ -576,6 +603,7 @@ def test_heroic_tale_basic_reputation_only_and_only_while_interacting(content, t
 
 # -- Blood of Ancients basic (12.1.1, 5.4, 6.4.2) --------------------------------------------
 
+@pytest.mark.covers("blood_of_ancients", "basic")
 def test_blood_of_ancients_basic_wound_and_crystal_for_an_offer_aa_to_hand(G):
     """Only a crystal of the colour of the AA in offer slot 0 can pay (the black die is not
     a basic colour, 5.1.7): one Wound to hand, the crystal is spent, that AA goes to hand."""

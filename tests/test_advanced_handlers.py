@@ -131,6 +131,7 @@ def test_tirelessness_pending_across_a_units_choice_is_kept(content, tables):
 
 # -- In Need ------------------------------------------------------------------------------------
 
+@pytest.mark.covers("in_need", "basic@ll")
 def test_in_need_ll_basic_influence_3_plus_1_per_wound_in_hand_and_on_units(ll_content, ll_tables):
     """In Need basic, Lost Legion printing (LL-2.10.1, LL-2.10.7), at a village (reputation
     0): 3 + 2 Wounds in hand + 1 on a unit = 6."""
@@ -141,6 +142,7 @@ def test_in_need_ll_basic_influence_3_plus_1_per_wound_in_hand_and_on_units(ll_c
     assert g.turn["influence"] == 6
 
 
+@pytest.mark.covers("in_need", "powered@ll")
 def test_in_need_ll_powered_influence_5_plus_2_per_wound(ll_content, ll_tables):
     """In Need powered, Lost Legion printing (LL-2.10.1) (green die): 5 + 2 x (1 in hand + 2
     on a poisoned unit) = 11."""
@@ -154,6 +156,7 @@ def test_in_need_ll_powered_influence_5_plus_2_per_wound(ll_content, ll_tables):
 
 # -- Diplomacy (LL-9.7.1) ---------------------------------------------------------------------------
 
+@pytest.mark.covers("diplomacy", "basic")
 def test_diplomacy_basic_influence_becomes_physical_block(G):
     """Diplomacy basic in the Block phase: Influence 2, Promise adds 2 (Influence playable
     now); 4 Influence spent as Block 4 blocks the prowlers (Attack 4)."""
@@ -170,6 +173,7 @@ def test_diplomacy_basic_influence_becomes_physical_block(G):
     assert G.T.enemy(0)["blocked"] == 1
 
 
+@pytest.mark.covers("diplomacy", "powered.1")
 def test_diplomacy_powered_ice_block(G):
     """Diplomacy powered (white die), Ice chosen: Influence 4 as Ice Block (option 2)."""
     G.T.set_hand(["diplomacy"])
@@ -188,6 +192,7 @@ def test_diplomacy_not_playable_while_moving(G):
 
 # -- Learning (LL-9.7.11) ---------------------------------------------------------------------
 
+@pytest.mark.covers("learning", "basic")
 def test_learning_basic_buys_one_aa_for_6_to_the_discard_pile_once(content, tables):
     g = Game(content, tables, site="village", hand=["learning"])
     A = AdvancedTester(g.eng)
@@ -204,6 +209,7 @@ def test_learning_basic_buys_one_aa_for_6_to_the_discard_pile_once(content, tabl
     assert g.of_kind("learning") == []                   # once this turn
 
 
+@pytest.mark.covers("learning", "powered")
 def test_learning_powered_9_influence_aa_to_hand(content, tables):
     g = Game(content, tables, site="village", hand=["learning"])
     AdvancedTester(g.eng).set_aa_offer(["agility", "in_need", "training"])
@@ -218,6 +224,7 @@ def test_learning_powered_9_influence_aa_to_hand(content, tables):
 
 # -- Chivalry, Dodge and Weave ----------------------------------------------------------------
 
+@pytest.mark.covers("chivalry", "basic.2")
 def test_chivalry_attack_2_reputation_plus_1_per_enemy_defeated(G):
     """Chivalry basic, second option: Attack 2 (+1 sideways = 3) defeats the prowlers
     (Armor 3): Reputation +1."""
@@ -232,6 +239,7 @@ def test_chivalry_attack_2_reputation_plus_1_per_enemy_defeated(G):
     assert "defeated" in G.T.enemy(0)["flags"] and G.T.reputation == rep + 1
 
 
+@pytest.mark.covers("chivalry", "powered.2")
 def test_chivalry_powered_two_enemies_reputation_and_fame_2(G):
     """Chivalry powered (white die), second option: Attack 4 + 2 sideways = 6 on two prowlers
     (Armor 3 + 3): Reputation +2, Fame +2 besides the enemies' Fame."""
@@ -248,6 +256,7 @@ def test_chivalry_powered_two_enemies_reputation_and_fame_2(G):
     assert G.T.fame == fame + 2 * 2 + 2                  # prowlers Fame 2 each, + Chivalry 2
 
 
+@pytest.mark.covers("chivalry", "basic.2")
 def test_chivalry_bonus_lost_when_the_attack_fails(G):
     G.T.set_hand(["chivalry"])
     G.T.begin(["swordsmen"])
@@ -262,6 +271,7 @@ def test_chivalry_bonus_lost_when_the_attack_fails(G):
     assert "defeated" not in G.T.enemy(0)["flags"] and G.T.reputation == rep
 
 
+@pytest.mark.covers("dodge_and_weave", "basic")
 def test_dodge_and_weave_basic_attack_1_when_no_wound_was_taken(G):
     """Reduce the prowlers' Attack 4 by 2, block the rest with 2 sideways cards: no Wound, so
     the Attack phase starts with Attack 1 in the pool."""
@@ -279,6 +289,7 @@ def test_dodge_and_weave_basic_attack_1_when_no_wound_was_taken(G):
     assert G.A.turn["dodge_attack"] == 0
 
 
+@pytest.mark.covers("dodge_and_weave", "basic")
 def test_dodge_and_weave_no_attack_after_a_wound(G):
     """Same, but the reduced Attack 2 is not blocked: the hero takes a Wound (Armor 2), so
     no Attack comes in the Attack phase."""
@@ -297,6 +308,7 @@ def test_dodge_and_weave_no_attack_after_a_wound(G):
 
 # -- Stout Resolve ------------------------------------------------------------------------------
 
+@pytest.mark.covers("stout_resolve", "basic")
 def test_stout_resolve_basic_attack_2_plus_1_for_a_discarded_wound(G):
     G.T.set_hand(["stout_resolve", "wound", "march"])
     G.T.begin(["prowlers"])
@@ -308,6 +320,7 @@ def test_stout_resolve_basic_attack_2_plus_1_for_a_discarded_wound(G):
     assert G.T.hand == ["march"] and G.T.discard == ["wound"]
 
 
+@pytest.mark.covers("stout_resolve", "powered")
 def test_stout_resolve_powered_block_3_plus_2_per_card_one_wound_at_most(G):
     """Powered (green die): Block 3; discard Wound, March, March: +6 -> Block 9; a second
     Wound is not offered."""
@@ -322,6 +335,7 @@ def test_stout_resolve_powered_block_3_plus_2_per_card_one_wound_at_most(G):
     assert G.T.block_value(0) == 9 and G.T.hand == ["wound"]
 
 
+@pytest.mark.covers("stout_resolve", "basic")
 def test_stout_resolve_move_in_the_movement_part(G):
     G.T.set_hand(["stout_resolve"])
     G.apply(play_code(0))
@@ -330,6 +344,7 @@ def test_stout_resolve_move_in_the_movement_part(G):
 
 # -- Maximal Effect (LL-9.6.1, LL-9.7.19) ----------------------------------------------------
 
+@pytest.mark.covers("maximal_effect", "basic")
 def test_maximal_effect_basic_march_three_times_and_thrown_away(G):
     G.T.set_hand(["maximal_effect", "march"])
     removed = G.player["removed"]
@@ -338,6 +353,7 @@ def test_maximal_effect_basic_march_three_times_and_thrown_away(G):
     assert G.T.hand == [] and G.player["removed"] == removed + 1
 
 
+@pytest.mark.covers("maximal_effect", "powered")
 def test_maximal_effect_powered_determination_block_10_in_one_block(G):
     """LL-9.7.19: strong Maximal Effect (red die) on Determination: Block 10 against one
     attack."""
@@ -347,6 +363,7 @@ def test_maximal_effect_powered_determination_block_10_in_one_block(G):
     assert G.T.block_value(0) == 10 and G.T.hand == ["march"]
 
 
+@pytest.mark.covers("maximal_effect", "basic")
 def test_maximal_effect_keeps_the_borrowed_cards_colour_ll_9_7_22(G):
     """Rage (red) through Maximal Effect basic: Attack 2 x 3 = 6, one effect; a red card."""
     G.T.set_hand(["maximal_effect", "rage"])
@@ -365,10 +382,11 @@ def test_maximal_effect_needs_another_action_card(G):
 
 # -- Blood of Ancients powered, Magic Talent powered -----------------------------------------
 
+@pytest.mark.covers("blood_of_ancients", "powered")
 def test_blood_of_ancients_powered_uses_an_offer_aa_powered_effect_wound_to_discard(G):
     """Agility in the offer: its powered effect (Move 4 + conversion) without mana; the
     Wound goes to the discard pile; Agility stays in the offer."""
-    G.A.set_aa_offer(["in_need", "agility", "learning"])
+    G.A.set_aa_offer(["in_need", "agility", "counterattack"])   # (Learning would be usable too, LL-9.7.12)
     G.T.set_hand(["blood_of_ancients"])
     G.apply(play_code(0, powered=1, pay=PAY_DIE + RED))
     # only Agility's powered effect is usable while moving: no offer question; the Wound's place
@@ -379,14 +397,16 @@ def test_blood_of_ancients_powered_uses_an_offer_aa_powered_effect_wound_to_disc
     assert G.core_.to_dict()["advanced_action_offer"][1] == "agility"
 
 
+@pytest.mark.covers("blood_of_ancients", "powered")
 def test_blood_of_ancients_powered_wound_to_hand(G):
-    G.A.set_aa_offer(["agility", "in_need", "learning"])
+    G.A.set_aa_offer(["agility", "in_need", "counterattack"])
     G.T.set_hand(["blood_of_ancients"])
     G.apply(play_code(0, powered=1, pay=PAY_DIE + RED))
     G.choose(0)                                          # wound to hand
     assert G.T.hand == ["wound"] and G.A.turn["move_points"] == 4
 
 
+@pytest.mark.covers("magic_talent", "powered")
 def test_magic_talent_powered_pays_a_mana_for_an_offer_spell_to_the_discard_pile(G):
     G.U.set_spell_offer(["fireball", "snowstorm", "tremor"])
     G.S.set_crystals(0, [0, 0, 0, 1])
@@ -400,6 +420,7 @@ def test_magic_talent_powered_pays_a_mana_for_an_offer_spell_to_the_discard_pile
 
 # -- Peaceful Moment, Temporal Portal (LL-8.1) ---------------------------------------------------
 
+@pytest.mark.covers("peaceful_moment", "powered")
 def test_peaceful_moment_powered_as_action_heal_and_ready_a_unit(content, tables):
     """Influence 6: Heal 1 for 2, ready a level-1 Peasants for 2: 2 left; no more movement."""
     g = Game(content, tables, hand=["peaceful_moment", "wound"])
@@ -414,6 +435,7 @@ def test_peaceful_moment_powered_as_action_heal_and_ready_a_unit(content, tables
     assert g.turn["healing"] == 1 and g.turn["influence"] == 2 and g.ut.unit(0)["ready"] is True
 
 
+@pytest.mark.covers("peaceful_moment", "basic")
 def test_peaceful_moment_basic_heal_only_and_not_while_resting(content, tables):
     g = Game(content, tables, hand=["peaceful_moment"])
     g.ut.set_unit(0, "peasants", ready=0)
@@ -424,6 +446,7 @@ def test_peaceful_moment_basic_heal_only_and_not_while_resting(content, tables):
     assert g.turn["healing"] == 1 and g.of_kind("peaceful") == []
 
 
+@pytest.mark.covers("temporal_portal", "basic")
 def test_temporal_portal_basic_moves_one_safe_space_and_hand_limit_plus_1(G):
     G.T.set_hand(["temporal_portal"])
     pos = G.player["position"]
@@ -437,6 +460,7 @@ def test_temporal_portal_basic_moves_one_safe_space_and_hand_limit_plus_1(G):
     assert not any(a.startswith("move(") for a in G.acts())
 
 
+@pytest.mark.covers("temporal_portal", "powered.2")
 def test_temporal_portal_powered_hand_limit_2_may_stay(G):
     """The second powered option keeps the basic 1-space move, which the hero may decline."""
     G.T.set_hand(["temporal_portal"])
@@ -463,6 +487,7 @@ def test_enemy_armor_floor_2_stops_the_reduction_at_2(tmp_path, data_copy):
     assert CombatTester(g.core).enemy_armor(0) == 2
 
 
+@pytest.mark.covers("magic_talent", "basic")
 def test_magic_talent_basic_discards_a_red_card_to_cast_the_offer_fireball(G):
     """Magic Talent basic: discard Rage (red); the red Spell of the offer (Fireball) is cast
     with the red die (its basic effect by Day, 5.4.3) and stays in the offer."""
@@ -483,6 +508,7 @@ def GL(ll_content, ll_tables):
     return day_turn(ll_content, ll_tables, _G)
 
 
+@pytest.mark.covers("magic_talent", "basic@ll")
 def test_magic_talent_ll_basic_not_playable_without_a_card_of_an_offer_spells_colour(GL):
     G = GL    # Lost Legion printing: the Spell must be of the discarded card's colour (LL-2.10.1)
     G.U.set_spell_offer(["snowstorm", "fireball", "tremor"])
@@ -539,6 +565,7 @@ def test_maximal_effect_on_peaceful_moment_influence_3_three_times_one_action(co
     assert g.turn["healing"] == 4 and g.of_kind("peaceful") == []
 
 
+@pytest.mark.covers("peaceful_moment", "powered")
 def test_peaceful_moment_ready_needs_2_influence_per_level(content, tables):
     """Peaceful Moment powered: Influence 6; Heal 1 x 2 leaves 2 - a level-2 unit (4) can no
     longer be readied, a level-1 one still could."""
@@ -569,6 +596,7 @@ def test_maximal_effect_on_improvisation_needs_a_card_to_discard_once_it_is_gone
     assert G.T.hand == [] and G.T.discard == ["march"]
 
 
+@pytest.mark.covers("magic_talent", "basic@ll")
 def test_magic_talent_ll_spell_must_stay_castable_after_paying_its_mana(GL):
     """Magic Talent basic with Mana Bolt (blue) in the offer, in the Ranged phase: the gold
     die pays Mana Bolt itself, leaving only red crystals for its own mana - red gives a melee
