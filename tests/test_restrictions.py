@@ -293,3 +293,34 @@ def test_the_shipped_restricted_experiment_loads():
     exp = load_experiment(ROOT / "experiments" / "restricted.toml")
     assert [c.restriction_arm for c in exp.cells] == ["none", "no-rage-no-march", "no-keeps", "no-units-peasants"]
     assert exp.cells[1].forbid == (("cards", ("march", "rage")),)
+
+
+def test_restricted_states_accept_exactly_what_they_list(content, tables):
+    """Legal means accepted under restrictions too (tests/test_legality.py's contract): in
+    mid-game states with a broad restriction, every listed action is accepted (on a clone)
+    and every action the restriction took away is refused with the state unchanged."""
+    from test_legality import mid_game_states
+    forbid = dict(cards=[card(tables, c) for c in ("rage", "march", "swiftness", "improvisation")],
+                  units=[unit(tables, u) for u in ("peasants", "foresters", "utem_guardsmen")],
+                  sites=[site(s) for s in ("village", "keep", "monastery", "magical_glade")])
+    n_removed = n_states = 0
+    for state in mid_game_states(content, "solo-conquest", False, "random", 96, 2012):
+        free = [int(a) for a in state.legal_actions()]
+        set_restrictions(state.core, **forbid)
+        listed = [int(a) for a in state.legal_actions()]
+        assert listed and set(listed) <= set(free)
+        before = state.core.state_bytes()
+        for a in listed:
+            c = state.clone()
+            try:
+                c.apply(a)
+            except NotImplementedError:
+                pass
+        for a in sorted(set(free) - set(listed)):
+            with pytest.raises(ValueError):
+                state.apply(a)
+            assert state.core.state_bytes() == before
+            n_removed += 1
+        set_restrictions(state.core)        # the sampler plays on unrestricted
+        n_states += 1
+    assert n_states == 96 and n_removed >= 20
