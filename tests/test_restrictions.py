@@ -130,6 +130,20 @@ def test_a_forbidden_unit_is_not_offered_for_recruitment_nor_activated(content, 
     assert h.of_kind("activate_unit") == []
 
 
+def test_a_forbidden_skill_is_not_used(content, tables):
+    """8.2: Arythea's Dark Paths (Move 1, once a turn) is usable in the movement part."""
+    g = Game(content, tables, hand=["march"])
+    skills = list(tables.skill_ids)
+    g.core.set_raw({"players": [{"skills": [skills.index("arythea_dark_paths")] + [-1] * 7}]})
+    assert g.of_kind("use_skill") == ["use_skill(0)"]
+    set_restrictions(g.core, skills=[skills.index("arythea_burning_power")])   # another skill
+    assert g.of_kind("use_skill") == ["use_skill(0)"]
+    set_restrictions(g.core, skills=[skills.index("arythea_dark_paths")])
+    assert g.of_kind("use_skill") == []
+    with pytest.raises(ValueError):
+        g.do("use_skill", 0)
+
+
 def test_a_forbidden_site_kind_is_not_interacted_with(content, tables):
     g = Game(content, tables, site="village", hand=["march"])
     assert "interact" in g.kinds()
