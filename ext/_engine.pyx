@@ -782,7 +782,80 @@ cdef int legal_play(Engine eng, const GameState* cgs, const EngineStatics* es, i
     return n
 
 
+cdef inline bint forbidden_bit(const uint64_t* bits, int nwords, int k) noexcept nogil:
+    return 0 <= k < 64 * nwords and (bits[k >> 6] >> (k & 63)) & 1
+
+
+cdef inline bint site_forbidden(const GameState* gs, int h) noexcept nogil:
+    if h < 0 or h >= gs.n_hexes or gs.hexes[h].site < 0:
+        return False
+    return (gs.forbid_sites >> gs.hexes[h].site) & 1
+
+
+cdef bint action_forbidden(const GameState* gs, const EngineStatics* es, const Statics* st, int action) noexcept nogil:
+    """Restricted play (experiment arm, ``GameState.forbid_*``; Jaffe et al. 2012): does
+    ``action`` use a forbidden Deed card (played basic, powered or sideways), skill, Unit
+    (recruited or activated) or site kind (assaulted by moving in, entered, interacted with,
+    burned, plundered, its altar or glade used, its rampaging enemies challenged)?  A card
+    played through Concentration / Will Focus (its hand-card choice) counts as played."""
+    cdef int kind = action >> ACTION_SHIFT
+    cdef int arg = action & ARG_MASK
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef const int32_t* r
+    cdef int i, to, h = pl.position
+    if kind == A_CHOOSE:
+        if gs.turn.handler_row < 0 or gs.turn.ask != ASK_HAND_CARD or arg >= pl.n_hand:
+            return False
+        r = erow(es, gs.turn.handler_row)
+        return r[0] == OP_HANDLER and es.handler_group[r[1]] == HG_BASIC \
+            and es.handler_local[r[1]] == H_CONCENTRATION and forbidden_bit(gs.forbid_cards, 4, pl.hand[arg])
+    if kind == A_PLAY or kind == A_SIDEWAYS:
+        i = arg & 0x7F
+        return i < pl.n_hand and forbidden_bit(gs.forbid_cards, 4, pl.hand[i])
+    if kind == A_USE_SKILL:
+        return arg < MAX_SKILLS and forbidden_bit(gs.forbid_skills, 2, pl.skills[arg])
+    if kind == A_RECRUIT:
+        i = arg & 0xF
+        return i < gs.n_unit_offer and forbidden_bit(gs.forbid_units, 2, gs.unit_offer[i])
+    if kind == A_ACTIVATE_UNIT:
+        i = arg & 7
+        return i < MAX_UNITS and forbidden_bit(gs.forbid_units, 2, pl.units[i].card)
+    if kind == A_ENTER_SITE or kind == A_INTERACT or kind == A_BURN or kind == A_PLUNDER \
+            or kind == A_ALTAR or kind == A_BUY_ARTIFACT or kind == A_BUY_CITY_AA or kind == A_ADD_ELITE \
+            or (kind == A_GLADE_WOUND and arg != 0):
+        return site_forbidden(gs, h)
+    if kind == A_MOVE:                                       # 9.4.1: moving in is the assault
+        if arg >= BEND_MOVE:
+            to = arg - BEND_MOVE
+        elif h >= 0 and arg < 6:
+            to = gs.hexes[h].neighbour[arg]
+        else:
+            return False
+        return site_forbidden(gs, to) and ends_movement(gs, st, to, gs.current)
+    if kind == A_CHALLENGE and h >= 0:                       # 11.1.5
+        for i in range(6):
+            if (arg >> i) & 1 and site_forbidden(gs, gs.hexes[h].neighbour[i]):
+                return True
+    return False
+
+
 cdef int legal_actions(Engine eng, int32_t* out) noexcept nogil:
+    """The legal actions of the state into ``out``; returns how many.  With a restricted-play
+    arm (``GameState.restricted``) the actions using a forbidden thing are left out, unless
+    every listed action does: then all stay (the game never dead-ends; taking one is
+    counted in ``PlayerStats.restriction_forced`` by Engine.c_apply)."""
+    cdef int n = legal_actions_all(eng, out), i, m = 0
+    cdef const GameState* gs = &eng.core.gs
+    if not gs.restricted or n == 0:
+        return n
+    for i in range(n):
+        if not action_forbidden(gs, &eng.es, &eng.core.st, out[i]):
+            out[m] = out[i]
+            m += 1
+    return m if m > 0 else n
+
+
+cdef int legal_actions_all(Engine eng, int32_t* out) noexcept nogil:
     cdef GameState* gs = &eng.core.gs
     cdef const EngineStatics* es = &eng.es
     cdef const Statics* st = &eng.core.st
@@ -2352,6 +2425,7 @@ cdef class Engine:
         global mksim_cards_refused
         cdef const int32_t* legal = self.actions
         cdef int n = self.n_actions, i, err
+        cdef GameState* cg = &self.core.gs
         if not self.legal_valid or self.legal_version != self.core.version:
             n = legal_actions(self, self.scratch)
             legal = self.scratch
@@ -2362,6 +2436,9 @@ cdef class Engine:
             return APPLY_REFUSED
         self.legal_valid = False
         self.core.version += 1
+        if cg.restricted and action_forbidden(cg, &self.es, &self.core.st, action):
+            # listed although forbidden: every option of this decision was (legal_actions)
+            cg.players[cg.current].stats.restriction_forced += 1
         mksim_cards_refused = 0
         err = apply_action(self, action)
         if mksim_cards_refused:

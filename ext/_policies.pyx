@@ -442,7 +442,7 @@ STATS_FIELDS = (
     "defeated_white", "knockouts", "wounds_taken", "wounds_held", "units_recruited", "units_held",
     "gained_aa", "gained_spell", "gained_artifact", "crystals", "mana_used", "deeds",
     "ach_knowledge", "ach_loot", "ach_leader", "ach_conqueror", "ach_adventurer", "ach_beating",
-    "forced_missed",
+    "forced_missed", "restriction_forced",
 )
 #: Order of the numbers :func:`fill_rounds` writes for each round.
 ROUND_FIELDS = ("fame", "level", "wounds", "deeds", "units", "crystals", "tactic")
@@ -487,7 +487,7 @@ def fill_stats(GameCore core, int p, int32_t[::1] out, int32_t[::1] tactics, int
             s.cards_gained[DECK_AA], s.cards_gained[DECK_SPELL], s.cards_gained[DECK_ARTIFACT],
             pl.crystals[0] + pl.crystals[1] + pl.crystals[2] + pl.crystals[3], s.mana_used,
             pl.n_deck + pl.n_hand + pl.n_discard + pl.n_play + pl.n_tactic_cards + pl.n_set_aside,
-            ach[0], ach[1], ach[2], ach[3], ach[4], ach[5], s.forced_missed)
+            ach[0], ach[1], ach[2], ach[3], ach[4], ach[5], s.forced_missed, s.restriction_forced)
     for k, v in enumerate(vals):
         out[k] = v
     for i in range(MAX_ROUNDS):
@@ -586,3 +586,36 @@ def view_numbers(GameCore core):
         "dummy_deck_size": gs.dummy.n_deck if gs.has_dummy else -1,
         "dummy_discard": [gs.dummy.discard[i] for i in range(gs.dummy.n_discard)] if gs.has_dummy else [],
     }
+
+
+def set_restrictions(GameCore core, cards=(), skills=(), units=(), sites=()):
+    """Restricted play (an experiment arm; Jaffe et al. 2012): forbid the player the Deed
+    cards, skills, Units and site kinds given as content indices (rows of ``tables.card_ids``,
+    ``tables.skill_ids``, ``tables.unit_ids``; positions in ``content.SITE_IDS``).  The
+    engine's legal-action listing then leaves out every action using one of them wherever
+    another option remains (``GameState.forbid_*``; docs/experiments.md).  Empty lists
+    lift every restriction."""
+    cdef GameState* gs = &core.gs
+    cdef int i
+    lists = (("card", cards, 64 * 4), ("skill", skills, 64 * 2), ("unit", units, 64 * 2),
+             ("site kind", sites, 32))
+    for what, values, cap in lists:
+        for v in values:
+            if type(v) is not int or not 0 <= v < cap:
+                raise ValueError(f"set_restrictions: {what} index {v!r} is outside 0..{cap - 1}")
+    for i in range(4):
+        gs.forbid_cards[i] = 0
+    for i in range(2):
+        gs.forbid_skills[i] = 0
+        gs.forbid_units[i] = 0
+    gs.forbid_sites = 0
+    for v in cards:
+        gs.forbid_cards[v >> 6] |= (<uint64_t>1) << (v & 63)
+    for v in skills:
+        gs.forbid_skills[v >> 6] |= (<uint64_t>1) << (v & 63)
+    for v in units:
+        gs.forbid_units[v >> 6] |= (<uint64_t>1) << (v & 63)
+    for v in sites:
+        gs.forbid_sites |= (<uint32_t>1) << v
+    gs.restricted = 1 if (cards or skills or units or sites) else 0
+    core.version += 1          # the cached legal list is stale

@@ -177,6 +177,7 @@ cdef struct PlayerStats:       # counters for the results store (docs/experiment
     uint16_t conquered[NUM_SITE_KINDS]   # sites conquered / shielded / burned, by site kind (content.SITE_IDS)
     uint16_t turns             # own turns started (4)
     int8_t forced_missed       # bit r-1: the experiment's forced tactic for round r was not on offer
+    uint16_t restriction_forced    # decisions where only forbidden options were legal, so one was taken (restricted play)
     RoundStats rounds[MAX_ROUNDS]   # filled at each round's end and at the game's end
     int8_t n_rounds
 
@@ -548,3 +549,9 @@ cdef struct GameState:
     int8_t tactics_available[6]
     int8_t tactics_removed[12] # solo: used tactics leave the game (17.3.4)
     int8_t forced_tactic[MAX_ROUNDS]   # experiment arm: tactic + 1 the player must take in round r+1 when on offer, 0 = free
+    # restricted play (experiment arm; Jaffe et al. 2012): bit k = content index k is forbidden
+    uint64_t forbid_cards[4]   # Deed card rows (tables.card_ids)
+    uint64_t forbid_skills[2]  # skill rows (tables.skill_ids)
+    uint64_t forbid_units[2]   # unit rows (tables.unit_ids)
+    uint32_t forbid_sites      # site kinds (content.SITE_IDS)
+    uint8_t restricted         # any forbid_* bit set (legal_actions filters only then)

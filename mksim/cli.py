@@ -641,6 +641,10 @@ def replay_cmd(
         state = g.new_state(exp.seed, k)
         if the_cell.forced:
             set_forced_tactics(state.core, {r: g.tables.tactic_ids.index(t) for r, t in the_cell.forced})
+        if the_cell.forbid:
+            from ._policies import set_restrictions
+            from .runner import restriction_indices
+            set_restrictions(state.core, **restriction_indices(the_cell, g.tables))
         typer.echo(f"# {g.title} -- cell {c} ({the_cell.label}), seed {exp.seed} game {k}")
         play_logged(g, exp.seed, k, get_policy(the_cell.policy, **dict(the_cell.params)), echo=typer.echo,
                     max_steps=the_cell.max_steps, state=state)

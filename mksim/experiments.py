@@ -2,7 +2,7 @@
 
 An experiment is data only (TOML, no code): a name, the scenario, factors with their levels,
 games per cell and a root seed.  The cells are every combination of the factors' levels
-(heroes x policies x Lost Legion x content arms x tactic arms, in that order).  All cells
+(heroes x policies x Lost Legion x content arms x tactic arms x restriction arms, in that order).  All cells
 share the game seeds: game ``k`` of every cell is set up from the streams of ``(seed, k)``
 and its policy is reset with ``(seed, k)`` (common random numbers, so comparisons between
 cells are paired).
@@ -25,15 +25,18 @@ from pathlib import Path
 from typing import Any, Optional
 
 __all__ = ["ExperimentError", "Cell", "Experiment", "load_experiment", "experiment_from_options",
-           "content_hash", "FACTORS"]
+           "content_hash", "FACTORS", "FORBID_KINDS", "forbid_ids"]
 
 #: Factor names of ``[factors]`` in the order cells are enumerated.
-FACTORS = ("heroes", "policies", "lost_legion", "content", "tactics")
+FACTORS = ("heroes", "policies", "lost_legion", "content", "tactics", "restrictions")
 TOP_KEYS = {"name": str, "description": str, "scenario": str, "games": int, "seed": int,
             "max_steps": int, "chunk_size": int, "factors": dict}
 REQUIRED = ("name", "scenario", "games", "seed")
 SHIPPED = "shipped"      # name of the content arm without overrides
 FREE = "free"            # name of the tactic arm where the policy chooses every tactic
+UNRESTRICTED = "none"    # name of the restriction arm that forbids nothing (the reference)
+#: What a restriction arm may forbid (the keys of its ``forbid`` table, in this order).
+FORBID_KINDS = ("cards", "skills", "units", "sites")
 
 
 class ExperimentError(ValueError):
@@ -59,6 +62,9 @@ class Cell:
     tactic_arm : str
         Name of the tactic arm; ``forced`` holds its ``(round, tactic id)`` pairs.
     max_steps : int
+    restriction_arm : str
+        Name of the restricted-play arm; ``forbid`` holds its ``(kind, ids)`` pairs (kind one
+        of :data:`FORBID_KINDS`, ids sorted content ids; only kinds with ids).
     """
 
     index: int
@@ -73,10 +79,13 @@ class Cell:
     tactic_arm: str = FREE
     forced: tuple = ()
     max_steps: int = 100_000
+    restriction_arm: str = UNRESTRICTED
+    forbid: tuple = ()
 
     @property
     def label(self) -> str:
-        """``hero | policy | LL | content arm | tactic arm`` (the last three only when set)."""
+        """``hero | policy | LL | content arm | tactic arm | restriction arm`` (the last four
+        only when set)."""
         parts = [self.hero, self.policy_label or self.policy]
         if self.lost_legion:
             parts.append("lost-legion")
@@ -84,6 +93,8 @@ class Cell:
             parts.append(self.content_arm)
         if self.tactic_arm != FREE:
             parts.append(self.tactic_arm)
+        if self.restriction_arm != UNRESTRICTED:
+            parts.append(self.restriction_arm)
         return " | ".join(parts)
 
     def policy_params_json(self) -> str:
@@ -93,6 +104,10 @@ class Cell:
         d = asdict(self)
         d["params"] = dict(self.params)
         d["forced"] = {str(r): t for r, t in self.forced}
+        if self.restriction_arm == UNRESTRICTED and not self.forbid:
+            del d["restriction_arm"], d["forbid"]     # as before the factor: same fingerprints
+        else:
+            d["forbid"] = {k: list(ids) for k, ids in self.forbid}
         d["label"] = self.label
         return d
 
@@ -229,6 +244,58 @@ def _levels(where: str, value: Any, allow_all: bool = False) -> list:
     return value
 
 
+def forbid_ids(content) -> dict:
+    """The ids a restriction arm may name, per :data:`FORBID_KINDS` (content row order)."""
+    from .content import SITE_IDS
+    from .tables import compile_content
+    t = compile_content(content)
+    return {"cards": list(t.card_ids), "skills": list(t.skill_ids), "units": list(t.unit_ids),
+            "sites": list(SITE_IDS)}
+
+
+def _restriction_arms(where: str, value: Any, shipped, override_paths: list) -> list:
+    """``[[factors.restrictions]]`` arms: ``name`` and ``forbid = {cards, skills, units,
+    sites}`` (lists of content ids).  Every id must exist in the shipped content and in every
+    content arm's override."""
+    from .game import normalize_id
+    known = forbid_ids(shipped)
+    others = [(p, forbid_ids(_load_content(p, where))) for p in override_paths]
+    arms = []
+    for i, arm in enumerate(_levels(f"{where}: factors.restrictions", value)):
+        w = f"{where}: factors.restrictions[{i}]"
+        _arm_table(w, arm, ("name", "forbid"), "a restriction arm")
+        forbid = arm.get("forbid", {})
+        _check_type(f"{w}.forbid", forbid, dict)
+        unknown = set(forbid) - set(FORBID_KINDS)
+        if unknown:
+            raise ExperimentError(f"{w}.forbid: unknown key {sorted(unknown)[0]!r}; known: {', '.join(FORBID_KINDS)}")
+        pairs = []
+        for kind in FORBID_KINDS:
+            ids = forbid.get(kind, [])
+            _check_type(f"{w}.forbid.{kind}", ids, list)
+            got = []
+            for j, x in enumerate(ids):
+                _check_type(f"{w}.forbid.{kind}[{j}]", x, str)
+                xid = normalize_id(x)
+                if xid not in known[kind]:
+                    raise ExperimentError(f"{w}.forbid.{kind}[{j}]: unknown {kind[:-1]} {x!r}; known: "
+                                          f"{', '.join(known[kind])}")
+                for path, ok in others:
+                    if xid not in ok[kind]:
+                        raise ExperimentError(f"{w}.forbid.{kind}[{j}]: the content {path} has no {kind[:-1]} {x!r}")
+                if xid not in got:
+                    got.append(xid)
+            if got:
+                pairs.append((kind, tuple(sorted(got))))
+        if arm["name"] in [a for a, _ in arms]:
+            raise ExperimentError(f"{w}: restriction arm {arm['name']!r} given twice")
+        if arm["name"] == UNRESTRICTED and pairs:
+            raise ExperimentError(f"{w}: the arm {UNRESTRICTED!r} is the unrestricted reference; "
+                                  "it cannot forbid anything (give the arm another name)")
+        arms.append((arm["name"], tuple(pairs)))
+    return arms
+
+
 def _resolve(raw: dict, where: str, base: Path) -> Experiment:
     """Check every key of a parsed experiment and build its cells."""
     for key in raw:
@@ -339,17 +406,25 @@ def _resolve(raw: dict, where: str, base: Path) -> Experiment:
                 raise ExperimentError(f"{w}: tactic arm {arm['name']!r} given twice")
             tactic_arms.append((arm["name"], tuple(sorted(forced))))
 
+    restriction_arms = [(UNRESTRICTED, ())]
+    if "restrictions" in factors:
+        restriction_arms = _restriction_arms(where, factors["restrictions"], shipped,
+                                             [p for _, p in content_arms if p is not None])
+
     max_steps = raw.get("max_steps", 100_000)
     cells = []
-    for k, (h, (pname, params, plabel), lost, (carm, cpath), (tarm, forced)) in enumerate(
-            itertools.product(heroes, policies, ll, content_arms, tactic_arms)):
+    for k, (h, (pname, params, plabel), lost, (carm, cpath), (tarm, forced), (rarm, forbid)) in enumerate(
+            itertools.product(heroes, policies, ll, content_arms, tactic_arms, restriction_arms)):
         cells.append(Cell(k, scenario, h, pname, tuple(sorted(params.items())), plabel, lost,
-                          carm, cpath, tarm, forced, max_steps))
+                          carm, cpath, tarm, forced, max_steps, rarm, forbid))
     resolved = {
         "heroes": heroes, "policies": [{"name": n, "params": p, "label": lab} for n, p, lab in policies],
         "lost_legion": ll, "content": [{"name": n, "path": p} for n, p in content_arms],
         "tactics": [{"name": n, "force": {str(r): t for r, t in f}} for n, f in tactic_arms],
     }
+    if "restrictions" in factors:          # absent: the resolved configuration of older files
+        resolved["restrictions"] = [{"name": n, "forbid": {k: list(ids) for k, ids in f}}
+                                    for n, f in restriction_arms]
     return Experiment(raw["name"].strip(), scenario, raw["games"], raw["seed"], cells, resolved,
                       source=where, description=raw.get("description", ""), max_steps=max_steps,
                       chunk_size=raw.get("chunk_size"), content_hashes=hashes)
@@ -410,7 +485,10 @@ def experiment_from_config(config: dict, where: str) -> Experiment:
             cells.append(Cell(c["index"], c["scenario"], c["hero"], c["policy"],
                               tuple(sorted(c["params"].items())), c["policy_label"], c["lost_legion"],
                               c["content_arm"], c["content"], c["tactic_arm"],
-                              tuple(sorted((int(r), t) for r, t in c["forced"].items())), c["max_steps"]))
+                              tuple(sorted((int(r), t) for r, t in c["forced"].items())), c["max_steps"],
+                              c.get("restriction_arm", UNRESTRICTED),
+                              tuple((k, tuple(c["forbid"][k])) for k in FORBID_KINDS
+                                    if c.get("forbid", {}).get(k))))
         return Experiment(config["name"], config["scenario"], config["games"], config["seed"], cells,
                           config["factors"], source=where, description=config.get("description", ""),
                           max_steps=config["max_steps"], content_hashes=config["content_hashes"])

@@ -104,6 +104,7 @@ def chunk_tables(exp, cell, games: np.ndarray, rounds: np.ndarray, messages: dic
         "policy_label": const(cell.policy_label, pa.string()),
         "policy_params": const(cell.policy_params_json(), pa.string()),
         "tactic_arm": const(cell.tactic_arm, pa.string()),
+        "restriction_arm": const(cell.restriction_arm, pa.string()),
     }
     for r in range(n_rounds):
         cols[f"tactic_r{r + 1}"] = _names(games["tactics"][:, r].astype(np.int64) - 1, tactic_ids)

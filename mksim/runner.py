@@ -24,7 +24,7 @@ from typing import Callable, Optional, Union
 import numpy as np
 
 from ._policies import (DUMMY_ACTOR, combat_enemies, core_info, final_score, outcome_numbers,
-                        set_forced_tactics)
+                        set_forced_tactics, set_restrictions)
 from .effects import TIMES
 from .game import Game, Outcome, State, actor_name
 from .policies import Policy, get_policy, resolve_policy
@@ -199,13 +199,17 @@ def play_game(config: GameConfig, seed: int, game_index: int, policy: PolicySpec
 
 
 def _play_state(config: GameConfig, seed: int, game_index: int, pol: Policy,
-                forced: Optional[dict] = None) -> tuple[State, int, str]:
+                forced: Optional[dict] = None, restrict: Optional[dict] = None) -> tuple[State, int, str]:
     """Set up and play one game; ``forced`` maps round -> tactic index the player must take
-    (an experiment's tactic arm, ``GameState.forced_tactic``).  Returns (state, error, message)."""
+    (an experiment's tactic arm, ``GameState.forced_tactic``); ``restrict`` is a restricted-play
+    arm as :func:`restriction_indices` gives it (``GameState.forbid_*``).  Returns (state,
+    error, message)."""
     game = config.game()
     state = game.new_state(seed, game_index)
     if forced:
         set_forced_tactics(state.core, forced)
+    if restrict:
+        set_restrictions(state.core, **restrict)
     pol.reset(seed, game_index)
     error, message = ERROR_NONE, ""
     try:
@@ -466,6 +470,15 @@ class RunInterrupted(Exception):
         self.stored, self.total = stored, total
 
 
+def restriction_indices(cell, tables) -> dict:
+    """A cell's restriction arm (``Cell.forbid``: content ids) as the content indices
+    :func:`mksim._policies.set_restrictions` takes; empty when the cell forbids nothing."""
+    from .content import SITE_IDS
+    rows = {"cards": tables.card_ids, "skills": tables.skill_ids, "units": tables.unit_ids,
+            "sites": SITE_IDS}
+    return {kind: [list(rows[kind]).index(x) for x in ids] for kind, ids in cell.forbid}
+
+
 def cell_config(cell) -> GameConfig:
     return GameConfig(cell.scenario, cell.hero, cell.content, cell.lost_legion, cell.max_steps)
 
@@ -501,6 +514,7 @@ def play_cell_chunk(cell, seed: int, start: int, stop: int, in_worker: bool = Fa
     game = config.game()
     pol = get_policy(cell.policy, **dict(cell.params))
     forced = {r: game.tables.tactic_ids.index(t) for r, t in cell.forced}
+    restrict = restriction_indices(cell, game.tables)
     n = stop - start
     # per-game numbers go into plain int32 buffers (one C call each); the structured
     # arrays are filled column by column at the end, so Python work per game stays small
@@ -520,7 +534,7 @@ def play_cell_chunk(cell, seed: int, start: int, stop: int, in_worker: bool = Fa
     for i in range(n):
         g = start + i
         t0 = time.perf_counter()
-        state, error, message = _play_state(config, seed, g, pol, forced)
+        state, error, message = _play_state(config, seed, g, pol, forced, restrict)
         core = state.core
         t, _fame, _steps, _rnd = outcome_numbers(core)
         done = error == ERROR_NONE and state.engine.is_terminal()
