@@ -378,6 +378,7 @@ cdef int run_effects(GameState* gs, const EngineStatics* es, const Statics* st, 
                 return res                                 # RES_CHOICE: an enemy target (ASK_ENEMY)
     gs.turn.resolving_card = -1
     gs.turn.concentration = 0          # its bonus applies only to the card played with it
+    gs.turn.overload_bonus = 0         # Mana Overload: not given, the skill stays in the centre
     return RES_DONE
 
 
@@ -386,10 +387,10 @@ cdef int card_bonus(GameState* gs) noexcept nogil:
     for the Action card played with it (a Deed card resolving: not a unit, skill or tactic).
     Engine reading: +N once, to the first Move / Influence / Attack / Block amount that card's
     strong effect gives (a choice: to the option chosen); Move takes it in move_bonus."""
-    cdef int b
+    cdef int b = overload_take(gs)     # Mana Overload (LL-7, _fx_skills.pxi)
     if gs.turn.resolving_card < 0 or gs.turn.concentration <= 0:
-        return 0
-    b = gs.turn.concentration
+        return b
+    b += gs.turn.concentration
     gs.turn.concentration = 0
     return b
 
@@ -397,7 +398,7 @@ cdef int card_bonus(GameState* gs) noexcept nogil:
 cdef int move_bonus(GameState* gs) noexcept nogil:
     """Extra Move for a card giving Move now: Concentration / Will Focus (once, for the
     card played with it) and Tirelessness (the next card, or every later one)."""
-    cdef int b = gs.turn.concentration
+    cdef int b = gs.turn.concentration + overload_take(gs)     # Mana Overload (LL-7)
     gs.turn.concentration = 0
     b += gs.turn.move_bonus
     if not gs.turn.move_bonus_all:
@@ -1555,7 +1556,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
     cdef int arg = action & ARG_MASK
     cdef int p = gs.current
     cdef Player* pl = &gs.players[p]
-    cdef int i, card, row, powered, pay, pay2, to, cost, a, b, deck, k, res, slot
+    cdef int i, card, row, powered, pay, pay2, to, cost, a, b, deck, k, res, slot, c1, c2
     cdef const int32_t* r
     gs.steps += 1
     if gs.turn.handler_row >= 0:
@@ -1676,9 +1677,13 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         row = card_playable_mode(gs, es, card, powered)
         if row < 0:
             return ERR_ILLEGAL
+        c1 = c2 = -1
         if deck == DECK_SPELL or (powered and deck != DECK_ARTIFACT):
             if pay == PAY_NONE or not pay_ok(gs, pay, card_colour(es, card)):
                 return ERR_ILLEGAL
+            c1 = pay_colour(gs, pay)                             # Mana Overload (_fx_skills)
+            if deck == DECK_SPELL and powered and pay2 != PAY_NONE:
+                c2 = pay_colour(gs, pay2)
             if deck == DECK_SPELL and polar_spell_blocked(gs, pay):
                 return ERR_ILLEGAL                               # Polarization (_fx_skills)
             k = gs.turn.polar_nospell
@@ -1698,6 +1703,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if deck == DECK_SPELL and card_colour(es, card) < 4 and gs.turn.spells_cast[card_colour(es, card)] < 127:
             gs.turn.spells_cast[card_colour(es, card)] += 1     # cast, not sideways (Rings)
         gs.turn.resolving_card = <int16_t>card
+        if powered and deck != DECK_ARTIFACT:
+            overload_arm(gs, es, p, card, c1, c2)                # LL-7 Mana Overload (_fx_skills)
         push_eval(gs, row)
         res = run_effects(gs, es, st, p)
         return gs.error if res == RES_ERROR else ERR_NONE

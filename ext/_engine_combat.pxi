@@ -83,6 +83,7 @@ cdef int begin_fight(GameState* gs, const EngineStatics* es, const Statics* st, 
     gs.turn.grail_fame = 0
     gs.turn.action_taken = 1
     gs.turn.move_points = 0                                        # 4.4.7
+    coop_combat_start(gs, es, st)                                  # LL-7 Wolfhawk's (_fx_skills)
     return ERR_NONE
 
 

@@ -24,10 +24,14 @@
 # effect is the owner's, on the next turn only (LL-7.3.2; Player.coop_due), when the face-down
 # token may be used once more for it; it expires at the end of that turn or of the round
 # (LL-7.3.3).  The owner's parts reuse the competitive skills' handlers (healing_ritual,
-# mana_exploit, prayer_of_weather, wolfs_howl) or reroll_source_die.  The automatic secondary
-# effects of Mana Overload and Wolfhawk's skill are not modelled yet (skills.toml notes):
-# those two are cooperative_not_modelled(effect=owner's part), which stops the game with a
-# named error when the skill is used.
+# mana_exploit, prayer_of_weather, wolfs_howl) or reroll_source_die / mark_mana.  Two
+# secondary effects trigger automatically (LL-7.3.1) instead of by using the face-down token:
+# overload_bonus (Mana Overload: the first card the owner powers with the marked colour on
+# the next turn, overload_arm / card_bonus) and first_combat_weaken (Wolfhawk's: at the start
+# of the owner's first combat of the next turn, coop_combat_start).  The dummy plays no cards
+# and fights no combats (18.1.2), so it never triggers either.
+# cooperative_not_modelled(effect=owner's part) stays in the vocabulary for a cooperative skill
+# whose secondary effect is not modelled: using it stops the game with a named error.
 
 from mksim._combat cimport RES_PHYSICAL
 from mksim._types cimport FIRE, COLDFIRE
@@ -63,6 +67,9 @@ SKILLS_HANDLERS = (
     ("cooperative", ("effect", "then")),
     ("source_opening_die", ()),
     ("cooperative_not_modelled", ("effect",)),
+    ("mark_mana", ()),
+    ("overload_bonus", ("bonus",)),
+    ("first_combat_weaken", ("armor", "floor", "attack_delta")),
 )
 
 cdef enum SkillHandler:
@@ -96,6 +103,9 @@ cdef enum SkillHandler:
     SK_COOPERATIVE = 27
     SK_SOURCE_OPENING_DIE = 28
     SK_COOPERATIVE_NOT_MODELLED = 29
+    SK_MARK_MANA = 30
+    SK_OVERLOAD_BONUS = 31
+    SK_FIRST_COMBAT_WEAKEN = 32
 
 cdef enum SkillUsage:          # mksim.content.SKILL_USAGE order
     SKU_ONCE_PER_TURN = 0
@@ -120,7 +130,8 @@ cdef bint skill_usable(const GameState* gs, const EngineStatics* es, int p, int 
     usage = skill_entry(es, skill)[1]
     if usage == SKU_PASSIVE:
         return False                                          # always active, not an action
-    if (pl.skills_used >> slot) & 1 and not (pl.coop_due == 2 and skill_is(es, skill, SK_COOPERATIVE)):
+    if (pl.skills_used >> slot) & 1 and not (pl.coop_due == 2 and pl.coop_slot == slot + 1
+                                             and skill_is(es, skill, SK_COOPERATIVE)):
         return False                                          # face down (8.2.1, 8.2.2; LL-7.3.2)
     if usage == SKU_ONCE_PER_TURN and (pl.skills_used >> (SKILL_TURN_SHIFT + slot)) & 1:
         return False                                          # 8.2.3
@@ -316,9 +327,142 @@ cdef void skills_turn_end(GameState* gs, Player* pl) noexcept nogil:
     if pl.source_freeze == 2:
         pl.source_freeze = 0
     if pl.coop_due == 2:
-        pl.coop_due = 0                                       # LL-7.3.2: not used, expired
+        coop_done(pl)                                         # LL-7.3.2: not used, expired
     if pl.motivation_lock > 0:
         pl.motivation_lock -= 1
+
+
+cdef inline void coop_done(Player* pl) noexcept nogil:
+    """The cooperative skill's token is back face down: no secondary effect pending."""
+    pl.coop_due = 0
+    pl.coop_slot = 0
+    pl.coop_mark = 0
+
+
+cdef bint row_is_automatic(const EngineStatics* es, int row) noexcept nogil:
+    """A secondary effect that triggers by itself (LL-7.3.1), not by using the token."""
+    cdef const int32_t* r = erow(es, row)
+    return r[0] == OP_HANDLER and es.handler_group[r[1]] == HG_SKILLS \
+        and (es.handler_local[r[1]] == SK_OVERLOAD_BONUS or es.handler_local[r[1]] == SK_FIRST_COMBAT_WEAKEN)
+
+
+cdef int coop_due_row(const GameState* gs, const EngineStatics* es, const Player* pl, int local) noexcept nogil:
+    """The secondary-effect row of the player's cooperative skill due this turn if it is
+    handler `local` (SK_OVERLOAD_BONUS / SK_FIRST_COMBAT_WEAKEN), else -1."""
+    cdef int slot = pl.coop_slot - 1, skill, row
+    cdef const int32_t* r
+    if pl.coop_due != 2 or slot < 0 or slot >= MAX_SKILLS:
+        return -1
+    skill = pl.skills[slot]
+    if skill < 0 or not skill_is(es, skill, SK_COOPERATIVE):
+        return -1
+    row = row_args(es, skill_entry(es, skill)[2])[1]
+    r = erow(es, row)
+    if r[0] == OP_HANDLER and es.handler_group[r[1]] == HG_SKILLS and es.handler_local[r[1]] == local:
+        return row
+    return -1
+
+
+cdef void overload_arm(GameState* gs, const EngineStatics* es, int p, int card, int c1, int c2) noexcept nogil:
+    """Mana Overload, secondary (LL-7.3.2 solo: the owner's next turn; automatic, LL-7.3.1):
+    a Deed card powered (A_PLAY, its strong effect) with mana of the marked colour gets
+    +bonus on the first Move / Influence / Attack / Block it gives (card_bonus, move_bonus),
+    and the token goes back face down then.  Called after the mana is paid: pay / pay2 are
+    its payment codes (pay2 < 0: none).  Mana paid inside an effect (Pure Magic) and cards
+    played through another card (Concentration: another resolving card) do not trigger it.
+    c1 / c2: the colours of the mana paid (-1: none), as it lies (a gold die is gold, not
+    the colour it is used as: skills.toml conflicts)."""
+    cdef Player* pl = &gs.players[p]
+    cdef int row = coop_due_row(gs, es, pl, SK_OVERLOAD_BONUS), mark = pl.coop_mark - 1
+    if row < 0 or mark < 0:
+        return
+    if c1 != mark and c2 != mark:
+        return
+    gs.turn.overload_bonus = <int8_t>row_args(es, row)[0]
+    gs.turn.overload_card = <int16_t>card
+
+
+cdef int overload_take(GameState* gs) noexcept nogil:
+    """The armed Mana Overload bonus, for the card it was armed for; the skill is spent."""
+    cdef int b = gs.turn.overload_bonus
+    if b <= 0 or gs.turn.resolving_card < 0 or gs.turn.resolving_card != gs.turn.overload_card:
+        return 0
+    gs.turn.overload_bonus = 0
+    coop_done(&gs.players[gs.current])                       # returned face down
+    return b
+
+
+cdef void coop_combat_start(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
+    """Wolfhawk's cooperative skill, secondary (LL-7.3.2 solo: the owner's next turn;
+    automatic, LL-7.3.1: "the first combat"): when a combat begins, its effect is resolved at
+    once (the player picks the enemies: first_combat_weaken); the token goes back face down."""
+    cdef Player* pl = &gs.players[gs.current]
+    cdef int row = coop_due_row(gs, es, pl, SK_FIRST_COMBAT_WEAKEN), skill
+    if row < 0 or gs.turn.n_eval != 0 or gs.turn.handler_row >= 0 or gs.turn.pending_choice >= 0:
+        return
+    skill = pl.skills[pl.coop_slot - 1]
+    coop_done(pl)
+    gs.turn.resolving_card = <int16_t>(SKILL_CARD_BASE - skill)
+    push_eval(gs, row)
+    run_effects(gs, es, st, gs.current)
+
+
+cdef uint64_t weaken_armor_targets(const GameState* gs, const Statics* st) noexcept nogil:
+    """Enemies whose Armor an effect may lower now (not Arcane Immunity, LL-6.7.1)."""
+    cdef uint64_t o = 0
+    cdef int s
+    for s in range(gs.combat.n_enemies):
+        if enemy_effect_ok(gs, st, s, -1):
+            o |= (<uint64_t>1) << s
+    return o
+
+
+cdef uint64_t weaken_attack_targets(const GameState* gs, const Statics* st) noexcept nogil:
+    """Enemy attacks with a value to lower (option slot * 3 + attack; Arcane Immunity does not
+    protect an attack, LL-6.7.4).  A summoner's attack is its summoned monster's, not drawn
+    yet at the start of the combat (11.6.2): not offered (skills.toml conflicts)."""
+    cdef uint64_t o = 0
+    cdef int s, i
+    for s in range(gs.combat.n_enemies):
+        if gs.combat.enemies[s].summoned_by >= 0 or enemy_ability(gs, st, s, AB_SUMMON):
+            continue
+        for i in range(enemy_n_attacks(gs, st, s)):
+            if s * 3 + i < 63 and attack_is_live(gs, st, s, i) and enemy_attack_value(gs, st, s, i) > 0:
+                o |= (<uint64_t>1) << (s * 3 + i)
+    return o
+
+
+cdef int first_combat_weaken(GameState* gs, const Statics* st, int row, const int32_t* a, int choice) noexcept nogil:
+    """Wolfhawk's cooperative skill, secondary: one enemy's Armor `armor` (min `floor` = 1,
+    not against Arcane Immunity) and one attack of the same or another enemy `attack_delta` (not
+    below 0), for this combat.  Stage 0: the enemy (ASK_ENEMY); stage 1: the attack
+    (ASK_OPTION slot * 3 + attack).  A stage with nothing to act on is passed over.  The
+    choices belong to the start of the combat (heat_window kept, Into the Heat)."""
+    cdef uint64_t options
+    cdef int i, w, v
+    if a[1] != 1:
+        set_error(gs, ERR_ENEMY_EFFECT, OP_ENEMY_ARMOR, gs.turn.resolving_card)
+        return RES_ERROR
+    if gs.turn.heat_window:
+        gs.turn.heat_window = 2
+    if choice < 0:
+        options = weaken_armor_targets(gs, st)
+        if options:
+            return ask(gs, row, 0, ASK_ENEMY, options)
+        gs.turn.handler_stage = 0
+    elif gs.turn.handler_stage == 0:
+        v = gs.combat.enemies[choice].armor_delta + a[0]      # enemy_armor() keeps it >= 1
+        gs.combat.enemies[choice].armor_delta = <int8_t>(v if v > -100 else -100)
+    if choice < 0 or gs.turn.handler_stage == 0:
+        options = weaken_attack_targets(gs, st)
+        if options:
+            return ask(gs, row, 1, ASK_OPTION, options)
+        return RES_DONE
+    i = choice // 3
+    w = choice % 3
+    v = enemy_attack_value(gs, st, i, w)
+    gs.combat.enemies[i].attack_delta[w] += <int8_t>(a[2] if -a[2] < v else -v)
+    return RES_DONE
 
 
 cdef void skills_round_end(GameState* gs) noexcept nogil:
@@ -326,7 +470,7 @@ cdef void skills_round_end(GameState* gs) noexcept nogil:
     cdef int p
     for p in range(gs.n_players):
         gs.players[p].source_freeze = 0
-        gs.players[p].coop_due = 0                            # LL-7.3.3: not across rounds
+        coop_done(&gs.players[p])                             # LL-7.3.3: not across rounds
 
 
 cdef int skill_pool_bonus(GameState* gs, int op, int kind) noexcept nogil:
@@ -488,11 +632,17 @@ cdef bint skills_playable(const GameState* gs, const EngineStatics* es, int row,
     if local == SK_REROLL_SOURCE_DIE:             # a die in the Source (5.5)
         return special_now(gs) and source_dice_left(gs) != 0
     if local == SK_COOPERATIVE:                   # LL-7.3.2: the secondary effect on the due turn
-        return node_playable(gs, es, a[1] if pl.coop_due == 2 else a[0])
+        if pl.coop_due == 2:                      # (an automatic one is never used at will)
+            return not row_is_automatic(es, a[1]) and node_playable(gs, es, a[1])
+        return node_playable(gs, es, a[0])
     if local == SK_SOURCE_OPENING_DIE:            # a basic-colour die in the Source (5.5)
         return special_now(gs) and source_opening_dice(gs) != 0
     if local == SK_COOPERATIVE_NOT_MODELLED:      # usable when its owner's part is
         return node_playable(gs, es, a[0])
+    if local == SK_MARK_MANA:                     # a special effect (6.3.3), like Mana Exploit
+        return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT or gs.combat.active != 0
+    if local == SK_OVERLOAD_BONUS or local == SK_FIRST_COMBAT_WEAKEN:
+        return False                              # automatic (LL-7.3.1): never an action
     if local == SK_PRAYER_OF_WEATHER or local == SK_HAWK_EYES:   # movement (9.3, 9.6)
         return gs.phase == PH_MOVE and not gs.turn.action_taken and not gs.combat.active
     if local == SK_HEALING_RITUAL:                # outside combat, with a Wound in hand
@@ -1028,11 +1178,30 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
     if local == SK_COOPERATIVE:
         # LL-7.3: the owner's part now (`effect`); in a solo game the secondary effect
         # (`then`) is the owner's on the next turn only (LL-7.3.2, skills_turn_start).
-        if pl.coop_due == 2:
-            pl.coop_due = 0                                   # taken back face down
+        v = 0
+        for i in range(MAX_SKILLS):                           # the token being used
+            if pl.skills[i] >= 0 and SKILL_CARD_BASE - pl.skills[i] == gs.turn.resolving_card:
+                v = i + 1
+        if pl.coop_due == 2 and pl.coop_slot == v:
+            coop_done(pl)                                     # taken back face down
             return push_eval(gs, a[1])
+        coop_done(pl)                                         # one token in the centre at a time
         pl.coop_due = 1
+        pl.coop_slot = <uint8_t>v
         return push_eval(gs, a[0])
+    if local == SK_MARK_MANA:
+        # Mana Overload (Tovak, cooperative LL-7): a mana token of a chosen non-gold colour
+        # (5.3.1); the token in the centre is marked with that colour (overload_arm).
+        if choice < 0:
+            return ask(gs, row, 0, ASK_COLOUR, 0x2F)          # red blue white green black
+        gs.turn.mana_tokens[choice] += 1
+        pl.coop_mark = <uint8_t>(choice + 1)
+        return RES_DONE
+    if local == SK_FIRST_COMBAT_WEAKEN:
+        return first_combat_weaken(gs, st, row, a, choice)
+    if local == SK_OVERLOAD_BONUS:                # armed by overload_arm, never resolved
+        set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+        return RES_ERROR
     if local == SK_COOPERATIVE_NOT_MODELLED:
         # A cooperative skill whose automatic secondary effect (LL-7.3.2) is not modelled
         # (Mana Overload, Wolfhawk's skill): using it stops the game with an error naming
