@@ -624,8 +624,9 @@ cdef bint skills_playable(const GameState* gs, const EngineStatics* es, int row,
         return sideways_kind(gs) >= 0 and sideways_options(pl, es, True) != 0
     if local == SK_I_DONT_GIVE_A_DAMN or local == SK_WHO_NEEDS_MAGIC:   # a non-Wound card sideways
         return sideways_kind(gs) >= 0 and sideways_options(pl, es, False) != 0
-    if local == SK_ON_HER_OWN:                    # Influence: interaction only (10.2.2)
-        return gs.phase == PH_INTERACT
+    if local == SK_ON_HER_OWN:                    # Influence where it has a use (as OP_INFLUENCE):
+        return gs.phase == PH_INTERACT or influence_elsewhere(gs) \
+            or units_need_influence(gs, es)       # 10.2.2; LL-4.3.4 paying Thugs / Heroes in combat
     if local == SK_WOLFS_HOWL:                    # a card sideways, not during interaction
         i = sideways_kind(gs)
         return i >= 0 and i != 1 and sideways_options(pl, es, False) != 0
