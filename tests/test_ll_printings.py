@@ -303,6 +303,7 @@ def coop(ll_content, ll_tables, skill, hero, hand=("march",), seed=1):
     return g
 
 
+@pytest.mark.covers("arythea_ritual_of_pain", "effect")
 def test_arythea_ritual_of_pain_throws_away_2_wounds(ll_content, ll_tables):
     g = coop(ll_content, ll_tables, "arythea_ritual_of_pain", "arythea", ["wound", "wound", "wound", "march"])
     g.do("use_skill", 0)
@@ -311,6 +312,7 @@ def test_arythea_ritual_of_pain_throws_away_2_wounds(ll_content, ll_tables):
     assert g.of_kind("use_skill") == []                   # once a round
 
 
+@pytest.mark.covers("goldyx_source_opening", "effect")
 def test_goldyx_source_opening_rerolls_one_source_die(ll_content, ll_tables):
     rolled = set()
     for seed in range(12):
@@ -352,6 +354,7 @@ def test_wolfhawk_coop_skill_sideways_4_plus_1_per_free_command_not_in_combat(ll
     assert g2.of_kind("use_skill") == []                     # not in combat
 
 
+@pytest.mark.covers("norowas_coop_skill", "effect")
 def test_norowas_coop_skill_minus_2_now_minus_1_next_turn(ll_content, ll_tables):
     """Owner: terrain -2 (min 1) this turn; secondary, solo: the owner's next turn only, -1
     (min 1), using the face-down token once more (LL-7.3.2); not the turn after."""
@@ -376,6 +379,7 @@ def test_norowas_coop_skill_minus_2_now_minus_1_next_turn(ll_content, ll_tables)
     assert g.of_kind("use_skill") == [] and [R.move_cost(h) for h in nb] == [2, 3, 3]
 
 
+@pytest.mark.covers("norowas_coop_skill", "effect")
 def test_norowas_coop_skill_secondary_expires_after_the_next_turn(ll_content, ll_tables):
     g = coop(ll_content, ll_tables, "norowas_coop_skill", "norowas")
     g.sc.set_cards(0, hand=["march"], deck=["rage"] * 12)
@@ -388,6 +392,7 @@ def test_norowas_coop_skill_secondary_expires_after_the_next_turn(ll_content, ll
     assert g.of_kind("use_skill") == []
 
 
+@pytest.mark.covers("arythea_ritual_of_pain", "effect")
 def test_arythea_ritual_of_pain_secondary_wound_sideways_plus_3_next_turn(ll_content, ll_tables):
     g = coop(ll_content, ll_tables, "arythea_ritual_of_pain", "arythea", ["wound", "march"])
     g.sc.set_cards(0, hand=["wound", "march"], deck=["march"] * 12)
@@ -403,6 +408,7 @@ def test_arythea_ritual_of_pain_secondary_wound_sideways_plus_3_next_turn(ll_con
     assert g.player["hand"] == ["march"]
 
 
+@pytest.mark.covers("goldyx_source_opening", "effect")
 def test_goldyx_source_opening_secondary_extra_basic_die_and_its_crystal(ll_content, ll_tables):
     g = coop(ll_content, ll_tables, "goldyx_source_opening", "goldyx")
     g.sc.set_cards(0, hand=["march"], deck=["rage"] * 12)

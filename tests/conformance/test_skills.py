@@ -2,9 +2,13 @@
 Skill texts: ../shared/data/skills.csv and mksim/data/skills.toml; rules
 ../shared/rules/mage-knight-base.md and lost-legion.md.  Test ids carry the content id
 (``pytest -k bonds_of_loyalty``)."""
-from mksim import content as _ct
+import pytest
 
-from test_skills_handlers import BONDS_RECRUIT, game
+from mksim import content as _ct
+from mksim._combat import CombatTester
+from mksim._rules import Rules
+
+from test_skills_handlers import BONDS_RECRUIT, end_turn_to_next_start, game
 
 
 def bonds_village(content, tables, offer, reputation=0):
@@ -17,6 +21,7 @@ def bonds_village(content, tables, offer, reputation=0):
     return g
 
 
+@pytest.mark.covers("norowas_bonds_of_loyalty", "effect")
 def test_norowas_bonds_of_loyalty_recruits_thugs_with_the_modifier_inverted(content, tables):
     """Bonds of Loyalty ("the unit under it costs 5 less Influence"; skills.csv) and Thugs
     (LL-4.2.1: the Reputation modifier inverted): Reputation -4 gives Influence -2 at the
@@ -31,6 +36,7 @@ def test_norowas_bonds_of_loyalty_recruits_thugs_with_the_modifier_inverted(cont
     assert g.ut.units_turn["recruit_mode"] == 1          # Thugs: no Heroes now (LL-4.2.4)
 
 
+@pytest.mark.covers("norowas_bonds_of_loyalty", "effect")
 def test_norowas_bonds_of_loyalty_recruits_heroes_at_5_less(content, tables):
     """Heroes (blue; cost 9, units.csv) under the Bonds token: 9 - 5 = 4 Influence; with
     Reputation 0 no modifier (LL-4.2.2 doubles nothing)."""
@@ -54,12 +60,6 @@ def test_norowas_bonds_of_loyalty_recruits_heroes_at_5_less(content, tables):
 # melee, ranged, siege; element: physical, fire, ice, cold fire).
 # ==============================================================================================
 
-import pytest
-
-from mksim._combat import CombatTester
-from mksim._rules import Rules
-
-from test_skills_handlers import end_turn_to_next_start
 
 MELEE, RANGED, SIEGE = 0, 1, 2
 PHYS, FIRE, ICE = 0, 1, 2
