@@ -461,8 +461,9 @@ cdef bint block_has_use(const GameState* gs, const Statics* st) noexcept nogil:
 
 cdef bint movement_only_row(const EngineStatics* es, int row) noexcept nogil:
     """A part of an all(...) that works only while moving (9.6.1, 9.8; LL-4.6.1): terrain
-    costs, passable / forbidden terrains, the Scouts' exploring range.  (Hawk Eyes is not
-    one: by Day it reveals garrisons, which it would do in combat too.)"""
+    costs, passable / forbidden terrains, the Scouts' exploring range, Hawk Eyes' cheaper
+    exploring and farther view (for this turn's moves: in combat, where the turn's action is
+    taken, it goes with the Move 1 as the Scouts' reveal does, LL-9.7.10)."""
     cdef const int32_t* r = erow(es, row)
     cdef int group, local
     if r[0] == OP_TERRAIN_COST:
@@ -473,7 +474,7 @@ cdef bint movement_only_row(const EngineStatics* es, int row) noexcept nogil:
     local = es.handler_local[r[1]]
     return (group == HG_ADVANCED and (local == H_TERRAIN_COST_SET or local == H_TERRAIN_PASSABLE)) \
         or (group == HG_SPELLS and local == SP_TERRAIN_FORBIDDEN) \
-        or (group == HG_UNITS and local == U_SCOUTS_EXPLORE)
+        or (group == HG_UNITS and local == U_SCOUTS_EXPLORE) or (group == HG_SKILLS and local == SK_HAWK_EYES)
 
 
 cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil:

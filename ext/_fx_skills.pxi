@@ -566,20 +566,6 @@ cdef bint has_wound_in_hand(const Player* pl, const EngineStatics* es) noexcept 
     return False
 
 
-cdef int sideways_kind(const GameState* gs) noexcept nogil:
-    """What a card played sideways gives now (6.1.7; as A_SIDEWAYS): 0 Move, 1 Influence,
-    2 Attack, 3 Block, -1 nothing."""
-    if gs.phase == PH_MOVE and not gs.turn.action_taken:
-        return 0
-    if gs.phase == PH_INTERACT:
-        return 1
-    if gs.phase == PH_COMBAT_ATTACK:
-        return 2
-    if gs.phase == PH_COMBAT_BLOCK:
-        return 3
-    return -1
-
-
 cdef uint64_t sideways_options(const Player* pl, const EngineStatics* es, bint wounds) noexcept nogil:
     """Hand indices of the Wounds (wounds) or the non-Wound cards."""
     cdef uint64_t options = 0
@@ -590,11 +576,46 @@ cdef uint64_t sideways_options(const Player* pl, const EngineStatics* es, bint w
     return options
 
 
-cdef void play_sideways_for(GameState* gs, Player* pl, int i, int value) noexcept nogil:
-    """Play hand card i sideways (6.1.7) for `value` instead of 1; card bonuses apply as for
-    A_SIDEWAYS (it is a card played)."""
+cdef int sideways_kinds(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    """What a card played sideways may give now, as A_SIDEWAYS allows (6.1.7): bit 0 Move
+    (also in combat where Move has a use, LL-9.7.2), 1 Influence (also where it has a use
+    outside interaction: Peaceful Moment, paying Thugs / Heroes in combat, LL-4.3.4), 2 Attack,
+    3 Block."""
+    cdef int m = 0
+    if (gs.phase == PH_MOVE and not gs.turn.action_taken) or combat_move_usable(gs, es):
+        m |= 1
+    if gs.phase == PH_INTERACT or (gs.phase == PH_MOVE and gs.turn.peaceful) or units_need_influence(gs, es):
+        m |= 2
+    if gs.phase == PH_COMBAT_ATTACK or (gs.phase == PH_COMBAT_RANGED and gs.turn.attacks_siege):
+        m |= 4
+    if gs.phase == PH_COMBAT_BLOCK:
+        m |= 8
+    return m
+
+
+cdef enum:
+    SIDEWAYS_STAGE = 9         # skill handlers: the last stage, what the card sideways gives
+
+
+cdef int sideways_play(GameState* gs, const EngineStatics* es, int row, Player* pl, int i, int value) noexcept nogil:
+    """A skill's card sideways for `value` (Power of Pain, I Don't Give a Damn, ...): what it
+    gives is the player's choice where several are possible (ASK_OPTION 0 Move, 1 Influence,
+    2 Attack, 3 Block at stage SIDEWAYS_STAGE, resolved by sideways_chosen)."""
+    cdef int m = sideways_kinds(gs, es), k = 0
+    if m & (m - 1):
+        gs.turn.hvars[6] = <int16_t>i
+        gs.turn.hvars[7] = <int16_t>value
+        return ask(gs, row, SIDEWAYS_STAGE, ASK_OPTION, m)
+    while k < 3 and not ((m >> k) & 1):
+        k += 1
+    play_sideways_for(gs, pl, i, value, k)
+    return RES_DONE
+
+
+cdef void play_sideways_for(GameState* gs, Player* pl, int i, int value, int a) noexcept nogil:
+    """Play hand card i sideways (6.1.7) for `value` instead of 1, giving `a` (0 Move, 1
+    Influence, 2 Attack, 3 Block); card bonuses apply as for A_SIDEWAYS (it is a card played)."""
     cdef int card = pl.hand[i]
-    cdef int a = sideways_kind(gs)
     remove_at(pl.hand, &pl.n_hand, i)
     push_card(pl.play_area, &pl.n_play, MAX_PLAY_CARDS, card)        # a Wound too: discarded at end of turn
     gs.turn.played_card = 1
@@ -616,20 +637,19 @@ cdef bint skills_playable(const GameState* gs, const EngineStatics* es, int row,
         return not gs.combat.active and node_playable(gs, es, a[0])   # 11: not in combat
     if local == SK_DISCARD_WOUND_COST:            # I Feel No Pain: needs a Wound in hand
         return has_wound_in_hand(pl, es) and node_playable(gs, es, a[0])
-    if local == SK_FORWARD_MARCH:                 # Move (9.3.2) with at least one such unit
-        return gs.phase == PH_MOVE and ready_unwounded_units(pl) > 0
+    if local == SK_FORWARD_MARCH:                 # Move (9.3.2; in combat with a use, LL-9.7.2)
+        return (gs.phase == PH_MOVE or combat_move_usable(gs, es)) and ready_unwounded_units(pl) > 0
     if local == SK_GLITTERING_FORTUNE:            # Influence: interaction only (10.2.2)
         return gs.phase == PH_INTERACT and crystal_colours(pl) > 0
     if local == SK_POWER_OF_PAIN:                 # a Wound played sideways
-        return sideways_kind(gs) >= 0 and sideways_options(pl, es, True) != 0
+        return sideways_kinds(gs, es) != 0 and sideways_options(pl, es, True) != 0
     if local == SK_I_DONT_GIVE_A_DAMN or local == SK_WHO_NEEDS_MAGIC:   # a non-Wound card sideways
-        return sideways_kind(gs) >= 0 and sideways_options(pl, es, False) != 0
+        return sideways_kinds(gs, es) != 0 and sideways_options(pl, es, False) != 0
     if local == SK_ON_HER_OWN:                    # Influence where it has a use (as OP_INFLUENCE):
         return gs.phase == PH_INTERACT or influence_elsewhere(gs) \
             or units_need_influence(gs, es)       # 10.2.2; LL-4.3.4 paying Thugs / Heroes in combat
     if local == SK_WOLFS_HOWL:                    # a card sideways, not during interaction
-        i = sideways_kind(gs)
-        return i >= 0 and i != 1 and sideways_options(pl, es, False) != 0
+        return gs.phase != PH_INTERACT and sideways_kinds(gs, es) != 0 and sideways_options(pl, es, False) != 0
     if local == SK_REROLL_SOURCE_DIE:             # a die in the Source (5.5)
         return special_now(gs) and source_dice_left(gs) != 0
     if local == SK_COOPERATIVE:                   # LL-7.3.2: the secondary effect on the due turn
@@ -654,7 +674,7 @@ cdef bint skills_playable(const GameState* gs, const EngineStatics* es, int row,
         return pl.n_hand > 0 and (gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT
                                   or gs.combat.active != 0)
     if local == SK_UNIVERSAL_POWER:               # a card sideways and a basic mana to add
-        return sideways_kind(gs) >= 0 and sideways_options(pl, es, False) != 0 and mana_pay_options(gs) != 0
+        return sideways_kinds(gs, es) != 0 and sideways_options(pl, es, False) != 0 and mana_pay_options(gs) != 0
     if local == SK_TAUNT:                         # Block phase, a live enemy attack
         return taunt_targets(gs, es.st) != 0
     if local == SK_RESISTANCE_BREAK:              # an enemy with a resistance it can act on
@@ -942,6 +962,9 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
     cdef int i, v, w, d
     cdef uint64_t options
     cdef int16_t dest[64]
+    if choice >= 0 and gs.turn.handler_stage == SIDEWAYS_STAGE:   # sideways_play's question
+        play_sideways_for(gs, pl, gs.turn.hvars[6], gs.turn.hvars[7], choice)
+        return RES_DONE
     if local == SK_OUTSIDE_COMBAT:
         return push_eval(gs, a[0])
     if local == SK_DISCARD_WOUND_COST:            # discard a Wound from hand; then the effect
@@ -965,7 +988,7 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
         # (then discarded at end of turn with the play area).  I Don't Give a Damn: a card
         # sideways +bonus instead of +1, +advanced_bonus for an AA, Spell or Artifact.
         if choice < 0:
-            if sideways_kind(gs) < 0:
+            if sideways_kinds(gs, es) == 0:
                 set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
                 return RES_ERROR
             return ask(gs, row, 0, ASK_HAND_CARD, sideways_options(pl, es, local == SK_POWER_OF_PAIN))
@@ -974,15 +997,14 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
             i = card_deck(es, pl.hand[choice])
             if i == DECK_AA or i == DECK_SPELL or i == DECK_ARTIFACT:
                 v = a[1]
-        play_sideways_for(gs, pl, choice, v)
-        return RES_DONE
+        return sideways_play(gs, es, row, pl, choice, v)
     if local == SK_WHO_NEEDS_MAGIC:
         # a card sideways +bonus instead of +1; +no_source_bonus if no Source die is used this
         # turn: offered (ASK_OPTION 1) only if none was used yet (the Mana Steal die and dice
         # taken by Mana Draw count), and then none may be used for the rest of the turn.
         # Stage 0: the card (ASK_HAND_CARD), stage 1: option 0 = +bonus, 1 = +no_source_bonus.
         if choice < 0:
-            if sideways_kind(gs) < 0:
+            if sideways_kinds(gs, es) == 0:
                 set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
                 return RES_ERROR
             return ask(gs, row, 0, ASK_HAND_CARD, sideways_options(pl, es, False))
@@ -990,12 +1012,10 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
             if gs.turn.dice_used == 0 and not gs.turn.stolen_used and gs.turn.dice_kept == 0:
                 gs.turn.hvars[0] = <int16_t>choice
                 return ask(gs, row, 1, ASK_OPTION, 3)
-            play_sideways_for(gs, pl, choice, a[0])
-            return RES_DONE
+            return sideways_play(gs, es, row, pl, choice, a[0])
         if choice == 1:
             gs.turn.no_source_dice = 1
-        play_sideways_for(gs, pl, gs.turn.hvars[0], a[1] if choice == 1 else a[0])
-        return RES_DONE
+        return sideways_play(gs, es, row, pl, gs.turn.hvars[0], a[1] if choice == 1 else a[0])
     if local == SK_ON_HER_OWN:
         # Wolfhawk: Influence n, or no_recruit_n if you recruit no Unit with Influence this
         # turn: option 1 (offered while none was recruited yet) forbids recruiting for the
@@ -1020,8 +1040,7 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
             v = 0
         if bonds_row(es, pl) >= 0 and bonds_unit_slot(pl) < 0:
             v += 1                                            # Bonds of Loyalty: a free token too
-        play_sideways_for(gs, pl, choice, a[0] + a[1] * v)
-        return RES_DONE
+        return sideways_play(gs, es, row, pl, choice, a[0] + a[1] * v)
     if local == SK_PRAYER_OF_WEATHER:
         # Norowas (interactive 8.2.2): your terrain costs own_delta (min own_floor) this turn
         # (9.6.2); the centre part (other players' costs + others_delta until your next turn)
@@ -1094,9 +1113,8 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
         if v >= GOLD:
             v = w                                             # gold (or black as any colour)
         pay_take(gs, choice, v if v < GOLD else RED)
-        play_sideways_for(gs, pl, i, a[1] if (v == w and w < COLOURLESS
+        return sideways_play(gs, es, row, pl, i, a[1] if (v == w and w < COLOURLESS
                                              and (d == DECK_BASIC or d == DECK_AA or d == DECK_SPELL)) else a[0])
-        return RES_DONE
     if local == SK_TAUNT:
         # Wolfhawk, Block phase: one enemy attack -reduce (not below 0; at 0 it counts as
         # blocked, LL-6.3.6), or +increase and that enemy's Armor armor_delta (min floor = 1;

@@ -485,3 +485,60 @@ def test_wolfhawk_coop_skill_secondary_expires_with_the_next_turn(ll_content, ll
     next_turn(g)
     T = fight(g, ["prowlers"])
     assert not any(a.startswith("choose") for a in g.actions()) and T.enemy_armor(0) == 3
+
+
+# -- Cards played sideways through a skill: what they give is the player's choice, as for any
+#    card sideways (6.1.7), Move and Influence in combat included where they have a use --------
+
+@pytest.mark.covers("arythea_power_of_pain", "effect")
+def test_arythea_power_of_pain_wound_as_influence_2_to_pay_thugs_in_combat(content, tables):
+    """Power of Pain in the Block phase with unpaid Thugs: the Wound sideways may give Block
+    or Influence (LL-4.3.4: Influence has a use in this combat), +2 either way; Influence 2
+    pays the Thugs.  (It gave Block only; fixed.)"""
+    from test_units_handlers import to_block
+    g = sk(content, tables, "arythea_power_of_pain", hand=["wound", "march"])
+    g.ut.set_unit(0, "thugs")
+    fight(g, ["prowlers"])
+    to_block(g)
+    g.do("use_skill", 0)
+    assert g.actions() == ["choose(0)"]                     # the Wound
+    g.do("choose", 0)
+    assert g.actions() == ["choose(1)", "choose(3)"]        # Influence or Block
+    g.do("choose", 1)
+    assert g.turn["influence"] == 2 and g.ut.block_pool == [0, 0, 0, 0]
+    assert g.player["play_area"] == ["wound"]
+    g.do("pay_unit", 0)
+    assert g.ut.unit_extras(0)["paid"]
+
+
+@pytest.mark.covers("tovak_i_dont_give_a_damn", "effect")
+def test_tovak_i_dont_give_a_damn_sideways_as_move_with_agility_in_combat(content, tables):
+    """In the Attack phase after Agility (Move has a use, LL-9.7.2) the card sideways may give
+    Move or Attack: Rage (a Basic Action) as Move 2 (+2 instead of +1)."""
+    g = sk(content, tables, "tovak_i_dont_give_a_damn", hand=["agility", "rage"])
+    fight(g, ["prowlers"], phase="attack")
+    g.play(0)                                               # Agility basic: Move 2
+    move = Rules(g.core).move_points
+    g.do("use_skill", 0)
+    g.do("choose", 0)                                       # Rage
+    assert g.actions() == ["choose(0)", "choose(2)"]        # Move or Attack
+    g.do("choose", 0)
+    assert Rules(g.core).move_points == move + 2 and sum(map(sum, pool(g))) == 0
+
+
+@pytest.mark.covers("norowas_forward_march", "effect")
+@pytest.mark.covers("wolfhawk_hawk_eyes", "effect")
+def test_forward_march_and_hawk_eyes_move_in_combat_with_agility_ll_9_7_2(content, tables):
+    """Forward March (Move 1 per Ready unwounded Unit) and Hawk Eyes (Move 1; its exploring
+    and view parts are for moving, of no use once the action is taken, as the Scouts' reveal,
+    LL-9.7.10) in the Attack phase: not offered until Agility's conversion gives Move a use,
+    then their Move is added.  (Both were offered outside combat only; fixed.)"""
+    for skill, move in (("norowas_forward_march", 1), ("wolfhawk_hawk_eyes", 1)):
+        g = sk(content, tables, skill, hand=["agility"])
+        g.ut.set_unit(0, "peasants")
+        fight(g, ["prowlers"], phase="attack")
+        assert skill_acts(g) == []
+        g.play(0)
+        before = Rules(g.core).move_points
+        g.do("use_skill", 0)
+        assert Rules(g.core).move_points == before + move
