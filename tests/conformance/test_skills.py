@@ -542,3 +542,22 @@ def test_forward_march_and_hawk_eyes_move_in_combat_with_agility_ll_9_7_2(conten
         before = Rules(g.core).move_points
         g.do("use_skill", 0)
         assert Rules(g.core).move_points == before + move
+
+
+@pytest.mark.covers("norowas_bonds_of_loyalty", "effect")
+def test_norowas_bonds_of_loyalty_gaining_it_adds_2_regular_units_to_the_offer(content, tables):
+    """"On gaining it add 2 regular units to the offer": Norowas reaching level 2 (Fame 5,
+    13.6.4) keeps the Bonds token from the top of his stack; the Units offer grows from 3 to
+    5, both new ones from the regular Units deck.  A passive skill is never an action."""
+    g = game(content, tables, [], hand=["march"], hero="norowas")
+    raw = g.core.raw_dict()
+    bonds = tables.skill_ids.index("norowas_bonds_of_loyalty")
+    stack = raw["players"][0]["skill_stack"][:raw["players"][0]["n_skill_stack"]]
+    g.core.set_raw({"players": [{"skill_stack": [s for s in stack if s != bonds] + [bonds]}]})
+    offer, deck = len(g.d["unit_offer"]), raw["n_regular_units"]
+    g.sc.set_fame(0, 5)
+    g.do("end_turn")
+    g.do("pick_skill", 0)                                   # the top token (18.3.1 offer: the other)
+    assert g.player["skills"] == ["norowas_bonds_of_loyalty"]
+    assert len(g.d["unit_offer"]) == offer + 2 and g.core.raw_dict()["n_regular_units"] == deck - 2
+    assert skill_acts(g) == []
