@@ -23,8 +23,8 @@
 # is cooperative(effect=owner's part, then=secondary effect): in a solo game the secondary
 # effect is the owner's, on the next turn only (LL-7.3.2; Player.coop_due), when the face-down
 # token may be used once more for it; it expires at the end of that turn or of the round
-# (LL-7.3.3).  The owner's parts reuse the competitive skills' handlers (healing_ritual,
-# mana_exploit, prayer_of_weather, wolfs_howl) or reroll_source_die / mark_mana.  Two
+# (LL-7.3.3).  The owner's parts reuse the competitive skills' handlers (prayer_of_weather,
+# wolfs_howl) or throw_away_wounds / reroll_source_die / mark_mana.  Two
 # secondary effects trigger automatically (LL-7.3.1) instead of by using the face-down token:
 # overload_bonus (Mana Overload: the first card the owner powers with the marked colour on
 # the next turn, overload_arm / card_bonus) and first_combat_weaken (Wolfhawk's: at the start
@@ -70,6 +70,7 @@ SKILLS_HANDLERS = (
     ("mark_mana", ()),
     ("overload_bonus", ("bonus",)),
     ("first_combat_weaken", ("armor", "floor", "attack_delta")),
+    ("throw_away_wounds", ("min", "max")),
 )
 
 cdef enum SkillHandler:
@@ -106,6 +107,7 @@ cdef enum SkillHandler:
     SK_MARK_MANA = 30
     SK_OVERLOAD_BONUS = 31
     SK_FIRST_COMBAT_WEAKEN = 32
+    SK_THROW_AWAY_WOUNDS = 33
 
 cdef enum SkillUsage:          # mksim.content.SKILL_USAGE order
     SKU_ONCE_PER_TURN = 0
@@ -668,6 +670,8 @@ cdef bint skills_playable(const GameState* gs, const EngineStatics* es, int row,
         return gs.phase == PH_MOVE and not gs.turn.action_taken and not gs.combat.active
     if local == SK_HEALING_RITUAL:                # outside combat, with a Wound in hand
         return healing_time(gs) and has_wound_in_hand(pl, es)
+    if local == SK_THROW_AWAY_WOUNDS:             # outside combat; 0 Wounds allowed if min is 0
+        return healing_time(gs) and (a[0] == 0 or has_wound_in_hand(pl, es))
     if local == SK_MANA_EXPLOIT or local == SK_SOURCE_FREEZE:    # special effects (6.3.3)
         return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT or gs.combat.active != 0
     if local == SK_INVOCATION:                    # a card to discard
@@ -882,7 +886,9 @@ cdef uint64_t taunt_targets(const GameState* gs, const Statics* st) noexcept nog
 
 
 cdef int resistance_count(const GameState* gs, const Statics* st, int slot) noexcept nogil:
-    cdef int res = st.enemies.data[gs.combat.enemies[slot].enemy * st.enemies.width + st.cols.enemy_resistances]
+    """Resistances the enemy has now (one lost to Know Your Prey no longer counts)."""
+    cdef int res = st.enemies.data[gs.combat.enemies[slot].enemy * st.enemies.width + st.cols.enemy_resistances] \
+        & ~(<int>gs.combat.enemies[slot].lost_resistances)
     return ((res & RES_PHYSICAL) != 0) + ((res & RES_FIRE) != 0) + ((res & RES_ICE) != 0)
 
 
@@ -1069,6 +1075,27 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
             if pl.hand[i] == es.wound:
                 remove_at(pl.hand, &pl.n_hand, i)
                 v -= 1
+            i -= 1
+        return RES_DONE
+    if local == SK_THROW_AWAY_WOUNDS:
+        # Ritual of Pain (Arythea, cooperative LL-7): outside combat throw away min..max
+        # Wounds from hand (back to the Wound pile, 12.3.3).  ASK_NUMBER: option k = k Wounds,
+        # asked only if there is more than one possible number.
+        v = 0
+        for i in range(pl.n_hand):
+            if pl.hand[i] == es.wound:
+                v += 1
+        if v > a[1]:
+            v = a[1]
+        if choice < 0:
+            if v > a[0]:
+                return ask(gs, row, 0, ASK_NUMBER, ((<uint64_t>1) << (v + 1)) - ((<uint64_t>1) << a[0]))
+            choice = v
+        i = pl.n_hand - 1
+        while choice > 0 and i >= 0:
+            if pl.hand[i] == es.wound:
+                remove_at(pl.hand, &pl.n_hand, i)
+                choice -= 1
             i -= 1
         return RES_DONE
     if local == SK_MANA_EXPLOIT:

@@ -396,7 +396,8 @@ def test_norowas_coop_skill_secondary_expires_after_the_next_turn(ll_content, ll
 def test_arythea_ritual_of_pain_secondary_wound_sideways_plus_3_next_turn(ll_content, ll_tables):
     g = coop(ll_content, ll_tables, "arythea_ritual_of_pain", "arythea", ["wound", "march"])
     g.sc.set_cards(0, hand=["wound", "march"], deck=["march"] * 12)
-    g.do("use_skill", 0)                                     # throw away the one Wound
+    g.do("use_skill", 0)
+    g.do("choose", 1)                                        # throw away the one Wound (0-2)
     assert "wound" not in g.player["hand"]
     end_turn_to_next_start(g)
     g.do("regular_turn")

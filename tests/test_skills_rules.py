@@ -130,9 +130,12 @@ def test_8_2_passive_skill_is_no_action(content, tables):
 
 
 def test_8_2_cooperative_skill_without_its_owner_part_usable_is_not_offered(content, tables):
-    """Ritual of Pain (LL-7) is implemented now: with no Wound in hand its owner's part
-    (healing_ritual) can do nothing, so it is not offered (6.3.3)."""
-    core, eng, _ = new_turn(content, tables, ["arythea_ritual_of_pain"])
+    """Norowas' cooperative skill (LL-7): in combat its owner's part (terrain costs, a
+    movement effect, 9.6.1) can do nothing, so it is not offered (6.3.3).  (Ritual of Pain,
+    used here before, may now be used with no Wound: its summary allows 0.)"""
+    from mksim._engine import UnitsTester
+    core, eng, _ = new_turn(content, tables, ["norowas_coop_skill"], hero="norowas")
+    UnitsTester(eng).start_combat(["prowlers"])
     with pytest.raises(ValueError, match="illegal action use_skill"):
         eng.apply(encode("use_skill", 0))
 

@@ -561,3 +561,36 @@ def test_norowas_bonds_of_loyalty_gaining_it_adds_2_regular_units_to_the_offer(c
     assert g.player["skills"] == ["norowas_bonds_of_loyalty"]
     assert len(g.d["unit_offer"]) == offer + 2 and g.core.raw_dict()["n_regular_units"] == deck - 2
     assert skill_acts(g) == []
+
+
+@pytest.mark.covers("arythea_ritual_of_pain", "effect")
+def test_arythea_ritual_of_pain_0_to_2_wounds_not_in_combat(ll_content, ll_tables):
+    """"Once a round, not in combat: throw away 0-2 Wounds from hand" (ll_changed_cards.csv):
+    with no Wound it may still be used (nothing thrown away, the token goes to the centre for
+    its secondary effect); with two Wounds the choice is 0, 1 or 2; not offered in combat.
+    (It needed a Wound in hand; fixed.)"""
+    g = sk(ll_content, ll_tables, "arythea_ritual_of_pain", hand=["march"])
+    g.do("use_skill", 0)
+    assert g.player["hand"] == ["march"] and g.player["coop_due"] == 1 and skill_acts(g) == []
+    g = sk(ll_content, ll_tables, "arythea_ritual_of_pain", hand=["wound", "march", "wound"])
+    g.do("use_skill", 0)
+    assert g.actions() == ["choose(0)", "choose(1)", "choose(2)"]
+    g.do("choose", 1)
+    assert g.player["hand"] == ["wound", "march"] and "wound" not in g.player["discard"]
+    g = sk(ll_content, ll_tables, "arythea_ritual_of_pain", hand=["wound", "march"])
+    fight(g, ["prowlers"])
+    assert skill_acts(g) == []
+
+
+@pytest.mark.covers("tovak_resistance_break", "effect")
+def test_tovak_resistance_break_counts_a_resistance_lost_to_know_your_prey_no_more(content, tables):
+    """"Armor -1 per resistance it has": ice golems (physical and Ice resistance, Armor 4)
+    after Know Your Prey took their physical resistance have one: Armor 4 -> 3 (not 2).
+    (The lost resistance still counted; fixed.)"""
+    g = game(content, tables, ["wolfhawk_know_your_prey", "tovak_resistance_break"], hero="tovak")
+    T = fight(g, ["ice_golems"])
+    g.do("use_skill", 0)
+    g.do("choose", 0)                                       # the ice golems
+    g.do("choose", 11)                                      # lose physical resistance (PREY_RESISTANCE + 0)
+    g.do("use_skill", 1)
+    assert T.enemy_armor(0) == 3
