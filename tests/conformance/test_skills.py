@@ -594,3 +594,19 @@ def test_tovak_resistance_break_counts_a_resistance_lost_to_know_your_prey_no_mo
     g.do("choose", 11)                                      # lose physical resistance (PREY_RESISTANCE + 0)
     g.do("use_skill", 1)
     assert T.enemy_armor(0) == 3
+
+
+@pytest.mark.covers("tovak_mana_overload", "effect")
+def test_tovak_mana_overload_not_triggered_through_concentration(ll_content, ll_tables):
+    """FAQ ruling (ll_changed_cards.csv notes): a card played through another (Concentration)
+    does not trigger it.  Marked green: Concentration (green) powered with green plays March
+    for its strong effect, Move 4 + 2 = 6 (Concentration's bonus only); the skill stays in the
+    centre for a later card, and March powered with green then gets Move 4 + 4."""
+    g = overload(ll_content, ll_tables)
+    g.sc.set_cards(0, hand=["concentration", "march", "march"])
+    g.sc.set_mana_tokens([0, 0, 0, 2, 0, 0])
+    g.play(0, powered=1, pay=PAY_TOKEN["green"])
+    g.do("choose", 0)                                       # March
+    assert Rules(g.core).move_points == 6 and g.player["coop_due"] == 2
+    g.play(0, powered=1, pay=PAY_TOKEN["green"])
+    assert Rules(g.core).move_points == 6 + 8 and g.player["coop_due"] == 0
