@@ -610,3 +610,39 @@ def test_tovak_mana_overload_not_triggered_through_concentration(ll_content, ll_
     assert Rules(g.core).move_points == 6 and g.player["coop_due"] == 2
     g.play(0, powered=1, pay=PAY_TOKEN["green"])
     assert Rules(g.core).move_points == 6 + 8 and g.player["coop_due"] == 0
+
+
+@pytest.mark.covers("wolfhawk_coop_skill", "effect")
+def test_wolfhawk_coop_skill_summoner_armor_but_no_attack_yet(ll_content, ll_tables):
+    """Engine reading (skills.toml conflicts): at the start of the combat the orc summoners'
+    monster is not drawn yet (11.6.2), so the summoners may get the Armor -1 (4 -> 3) while
+    the attack -1 goes to an attack present then (the prowlers': Block 3 needed)."""
+    g = howl(ll_content, ll_tables)
+    next_turn(g)
+    T = fight(g, ["orc_summoners", "prowlers"])
+    assert g.actions() == ["choose(0)", "choose(1)"]        # Armor: either enemy
+    g.do("choose", 0)
+    assert g.actions() == ["choose(3)"]                     # attack: the prowlers' only
+    g.do("choose", 3)
+    assert (T.enemy_armor(0), T.enemy_armor(1)) == (3, 3)
+    assert T.block_needed(1) == 3
+
+
+@pytest.mark.covers("wolfhawk_coop_skill", "effect")
+def test_wolfhawk_coop_skill_choices_belong_to_the_start_of_the_combat(ll_content, ll_tables):
+    """Entering a monster den (10.7.6) on the next turn: the secondary effect's choices come
+    first (only choose actions), and afterwards it is still the start of the combat - Into
+    the Heat ("play at the start of combat") may be played."""
+    g = howl(ll_content, ll_tables)
+    next_turn(g)
+    g.sc.set_cards(0, hand=["into_the_heat", "march"])
+    g.sc.set_hex(g.pos, site=_ct.SITE_IDS.index("monster_den"))
+    T = CombatTester(g.core)
+    T.place(g.pos, [T.token_for("prowlers")])
+    g.do("enter_site")
+    assert g.actions() == ["choose(0)"]
+    g.do("choose", 0)
+    assert g.actions() == ["choose(0)"]
+    g.do("choose", 0)
+    assert T.enemy_armor(0) == 2 and T.block_needed(0) == 3
+    assert any(a.startswith("play(hand=0, powered=0") for a in g.actions())
