@@ -30,8 +30,6 @@
 # the next turn, overload_arm / card_bonus) and first_combat_weaken (Wolfhawk's: at the start
 # of the owner's first combat of the next turn, coop_combat_start).  The dummy plays no cards
 # and fights no combats (18.1.2), so it never triggers either.
-# cooperative_not_modelled(effect=owner's part) stays in the vocabulary for a cooperative skill
-# whose secondary effect is not modelled: using it stops the game with a named error.
 
 from mksim._combat cimport RES_PHYSICAL
 from mksim._types cimport FIRE, COLDFIRE
@@ -66,7 +64,6 @@ SKILLS_HANDLERS = (
     ("reroll_source_die", ()),
     ("cooperative", ("effect", "then")),
     ("source_opening_die", ()),
-    ("cooperative_not_modelled", ("effect",)),
     ("mark_mana", ()),
     ("overload_bonus", ("bonus",)),
     ("first_combat_weaken", ("armor", "floor", "attack_delta")),
@@ -103,11 +100,10 @@ cdef enum SkillHandler:
     SK_REROLL_SOURCE_DIE = 26
     SK_COOPERATIVE = 27
     SK_SOURCE_OPENING_DIE = 28
-    SK_COOPERATIVE_NOT_MODELLED = 29
-    SK_MARK_MANA = 30
-    SK_OVERLOAD_BONUS = 31
-    SK_FIRST_COMBAT_WEAKEN = 32
-    SK_THROW_AWAY_WOUNDS = 33
+    SK_MARK_MANA = 29
+    SK_OVERLOAD_BONUS = 30
+    SK_FIRST_COMBAT_WEAKEN = 31
+    SK_THROW_AWAY_WOUNDS = 32
 
 cdef enum SkillUsage:          # mksim.content.SKILL_USAGE order
     SKU_ONCE_PER_TURN = 0
@@ -660,8 +656,6 @@ cdef bint skills_playable(const GameState* gs, const EngineStatics* es, int row,
         return node_playable(gs, es, a[0])
     if local == SK_SOURCE_OPENING_DIE:            # a basic-colour die in the Source (5.5)
         return special_now(gs) and source_opening_dice(gs) != 0
-    if local == SK_COOPERATIVE_NOT_MODELLED:      # usable when its owner's part is
-        return node_playable(gs, es, a[0])
     if local == SK_MARK_MANA:                     # a special effect (6.3.3), like Mana Exploit
         return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT or gs.combat.active != 0
     if local == SK_OVERLOAD_BONUS or local == SK_FIRST_COMBAT_WEAKEN:
@@ -1247,12 +1241,6 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
         return first_combat_weaken(gs, st, row, a, choice)
     if local == SK_OVERLOAD_BONUS:                # armed by overload_arm, never resolved
         set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
-        return RES_ERROR
-    if local == SK_COOPERATIVE_NOT_MODELLED:
-        # A cooperative skill whose automatic secondary effect (LL-7.3.2) is not modelled
-        # (Mana Overload, Wolfhawk's skill): using it stops the game with an error naming
-        # the skill, rather than playing half of it.
-        set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
         return RES_ERROR
     if local == SK_SOURCE_OPENING_DIE:
         # Source Opening, secondary effect: use one more Source die of a basic colour (not
