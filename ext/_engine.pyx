@@ -380,6 +380,7 @@ cdef int run_effects(GameState* gs, const EngineStatics* es, const Statics* st, 
                 return res                                 # RES_CHOICE: an enemy target (ASK_ENEMY)
     gs.turn.resolving_card = -1
     gs.turn.concentration = 0          # its bonus applies only to the card played with it
+    gs.turn.overload_bonus = 0         # Mana Overload: not given, the skill stays in the centre
     return RES_DONE
 
 
@@ -388,10 +389,10 @@ cdef int card_bonus(GameState* gs) noexcept nogil:
     for the Action card played with it (a Deed card resolving: not a unit, skill or tactic).
     Engine reading: +N once, to the first Move / Influence / Attack / Block amount that card's
     strong effect gives (a choice: to the option chosen); Move takes it in move_bonus."""
-    cdef int b
+    cdef int b = overload_take(gs)     # Mana Overload (LL-7, _fx_skills.pxi)
     if gs.turn.resolving_card < 0 or gs.turn.concentration <= 0:
-        return 0
-    b = gs.turn.concentration
+        return b
+    b += gs.turn.concentration
     gs.turn.concentration = 0
     return b
 
@@ -399,7 +400,7 @@ cdef int card_bonus(GameState* gs) noexcept nogil:
 cdef int move_bonus(GameState* gs) noexcept nogil:
     """Extra Move for a card giving Move now: Concentration / Will Focus (once, for the
     card played with it) and Tirelessness (the next card, or every later one)."""
-    cdef int b = gs.turn.concentration
+    cdef int b = gs.turn.concentration + overload_take(gs)     # Mana Overload (LL-7)
     gs.turn.concentration = 0
     b += gs.turn.move_bonus
     if not gs.turn.move_bonus_all:
@@ -462,8 +463,9 @@ cdef bint block_has_use(const GameState* gs, const Statics* st) noexcept nogil:
 
 cdef bint movement_only_row(const EngineStatics* es, int row) noexcept nogil:
     """A part of an all(...) that works only while moving (9.6.1, 9.8; LL-4.6.1): terrain
-    costs, passable / forbidden terrains, the Scouts' exploring range.  (Hawk Eyes is not
-    one: by Day it reveals garrisons, which it would do in combat too.)"""
+    costs, passable / forbidden terrains, the Scouts' exploring range, Hawk Eyes' cheaper
+    exploring and farther view (for this turn's moves: in combat, where the turn's action is
+    taken, it goes with the Move 1 as the Scouts' reveal does, LL-9.7.10)."""
     cdef const int32_t* r = erow(es, row)
     cdef const int32_t* t
     cdef int group, local, k
@@ -488,7 +490,7 @@ cdef bint movement_only_row(const EngineStatics* es, int row) noexcept nogil:
         return t[5] > 0
     return (group == HG_ADVANCED and (local == H_TERRAIN_COST_SET or local == H_TERRAIN_PASSABLE)) \
         or (group == HG_SPELLS and local == SP_TERRAIN_FORBIDDEN) \
-        or (group == HG_UNITS and local == U_SCOUTS_EXPLORE)
+        or (group == HG_UNITS and local == U_SCOUTS_EXPLORE) or (group == HG_SKILLS and local == SK_HAWK_EYES)
 
 
 cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil:
@@ -1645,7 +1647,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
     cdef int arg = action & ARG_MASK
     cdef int p = gs.current
     cdef Player* pl = &gs.players[p]
-    cdef int i, card, row, powered, pay, pay2, to, cost, a, b, deck, k, res, slot
+    cdef int i, card, row, powered, pay, pay2, to, cost, a, b, deck, k, res, slot, c1, c2
     cdef const int32_t* r
     gs.steps += 1
     if gs.turn.handler_row >= 0:
@@ -1766,9 +1768,13 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         row = card_playable_mode(gs, es, card, powered)
         if row < 0:
             return ERR_ILLEGAL
+        c1 = c2 = -1
         if deck == DECK_SPELL or (powered and deck != DECK_ARTIFACT):
             if pay == PAY_NONE or not pay_ok(gs, pay, card_colour(es, card)):
                 return ERR_ILLEGAL
+            c1 = pay_colour(gs, pay)                             # Mana Overload (_fx_skills)
+            if deck == DECK_SPELL and powered and pay2 != PAY_NONE:
+                c2 = pay_colour(gs, pay2)
             if deck == DECK_SPELL and polar_spell_blocked(gs, pay):
                 return ERR_ILLEGAL                               # Polarization (_fx_skills)
             k = gs.turn.polar_nospell
@@ -1788,6 +1794,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if deck == DECK_SPELL and card_colour(es, card) < 4 and gs.turn.spells_cast[card_colour(es, card)] < 127:
             gs.turn.spells_cast[card_colour(es, card)] += 1     # cast, not sideways (Rings)
         gs.turn.resolving_card = <int16_t>card
+        if powered and deck != DECK_ARTIFACT:
+            overload_arm(gs, es, p, card, c1, c2)                # LL-7 Mana Overload (_fx_skills)
         push_eval(gs, row)
         res = run_effects(gs, es, st, p)
         return gs.error if res == RES_ERROR else ERR_NONE

@@ -84,6 +84,7 @@ cdef int begin_fight(GameState* gs, const EngineStatics* es, const Statics* st, 
     gs.turn.action_taken = 1
     gs.turn.move_points = 0                                        # 4.4.7
     gs.turn.influence = 0                                          # LL-9.3.4 (Learning while moving)
+    coop_combat_start(gs, es, st)                                  # LL-7 Wolfhawk's (_fx_skills)
     return ERR_NONE
 
 

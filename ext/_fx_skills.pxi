@@ -23,11 +23,13 @@
 # is cooperative(effect=owner's part, then=secondary effect): in a solo game the secondary
 # effect is the owner's, on the next turn only (LL-7.3.2; Player.coop_due), when the face-down
 # token may be used once more for it; it expires at the end of that turn or of the round
-# (LL-7.3.3).  The owner's parts reuse the competitive skills' handlers (healing_ritual,
-# mana_exploit, prayer_of_weather, wolfs_howl) or reroll_source_die.  The automatic secondary
-# effects of Mana Overload and Wolfhawk's skill are not modelled yet (skills.toml notes):
-# those two are cooperative_not_modelled(effect=owner's part), which stops the game with a
-# named error when the skill is used.
+# (LL-7.3.3).  The owner's parts reuse the competitive skills' handlers (prayer_of_weather,
+# wolfs_howl) or throw_away_wounds / reroll_source_die / mark_mana.  Two
+# secondary effects trigger automatically (LL-7.3.1) instead of by using the face-down token:
+# overload_bonus (Mana Overload: the first card the owner powers with the marked colour on
+# the next turn, overload_arm / card_bonus) and first_combat_weaken (Wolfhawk's: at the start
+# of the owner's first combat of the next turn, coop_combat_start).  The dummy plays no cards
+# and fights no combats (18.1.2), so it never triggers either.
 
 from mksim._combat cimport RES_PHYSICAL
 from mksim._types cimport FIRE, COLDFIRE
@@ -62,7 +64,10 @@ SKILLS_HANDLERS = (
     ("reroll_source_die", ()),
     ("cooperative", ("effect", "then")),
     ("source_opening_die", ()),
-    ("cooperative_not_modelled", ("effect",)),
+    ("mark_mana", ()),
+    ("overload_bonus", ("bonus",)),
+    ("first_combat_weaken", ("armor", "floor", "attack_delta")),
+    ("throw_away_wounds", ("min", "max")),
 )
 
 cdef enum SkillHandler:
@@ -95,7 +100,10 @@ cdef enum SkillHandler:
     SK_REROLL_SOURCE_DIE = 26
     SK_COOPERATIVE = 27
     SK_SOURCE_OPENING_DIE = 28
-    SK_COOPERATIVE_NOT_MODELLED = 29
+    SK_MARK_MANA = 29
+    SK_OVERLOAD_BONUS = 30
+    SK_FIRST_COMBAT_WEAKEN = 31
+    SK_THROW_AWAY_WOUNDS = 32
 
 cdef enum SkillUsage:          # mksim.content.SKILL_USAGE order
     SKU_ONCE_PER_TURN = 0
@@ -120,7 +128,8 @@ cdef bint skill_usable(const GameState* gs, const EngineStatics* es, int p, int 
     usage = skill_entry(es, skill)[1]
     if usage == SKU_PASSIVE:
         return False                                          # always active, not an action
-    if (pl.skills_used >> slot) & 1 and not (pl.coop_due == 2 and skill_is(es, skill, SK_COOPERATIVE)):
+    if (pl.skills_used >> slot) & 1 and not (pl.coop_due == 2 and pl.coop_slot == slot + 1
+                                             and skill_is(es, skill, SK_COOPERATIVE)):
         return False                                          # face down (8.2.1, 8.2.2; LL-7.3.2)
     if usage == SKU_ONCE_PER_TURN and (pl.skills_used >> (SKILL_TURN_SHIFT + slot)) & 1:
         return False                                          # 8.2.3
@@ -316,9 +325,142 @@ cdef void skills_turn_end(GameState* gs, Player* pl) noexcept nogil:
     if pl.source_freeze == 2:
         pl.source_freeze = 0
     if pl.coop_due == 2:
-        pl.coop_due = 0                                       # LL-7.3.2: not used, expired
+        coop_done(pl)                                         # LL-7.3.2: not used, expired
     if pl.motivation_lock > 0:
         pl.motivation_lock -= 1
+
+
+cdef inline void coop_done(Player* pl) noexcept nogil:
+    """The cooperative skill's token is back face down: no secondary effect pending."""
+    pl.coop_due = 0
+    pl.coop_slot = 0
+    pl.coop_mark = 0
+
+
+cdef bint row_is_automatic(const EngineStatics* es, int row) noexcept nogil:
+    """A secondary effect that triggers by itself (LL-7.3.1), not by using the token."""
+    cdef const int32_t* r = erow(es, row)
+    return r[0] == OP_HANDLER and es.handler_group[r[1]] == HG_SKILLS \
+        and (es.handler_local[r[1]] == SK_OVERLOAD_BONUS or es.handler_local[r[1]] == SK_FIRST_COMBAT_WEAKEN)
+
+
+cdef int coop_due_row(const GameState* gs, const EngineStatics* es, const Player* pl, int local) noexcept nogil:
+    """The secondary-effect row of the player's cooperative skill due this turn if it is
+    handler `local` (SK_OVERLOAD_BONUS / SK_FIRST_COMBAT_WEAKEN), else -1."""
+    cdef int slot = pl.coop_slot - 1, skill, row
+    cdef const int32_t* r
+    if pl.coop_due != 2 or slot < 0 or slot >= MAX_SKILLS:
+        return -1
+    skill = pl.skills[slot]
+    if skill < 0 or not skill_is(es, skill, SK_COOPERATIVE):
+        return -1
+    row = row_args(es, skill_entry(es, skill)[2])[1]
+    r = erow(es, row)
+    if r[0] == OP_HANDLER and es.handler_group[r[1]] == HG_SKILLS and es.handler_local[r[1]] == local:
+        return row
+    return -1
+
+
+cdef void overload_arm(GameState* gs, const EngineStatics* es, int p, int card, int c1, int c2) noexcept nogil:
+    """Mana Overload, secondary (LL-7.3.2 solo: the owner's next turn; automatic, LL-7.3.1):
+    a Deed card powered (A_PLAY, its strong effect) with mana of the marked colour gets
+    +bonus on the first Move / Influence / Attack / Block it gives (card_bonus, move_bonus),
+    and the token goes back face down then.  Called after the mana is paid: pay / pay2 are
+    its payment codes (pay2 < 0: none).  Mana paid inside an effect (Pure Magic) and cards
+    played through another card (Concentration: another resolving card) do not trigger it.
+    c1 / c2: the colours of the mana paid (-1: none), as it lies (a gold die is gold, not
+    the colour it is used as: skills.toml conflicts)."""
+    cdef Player* pl = &gs.players[p]
+    cdef int row = coop_due_row(gs, es, pl, SK_OVERLOAD_BONUS), mark = pl.coop_mark - 1
+    if row < 0 or mark < 0:
+        return
+    if c1 != mark and c2 != mark:
+        return
+    gs.turn.overload_bonus = <int8_t>row_args(es, row)[0]
+    gs.turn.overload_card = <int16_t>card
+
+
+cdef int overload_take(GameState* gs) noexcept nogil:
+    """The armed Mana Overload bonus, for the card it was armed for; the skill is spent."""
+    cdef int b = gs.turn.overload_bonus
+    if b <= 0 or gs.turn.resolving_card < 0 or gs.turn.resolving_card != gs.turn.overload_card:
+        return 0
+    gs.turn.overload_bonus = 0
+    coop_done(&gs.players[gs.current])                       # returned face down
+    return b
+
+
+cdef void coop_combat_start(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
+    """Wolfhawk's cooperative skill, secondary (LL-7.3.2 solo: the owner's next turn;
+    automatic, LL-7.3.1: "the first combat"): when a combat begins, its effect is resolved at
+    once (the player picks the enemies: first_combat_weaken); the token goes back face down."""
+    cdef Player* pl = &gs.players[gs.current]
+    cdef int row = coop_due_row(gs, es, pl, SK_FIRST_COMBAT_WEAKEN), skill
+    if row < 0 or gs.turn.n_eval != 0 or gs.turn.handler_row >= 0 or gs.turn.pending_choice >= 0:
+        return
+    skill = pl.skills[pl.coop_slot - 1]
+    coop_done(pl)
+    gs.turn.resolving_card = <int16_t>(SKILL_CARD_BASE - skill)
+    push_eval(gs, row)
+    run_effects(gs, es, st, gs.current)
+
+
+cdef uint64_t weaken_armor_targets(const GameState* gs, const Statics* st) noexcept nogil:
+    """Enemies whose Armor an effect may lower now (not Arcane Immunity, LL-6.7.1)."""
+    cdef uint64_t o = 0
+    cdef int s
+    for s in range(gs.combat.n_enemies):
+        if enemy_effect_ok(gs, st, s, -1):
+            o |= (<uint64_t>1) << s
+    return o
+
+
+cdef uint64_t weaken_attack_targets(const GameState* gs, const Statics* st) noexcept nogil:
+    """Enemy attacks with a value to lower (option slot * 3 + attack; Arcane Immunity does not
+    protect an attack, LL-6.7.4).  A summoner's attack is its summoned monster's, not drawn
+    yet at the start of the combat (11.6.2): not offered (skills.toml conflicts)."""
+    cdef uint64_t o = 0
+    cdef int s, i
+    for s in range(gs.combat.n_enemies):
+        if gs.combat.enemies[s].summoned_by >= 0 or enemy_ability(gs, st, s, AB_SUMMON):
+            continue
+        for i in range(enemy_n_attacks(gs, st, s)):
+            if s * 3 + i < 63 and attack_is_live(gs, st, s, i) and enemy_attack_value(gs, st, s, i) > 0:
+                o |= (<uint64_t>1) << (s * 3 + i)
+    return o
+
+
+cdef int first_combat_weaken(GameState* gs, const Statics* st, int row, const int32_t* a, int choice) noexcept nogil:
+    """Wolfhawk's cooperative skill, secondary: one enemy's Armor `armor` (min `floor` = 1,
+    not against Arcane Immunity) and one attack of the same or another enemy `attack_delta` (not
+    below 0), for this combat.  Stage 0: the enemy (ASK_ENEMY); stage 1: the attack
+    (ASK_OPTION slot * 3 + attack).  A stage with nothing to act on is passed over.  The
+    choices belong to the start of the combat (heat_window kept, Into the Heat)."""
+    cdef uint64_t options
+    cdef int i, w, v
+    if a[1] != 1:
+        set_error(gs, ERR_ENEMY_EFFECT, OP_ENEMY_ARMOR, gs.turn.resolving_card)
+        return RES_ERROR
+    if gs.turn.heat_window:
+        gs.turn.heat_window = 2
+    if choice < 0:
+        options = weaken_armor_targets(gs, st)
+        if options:
+            return ask(gs, row, 0, ASK_ENEMY, options)
+        gs.turn.handler_stage = 0
+    elif gs.turn.handler_stage == 0:
+        v = gs.combat.enemies[choice].armor_delta + a[0]      # enemy_armor() keeps it >= 1
+        gs.combat.enemies[choice].armor_delta = <int8_t>(v if v > -100 else -100)
+    if choice < 0 or gs.turn.handler_stage == 0:
+        options = weaken_attack_targets(gs, st)
+        if options:
+            return ask(gs, row, 1, ASK_OPTION, options)
+        return RES_DONE
+    i = choice // 3
+    w = choice % 3
+    v = enemy_attack_value(gs, st, i, w)
+    gs.combat.enemies[i].attack_delta[w] += <int8_t>(a[2] if -a[2] < v else -v)
+    return RES_DONE
 
 
 cdef void skills_round_end(GameState* gs) noexcept nogil:
@@ -326,7 +468,7 @@ cdef void skills_round_end(GameState* gs) noexcept nogil:
     cdef int p
     for p in range(gs.n_players):
         gs.players[p].source_freeze = 0
-        gs.players[p].coop_due = 0                            # LL-7.3.3: not across rounds
+        coop_done(&gs.players[p])                             # LL-7.3.3: not across rounds
 
 
 cdef int skill_pool_bonus(GameState* gs, int op, int kind) noexcept nogil:
@@ -422,20 +564,6 @@ cdef bint has_wound_in_hand(const Player* pl, const EngineStatics* es) noexcept 
     return False
 
 
-cdef int sideways_kind(const GameState* gs) noexcept nogil:
-    """What a card played sideways gives now (6.1.7; as A_SIDEWAYS): 0 Move, 1 Influence,
-    2 Attack, 3 Block, -1 nothing."""
-    if gs.phase == PH_MOVE and not gs.turn.action_taken:
-        return 0
-    if gs.phase == PH_INTERACT:
-        return 1
-    if gs.phase == PH_COMBAT_ATTACK:
-        return 2
-    if gs.phase == PH_COMBAT_BLOCK:
-        return 3
-    return -1
-
-
 cdef uint64_t sideways_options(const Player* pl, const EngineStatics* es, bint wounds) noexcept nogil:
     """Hand indices of the Wounds (wounds) or the non-Wound cards."""
     cdef uint64_t options = 0
@@ -446,11 +574,46 @@ cdef uint64_t sideways_options(const Player* pl, const EngineStatics* es, bint w
     return options
 
 
-cdef void play_sideways_for(GameState* gs, Player* pl, int i, int value) noexcept nogil:
-    """Play hand card i sideways (6.1.7) for `value` instead of 1; card bonuses apply as for
-    A_SIDEWAYS (it is a card played)."""
+cdef int sideways_kinds(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    """What a card played sideways may give now, as A_SIDEWAYS allows (6.1.7): bit 0 Move
+    (also in combat where Move has a use, LL-9.7.2), 1 Influence (also where it has a use
+    outside interaction: Peaceful Moment, paying Thugs / Heroes in combat, LL-4.3.4), 2 Attack,
+    3 Block."""
+    cdef int m = 0
+    if (gs.phase == PH_MOVE and not gs.turn.action_taken) or combat_move_usable(gs, es):
+        m |= 1
+    if gs.phase == PH_INTERACT or (gs.phase == PH_MOVE and gs.turn.peaceful) or units_need_influence(gs, es):
+        m |= 2
+    if gs.phase == PH_COMBAT_ATTACK or (gs.phase == PH_COMBAT_RANGED and gs.turn.attacks_siege):
+        m |= 4
+    if gs.phase == PH_COMBAT_BLOCK:
+        m |= 8
+    return m
+
+
+cdef enum:
+    SIDEWAYS_STAGE = 9         # skill handlers: the last stage, what the card sideways gives
+
+
+cdef int sideways_play(GameState* gs, const EngineStatics* es, int row, Player* pl, int i, int value) noexcept nogil:
+    """A skill's card sideways for `value` (Power of Pain, I Don't Give a Damn, ...): what it
+    gives is the player's choice where several are possible (ASK_OPTION 0 Move, 1 Influence,
+    2 Attack, 3 Block at stage SIDEWAYS_STAGE, resolved by sideways_chosen)."""
+    cdef int m = sideways_kinds(gs, es), k = 0
+    if m & (m - 1):
+        gs.turn.hvars[6] = <int16_t>i
+        gs.turn.hvars[7] = <int16_t>value
+        return ask(gs, row, SIDEWAYS_STAGE, ASK_OPTION, m)
+    while k < 3 and not ((m >> k) & 1):
+        k += 1
+    play_sideways_for(gs, pl, i, value, k)
+    return RES_DONE
+
+
+cdef void play_sideways_for(GameState* gs, Player* pl, int i, int value, int a) noexcept nogil:
+    """Play hand card i sideways (6.1.7) for `value` instead of 1, giving `a` (0 Move, 1
+    Influence, 2 Attack, 3 Block); card bonuses apply as for A_SIDEWAYS (it is a card played)."""
     cdef int card = pl.hand[i]
-    cdef int a = sideways_kind(gs)
     remove_at(pl.hand, &pl.n_hand, i)
     push_card(pl.play_area, &pl.n_play, MAX_PLAY_CARDS, card)        # a Wound too: discarded at end of turn
     gs.turn.played_card = 1
@@ -472,38 +635,44 @@ cdef bint skills_playable(const GameState* gs, const EngineStatics* es, int row,
         return not gs.combat.active and node_playable(gs, es, a[0])   # 11: not in combat
     if local == SK_DISCARD_WOUND_COST:            # I Feel No Pain: needs a Wound in hand
         return has_wound_in_hand(pl, es) and node_playable(gs, es, a[0])
-    if local == SK_FORWARD_MARCH:                 # Move (9.3.2) with at least one such unit
-        return gs.phase == PH_MOVE and ready_unwounded_units(pl) > 0
+    if local == SK_FORWARD_MARCH:                 # Move (9.3.2; in combat with a use, LL-9.7.2)
+        return (gs.phase == PH_MOVE or combat_move_usable(gs, es)) and ready_unwounded_units(pl) > 0
     if local == SK_GLITTERING_FORTUNE:            # Influence: interaction only (10.2.2)
         return gs.phase == PH_INTERACT and crystal_colours(pl) > 0
     if local == SK_POWER_OF_PAIN:                 # a Wound played sideways
-        return sideways_kind(gs) >= 0 and sideways_options(pl, es, True) != 0
+        return sideways_kinds(gs, es) != 0 and sideways_options(pl, es, True) != 0
     if local == SK_I_DONT_GIVE_A_DAMN or local == SK_WHO_NEEDS_MAGIC:   # a non-Wound card sideways
-        return sideways_kind(gs) >= 0 and sideways_options(pl, es, False) != 0
-    if local == SK_ON_HER_OWN:                    # Influence: interaction only (10.2.2)
-        return gs.phase == PH_INTERACT
+        return sideways_kinds(gs, es) != 0 and sideways_options(pl, es, False) != 0
+    if local == SK_ON_HER_OWN:                    # Influence where it has a use (as OP_INFLUENCE):
+        return gs.phase == PH_INTERACT or influence_elsewhere(gs) \
+            or units_need_influence(gs, es)       # 10.2.2; LL-4.3.4 paying Thugs / Heroes in combat
     if local == SK_WOLFS_HOWL:                    # a card sideways, not during interaction
-        i = sideways_kind(gs)
-        return i >= 0 and i != 1 and sideways_options(pl, es, False) != 0
+        return gs.phase != PH_INTERACT and sideways_kinds(gs, es) != 0 and sideways_options(pl, es, False) != 0
     if local == SK_REROLL_SOURCE_DIE:             # a die in the Source (5.5)
         return special_now(gs) and source_dice_left(gs) != 0
     if local == SK_COOPERATIVE:                   # LL-7.3.2: the secondary effect on the due turn
-        return node_playable(gs, es, a[1] if pl.coop_due == 2 else a[0])
+        if pl.coop_due == 2:                      # (an automatic one is never used at will)
+            return not row_is_automatic(es, a[1]) and node_playable(gs, es, a[1])
+        return node_playable(gs, es, a[0])
     if local == SK_SOURCE_OPENING_DIE:            # a basic-colour die in the Source (5.5)
         return special_now(gs) and source_opening_dice(gs) != 0
-    if local == SK_COOPERATIVE_NOT_MODELLED:      # usable when its owner's part is
-        return node_playable(gs, es, a[0])
+    if local == SK_MARK_MANA:                     # a special effect (6.3.3), like Mana Exploit
+        return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT or gs.combat.active != 0
+    if local == SK_OVERLOAD_BONUS or local == SK_FIRST_COMBAT_WEAKEN:
+        return False                              # automatic (LL-7.3.1): never an action
     if local == SK_PRAYER_OF_WEATHER or local == SK_HAWK_EYES:   # movement (9.3, 9.6)
         return gs.phase == PH_MOVE and not gs.turn.action_taken and not gs.combat.active
     if local == SK_HEALING_RITUAL:                # outside combat, with a Wound in hand
         return healing_time(gs) and has_wound_in_hand(pl, es)
+    if local == SK_THROW_AWAY_WOUNDS:             # outside combat; 0 Wounds allowed if min is 0
+        return healing_time(gs) and (a[0] == 0 or has_wound_in_hand(pl, es))
     if local == SK_MANA_EXPLOIT or local == SK_SOURCE_FREEZE:    # special effects (6.3.3)
         return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT or gs.combat.active != 0
     if local == SK_INVOCATION:                    # a card to discard
         return pl.n_hand > 0 and (gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT
                                   or gs.combat.active != 0)
     if local == SK_UNIVERSAL_POWER:               # a card sideways and a basic mana to add
-        return sideways_kind(gs) >= 0 and sideways_options(pl, es, False) != 0 and mana_pay_options(gs) != 0
+        return sideways_kinds(gs, es) != 0 and sideways_options(pl, es, False) != 0 and mana_pay_options(gs) != 0
     if local == SK_TAUNT:                         # Block phase, a live enemy attack
         return taunt_targets(gs, es.st) != 0
     if local == SK_RESISTANCE_BREAK:              # an enemy with a resistance it can act on
@@ -711,7 +880,9 @@ cdef uint64_t taunt_targets(const GameState* gs, const Statics* st) noexcept nog
 
 
 cdef int resistance_count(const GameState* gs, const Statics* st, int slot) noexcept nogil:
-    cdef int res = st.enemies.data[gs.combat.enemies[slot].enemy * st.enemies.width + st.cols.enemy_resistances]
+    """Resistances the enemy has now (one lost to Know Your Prey no longer counts)."""
+    cdef int res = st.enemies.data[gs.combat.enemies[slot].enemy * st.enemies.width + st.cols.enemy_resistances] \
+        & ~(<int>gs.combat.enemies[slot].lost_resistances)
     return ((res & RES_PHYSICAL) != 0) + ((res & RES_FIRE) != 0) + ((res & RES_ICE) != 0)
 
 
@@ -791,6 +962,9 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
     cdef int i, v, w, d
     cdef uint64_t options
     cdef int16_t dest[64]
+    if choice >= 0 and gs.turn.handler_stage == SIDEWAYS_STAGE:   # sideways_play's question
+        play_sideways_for(gs, pl, gs.turn.hvars[6], gs.turn.hvars[7], choice)
+        return RES_DONE
     if local == SK_OUTSIDE_COMBAT:
         return push_eval(gs, a[0])
     if local == SK_DISCARD_WOUND_COST:            # discard a Wound from hand; then the effect
@@ -814,7 +988,7 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
         # (then discarded at end of turn with the play area).  I Don't Give a Damn: a card
         # sideways +bonus instead of +1, +advanced_bonus for an AA, Spell or Artifact.
         if choice < 0:
-            if sideways_kind(gs) < 0:
+            if sideways_kinds(gs, es) == 0:
                 set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
                 return RES_ERROR
             return ask(gs, row, 0, ASK_HAND_CARD, sideways_options(pl, es, local == SK_POWER_OF_PAIN))
@@ -823,15 +997,14 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
             i = card_deck(es, pl.hand[choice])
             if i == DECK_AA or i == DECK_SPELL or i == DECK_ARTIFACT:
                 v = a[1]
-        play_sideways_for(gs, pl, choice, v)
-        return RES_DONE
+        return sideways_play(gs, es, row, pl, choice, v)
     if local == SK_WHO_NEEDS_MAGIC:
         # a card sideways +bonus instead of +1; +no_source_bonus if no Source die is used this
         # turn: offered (ASK_OPTION 1) only if none was used yet (the Mana Steal die and dice
         # taken by Mana Draw count), and then none may be used for the rest of the turn.
         # Stage 0: the card (ASK_HAND_CARD), stage 1: option 0 = +bonus, 1 = +no_source_bonus.
         if choice < 0:
-            if sideways_kind(gs) < 0:
+            if sideways_kinds(gs, es) == 0:
                 set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
                 return RES_ERROR
             return ask(gs, row, 0, ASK_HAND_CARD, sideways_options(pl, es, False))
@@ -839,12 +1012,10 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
             if gs.turn.dice_used == 0 and not gs.turn.stolen_used and gs.turn.dice_kept == 0:
                 gs.turn.hvars[0] = <int16_t>choice
                 return ask(gs, row, 1, ASK_OPTION, 3)
-            play_sideways_for(gs, pl, choice, a[0])
-            return RES_DONE
+            return sideways_play(gs, es, row, pl, choice, a[0])
         if choice == 1:
             gs.turn.no_source_dice = 1
-        play_sideways_for(gs, pl, gs.turn.hvars[0], a[1] if choice == 1 else a[0])
-        return RES_DONE
+        return sideways_play(gs, es, row, pl, gs.turn.hvars[0], a[1] if choice == 1 else a[0])
     if local == SK_ON_HER_OWN:
         # Wolfhawk: Influence n, or no_recruit_n if you recruit no Unit with Influence this
         # turn: option 1 (offered while none was recruited yet) forbids recruiting for the
@@ -869,8 +1040,7 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
             v = 0
         if bonds_row(es, pl) >= 0 and bonds_unit_slot(pl) < 0:
             v += 1                                            # Bonds of Loyalty: a free token too
-        play_sideways_for(gs, pl, choice, a[0] + a[1] * v)
-        return RES_DONE
+        return sideways_play(gs, es, row, pl, choice, a[0] + a[1] * v)
     if local == SK_PRAYER_OF_WEATHER:
         # Norowas (interactive 8.2.2): your terrain costs own_delta (min own_floor) this turn
         # (9.6.2); the centre part (other players' costs + others_delta until your next turn)
@@ -899,6 +1069,27 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
             if pl.hand[i] == es.wound:
                 remove_at(pl.hand, &pl.n_hand, i)
                 v -= 1
+            i -= 1
+        return RES_DONE
+    if local == SK_THROW_AWAY_WOUNDS:
+        # Ritual of Pain (Arythea, cooperative LL-7): outside combat throw away min..max
+        # Wounds from hand (back to the Wound pile, 12.3.3).  ASK_NUMBER: option k = k Wounds,
+        # asked only if there is more than one possible number.
+        v = 0
+        for i in range(pl.n_hand):
+            if pl.hand[i] == es.wound:
+                v += 1
+        if v > a[1]:
+            v = a[1]
+        if choice < 0:
+            if v > a[0]:
+                return ask(gs, row, 0, ASK_NUMBER, ((<uint64_t>1) << (v + 1)) - ((<uint64_t>1) << a[0]))
+            choice = v
+        i = pl.n_hand - 1
+        while choice > 0 and i >= 0:
+            if pl.hand[i] == es.wound:
+                remove_at(pl.hand, &pl.n_hand, i)
+                choice -= 1
             i -= 1
         return RES_DONE
     if local == SK_MANA_EXPLOIT:
@@ -943,9 +1134,8 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
         if v >= GOLD:
             v = w                                             # gold (or black as any colour)
         pay_take(gs, choice, v if v < GOLD else RED)
-        play_sideways_for(gs, pl, i, a[1] if (v == w and w < COLOURLESS
+        return sideways_play(gs, es, row, pl, i, a[1] if (v == w and w < COLOURLESS
                                              and (d == DECK_BASIC or d == DECK_AA or d == DECK_SPELL)) else a[0])
-        return RES_DONE
     if local == SK_TAUNT:
         # Wolfhawk, Block phase: one enemy attack -reduce (not below 0; at 0 it counts as
         # blocked, LL-6.3.6), or +increase and that enemy's Armor armor_delta (min floor = 1;
@@ -1028,16 +1218,29 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
     if local == SK_COOPERATIVE:
         # LL-7.3: the owner's part now (`effect`); in a solo game the secondary effect
         # (`then`) is the owner's on the next turn only (LL-7.3.2, skills_turn_start).
-        if pl.coop_due == 2:
-            pl.coop_due = 0                                   # taken back face down
+        v = 0
+        for i in range(MAX_SKILLS):                           # the token being used
+            if pl.skills[i] >= 0 and SKILL_CARD_BASE - pl.skills[i] == gs.turn.resolving_card:
+                v = i + 1
+        if pl.coop_due == 2 and pl.coop_slot == v:
+            coop_done(pl)                                     # taken back face down
             return push_eval(gs, a[1])
+        coop_done(pl)                                         # one token in the centre at a time
         pl.coop_due = 1
+        pl.coop_slot = <uint8_t>v
         return push_eval(gs, a[0])
-    if local == SK_COOPERATIVE_NOT_MODELLED:
-        # A cooperative skill whose automatic secondary effect (LL-7.3.2) is not modelled
-        # (Mana Overload, Wolfhawk's skill): using it stops the game with an error naming
-        # the skill, rather than playing half of it.
-        set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+    if local == SK_MARK_MANA:
+        # Mana Overload (Tovak, cooperative LL-7): a mana token of a chosen non-gold colour
+        # (5.3.1); the token in the centre is marked with that colour (overload_arm).
+        if choice < 0:
+            return ask(gs, row, 0, ASK_COLOUR, 0x2F)          # red blue white green black
+        gs.turn.mana_tokens[choice] += 1
+        pl.coop_mark = <uint8_t>(choice + 1)
+        return RES_DONE
+    if local == SK_FIRST_COMBAT_WEAKEN:
+        return first_combat_weaken(gs, st, row, a, choice)
+    if local == SK_OVERLOAD_BONUS:                # armed by overload_arm, never resolved
+        set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
         return RES_ERROR
     if local == SK_SOURCE_OPENING_DIE:
         # Source Opening, secondary effect: use one more Source die of a basic colour (not

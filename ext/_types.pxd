@@ -222,6 +222,8 @@ cdef struct Player:
     int8_t motivation_lock     # 8.3.2 Motivation: own turn ends left before another Motivation may be used
     uint8_t source_freeze      # Source Freeze in the Source: 1 placed, 2 its crystal may be taken this turn
     uint8_t coop_due           # cooperative skill (LL-7.3.2): 1 used this turn, 2 its secondary effect may be used this turn
+    uint8_t coop_slot          # skill slot + 1 of that cooperative skill (0 = none)
+    uint8_t coop_mark          # Mana Overload: colour + 1 its token in the centre is marked with (0 = none)
     int8_t bonds_slot          # Bonds of Loyalty: unit slot + 1 of the unit under its token (0 = none)
     # --- spells ---
     int16_t set_aside[4]       # Time Bending: cards set aside until the end of the round (LL-9.6.4)
@@ -295,6 +297,8 @@ cdef struct TurnState:
     uint8_t black_any          # Mana Pull: one black Source die may be used as mana of any colour
     uint8_t tactic_turn        # TT_* bits: tactic abilities used this turn (Mana Search once per turn)
     int8_t concentration       # Concentration / Will Focus: bonus for the card played with it, 0 = none
+    int8_t overload_bonus      # Mana Overload (LL-7): bonus armed for the card powered with its colour, 0 = none
+    int16_t overload_card      # ... that card (the bonus is its own, not an indirect card's)
     int8_t move_bonus          # Tirelessness: +Move for the next card giving Move
     uint8_t move_bonus_all     # Tirelessness powered: for every later card this turn
     uint8_t crystal_joy        # Crystal Joy: 1 non-Wound / 2 any card may be discarded at end of turn to return it

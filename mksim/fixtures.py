@@ -1078,7 +1078,7 @@ _TURN_RULES = {
     "discarded_end": (0, 255), "handler_row": (-1, "row"), "handler_stage": (0, 127),
     "ask": (0, N_ASKS - 1), "hand_limit_bonus": (0, 127), "extra_turn": FLAG, "stolen_used": FLAG,
     "dice_kept": (0, (1 << MAX_DICE) - 1), "black_any": FLAG, "concentration": (0, 127),
-    "move_bonus": (0, 127), "move_bonus_all": FLAG, "crystal_joy": (0, 2), "crystal_joy_card": (-1, "card"),
+    "move_bonus": (0, 127), "move_bonus_all": FLAG, "overload_bonus": (0, 127), "overload_card": (-1, "card"), "crystal_joy": (0, 2), "crystal_joy_card": (-1, "card"),
     "block_fx_colour": (-1, 5), "swift_block": (0, 127), "crystals_spent": (0, 3), "crystal_return": FLAG,
     "dice_any_basic": FLAG, "ambush_attack": (0, 127), "ambush_block": (0, 127),
     "agility_melee": (0, 127), "agility_ranged": (0, 127), "terrain_set": (0, 127),
@@ -1126,6 +1126,7 @@ _PLAYER_RULES = {
     "used_before_turn": FLAG, "knocked_out": FLAG, "wounds_this_combat": (0, 32767),
     "round_order": (0, 127), "claimed_die": (0, 6), "claim_per_turn": (0, 127), "banner_flipped": (0, 63),
     "banner_prep": FLAG, "motivation_lock": (0, 127), "source_freeze": (0, 2), "bonds_slot": (0, MAX_UNITS),
+    "coop_due": (0, 2), "coop_slot": (0, MAX_SKILLS), "coop_mark": (0, 6),
 }
 _UNIT_RULES = {
     "damaged_this_combat": FLAG, "gained_res": (0, 7), "paid_combat": FLAG, "upkeep": (0, 6),

@@ -303,6 +303,7 @@ def coop(ll_content, ll_tables, skill, hero, hand=("march",), seed=1):
     return g
 
 
+@pytest.mark.covers("arythea_ritual_of_pain", "effect")
 def test_arythea_ritual_of_pain_throws_away_2_wounds(ll_content, ll_tables):
     g = coop(ll_content, ll_tables, "arythea_ritual_of_pain", "arythea", ["wound", "wound", "wound", "march"])
     g.do("use_skill", 0)
@@ -311,6 +312,7 @@ def test_arythea_ritual_of_pain_throws_away_2_wounds(ll_content, ll_tables):
     assert g.of_kind("use_skill") == []                   # once a round
 
 
+@pytest.mark.covers("goldyx_source_opening", "effect")
 def test_goldyx_source_opening_rerolls_one_source_die(ll_content, ll_tables):
     rolled = set()
     for seed in range(12):
@@ -325,30 +327,34 @@ def test_goldyx_source_opening_rerolls_one_source_die(ll_content, ll_tables):
     assert len(rolled) > 2                                   # rerolled, not set
 
 
-def test_tovak_mana_overload_stops_the_game_naming_its_missing_secondary_effect(ll_content, ll_tables):
-    """Mana Overload's automatic secondary effect (LL-7.3.2: +4 on the first card powered
-    with the marked colour) is not modelled: the skill is offered where its owner's part
-    (a non-gold mana token) is usable, and using it stops the game with an error naming the
-    skill, never half of the skill silently."""
+@pytest.mark.covers("tovak_mana_overload", "effect")
+def test_tovak_mana_overload_owner_gains_a_non_gold_token_and_marks_its_colour(ll_content, ll_tables):
+    """Mana Overload, owner's part (ll_changed_cards.csv): a mana token of a chosen non-gold
+    colour, the token in the centre marked with it; once a round (face down, 8.2.2)."""
     g = coop(ll_content, ll_tables, "tovak_mana_overload", "tovak")
-    assert g.of_kind("use_skill") != []
-    with pytest.raises(NotImplementedError, match="tovak_mana_overload.*cooperative_not_modelled"):
-        g.do("use_skill", 0)
+    g.do("use_skill", 0)
+    assert g.actions() == ["choose(0)", "choose(1)", "choose(2)", "choose(3)", "choose(5)"]   # no gold
+    g.do("choose", 3)
+    assert tokens(g) == {"green": 1} and g.player["coop_mark"] == 1 + 3
+    assert g.of_kind("use_skill") == []
 
 
-def test_wolfhawk_coop_skill_stops_the_game_naming_its_missing_secondary_effect(ll_content, ll_tables):
-    """Wolfhawk's cooperative skill: offered where its owner's part is (not in combat,
-    11), and using it stops the game with an error naming it (its secondary effect, Armor
-    and attack -1 in the next combat, is not modelled)."""
+@pytest.mark.covers("wolfhawk_coop_skill", "effect")
+def test_wolfhawk_coop_skill_sideways_4_plus_1_per_free_command_not_in_combat(ll_content, ll_tables):
+    """Wolfhawk's cooperative skill, owner's part: one card sideways gives +4 instead of +1,
+    +1 per Command token without a Unit (level 1: one token, 7.2.1): March as Move 5; not in
+    combat (summary), so not offered there."""
     g = coop(ll_content, ll_tables, "wolfhawk_coop_skill", "wolfhawk", ["march", "rage"])
-    assert g.of_kind("use_skill") != []
-    with pytest.raises(NotImplementedError, match="wolfhawk_coop_skill.*cooperative_not_modelled"):
-        g.do("use_skill", 0)
+    g.do("use_skill", 0)
+    g.do("choose", 0)
+    assert Rules(g.core).move_points == 5 and g.player["hand"] == ["rage"]
+    assert g.of_kind("use_skill") == []                      # once a round
     g2 = coop(ll_content, ll_tables, "wolfhawk_coop_skill", "wolfhawk", ["march", "rage"])
     g2.ut.start_combat(["prowlers"])
     assert g2.of_kind("use_skill") == []                     # not in combat
 
 
+@pytest.mark.covers("norowas_coop_skill", "effect")
 def test_norowas_coop_skill_minus_2_now_minus_1_next_turn(ll_content, ll_tables):
     """Owner: terrain -2 (min 1) this turn; secondary, solo: the owner's next turn only, -1
     (min 1), using the face-down token once more (LL-7.3.2); not the turn after."""
@@ -373,6 +379,7 @@ def test_norowas_coop_skill_minus_2_now_minus_1_next_turn(ll_content, ll_tables)
     assert g.of_kind("use_skill") == [] and [R.move_cost(h) for h in nb] == [2, 3, 3]
 
 
+@pytest.mark.covers("norowas_coop_skill", "effect")
 def test_norowas_coop_skill_secondary_expires_after_the_next_turn(ll_content, ll_tables):
     g = coop(ll_content, ll_tables, "norowas_coop_skill", "norowas")
     g.sc.set_cards(0, hand=["march"], deck=["rage"] * 12)
@@ -385,10 +392,12 @@ def test_norowas_coop_skill_secondary_expires_after_the_next_turn(ll_content, ll
     assert g.of_kind("use_skill") == []
 
 
+@pytest.mark.covers("arythea_ritual_of_pain", "effect")
 def test_arythea_ritual_of_pain_secondary_wound_sideways_plus_3_next_turn(ll_content, ll_tables):
     g = coop(ll_content, ll_tables, "arythea_ritual_of_pain", "arythea", ["wound", "march"])
     g.sc.set_cards(0, hand=["wound", "march"], deck=["march"] * 12)
-    g.do("use_skill", 0)                                     # throw away the one Wound
+    g.do("use_skill", 0)
+    g.do("choose", 1)                                        # throw away the one Wound (0-2)
     assert "wound" not in g.player["hand"]
     end_turn_to_next_start(g)
     g.do("regular_turn")
@@ -400,6 +409,7 @@ def test_arythea_ritual_of_pain_secondary_wound_sideways_plus_3_next_turn(ll_con
     assert g.player["hand"] == ["march"]
 
 
+@pytest.mark.covers("goldyx_source_opening", "effect")
 def test_goldyx_source_opening_secondary_extra_basic_die_and_its_crystal(ll_content, ll_tables):
     g = coop(ll_content, ll_tables, "goldyx_source_opening", "goldyx")
     g.sc.set_cards(0, hand=["march"], deck=["rage"] * 12)

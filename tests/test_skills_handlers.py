@@ -46,6 +46,7 @@ def village_game(content, tables):
     return g
 
 
+@pytest.mark.covers("wolfhawk_on_her_own", "effect")
 def test_on_her_own_influence_3_forbids_recruiting_for_the_rest_of_the_turn(content, tables):
     g = village_game(content, tables)
     g.do("use_skill", 0)
@@ -58,6 +59,7 @@ def test_on_her_own_influence_3_forbids_recruiting_for_the_rest_of_the_turn(cont
         g.recruit(0)
 
 
+@pytest.mark.covers("wolfhawk_on_her_own", "effect")
 def test_on_her_own_influence_1_keeps_recruiting_and_only_1_after_a_recruit(content, tables):
     g = village_game(content, tables)
     g.do("use_skill", 0)
@@ -76,6 +78,7 @@ def test_on_her_own_influence_1_keeps_recruiting_and_only_1_after_a_recruit(cont
 
 # -- Wolf's Howl (Wolfhawk, interactive) ------------------------------------------------------
 
+@pytest.mark.covers("wolfhawk_wolfs_howl", "effect")
 def test_wolfs_howl_sideways_4_plus_1_per_free_command_token(content, tables):
     """Level 1: one Command token (7.2.1), no unit: March sideways gives Move 4 + 1 = 5."""
     g = game(content, tables, ["wolfhawk_wolfs_howl"], hand=["march", "rage"], hero="wolfhawk")
@@ -87,6 +90,7 @@ def test_wolfs_howl_sideways_4_plus_1_per_free_command_token(content, tables):
     assert "use_skill(0)" not in g.actions()     # 8.2.2: once a round, face down
 
 
+@pytest.mark.covers("wolfhawk_wolfs_howl", "effect")
 def test_wolfs_howl_no_free_token_gives_4_and_not_in_interaction(content, tables):
     g = game(content, tables, ["wolfhawk_wolfs_howl"], hand=["march"], hero="wolfhawk")
     g.ut.set_unit(0, "peasants")                 # the only Command token is used
@@ -101,6 +105,7 @@ def test_wolfs_howl_no_free_token_gives_4_and_not_in_interaction(content, tables
 
 # -- Prayer of Weather (Norowas, interactive) -------------------------------------------------
 
+@pytest.mark.covers("norowas_prayer_of_weather", "effect")
 def test_prayer_of_weather_terrain_costs_minus_2_min_1(content, tables):
     """By Day (9.2): plains 2 -> 1 (min 1), hills 3 -> 1, forest 3 -> 1; a lake stays closed."""
     g = game(content, tables, ["norowas_prayer_of_weather"], hero="norowas")
@@ -115,6 +120,7 @@ def test_prayer_of_weather_terrain_costs_minus_2_min_1(content, tables):
 
 # -- Healing Ritual (Arythea, interactive) ----------------------------------------------------
 
+@pytest.mark.covers("arythea_healing_ritual", "effect")
 def test_healing_ritual_throws_away_up_to_2_wounds(content, tables):
     g = game(content, tables, ["arythea_healing_ritual"], hand=["wound", "wound", "wound", "march"])
     g.do("use_skill", 0)
@@ -124,6 +130,7 @@ def test_healing_ritual_throws_away_up_to_2_wounds(content, tables):
     assert "wound" not in g.player["discard"]    # back to the Wound pile (solo: nobody closer)
 
 
+@pytest.mark.covers("arythea_healing_ritual", "effect")
 def test_healing_ritual_one_wound_no_question_and_not_in_combat(content, tables):
     g = game(content, tables, ["arythea_healing_ritual"], hand=["wound", "march"])
     g.do("use_skill", 0)
@@ -135,6 +142,7 @@ def test_healing_ritual_one_wound_no_question_and_not_in_combat(content, tables)
 
 # -- Mana Exploit (Tovak, interactive) --------------------------------------------------------
 
+@pytest.mark.covers("tovak_mana_exploit", "effect")
 def test_mana_exploit_gives_a_non_gold_token(content, tables):
     g = game(content, tables, ["tovak_mana_exploit"], hero="tovak")
     g.do("use_skill", 0)
@@ -145,6 +153,7 @@ def test_mana_exploit_gives_a_non_gold_token(content, tables):
 
 # -- Invocation (Arythea) --------------------------------------------------------------------
 
+@pytest.mark.covers("arythea_invocation", "effect")
 def test_invocation_wound_for_red_or_black(content, tables):
     g = game(content, tables, ["arythea_invocation"], hand=["wound", "march"])
     g.do("use_skill", 0)
@@ -156,6 +165,7 @@ def test_invocation_wound_for_red_or_black(content, tables):
     assert hand_names(g) == ["march"] and g.player["discard"].count("wound") == 1
 
 
+@pytest.mark.covers("arythea_invocation", "effect")
 def test_invocation_non_wound_for_white_or_green(content, tables):
     g = game(content, tables, ["arythea_invocation"], hand=["wound", "march"])
     g.do("use_skill", 0)
@@ -168,6 +178,7 @@ def test_invocation_non_wound_for_white_or_green(content, tables):
 
 # -- Universal Power (Goldyx) ----------------------------------------------------------------
 
+@pytest.mark.covers("goldyx_universal_power", "effect")
 def test_universal_power_matching_colour_gives_4_other_3(content, tables):
     """March (green) sideways with a green token: Move 4; Rage (red) with a green token: 3."""
     g = game(content, tables, ["goldyx_universal_power"], hand=["march", "rage"], hero="goldyx")
@@ -185,6 +196,7 @@ def test_universal_power_matching_colour_gives_4_other_3(content, tables):
     assert g2.d["turn"]["move_points"] == 3 and g2.d["turn"]["mana_tokens"] == {}
 
 
+@pytest.mark.covers("goldyx_universal_power", "effect")
 def test_universal_power_needs_mana(content, tables):
     g = game(content, tables, ["goldyx_universal_power"], hand=["march"], hero="goldyx")
     g.eng.set_dice(["black", "black", "black"])  # by Day no usable die, no token, no crystal
@@ -193,6 +205,7 @@ def test_universal_power_needs_mana(content, tables):
 
 # -- Taunt, Dueling-free combat skills (Wolfhawk), Resistance Break (Tovak) -------------------
 
+@pytest.mark.covers("wolfhawk_taunt", "effect")
 def test_taunt_plus_2_attack_and_armor_minus_2(content, tables):
     g = game(content, tables, ["wolfhawk_taunt"], hero="wolfhawk")
     T = CombatTester(g.core)
@@ -206,6 +219,7 @@ def test_taunt_plus_2_attack_and_armor_minus_2(content, tables):
     assert T.block_needed(0) == 6 and T.enemy_armor(0) == 1   # 4 + 2; 3 - 2 (min 1)
 
 
+@pytest.mark.covers("wolfhawk_taunt", "effect")
 def test_taunt_minus_1_attack(content, tables):
     g = game(content, tables, ["wolfhawk_taunt"], hero="wolfhawk")
     T = CombatTester(g.core)
@@ -217,6 +231,7 @@ def test_taunt_minus_1_attack(content, tables):
     assert T.block_needed(0) == 3 and T.enemy_armor(0) == 3
 
 
+@pytest.mark.covers("tovak_resistance_break", "effect")
 def test_resistance_break_armor_minus_1_per_resistance_not_arcane_immune(content, tables):
     g = game(content, tables, ["tovak_resistance_break"], hero="tovak")
     T = CombatTester(g.core)
@@ -227,6 +242,7 @@ def test_resistance_break_armor_minus_1_per_resistance_not_arcane_immune(content
     assert [T.enemy_armor(s) for s in range(4)] == [3, 5, 2, 6]
 
 
+@pytest.mark.covers("tovak_resistance_break", "effect")
 def test_resistance_break_not_offered_without_a_resistant_enemy(content, tables):
     g = game(content, tables, ["tovak_resistance_break"], hero="tovak")
     g.ut.start_combat(["prowlers", "sorcerers"])
@@ -235,6 +251,7 @@ def test_resistance_break_not_offered_without_a_resistant_enemy(content, tables)
 
 # -- Deadly Aim (Wolfhawk) --------------------------------------------------------------------
 
+@pytest.mark.covers("wolfhawk_deadly_aim", "effect")
 def test_deadly_aim_plus_2_to_a_sideways_attack_card(content, tables):
     g = game(content, tables, ["wolfhawk_deadly_aim"], hand=["march", "rage"], hero="wolfhawk")
     T = CombatTester(g.core)
@@ -251,6 +268,7 @@ def test_deadly_aim_plus_2_to_a_sideways_attack_card(content, tables):
     assert T.attack_value([0]) == 4
 
 
+@pytest.mark.covers("wolfhawk_deadly_aim", "effect")
 def test_deadly_aim_plus_1_to_a_ranged_card_lost_with_the_phase(content, tables):
     """Swiftness powered (white die): Ranged Attack 3 + 1 = 4 in the Ranged phase."""
     g = game(content, tables, ["wolfhawk_deadly_aim"], hand=["swiftness", "march"], hero="wolfhawk")
@@ -264,6 +282,7 @@ def test_deadly_aim_plus_1_to_a_ranged_card_lost_with_the_phase(content, tables)
 
 # -- Leadership (Norowas) ---------------------------------------------------------------------
 
+@pytest.mark.covers("norowas_leadership", "effect")
 def test_leadership_block_plus_3_for_the_next_unit_block(content, tables):
     g = game(content, tables, ["norowas_leadership"], hero="norowas")
     g.ut.set_unit(0, "peasants")
@@ -275,6 +294,7 @@ def test_leadership_block_plus_3_for_the_next_unit_block(content, tables):
     assert g.ut.block_pool == [5, 0, 0, 0]       # 2 + 3
 
 
+@pytest.mark.covers("norowas_leadership", "effect")
 def test_leadership_ranged_plus_1_in_the_ranged_phase(content, tables):
     g = game(content, tables, ["norowas_leadership"], hero="norowas")
     g.ut.set_unit(0, "utem_crossbowmen")
@@ -285,6 +305,7 @@ def test_leadership_ranged_plus_1_in_the_ranged_phase(content, tables):
     assert T.attack_value([0]) == 3
 
 
+@pytest.mark.covers("norowas_leadership", "effect")
 def test_leadership_not_offered_without_a_ready_unit(content, tables):
     g = game(content, tables, ["norowas_leadership"], hero="norowas")
     g.ut.set_unit(0, "peasants", ready=0)
@@ -303,6 +324,8 @@ def end_turn_to_next_start(g):
     assert g.d["phase"] == "turn_start"
 
 
+@pytest.mark.covers("arythea_motivation", "effect")
+@pytest.mark.covers("goldyx_motivation", "effect")
 def test_motivation_draws_2_before_the_turn_and_locks_other_motivations(content, tables):
     g = game(content, tables, ["arythea_motivation", "goldyx_motivation"], hand=["march"])
     g.sc.set_cards(0, deck=["rage"] * 12, hand=["march"])
@@ -319,6 +342,8 @@ def test_motivation_draws_2_before_the_turn_and_locks_other_motivations(content,
     assert "use_skill(1)" in g.actions()
 
 
+@pytest.mark.covers("arythea_motivation", "effect")
+@pytest.mark.covers("goldyx_motivation", "effect")
 def test_motivation_during_the_turn_locks_through_the_next_turn(content, tables):
     g = game(content, tables, ["arythea_motivation", "goldyx_motivation"], hand=["march"])
     g.sc.set_cards(0, deck=["rage"] * 10, hand=["march"])
@@ -333,6 +358,7 @@ def test_motivation_during_the_turn_locks_through_the_next_turn(content, tables)
 
 # -- Source Freeze (Goldyx, interactive) ------------------------------------------------------
 
+@pytest.mark.covers("goldyx_source_freeze", "effect")
 def test_source_freeze_crystal_of_a_source_die_colour_on_the_next_turn(content, tables):
     g = game(content, tables, ["goldyx_source_freeze"], hand=["march"], hero="goldyx")
     g.do("use_skill", 0)
@@ -347,6 +373,7 @@ def test_source_freeze_crystal_of_a_source_die_colour_on_the_next_turn(content, 
     assert g.of_kind("skill_crystal") == []
 
 
+@pytest.mark.covers("goldyx_source_freeze", "effect")
 def test_source_freeze_crystal_lost_after_the_next_turn(content, tables):
     g = game(content, tables, ["goldyx_source_freeze"], hand=["march"], hero="goldyx")
     g.do("use_skill", 0)
@@ -360,6 +387,7 @@ def test_source_freeze_crystal_lost_after_the_next_turn(content, tables):
 
 # -- Hawk Eyes (Wolfhawk) ---------------------------------------------------------------------
 
+@pytest.mark.covers("wolfhawk_hawk_eyes", "effect")
 def test_hawk_eyes_at_night_exploring_costs_1(content, tables):
     g = game(content, tables, ["wolfhawk_hawk_eyes"], hero="wolfhawk")
     R = Rules(g.core)
@@ -376,6 +404,7 @@ def test_hawk_eyes_at_night_exploring_costs_1(content, tables):
     assert R.move_points == 0
 
 
+@pytest.mark.covers("wolfhawk_hawk_eyes", "effect")
 def test_hawk_eyes_by_day_reveals_garrisons_2_spaces_away(content, tables):
     g = game(content, tables, ["wolfhawk_hawk_eyes"], hero="wolfhawk")
     R = Rules(g.core)
@@ -393,6 +422,7 @@ def test_hawk_eyes_by_day_reveals_garrisons_2_spaces_away(content, tables):
 
 # -- Flight (Goldyx) --------------------------------------------------------------------------
 
+@pytest.mark.covers("goldyx_flight", "effect")
 def test_flight_adjacent_for_free_or_two_spaces_for_2_move(content, tables):
     g = game(content, tables, ["goldyx_flight"], hand=["march"], hero="goldyx")
     R = Rules(g.core)
@@ -407,6 +437,7 @@ def test_flight_adjacent_for_free_or_two_spaces_for_2_move(content, tables):
     assert "use_skill(0)" not in g.actions()     # 8.2.1: once a round
 
 
+@pytest.mark.covers("goldyx_flight", "effect")
 def test_flight_two_spaces_costs_2_move(content, tables):
     g = game(content, tables, ["goldyx_flight"], hand=["march"], hero="goldyx")
     R = Rules(g.core)
@@ -422,6 +453,7 @@ def test_flight_two_spaces_costs_2_move(content, tables):
 
 # -- Know Your Prey (Wolfhawk) ----------------------------------------------------------------
 
+@pytest.mark.covers("wolfhawk_know_your_prey", "effect")
 def test_know_your_prey_swift_ignored_block_3_is_enough(content, tables):
     """Wolf riders: Attack 3 Swift (11.6.5: Block 6 needed); without Swift, Block 3."""
     g = game(content, tables, ["wolfhawk_know_your_prey"], hero="wolfhawk")
@@ -437,6 +469,7 @@ def test_know_your_prey_swift_ignored_block_3_is_enough(content, tables):
     assert "use_skill(0)" not in g.actions()     # 8.2.1: once a round
 
 
+@pytest.mark.covers("wolfhawk_know_your_prey", "effect")
 def test_know_your_prey_cold_fire_becomes_ice_or_resistance_lost(content, tables, ll_content, ll_tables):
     """Altem Mages (the Lost Legion token, LL-2.10.11): Cold Fire Attack 4, Brutal, Poison,
     physical resistance.  Cold Fire -> Ice: a Fire Block 4 is now efficient (11.9.3): 4
@@ -462,6 +495,7 @@ def test_know_your_prey_cold_fire_becomes_ice_or_resistance_lost(content, tables
     assert T2.attack_value([0]) == 5
 
 
+@pytest.mark.covers("wolfhawk_know_your_prey", "effect")
 def test_know_your_prey_not_against_arcane_immunity(content, tables):
     g = game(content, tables, ["wolfhawk_know_your_prey"], hero="wolfhawk")
     g.ut.start_combat(["sorcerers"])
@@ -470,6 +504,7 @@ def test_know_your_prey_not_against_arcane_immunity(content, tables):
 
 # -- Polarization (Arythea) -------------------------------------------------------------------
 
+@pytest.mark.covers("arythea_polarization", "effect")
 def test_polarization_red_crystal_as_blue_mana_powers_stamina(content, tables):
     """A red crystal used as blue: Stamina (blue) powered gives Move 4."""
     g = game(content, tables, ["arythea_polarization"], hand=["stamina"])
@@ -484,6 +519,7 @@ def test_polarization_red_crystal_as_blue_mana_powers_stamina(content, tables):
     assert g.d["turn"]["move_points"] == 4
 
 
+@pytest.mark.covers("arythea_polarization", "effect")
 def test_polarization_black_die_by_day_as_any_basic_colour_but_not_for_a_spell(content, tables):
     g = game(content, tables, ["arythea_polarization"], hand=["meditation", "march"])
     g.eng.set_dice(["black", "gold", "gold"])
@@ -500,6 +536,7 @@ def test_polarization_black_die_by_day_as_any_basic_colour_but_not_for_a_spell(c
     assert "play(hand=0, powered=0, pay=3, pay2=31)" in g.actions()
 
 
+@pytest.mark.covers("arythea_polarization", "effect")
 def test_polarization_gold_die_at_night_as_black(content, tables):
     g = game(content, tables, ["arythea_polarization"], hand=["rage"])
     Rules(g.core).set_time("night")
@@ -527,6 +564,7 @@ def duel(content, tables, hand, unit=None):
     return g
 
 
+@pytest.mark.covers("wolfhawk_dueling", "effect")
 def test_dueling_block_1_attack_1_and_fame_1_without_units(content, tables):
     """Prowlers (Attack 4, Armor 3, Fame 2): Block 1 + 3 cards sideways blocks; in the Attack
     phase Attack 1 + 2 cards sideways defeats them; Fame 2 + 1."""
@@ -548,6 +586,7 @@ def test_dueling_block_1_attack_1_and_fame_1_without_units(content, tables):
     assert T.fame == fame + 3
 
 
+@pytest.mark.covers("wolfhawk_dueling", "effect")
 def test_dueling_no_fame_bonus_when_a_unit_blocks_that_enemy(content, tables):
     g = duel(content, tables, ["march", "rage", "stamina"], unit="peasants")
     T = CombatTester(g.core)
@@ -579,6 +618,7 @@ def bonds_village(content, tables):
 BONDS_RECRUIT = 0x10000   # A_RECRUIT argument bit (ext/_engine.pxd)
 
 
+@pytest.mark.covers("norowas_bonds_of_loyalty", "effect")
 def test_bonds_of_loyalty_extra_token_recruits_5_cheaper_and_cannot_be_disbanded(content, tables):
     g = bonds_village(content, tables)
     g.ut.set_turn(influence=0)
@@ -593,6 +633,7 @@ def test_bonds_of_loyalty_extra_token_recruits_5_cheaper_and_cannot_be_disbanded
         g.recruit(0, disband=1)
 
 
+@pytest.mark.covers("norowas_bonds_of_loyalty", "effect")
 def test_bonds_of_loyalty_unit_usable_where_units_are_not(content, tables):
     g = bonds_village(content, tables)
     g.ut.set_turn(influence=0)
@@ -604,6 +645,7 @@ def test_bonds_of_loyalty_unit_usable_where_units_are_not(content, tables):
     assert units == ["activate_unit(unit=1"]
 
 
+@pytest.mark.covers("norowas_prayer_of_weather", "effect")
 def test_prayer_of_weather_with_path_finding_hills_cost_1(content, tables):
     """9.6.2: reductions in any order: Path Finding basic (-1, min 2) and Prayer (-2, min 1)
     take hills 3 -> 2 -> 1 (Prayer last)."""

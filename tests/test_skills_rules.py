@@ -46,6 +46,7 @@ def next_turn(eng, core):
 
 # -- 8.2.3 regular skills: once per turn ---------------------------------------------------------
 
+@pytest.mark.covers("arythea_dark_paths", "effect.day")
 def test_8_2_3_dark_paths_gives_move_1_by_day_once_per_turn_and_again_next_turn(content, tables):
     core, eng, _ = new_turn(content, tables, ["arythea_dark_paths"])
     assert "use_skill(0)" in acts(eng)
@@ -61,6 +62,7 @@ def test_8_2_3_dark_paths_gives_move_1_by_day_once_per_turn_and_again_next_turn(
     assert turn(core)["move_points"] == 1
 
 
+@pytest.mark.covers("arythea_dark_paths", "effect.night")
 def test_8_2_3_dark_paths_gives_move_2_at_night(content, tables):
     core, eng, _ = new_turn(content, tables, ["arythea_dark_paths"], time="night")
     eng.apply(encode("use_skill", 0))
@@ -73,6 +75,7 @@ def test_8_2_3_dark_negotiation_is_not_offered_outside_interaction(content, tabl
     assert [a for a in acts(eng) if a.startswith("use_skill")] == ["use_skill(1)"]
 
 
+@pytest.mark.covers("arythea_dark_fire_magic", "effect")
 def test_8_2_skill_choice_is_resolved_with_choose(content, tables):
     core, eng, _ = new_turn(content, tables, ["goldyx_white_crystal_craft", "arythea_dark_fire_magic"])
     eng.apply(encode("use_skill", 1))                   # red crystal, then red or black mana
@@ -84,6 +87,7 @@ def test_8_2_skill_choice_is_resolved_with_choose(content, tables):
 
 # -- 8.2.1 / 8.3.1 / 2.2.8 once per round -----------------------------------------------------------
 
+@pytest.mark.covers("goldyx_white_crystal_craft", "effect")
 def test_8_2_1_once_per_round_skill_is_face_down_until_round_preparation(content, tables):
     core, eng, sc = new_turn(content, tables, ["goldyx_white_crystal_craft"])
     eng.apply(encode("use_skill", 0))
@@ -107,6 +111,7 @@ def test_8_2_1_once_per_round_skill_is_face_down_until_round_preparation(content
     assert player(core)["crystals"]["blue"] == 2
 
 
+@pytest.mark.covers("goldyx_potion_making", "effect")
 def test_8_2_1_potion_making_heals_2_outside_combat(content, tables):
     core, eng, _ = new_turn(content, tables, ["goldyx_potion_making"],
                             hand=["wound", "wound", "wound", "march"])
@@ -125,9 +130,12 @@ def test_8_2_passive_skill_is_no_action(content, tables):
 
 
 def test_8_2_cooperative_skill_without_its_owner_part_usable_is_not_offered(content, tables):
-    """Ritual of Pain (LL-7) is implemented now: with no Wound in hand its owner's part
-    (healing_ritual) can do nothing, so it is not offered (6.3.3)."""
-    core, eng, _ = new_turn(content, tables, ["arythea_ritual_of_pain"])
+    """Norowas' cooperative skill (LL-7): in combat its owner's part (terrain costs, a
+    movement effect, 9.6.1) can do nothing, so it is not offered (6.3.3).  (Ritual of Pain,
+    used here before, may now be used with no Wound: its summary allows 0.)"""
+    from mksim._engine import UnitsTester
+    core, eng, _ = new_turn(content, tables, ["norowas_coop_skill"], hero="norowas")
+    UnitsTester(eng).start_combat(["prowlers"])
     with pytest.raises(ValueError, match="illegal action use_skill"):
         eng.apply(encode("use_skill", 0))
 
@@ -142,6 +150,7 @@ def test_8_2_skill_move_gets_no_card_bonus(content, tables):
 
 # -- skill handlers (_fx_skills.pxi) ------------------------------------------------------------
 
+@pytest.mark.covers("norowas_forward_march", "effect")
 def test_forward_march_move_1_per_ready_unwounded_unit(content, tables):
     core, eng, sc = new_turn(content, tables, ["norowas_forward_march"])
     assert "use_skill(0)" not in acts(eng)              # no unit: nothing to gain
@@ -150,6 +159,7 @@ def test_forward_march_move_1_per_ready_unwounded_unit(content, tables):
     assert turn(core)["move_points"] == 2               # the wounded Foresters do not count
 
 
+@pytest.mark.covers("norowas_forward_march", "effect")
 def test_forward_march_at_most_3(content, tables):
     core, eng, sc = new_turn(content, tables, ["norowas_forward_march"])
     sc.set_units(0, [("peasants", 0, None)] * 4)
@@ -157,6 +167,7 @@ def test_forward_march_at_most_3(content, tables):
     assert turn(core)["move_points"] == 3
 
 
+@pytest.mark.covers("tovak_i_feel_no_pain", "effect")
 def test_i_feel_no_pain_discards_a_wound_and_draws_a_card(content, tables):
     core, eng, sc = new_turn(content, tables, ["tovak_i_feel_no_pain"], hand=["march"])
     assert "use_skill(0)" not in acts(eng)              # no Wound in hand
@@ -166,6 +177,7 @@ def test_i_feel_no_pain_discards_a_wound_and_draws_a_card(content, tables):
     assert p["hand"] == ["march", "rage"] and p["discard"] == ["wound"] and p["deck"] == []
 
 
+@pytest.mark.covers("wolfhawk_refreshing_bath", "effect")
 def test_refreshing_bath_heals_1_and_gives_a_blue_crystal_outside_combat(content, tables):
     # a March beside the Wound: a hand of only Wounds rests instead (4.3.2, 4.5.2)
     core, eng, _ = new_turn(content, tables, ["wolfhawk_refreshing_bath"], hand=["wound", "march"])
@@ -193,6 +205,7 @@ def test_18_3_1_dummy_skills_without_interactive_one_join_the_common_offer(conte
     assert d2["dummy"]["skill_stack"] == dummy_stack[:-1]
 
 
+@pytest.mark.covers("arythea_power_of_pain", "effect")
 def test_power_of_pain_plays_a_wound_sideways_for_move_2(content, tables):
     core, eng, _ = new_turn(content, tables, ["arythea_power_of_pain"], hand=["march", "wound"])
     eng.apply(encode("use_skill", 0))
@@ -205,6 +218,7 @@ def test_power_of_pain_plays_a_wound_sideways_for_move_2(content, tables):
     assert player(core)["discard"] == ["wound"]
 
 
+@pytest.mark.covers("tovak_i_dont_give_a_damn", "effect")
 def test_i_dont_give_a_damn_sideways_2_or_3_for_an_advanced_action(content, tables):
     core, eng, _ = new_turn(content, tables, ["tovak_i_dont_give_a_damn"],
                             hand=["wound", "march", "ice_bolt"])
@@ -219,6 +233,7 @@ def test_i_dont_give_a_damn_sideways_2_or_3_for_an_advanced_action(content, tabl
     assert turn(core)["move_points"] == 2               # a Basic Action: +2
 
 
+@pytest.mark.covers("tovak_who_needs_magic", "effect")
 def test_who_needs_magic_plus_3_forbids_source_dice_for_the_rest_of_the_turn(content, tables):
     core, eng, _ = new_turn(content, tables, ["tovak_who_needs_magic"], hand=["march", "march"])
     eng.set_dice(["green", "green"])
@@ -232,6 +247,7 @@ def test_who_needs_magic_plus_3_forbids_source_dice_for_the_rest_of_the_turn(con
     assert die_plays() == []                            # no Source die for the rest of the turn
 
 
+@pytest.mark.covers("tovak_who_needs_magic", "effect")
 def test_who_needs_magic_gives_only_2_after_a_source_die_was_used(content, tables):
     core, eng, _ = new_turn(content, tables, ["tovak_who_needs_magic"], hand=["march", "march"])
     eng.set_dice(["green", "green"])
@@ -242,6 +258,7 @@ def test_who_needs_magic_gives_only_2_after_a_source_die_was_used(content, table
     assert turn(core)["move_points"] == 6
 
 
+@pytest.mark.covers("norowas_inspiration", "effect")
 def test_inspiration_readies_the_unit_in_slot_0(content, tables):
     """Norowas' Inspiration (a skill, 8.2): ready_unit may pick any Spent unit, the first
     unit slot included.  (Regression: a skill's resolving code was read as a unit ability's,
