@@ -519,3 +519,23 @@ def test_t_quantile_agrees_with_scipy():
     from scipy.special import stdtrit
     for df in (1, 2, 3, 4, 9, 29, 30, 99, 999, 1999, 10**4, 10**5 - 1, 10**6, 10**7):
         assert store._t_quantile(df) == pytest.approx(float(stdtrit(df, 0.975)), rel=1e-9), df
+
+
+def test_arrow_buffers_round_trip_with_nulls_offsets_and_chunks():
+    """The parent's pandas-free Arrow helpers: numbers with nulls, booleans, slices (non-zero
+    offsets, as record batches have) and chunked columns read back as numpy builds them."""
+    import numpy as np
+    import pyarrow as pa
+    v = np.arange(100, dtype=np.int32)
+    ok = v % 3 != 0
+    a = store._arrow(v, ok)
+    assert a.null_count == 34 and a.to_pylist()[:4] == [None, 1, 2, None]
+    assert (store._numpy(a.slice(7, 50), np.int64) == np.where(ok, v, 0)[7:57]).all()
+    even = store._arrow(v % 2 == 0)
+    assert even.type == pa.bool_() and (store._numpy(even.slice(5, 20), np.bool_) == (v % 2 == 0)[5:25]).all()
+    both = pa.chunked_array([a.slice(0, 10), a.slice(10, 90)])
+    assert (store._numpy(both, np.int32) == np.where(ok, v, 0)).all()
+    names = store._names(np.array([2, -1, 0]), ["x", "yy", "zzz"])
+    assert names.to_pylist() == ["zzz", None, "x"]
+    with pytest.raises(IndexError):
+        store._names(np.array([3]), ["x", "yy", "zzz"])
