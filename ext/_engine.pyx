@@ -1578,7 +1578,7 @@ cdef int take_tactic(GameState* gs, const EngineStatics* es, const Statics* st, 
         return ERR_ILLEGAL                                       # legal == accepted
     if 0 < gs.round <= MAX_ROUNDS:
         if gs.forced_tactic[gs.round - 1] > 0 and k < 0:
-            pl.stats.forced_missed |= <int8_t>(1 << (gs.round - 1))
+            pl.stats.forced_missed |= <uint8_t>(1 << (gs.round - 1))
         pl.stats.rounds[gs.round - 1].tactic = <int8_t>(t + 1)
     for k in range(6):
         if gs.tactics_available[k] == t:
@@ -2349,23 +2349,19 @@ cdef class Engine:
         """Skill stacks (1.3.9, 18.3.1, 17.3.4) and round 1's tactic set (1.2.12)."""
         cdef GameState* gs = &self.core.gs
         cdef int p, k, n
-        skills = content["skills"]
         for p in range(gs.n_players):
-            n = 0
-            for k, s in enumerate(skills):
-                if tables.hero_ids.index(s["hero"]) == gs.players[p].hero and self._skill_in_game(s):
-                    gs.players[p].skill_stack[n] = k
-                    n += 1
+            ks = self._skill_set(tables, content, gs.players[p].hero, False)
+            n = len(ks)
+            for k in range(n):
+                gs.players[p].skill_stack[k] = ks[k]
             gs.players[p].n_skill_stack = n
             rng_shuffle_i8(&gs.rng[<int>STREAM_OFFERS], gs.players[p].skill_stack, n)
         n = 0
         if gs.has_dummy and gs.dummy.hero >= 0:
-            for k, s in enumerate(skills):
-                if tables.hero_ids.index(s["hero"]) == gs.dummy.hero and self._skill_in_game(s) \
-                        and not s.get("interactive"):                  # 18.3.1: without it
-                    # (LL-7.1: with The Lost Legion the dummy's set holds the cooperative one)
-                    gs.dummy.skill_stack[n] = k
-                    n += 1
+            ks = self._skill_set(tables, content, gs.dummy.hero, True)
+            n = len(ks)
+            for k in range(n):
+                gs.dummy.skill_stack[k] = ks[k]
             rng_shuffle_i8(&gs.rng[<int>STREAM_OFFERS], gs.dummy.skill_stack, n)
         gs.dummy.n_skill_stack = n
         for k in range(12):
@@ -2376,6 +2372,25 @@ cdef class Engine:
         gs.error = ERR_NONE
         gs.turn_player = 0
         reset_turn(gs)
+
+    def _skill_set(self, tables, content, int hero, bint dummy):
+        """Content indices of ``hero``'s Skill tokens in this game, in content order (before
+        the shuffle).  The dummy's set lacks the interactive skill (18.3.1; LL-7.1: with The
+        Lost Legion it holds the cooperative one).  Cached on the template engine: every
+        game of one bound setup has the same sets, and scanning the skills in Python cost
+        more per game than the rest of the setup."""
+        cdef Engine owner = self if self._template is None else self._template
+        if owner._skill_cache is None or owner._skill_cache[0] is not content:
+            owner._skill_cache = (content, {})
+        cache = owner._skill_cache[1]
+        key = (hero, dummy)
+        ks = cache.get(key)
+        if ks is None:
+            ks = tuple(k for k, s in enumerate(content["skills"])
+                       if tables.hero_ids.index(s["hero"]) == hero and self._skill_in_game(s)
+                       and not (dummy and s.get("interactive")))
+            cache[key] = ks
+        return ks
 
     def _skill_in_game(self, s):
         """LL-7.1: with The Lost Legion (a solo game) each hero's cooperative skill replaces

@@ -450,22 +450,15 @@ STATS_MAX_ROUNDS = MAX_ROUNDS
 STATS_SITE_KINDS = NUM_SITE_KINDS
 
 
-def fill_stats(GameCore core, int p, int32_t[::1] out, int32_t[::1] tactics, int32_t[::1] sites):
-    """Write player ``p``'s numbers of the game (``STATS_FIELDS`` order) into ``out``, the
-    tactic taken each round (content index + 1, 0 = none; ``MAX_ROUNDS`` entries) into
-    ``tactics`` and the sites conquered per site kind (``NUM_SITE_KINDS``) into ``sites``.
-    Everything is read from the state (counters the engine kept while playing), never by
-    replaying the game."""
+cdef int _stats_into(GameCore core, int p, int32_t* out, int32_t* tactics, int32_t* sites) except -1:
+    """Player ``p``'s numbers of the game into ``out`` (``STATS_FIELDS`` order), the tactic of
+    each round (content index + 1, 0 = none) into ``tactics`` and the sites conquered per site
+    kind into ``sites``: plain C stores, no Python object per game."""
     cdef GameState* gs = &core.gs
-    cdef Player* pl
-    cdef const PlayerStats* s
-    cdef int i, k = 0, wounds = 0, units = 0, wound = -1
+    cdef Player* pl = &gs.players[p]
+    cdef const PlayerStats* s = &pl.stats
+    cdef int i, wounds = 0, units = 0, wound = -1
     cdef int ach[6]
-    if p < 0 or p >= gs.n_players or out.shape[0] < len(STATS_FIELDS) \
-            or tactics.shape[0] < MAX_ROUNDS or sites.shape[0] < NUM_SITE_KINDS:
-        raise ValueError("fill_stats: bad player or buffer sizes")
-    pl = &gs.players[p]
-    s = &pl.stats
     for i in range(core.st.cards.rows):
         if core.st.cards.data[i * core.st.cards.width + core.st.cols.card_deck] == DECK_WOUND:
             wound = i
@@ -481,41 +474,87 @@ def fill_stats(GameCore core, int p, int32_t[::1] out, int32_t[::1] tactics, int
     for i in range(MAX_UNITS):
         units += pl.units[i].card >= 0
     achievement_scores(gs, &core.st, p, ach)
-    vals = (pl.fame, pl.level, pl.reputation, gs.round, s.turns, gs.steps, s.combats,
-            s.defeated[0], s.defeated[1], s.defeated[2], s.defeated[3], s.defeated[4], s.defeated[5],
-            s.knockouts, s.wounds_taken, wounds, s.units_recruited, units,
-            s.cards_gained[DECK_AA], s.cards_gained[DECK_SPELL], s.cards_gained[DECK_ARTIFACT],
-            pl.crystals[0] + pl.crystals[1] + pl.crystals[2] + pl.crystals[3], s.mana_used,
-            pl.n_deck + pl.n_hand + pl.n_discard + pl.n_play + pl.n_tactic_cards + pl.n_set_aside,
-            ach[0], ach[1], ach[2], ach[3], ach[4], ach[5], s.forced_missed, s.restriction_forced)
-    for k, v in enumerate(vals):
-        out[k] = v
+    out[0] = pl.fame
+    out[1] = pl.level
+    out[2] = pl.reputation
+    out[3] = gs.round
+    out[4] = s.turns
+    out[5] = gs.steps
+    out[6] = s.combats
+    for i in range(6):
+        out[7 + i] = s.defeated[i]
+    out[13] = s.knockouts
+    out[14] = s.wounds_taken
+    out[15] = wounds
+    out[16] = s.units_recruited
+    out[17] = units
+    out[18] = s.cards_gained[DECK_AA]
+    out[19] = s.cards_gained[DECK_SPELL]
+    out[20] = s.cards_gained[DECK_ARTIFACT]
+    out[21] = pl.crystals[0] + pl.crystals[1] + pl.crystals[2] + pl.crystals[3]
+    out[22] = s.mana_used
+    out[23] = pl.n_deck + pl.n_hand + pl.n_discard + pl.n_play + pl.n_tactic_cards + pl.n_set_aside
+    for i in range(6):
+        out[24 + i] = ach[i]
+    out[30] = s.forced_missed
+    out[31] = s.restriction_forced
     for i in range(MAX_ROUNDS):
         tactics[i] = s.rounds[i].tactic
     for i in range(NUM_SITE_KINDS):
         sites[i] = s.conquered[i]
+    return 0
+
+
+cdef int _rounds_into(GameCore core, int p, int32_t* out, Py_ssize_t stride) noexcept:
+    """Player ``p``'s numbers at each round's end, one row of ``stride`` int32 per round
+    played (``ROUND_FIELDS`` order); returns the rows written."""
+    cdef const PlayerStats* s = &core.gs.players[p].stats
+    cdef const RoundStats* r
+    cdef int i
+    for i in range(s.n_rounds):
+        r = &s.rounds[i]
+        out[i * stride + 0] = r.fame
+        out[i * stride + 1] = r.level
+        out[i * stride + 2] = r.wounds
+        out[i * stride + 3] = r.deeds
+        out[i * stride + 4] = r.units
+        out[i * stride + 5] = r.crystals
+        out[i * stride + 6] = r.tactic
+    return s.n_rounds
+
+
+def fill_stats(GameCore core, int p, int32_t[::1] out, int32_t[::1] tactics, int32_t[::1] sites):
+    """Write player ``p``'s numbers of the game (``STATS_FIELDS`` order) into ``out``, the
+    tactic taken each round (content index + 1, 0 = none; ``MAX_ROUNDS`` entries) into
+    ``tactics`` and the sites conquered per site kind (``NUM_SITE_KINDS``) into ``sites``.
+    Everything is read from the state (counters the engine kept while playing), never by
+    replaying the game."""
+    if p < 0 or p >= core.gs.n_players or out.shape[0] < len(STATS_FIELDS) \
+            or tactics.shape[0] < MAX_ROUNDS or sites.shape[0] < NUM_SITE_KINDS:
+        raise ValueError("fill_stats: bad player or buffer sizes")
+    _stats_into(core, p, &out[0], &tactics[0], &sites[0])
 
 
 def fill_rounds(GameCore core, int p, int32_t[:, ::1] out):
     """Write player ``p``'s numbers at each round's end (``ROUND_FIELDS`` order, one row per
     round played) into ``out`` (at least ``MAX_ROUNDS`` rows); returns the rows written."""
-    cdef GameState* gs = &core.gs
-    cdef const PlayerStats* s
-    cdef const RoundStats* r
-    cdef int i
-    if p < 0 or p >= gs.n_players or out.shape[0] < MAX_ROUNDS or out.shape[1] < 7:
+    if p < 0 or p >= core.gs.n_players or out.shape[0] < MAX_ROUNDS or out.shape[1] < 7:
         raise ValueError("fill_rounds: bad player or buffer sizes")
-    s = &gs.players[p].stats
-    for i in range(s.n_rounds):
-        r = &s.rounds[i]
-        out[i, 0] = r.fame
-        out[i, 1] = r.level
-        out[i, 2] = r.wounds
-        out[i, 3] = r.deeds
-        out[i, 4] = r.units
-        out[i, 5] = r.crystals
-        out[i, 6] = r.tactic
-    return s.n_rounds
+    return _rounds_into(core, p, &out[0, 0], out.shape[1])
+
+
+def fill_game(GameCore core, int p, int row, int32_t[:, ::1] stats, int32_t[:, ::1] tactics,
+              int32_t[:, ::1] sites, int32_t[:, ::1] rounds, Py_ssize_t at):
+    """:func:`fill_stats` into row ``row`` of ``stats`` / ``tactics`` / ``sites`` and
+    :func:`fill_rounds` into rows ``at ..`` of ``rounds``, in one call (the runner's per-game
+    record: no slices, tuples or Python numbers per game).  Returns the rounds written."""
+    if p < 0 or p >= core.gs.n_players or not 0 <= row < stats.shape[0] \
+            or stats.shape[1] < len(STATS_FIELDS) or tactics.shape[0] <= row or tactics.shape[1] < MAX_ROUNDS \
+            or sites.shape[0] <= row or sites.shape[1] < NUM_SITE_KINDS \
+            or at < 0 or at + MAX_ROUNDS > rounds.shape[0] or rounds.shape[1] < 7:
+        raise ValueError("fill_game: bad player, row or buffer sizes")
+    _stats_into(core, p, &stats[row, 0], &tactics[row, 0], &sites[row, 0])
+    return _rounds_into(core, p, &rounds[at, 0], rounds.shape[1])
 
 
 def set_forced_tactics(GameCore core, forced):

@@ -145,6 +145,7 @@ cdef class GameCore:
     cdef object _garrisons      # arrays st.garrisons / st.city_levels point into
     cdef object _city_levels
     cdef _bind(self, tables, setup)     # take the tables' views and column indices
+    cdef _share_bound(self, GameCore other)   # share another core's bound views (same tables, setup)
 
 # C-level setup steps, reusable by the rules engine (exploration 9.8 uses place_tile / reveal_sites).
 cdef int setup_game(GameState* gs, const Statics* st, const SetupSpec* sp) noexcept nogil

@@ -176,7 +176,7 @@ cdef struct PlayerStats:       # counters for the results store (docs/experiment
     uint16_t mana_used         # mana paid: tokens, crystals, Source dice, the Mana Steal die (5.4)
     uint16_t conquered[NUM_SITE_KINDS]   # sites conquered / shielded / burned, by site kind (content.SITE_IDS)
     uint16_t turns             # own turns started (4)
-    int8_t forced_missed       # bit r-1: the experiment's forced tactic for round r was not on offer
+    uint8_t forced_missed      # bit r-1: the experiment's forced tactic for round r was not on offer (MAX_ROUNDS bits)
     uint16_t restriction_forced    # decisions where only forbidden options were legal, so one was taken (restricted play)
     RoundStats rounds[MAX_ROUNDS]   # filled at each round's end and at the game's end
     int8_t n_rounds

@@ -178,6 +178,7 @@ class Game:
         ``Game()`` naming the content files, not a traceback when the first game starts."""
         try:
             core = GameCore.from_setup(self.tables, self.setup, 0, 0)
+            self._core_template = core         # new_state shares its bound views
             return Engine(core, self.tables, self.content, self.scenario_id, None)
         except (ValueError, KeyError, IndexError) as err:
             where = ", ".join(self.content.user_files) or "mksim/data"
@@ -223,7 +224,7 @@ class Game:
         ValueError
             ``seed`` or ``game_index`` is not a whole number in 0 .. 2**64 - 1.
         """
-        core = GameCore.from_setup(self.tables, self.setup, seed, game_index)
+        core = GameCore.from_setup(self.tables, self.setup, seed, game_index, self._core_template)
         engine = Engine(core, self.tables, self.content, self.scenario_id, self._engine_template)
         return State(self, core, engine, [])
 

@@ -25,6 +25,7 @@ import platform
 import subprocess
 import sys
 from pathlib import Path
+from statistics import NormalDist
 from typing import Optional
 
 import numpy as np
@@ -42,7 +43,9 @@ CHUNKS = "chunks"
 #: Columns that depend on the machine, not on the game (left out of equality checks).
 TIMING_COLUMNS = ("seconds",)
 TERMINATIONS = ("none", "scenario_won", "round_limit", "step_limit")
-ERRORS = ("none", "not_implemented", "step_limit", "illegal_action", "no_legal_action")
+#: mksim.runner.ERROR_NAMES, every code a worker can return (tests/test_run.py keeps them equal)
+ERRORS = ("none", "not_implemented", "step_limit", "illegal_action", "no_legal_action", "capacity",
+          "policy_failed")
 SCORE_MISSING = np.iinfo(np.int32).min
 
 #: One game and player, as a worker returns it (numbers only; the parent adds the names).
@@ -65,12 +68,69 @@ class ResultsError(Exception):
 # Chunk tables
 # ---------------------------------------------------------------------------------------
 
-def _names(codes: np.ndarray, names, none_code: int = -1):
-    """Codes -> strings (null where the code is ``none_code``) as a pyarrow array."""
+# pyarrow arrays are built over numpy buffers (``pa.Array.from_buffers``) and read back the
+# same way: ``pa.array`` / ``to_numpy`` / scalars make pyarrow import pandas (to check for a
+# Series), about 45 MB of the parent's memory and 1 s of its start for nothing.
+
+def _arrow(values: np.ndarray, valid: Optional[np.ndarray] = None):
+    """A pyarrow Array of a 1-d numpy array (numbers or booleans); null where ``valid`` is
+    False."""
     import pyarrow as pa
-    lookup = np.array(list(names) + [None], dtype=object)
-    idx = np.where(codes == none_code, len(names), codes)
-    return pa.array(lookup[idx], type=pa.string())
+    v = np.ascontiguousarray(values)
+    n = len(v)
+    data = pa.py_buffer(np.packbits(v, bitorder="little") if v.dtype == np.bool_ else v)
+    typ = pa.bool_() if v.dtype == np.bool_ else pa.from_numpy_dtype(v.dtype)
+    if valid is None or valid.all():
+        return pa.Array.from_buffers(typ, n, [None, data], null_count=0)
+    bits = pa.py_buffer(np.packbits(np.ascontiguousarray(valid, np.bool_), bitorder="little"))
+    return pa.Array.from_buffers(typ, n, [bits, data], null_count=int(n - np.count_nonzero(valid)))
+
+
+def _strings(names):
+    """A pyarrow string Array of ``names`` (str)."""
+    import pyarrow as pa
+    raw = [x.encode() for x in names]
+    offsets = np.zeros(len(raw) + 1, np.int32)
+    offsets[1:] = np.cumsum([len(b) for b in raw], dtype=np.int64)
+    return pa.Array.from_buffers(pa.string(), len(raw), [None, pa.py_buffer(offsets),
+                                                          pa.py_buffer(b"".join(raw))], null_count=0)
+
+
+def _names(codes: np.ndarray, names, none_code: int = -1):
+    """Codes -> strings (null where the code is ``none_code``) as a pyarrow array; a code
+    outside ``names`` is an IndexError."""
+    codes = np.asarray(codes, np.int64)
+    valid = codes != none_code
+    if ((codes < 0) & valid).any() or (codes >= len(names)).any():
+        raise IndexError(f"a code outside 0..{len(names) - 1} for {tuple(names)!r}")
+    return _strings(list(names) or [""]).take(_arrow(np.where(valid, codes, 0).astype(np.int32), valid))
+
+
+def _const_str(value: str, n: int):
+    return _names(np.zeros(n, np.int64), [value])
+
+
+def _numpy(arr, dtype) -> np.ndarray:
+    """A pyarrow Array or ChunkedArray of numbers or booleans as numpy ``dtype`` (converted
+    from the column's own width); nulls read 0."""
+    import pyarrow as pa
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks() if arr.num_chunks != 1 else arr.chunk(0)
+    n, off = len(arr), arr.offset
+    validity, data = arr.buffers()[:2]
+    if pa.types.is_boolean(arr.type):
+        v = np.unpackbits(np.frombuffer(data, np.uint8), count=off + n, bitorder="little")[off:].astype(np.bool_)
+    else:
+        t, width = arr.type, arr.type.bit_width // 8
+        kind = "i" if pa.types.is_signed_integer(t) else "u" if pa.types.is_unsigned_integer(t) \
+            else "f" if pa.types.is_floating(t) else None
+        if kind is None:
+            raise TypeError(f"a column of {t} is not numbers")
+        v = np.frombuffer(data, dtype=f"<{kind}{width}", count=n, offset=off * width).astype(dtype, copy=False)
+    if validity is not None and arr.null_count:
+        ok = np.unpackbits(np.frombuffer(validity, np.uint8), count=off + n, bitorder="little")[off:].astype(np.bool_)
+        v = np.where(ok, v, 0).astype(v.dtype)
+    return v
 
 
 def chunk_tables(exp, cell, games: np.ndarray, rounds: np.ndarray, messages: dict,
@@ -84,56 +144,54 @@ def chunk_tables(exp, cell, games: np.ndarray, rounds: np.ndarray, messages: dic
     """
     import pyarrow as pa
     n = len(games)
-
-    def const(value, typ):
-        return pa.array([value] * n, type=typ)
-
     cols = {
-        "experiment": const(exp.name, pa.string()),
-        "cell": const(cell.index, pa.int32()),
-        "cell_label": const(cell.label, pa.string()),
-        "seed": const(exp.seed, pa.int64()),
-        "game_index": pa.array(games["game_index"]),
-        "player": pa.array(games["player"]),
-        "scenario": const(cell.scenario, pa.string()),
-        "lost_legion": const(cell.lost_legion, pa.bool_()),
-        "content_arm": const(cell.content_arm, pa.string()),
-        "content_hash": const(exp.content_hashes.get(cell.content_arm, ""), pa.string()),
-        "hero": const(cell.hero, pa.string()),
-        "policy": const(cell.policy, pa.string()),
-        "policy_label": const(cell.policy_label, pa.string()),
-        "policy_params": const(cell.policy_params_json(), pa.string()),
-        "tactic_arm": const(cell.tactic_arm, pa.string()),
-        "restriction_arm": const(cell.restriction_arm, pa.string()),
+        "experiment": _const_str(exp.name, n),
+        "cell": _arrow(np.full(n, cell.index, np.int32)),
+        "cell_label": _const_str(cell.label, n),
+        "seed": _arrow(np.full(n, exp.seed, np.uint64)),
+        "game_index": _arrow(games["game_index"]),
+        "player": _arrow(games["player"]),
+        "scenario": _const_str(cell.scenario, n),
+        "lost_legion": _arrow(np.full(n, bool(cell.lost_legion))),
+        "content_arm": _const_str(cell.content_arm, n),
+        "content_hash": _const_str(exp.content_hashes.get(cell.content_arm, ""), n),
+        "hero": _const_str(cell.hero, n),
+        "policy": _const_str(cell.policy, n),
+        "policy_label": _const_str(cell.policy_label, n),
+        "policy_params": _const_str(cell.policy_params_json(), n),
+        "tactic_arm": _const_str(cell.tactic_arm, n),
+        "restriction_arm": _const_str(cell.restriction_arm, n),
     }
     for r in range(n_rounds):
         cols[f"tactic_r{r + 1}"] = _names(games["tactics"][:, r].astype(np.int64) - 1, tactic_ids)
-    cols["termination"] = _names(games["termination"].astype(np.int64), TERMINATIONS, -99)
-    cols["finished"] = pa.array(games["finished"])
-    cols["error"] = _names(games["error"].astype(np.int64), ERRORS, -99)
-    msgs = np.array([messages.get(int(g)) for g in games["game_index"]], dtype=object)
-    cols["stopped_reason"] = pa.array(msgs, type=pa.string())
+    cols["termination"] = _names(games["termination"], TERMINATIONS, -99)
+    cols["finished"] = _arrow(games["finished"])
+    cols["error"] = _names(games["error"], ERRORS, -99)
+    texts = sorted(set(messages.values()))
+    which = {t: i for i, t in enumerate(texts)}
+    cols["stopped_reason"] = _names([which[messages[int(g)]] if int(g) in messages else -1
+                                     for g in games["game_index"]] if messages else np.full(n, -1), texts)
     score = games["score"]
-    cols["score"] = pa.array(score, mask=score == SCORE_MISSING, type=pa.int32())
+    cols["score"] = _arrow(score, score != SCORE_MISSING)
     for f in STATS_FIELDS:
-        cols[f] = pa.array(games[f])
+        cols[f] = _arrow(games[f])
     for k, site in enumerate(SITE_IDS):
-        cols[f"conquered_{site}"] = pa.array(games["conquered"][:, k].astype(np.int32))
-    cols["seconds"] = pa.array(games["seconds"])
+        cols[f"conquered_{site}"] = _arrow(games["conquered"][:, k].astype(np.int32))
+    cols["seconds"] = _arrow(games["seconds"])
     gt = pa.table(cols)
     rn = len(rounds)
     rcols = {
-        "experiment": pa.array([exp.name] * rn, pa.string()),
-        "cell": pa.array([cell.index] * rn, pa.int32()),
-        "game_index": pa.array(rounds["game_index"]),
-        "player": pa.array(rounds["player"]),
-        "round": pa.array(rounds["round"]),
+        "experiment": _const_str(exp.name, rn),
+        "cell": _arrow(np.full(rn, cell.index, np.int32)),
+        "game_index": _arrow(rounds["game_index"]),
+        "player": _arrow(rounds["player"]),
+        "round": _arrow(rounds["round"]),
     }
     for f in ROUND_FIELDS:
         if f == "tactic":
             rcols["tactic"] = _names(rounds["tactic"].astype(np.int64) - 1, tactic_ids)
         else:
-            rcols[f] = pa.array(rounds[f])
+            rcols[f] = _arrow(rounds[f])
     return gt, pa.table(rcols)
 
 
@@ -195,7 +253,7 @@ def consolidate(out: Path, plan: list) -> None:
         writer = None
         try:
             for cell, start, stop in plan:
-                t = pq.read_table(d / f"{_chunk_stem(cell, start, stop)}.{kind}.parquet")
+                t = pq.ParquetFile(d / f"{_chunk_stem(cell, start, stop)}.{kind}.parquet").read()
                 t = t.replace_schema_metadata(None)
                 if writer is None:
                     writer = pq.ParquetWriter(tmp, t.schema, compression="zstd")
@@ -316,19 +374,88 @@ def read_games(out: Path, columns=None, filters=None):
     return pa.concat_tables(tables)
 
 
+def _betainc(a: float, b: float, x: float) -> float:
+    """Regularized incomplete beta function I_x(a, b) (continued fraction, modified Lentz;
+    Press et al., Numerical Recipes, 6.4), accurate to ~1e-14."""
+    import math
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    if x > (a + 1) / (a + b + 2):                  # the fraction converges fast below this
+        return 1.0 - _betainc(b, a, 1.0 - x)
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x)
+                     + b * math.log1p(-x)) / a
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    f = d
+    for m in range(1, 100_000):
+        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1.0 + num * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + num / c
+            c = c if abs(c) > tiny else tiny
+            f *= c * d
+        if abs(c * d - 1.0) < 1e-15:
+            break
+    return front * f
+
+
+def _t_quantile(df: int, p: float = 0.975) -> float:
+    """Quantile ``p`` (> 0.5) of Student's t with ``df`` degrees of freedom: Newton's method
+    on the upper tail ``I_{df/(df+t^2)}(df/2, 1/2) / 2`` inside a bracket (scipy.special would
+    cost the parent of ``mksim run`` ~15 MB and 0.3-0.5 s of imports for one number;
+    tests/test_run.py checks it against ``scipy.special.stdtrit``)."""
+    import math
+    q = 1.0 - p
+    lc = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
+
+    def tail(t):
+        return 0.5 * _betainc(df / 2, 0.5, df / (df + t * t))
+
+    lo, hi = 0.0, 2.0
+    while tail(hi) > q:
+        lo, hi = hi, hi * 2
+    t = (lo + hi) / 2
+    for _ in range(200):
+        g = tail(t) - q                         # decreasing in t
+        if g > 0:
+            lo = t
+        else:
+            hi = t
+        dens = math.exp(lc - (df + 1) / 2 * math.log1p(t * t / df))
+        step = t + g / dens                     # Newton: tail' = -density
+        t_new = step if lo < step < hi else (lo + hi) / 2
+        if abs(t_new - t) <= 1e-15 * max(1.0, t):
+            return t_new
+        t = t_new
+    return t
+
+
 def _t_ci(n: int, total: float, total_sq: float):
-    """Mean and 95% t interval from a count, a sum and a sum of squares (the t quantile is
-    ``scipy.special.stdtrit``, which ``scipy.stats.t.ppf`` uses; importing scipy.stats would
-    cost the parent ~46 MB)."""
-    from scipy.special import stdtrit
+    """Mean and 95% t interval from a count, a sum and a sum of squares."""
     if n == 0:
         return None, None, None
     m = total / n
     var = max(total_sq - n * m * m, 0.0) / (n - 1) if n > 1 else 0.0
     if var == 0.0:
         return m, m, m
-    half = float(stdtrit(n - 1, 0.975)) * (var / n) ** 0.5
+    half = _t_quantile(n - 1) * (var / n) ** 0.5
     return m, m - half, m + half
+
+
+def _wilson(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval of ``k`` successes in ``n`` (Wilson 1927; the formula of
+    ``scipy.stats.binomtest(k, n).proportion_ci(method="wilson")``, whose import would cost
+    the parent ~60 MB)."""
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 SUMMARY_COLUMNS = ["cell", "finished", "fame", "score", "termination", "seconds"]
@@ -354,17 +481,19 @@ def summary_rows(manifest: dict, games) -> list[dict]:
     games over the seconds the workers spent on them).
 
     ``games`` is a pyarrow Table or a results folder (streamed by row groups)."""
-    import pyarrow.compute as pc
     cells = manifest["experiment"]["cells"]
     k = max(c["index"] for c in cells) + 1
     acc = {name: np.zeros(k) for name in ("n", "fin", "fame", "fame2", "score", "score2", "won", "secs")}
     for b in _batches(games):
-        cell = b.column(0).to_numpy()
-        fin = b.column(1).to_numpy(zero_copy_only=False)
-        fame = b.column(2).to_numpy().astype(np.float64)
-        score = pc.fill_null(b.column(3), 0).to_numpy().astype(np.float64)
-        won = pc.fill_null(pc.equal(b.column(4), "scenario_won"), False).to_numpy(zero_copy_only=False)
-        secs = b.column(5).to_numpy()
+        cell = _numpy(b.column(0), np.int32)
+        fin = _numpy(b.column(1), np.bool_)
+        fame = _numpy(b.column(2), np.int32).astype(np.float64)
+        score = _numpy(b.column(3), np.int32).astype(np.float64)      # null (not finished) reads 0
+        term = b.column(4).dictionary_encode()
+        names = term.dictionary.to_pylist()
+        won = (_numpy(term.indices, np.int32) == names.index("scenario_won")) if "scenario_won" in names \
+            else np.zeros(len(cell), np.bool_)
+        secs = _numpy(b.column(5), np.float64)
         acc["n"] += np.bincount(cell, minlength=k)
         acc["fin"] += np.bincount(cell, weights=fin, minlength=k)
         acc["fame"] += np.bincount(cell, weights=fame, minlength=k)
@@ -382,10 +511,8 @@ def summary_rows(manifest: dict, games) -> list[dict]:
                "fame": _t_ci(n, acc["fame"][i], acc["fame2"][i]),
                "score": _t_ci(fin, acc["score"][i], acc["score2"][i])}
         if solo_conquest and n:
-            from scipy.stats import binomtest
             wins = int(acc["won"][i])
-            ci = binomtest(wins, n).proportion_ci(method="wilson")
-            row["win"] = (wins / n, float(ci.low), float(ci.high))
+            row["win"] = (wins / n, *_wilson(wins, n))
         else:
             row["win"] = None
         s = float(acc["secs"][i])

@@ -488,7 +488,7 @@ def play_cell_chunk(cell, seed: int, start: int, stop: int, in_worker: bool = Fa
 
     Game ``k`` is set up from ``(seed, k)`` and the policy is reset with ``(seed, k)`` in
     every cell (common random numbers), whatever process plays it.  The numbers come from
-    the engine's counters (``fill_stats`` / ``fill_rounds``), not from replaying the game.
+    the engine's counters (``fill_game``, one C call per game), not from replaying the game.
 
     Returns
     -------
@@ -498,17 +498,11 @@ def play_cell_chunk(cell, seed: int, start: int, stop: int, in_worker: bool = Fa
         Why a game stopped, per game index (only games that did not finish).
     seconds : float
     """
-    import signal
     import time
-    from ._policies import (ROUND_FIELDS, STATS_FIELDS, STATS_MAX_ROUNDS, STATS_SITE_KINDS, fill_rounds,
-                            fill_stats)
+    from ._policies import ROUND_FIELDS, STATS_FIELDS, STATS_MAX_ROUNDS, STATS_SITE_KINDS, fill_game
     from .results import GAMES_DTYPE, ROUNDS_DTYPE
     if in_worker:
-        try:                     # Ctrl-C is the parent's business: it stops the workers
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
-            _worker_parent()
-        except ValueError:       # not the main thread (a Dask worker thread)
-            pass
+        _worker_init()           # no-op when loky's initializer already ran it
     t_chunk = time.perf_counter()
     config = cell_config(cell)
     game = config.game()
@@ -516,14 +510,14 @@ def play_cell_chunk(cell, seed: int, start: int, stop: int, in_worker: bool = Fa
     forced = {r: game.tables.tactic_ids.index(t) for r, t in cell.forced}
     restrict = restriction_indices(cell, game.tables)
     n = stop - start
-    # per-game numbers go into plain int32 buffers (one C call each); the structured
-    # arrays are filled column by column at the end, so Python work per game stays small
+    # per-game numbers go into plain int32 buffers (one C call, fill_game, per game); the
+    # structured arrays are filled column by column at the end, so Python work per game
+    # stays small
     stats = np.zeros((n, len(STATS_FIELDS)), np.int32)
     tactics = np.zeros((n, STATS_MAX_ROUNDS), np.int32)
     sites = np.zeros((n, STATS_SITE_KINDS), np.int32)
-    rbuf = np.zeros((n * STATS_MAX_ROUNDS, 7), np.int32)
-    rgame = np.zeros(n * STATS_MAX_ROUNDS, np.int64)
-    rround = np.zeros(n * STATS_MAX_ROUNDS, np.int8)
+    rbuf = np.zeros((n * STATS_MAX_ROUNDS, len(ROUND_FIELDS)), np.int32)
+    n_rounds = np.zeros(n, np.int64)
     term = np.zeros(n, np.int8)
     finished = np.zeros(n, np.bool_)
     errors = np.zeros(n, np.int8)
@@ -531,26 +525,25 @@ def play_cell_chunk(cell, seed: int, start: int, stop: int, in_worker: bool = Fa
     seconds = np.zeros(n, np.float64)
     messages = {}
     nr = 0
+    clock = time.perf_counter
+    scoring, rounds_total, cities = game.scoring, game.rounds, game.cities_total
     for i in range(n):
         g = start + i
-        t0 = time.perf_counter()
+        t0 = clock()
         state, error, message = _play_state(config, seed, g, pol, forced, restrict)
         core = state.core
-        t, _fame, _steps, _rnd = outcome_numbers(core)
         done = error == ERROR_NONE and state.engine.is_terminal()
-        term[i] = TERM_STEP_LIMIT if error == ERROR_STEP_LIMIT else t
+        term[i] = TERM_STEP_LIMIT if error == ERROR_STEP_LIMIT else outcome_numbers(core)[0]
         finished[i] = done
         errors[i] = error
         if done:
-            score[i] = final_score(core, game.scoring, game.rounds, game.cities_total)
-        fill_stats(core, 0, stats[i], tactics[i], sites[i])
-        k = fill_rounds(core, 0, rbuf[nr:nr + STATS_MAX_ROUNDS])
-        rgame[nr:nr + k] = g
-        rround[nr:nr + k] = np.arange(1, k + 1)
+            score[i] = final_score(core, scoring, rounds_total, cities)
+        k = fill_game(core, 0, i, stats, tactics, sites, rbuf, nr)
+        n_rounds[i] = k
         nr += k
         if message:
             messages[g] = message
-        seconds[i] = time.perf_counter() - t0
+        seconds[i] = clock() - t0
     games = np.zeros(n, dtype=GAMES_DTYPE)
     games["game_index"] = np.arange(start, stop)
     games["termination"] = term
@@ -563,8 +556,10 @@ def play_cell_chunk(cell, seed: int, start: int, stop: int, in_worker: bool = Fa
     games["conquered"] = sites
     games["seconds"] = seconds
     rounds = np.zeros(nr, dtype=ROUNDS_DTYPE)
-    rounds["game_index"] = rgame[:nr]
-    rounds["round"] = rround[:nr]
+    rounds["game_index"] = np.repeat(np.arange(start, stop, dtype=np.int64), n_rounds)
+    # round numbers 1..k of each game: positions within each game's run of rows
+    first_row = np.repeat(np.cumsum(n_rounds) - n_rounds, n_rounds)
+    rounds["round"] = np.arange(nr) - first_row + 1
     for k, name in enumerate(ROUND_FIELDS):
         rounds[name] = rbuf[:nr, k]
     return games, rounds, messages, time.perf_counter() - t_chunk
@@ -573,23 +568,49 @@ def play_cell_chunk(cell, seed: int, start: int, stop: int, in_worker: bool = Fa
 _PARENT = None
 
 
-def _worker_parent() -> int:
-    """At a worker's first task: remember its parent and start a watchdog thread that ends
-    the worker when the parent is gone (kill -9 of ``mksim run``: loky's idle workers would
-    otherwise wait 300 s for tasks that never come)."""
+def _worker_init(parent: Optional[int] = None) -> None:
+    """Start of a worker process (loky's initializer; for other backends the first task):
+    ignore Ctrl-C (the parent stops the workers) and start a watchdog thread that ends the
+    worker when its parent is gone (kill -9 of ``mksim run``: loky's workers would otherwise
+    wait 300 s for tasks that never come).  Started at process start, so a worker whose
+    parent dies before it had any task exits too; ``parent`` is the pid the worker must have
+    as its parent (a worker orphaned even before this runs exits at once).  Runs once per
+    process."""
     global _PARENT
-    if _PARENT is None:
-        import threading
-        import time
-        _PARENT = os.getppid()
+    if _PARENT is not None:
+        return
+    import signal
+    import threading
+    import time
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:       # not the main thread (a Dask worker thread): Dask owns its workers
+        return
+    _PARENT = parent = parent if parent is not None else os.getppid()
 
-        def watch():
-            while os.getppid() == _PARENT:
-                time.sleep(0.5)
-            os._exit(1)
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
 
-        threading.Thread(target=watch, name="mksim-parent-watchdog", daemon=True).start()
-    return _PARENT
+    threading.Thread(target=watch, name="mksim-parent-watchdog", daemon=True).start()
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process so far, MiB: Linux's ``VmHWM`` (the peak of this
+    program image; ``ru_maxrss`` also keeps the peak from before ``exec``, so a loky worker
+    would report the memory of the parent it was forked from), else ``ru_maxrss``."""
+    import resource
+    import sys
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(rss / (2**20 if sys.platform == "darwin" else 1024), 1)
 
 
 def cpus_available() -> int:
@@ -772,7 +793,7 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
             on_start(exp.games * len(exp.cells), exp.games * len(exp.cells))
         return manifest                                   # nothing is missing
     session = {"started": now(), "ended": None, "jobs": jobs, "backend": backend, "scheduler": scheduler,
-               "status": "running"}
+               "status": "running", "peak_rss_mb": {"parent": None, "workers": None}}
     manifest["sessions"].append(session)
     manifest["run"]["status"] = "running"
     manifest["run"]["ended"] = None
@@ -788,11 +809,14 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
         game_info[c.index] = (list(g.tables.tactic_ids), g.rounds)
 
     def save_manifest():
+        session["peak_rss_mb"]["parent"] = peak_rss_mb()
         manifest["chunks"] = [chunks_rec[k] for k in plan if k in chunks_rec]
         write_manifest(out, manifest)
 
-    def store(key, result):
+    def store(key, result, worker_rss=None):
         nonlocal stored
+        if worker_rss is not None:
+            session["peak_rss_mb"]["workers"] = max(session["peak_rss_mb"]["workers"] or 0, worker_rss)
         cell = cells[key[0]]
         games, rounds, messages, seconds = result
         tactic_ids, n_rounds = game_info[key[0]]
@@ -829,16 +853,20 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
             from joblib import Parallel, delayed
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
+                # loky: the watchdog starts with each worker process (initializer), not with
+                # its first task
+                extra = {"initializer": _worker_init, "initargs": (os.getpid(),)} if backend == "loky" else {}
                 par = Parallel(n_jobs=jobs, backend="loky" if backend == "loky" else None,
-                               return_as="generator_unordered", pre_dispatch="2*n_jobs", batch_size=1)
+                               return_as="generator_unordered", pre_dispatch="2*n_jobs", batch_size=1,
+                               **extra)
 
                 def task(key):
-                    return key, play_cell_chunk(cells[key[0]], exp.seed, key[1], key[2], True)
+                    return key, play_cell_chunk(cells[key[0]], exp.seed, key[1], key[2], True), peak_rss_mb()
 
                 gen = par(delayed(task)(k) for k in todo)
                 _warm_up_arrow()         # while the workers start: the first chunk is stored at once
-                for key, result in gen:
-                    store(key, result)
+                for key, result, rss in gen:
+                    store(key, result, rss)
                     if time.monotonic() - last_save > 2:
                         save_manifest()
                         last_save = time.monotonic()
@@ -874,10 +902,12 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
 
 
 def _warm_up_arrow() -> None:
-    """Import pyarrow (and what its first array pulls in, ~1-2 s) before results arrive."""
-    import pyarrow as pa
+    """Import pyarrow and set up its ``take`` kernel (~0.3 s and ~0.2 s) while the workers
+    start, before results arrive (without ``pa.array``, which would import pandas:
+    mksim.results builds arrays from buffers)."""
     import pyarrow.parquet  # noqa: F401
-    pa.array(np.zeros(1, np.int32))
+    from .results import _names
+    _names(np.zeros(1, np.int64), ["warm-up"])
 
 
 def _close(gen) -> None:

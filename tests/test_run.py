@@ -193,25 +193,43 @@ def _children(pid):
 
 def _gone(procs, within=10.0):
     end = time.monotonic() + within
+    def running(p):
+        try:
+            return p.is_running() and p.status() != psutil.STATUS_ZOMBIE
+        except psutil.NoSuchProcess:
+            return False
+
     while time.monotonic() < end:
-        alive = [p for p in procs if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+        alive = [p for p in procs if running(p)]
         if not alive:
             return True
         time.sleep(0.2)
     return False
 
 
-def _start_long(exp_path, out, chunks=1):
-    """Start a 2-worker run and return once ``chunks`` chunks are stored (a worker starts its
-    parent watchdog with its first task, so the kill test waits until both have had one)."""
+def _start_long(exp_path, out, chunks=1, workers=0):
+    """Start a 2-worker run and return once ``chunks`` chunks are stored and ``workers``
+    worker processes exist (or after 120 s)."""
     proc = subprocess.Popen([sys.executable, "-m", "mksim", "run", str(exp_path), "--jobs", "2", "--out", str(out)],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     end = time.monotonic() + 120
     while time.monotonic() < end and proc.poll() is None:
-        if len(list((out / "chunks").glob("*.games.parquet"))) >= chunks:
+        if len(list((out / "chunks").glob("*.games.parquet"))) >= chunks and len(_workers(proc.pid)) >= workers:
             break
         time.sleep(0.02)
     return proc
+
+
+def _workers(pid):
+    """The loky worker processes of ``pid`` (its children running loky's worker entry point)."""
+    found = []
+    for p in _children(pid):
+        try:
+            if any("LokyProcess" in part for part in p.cmdline()):
+                found.append(p)
+        except psutil.Error:
+            pass
+    return found
 
 
 def test_ctrl_c_stops_fast_keeps_whole_chunks_and_resume_completes(long_ref, tmp_path):
@@ -241,17 +259,62 @@ def test_ctrl_c_stops_fast_keeps_whole_chunks_and_resume_completes(long_ref, tmp
 def test_kill_9_of_the_parent_then_resume_gives_the_uninterrupted_rows(long_ref, tmp_path):
     exp_path, ref = long_ref
     out = tmp_path / "killed"
-    proc = _start_long(exp_path, out, chunks=3)
+    proc = _start_long(exp_path, out, chunks=1, workers=2)
     assert proc.poll() is None, "the run ended before it could be killed"
     kids = _children(proc.pid)
+    assert len(_workers(proc.pid)) == 2
     proc.kill()
     proc.wait(timeout=10)
+    # the watchdog polls every 0.5 s; 20 s leaves room for a loaded 2-core machine
     assert _gone(kids, within=20.0), "workers of a killed parent kept running"
     r = invoke("run", exp_path, "--out", out, "--jobs", 1, "--quiet")     # rerun = resume
     assert r.exit_code == 0, r.output
     g = table(out)
     assert g.num_rows == 2000
     assert table(out).equals(table(ref)) and table(out, "rounds").equals(table(ref, "rounds"))
+
+
+def test_workers_of_a_parent_killed_before_any_chunk_exit(long_ref, tmp_path):
+    """The parent watchdog starts with the worker process (loky's initializer), not with its
+    first task: kill -9 of ``mksim run`` as soon as its two workers exist, before any chunk
+    is stored, and every process it started ends."""
+    exp_path, _ = long_ref
+    out = tmp_path / "early"
+    proc = _start_long(exp_path, out, chunks=0, workers=2)
+    assert proc.poll() is None, "the run ended before it could be killed"
+    kids = _children(proc.pid)
+    assert len(_workers(proc.pid)) == 2
+    early = not list((out / "chunks").glob("*.games.parquet"))
+    proc.kill()
+    proc.wait(timeout=10)
+    assert _gone(kids, within=20.0), "workers of a parent killed before their first chunk kept running"
+    if early:        # nothing stored: a rerun plays the whole experiment (not a wall-clock assert)
+        assert not list((out / "chunks").glob("*.games.parquet"))
+
+
+def test_worker_watchdog_exits_when_its_parent_is_gone(tmp_path):
+    """``_worker_init`` alone, without loky: a grandchild that ran it exits when the child
+    that started it is killed, and one told a parent pid it does not have exits at once."""
+    code = ("import subprocess, sys, time; "
+            "p = subprocess.Popen([sys.executable, '-c', "
+            "'import time; from mksim.runner import _worker_init; _worker_init(); print(1, flush=True); time.sleep(120)'], "
+            "stdout=subprocess.PIPE); p.stdout.readline(); print(p.pid, flush=True); time.sleep(120)")
+    mid = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    grandchild = None
+    try:
+        grandchild = psutil.Process(int(mid.stdout.readline()))
+        assert grandchild.is_running()
+        mid.kill()
+        mid.wait(timeout=10)
+        assert _gone([grandchild], within=20.0), "the watchdog did not end the orphaned worker"
+    finally:
+        mid.kill()
+        if grandchild is not None and grandchild.is_running():
+            grandchild.kill()
+    orphan = subprocess.run([sys.executable, "-c", "import os, time; from mksim.runner import _worker_init; "
+                             "_worker_init(os.getppid() + 987654); time.sleep(60)"],
+                            cwd=ROOT, timeout=30)
+    assert orphan.returncode == 1
 
 
 def test_replay_reproduces_every_cell_and_names_a_changed_field(small, tmp_path):
@@ -392,3 +455,87 @@ def test_summary_intervals_against_known_values():
     assert b["win"][0] == 0.7
     assert b["win"][1] == pytest.approx(0.3968, abs=1e-3) and b["win"][2] == pytest.approx(0.8922, abs=1e-3)
     assert a["games_per_s"] == 2.0
+
+
+def test_wilson_interval_agrees_with_scipy():
+    """The summary's own Wilson interval (no scipy.stats import in the parent) against
+    ``scipy.stats.binomtest(...).proportion_ci(method="wilson")``."""
+    from scipy.stats import binomtest
+    for k, n in [(0, 1), (1, 1), (0, 10), (7, 10), (10, 10), (1, 1000), (517, 1000), (123456, 1000000)]:
+        ci = binomtest(k, n).proportion_ci(method="wilson")
+        assert store._wilson(k, n) == pytest.approx((ci.low, ci.high), abs=1e-12), (k, n)
+
+
+def test_error_names_agree_with_the_runner():
+    from mksim.runner import ERROR_NAMES
+    assert store.ERRORS == ERROR_NAMES
+
+
+def test_column_types_and_the_largest_seed(tmp_path):
+    """Seeds are 0 .. 2**64 - 1 (uint64 column); counts are int32 (no count in int8, where
+    more than 127 would wrap); the types are those docs/experiments.md lists."""
+    import pyarrow as pa
+    out = tmp_path / "seed"
+    r = invoke("run", "--games", 2, "--seed", 2**64 - 1, "--jobs", 1, "--out", out, "--quiet")
+    assert r.exit_code == 0, r.output
+    g = pq.read_table(out / "games.parquet")
+    assert g.column("seed").to_pylist() == [2**64 - 1] * 2
+    types = {f.name: f.type for f in g.schema}
+    assert types["seed"] == pa.uint64() and types["game_index"] == pa.int64()
+    assert types["player"] == pa.int8() and types["finished"] == pa.bool_() and types["seconds"] == pa.float64()
+    from mksim._policies import STATS_FIELDS
+    counts = list(STATS_FIELDS) + [c for c in types if c.startswith("conquered_")] + ["score", "cell"]
+    assert all(types[c] == pa.int32() for c in counts), {c: types[c] for c in counts if types[c] != pa.int32()}
+    strings = [c for c in types if c.startswith("tactic_r")] + ["experiment", "hero", "termination", "error",
+                                                                 "stopped_reason", "policy_params"]
+    assert all(types[c] == pa.string() for c in strings)
+    rt = {f.name: f.type for f in pq.read_schema(out / "rounds.parquet")}
+    assert rt["round"] == pa.int8() and rt["game_index"] == pa.int64() and rt["tactic"] == pa.string()
+    assert all(rt[c] == pa.int32() for c in ("fame", "level", "wounds", "deeds", "units", "crystals"))
+    docs = (ROOT / "docs" / "experiments.md").read_text()
+    assert "`seed` (uint64" in docs and "`round` (int8)" in docs
+
+
+def test_the_parent_of_a_run_imports_no_pandas_scipy_matplotlib_or_dask(tmp_path):
+    """Memory of the parent (< 200 MB for 1,000,000 games, docs/experiments.md): a run and
+    its summary load none of these (pandas alone is ~45 MB; pyarrow would pull it in; scipy
+    ~15-60 MB)."""
+    code = (
+        "import sys; from pathlib import Path; from mksim.cli import _summary_lines; "
+        "from mksim.experiments import experiment_from_options; from mksim.runner import run_experiment; "
+        "out = Path(sys.argv[1]); "
+        "m = run_experiment(experiment_from_options(scenario='solo-conquest', heroes=['tovak'], games=3), out, jobs=1); "
+        "lines = _summary_lines(m, out); assert 'win rate' in lines[0]; "
+        "print(sorted(n for n in ('pandas', 'scipy', 'matplotlib', 'dask', 'distributed') if n in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", code, str(tmp_path / "o")], cwd=ROOT, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"
+
+
+def test_t_quantile_agrees_with_scipy():
+    """The summary's own Student t quantile (no scipy.special import in the parent) against
+    ``scipy.special.stdtrit``, from 1 to 10**7 degrees of freedom."""
+    from scipy.special import stdtrit
+    for df in (1, 2, 3, 4, 9, 29, 30, 99, 999, 1999, 10**4, 10**5 - 1, 10**6, 10**7):
+        assert store._t_quantile(df) == pytest.approx(float(stdtrit(df, 0.975)), rel=1e-9), df
+
+
+def test_arrow_buffers_round_trip_with_nulls_offsets_and_chunks():
+    """The parent's pandas-free Arrow helpers: numbers with nulls, booleans, slices (non-zero
+    offsets, as record batches have) and chunked columns read back as numpy builds them."""
+    import numpy as np
+    import pyarrow as pa
+    v = np.arange(100, dtype=np.int32)
+    ok = v % 3 != 0
+    a = store._arrow(v, ok)
+    assert a.null_count == 34 and a.to_pylist()[:4] == [None, 1, 2, None]
+    assert (store._numpy(a.slice(7, 50), np.int64) == np.where(ok, v, 0)[7:57]).all()
+    even = store._arrow(v % 2 == 0)
+    assert even.type == pa.bool_() and (store._numpy(even.slice(5, 20), np.bool_) == (v % 2 == 0)[5:25]).all()
+    both = pa.chunked_array([a.slice(0, 10), a.slice(10, 90)])
+    assert (store._numpy(both, np.int32) == np.where(ok, v, 0)).all()
+    names = store._names(np.array([2, -1, 0]), ["x", "yy", "zzz"])
+    assert names.to_pylist() == ["zzz", None, "x"]
+    with pytest.raises(IndexError):
+        store._names(np.array([3]), ["x", "yy", "zzz"])
