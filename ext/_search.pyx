@@ -115,9 +115,7 @@ cdef class SearchPolicy(RandomPolicy):
         they depend on; a rollout must start from none of them, and the real game must
         not see what a rollout in an imagined world left there."""
         if self.base_has_memory:
-            self.hbase.goal_key = -1
-            self.hbase.path_key = -1
-            self.hbase.expl_key = -1
+            self.hbase.forget()
 
     def set_scratch(self, Engine scratch):
         """The engine rollouts run on: a copy of the game being played (same tables and
