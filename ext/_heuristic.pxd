@@ -70,6 +70,7 @@ cdef class HeuristicPolicy(RandomPolicy):
     cdef readonly object params        # the {name: value} the policy was built with
     cdef object _bound                 # the tables object the per-content data below was built from
     cdef int tactic_rank[16]           # per tactic content index: preference (higher first)
+    cdef unsigned char tactic_use[16]  # per tactic content index: 1 = use its ability whenever it is legal
     cdef Foe pile_avg[6]               # average token of each enemy colour (public token mix)
     cdef int pile_type[6][24]          # enemy content indices of each colour's token mix (1.2.2) ...
     cdef int pile_copies[6][24]        # ... and their copies

@@ -76,13 +76,17 @@ OP_CODES_USED = {"choice": OP_CHOICE, "all": OP_ALL, "by_time": OP_BY_TIME, "mov
                  "draw": OP_DRAW, "gain_mana": OP_GAIN_MANA, "gain_crystal": OP_GAIN_CRYSTAL,
                  "fame": OP_FAME, "handler": OP_HANDLER}
 
-#: Tactic preference (3.1), best first; tactics not named come after them.  The policy
-#: never uses a tactic's ability (A_TACTIC_ABILITY), so tactics that act by themselves
-#: come first: Great Start and Planning draw / keep more cards, Early Bird and From the
-#: Dusk move first.
+#: Tactic preference (3.1), best first; tactics not named come after them.  Of the tactics'
+#: abilities (A_TACTIC_ABILITY) the policy uses only Long Night's (TACTIC_ABILITY_USED), so
+#: tactics that act by themselves come first: Great Start and Planning draw / keep more
+#: cards, Early Bird and From the Dusk move first.
 TACTIC_ORDER = ("great_start", "planning", "early_bird", "rethink", "mana_steal", "the_right_moment",
                 "preparation", "from_the_dusk", "long_night", "mana_search", "midnight_meditation",
                 "sparing_power")
+#: Tactics whose ability (3.2) the policy uses as soon as it is legal: Long Night puts three
+#: cards of the discard pile back into the empty Deed deck -- more cards to play this round,
+#: never a loss (its Wounds may come back, but so do the Deeds).
+TACTIC_ABILITY_USED = ("long_night",)
 
 
 cdef inline int kind_of(int a) noexcept nogil:
@@ -900,8 +904,10 @@ cdef class HeuristicPolicy(RandomPolicy):
         ids = list(tables.tactic_ids)
         for k in range(16):
             self.tactic_rank[k] = 0
+            self.tactic_use[k] = 0
         for k, name in enumerate(ids[:16]):
             self.tactic_rank[k] = (len(TACTIC_ORDER) - TACTIC_ORDER.index(name)) if name in TACTIC_ORDER else 0
+            self.tactic_use[k] = name in TACTIC_ABILITY_USED
         cols = tables.columns["enemies"]
         arr = tables.enemies
         for col in range(6):
@@ -1032,6 +1038,11 @@ cdef class HeuristicPolicy(RandomPolicy):
         cdef int i
         if n <= 1:
             return 0
+        if gs.turn.handler_row < 0 and gs.turn.pending_choice < 0 and 0 <= gs.players[gs.current].tactic < 16 \
+                and self.tactic_use[gs.players[gs.current].tactic]:
+            i = find_kind(actions, n, A_TACTIC_ABILITY)      # 3.2: Long Night (TACTIC_ABILITY_USED)
+            if i >= 0:
+                return i
         if gs.turn.handler_row >= 0 or gs.turn.pending_choice >= 0:
             i = self.pick_choice(eng, actions, n)
         elif gs.phase == PH_TACTICS:
@@ -1302,7 +1313,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         cdef GameState* gs = &eng.core.gs
         cdef const EngineStatics* es = &eng.es
         cdef const Player* pl = &gs.players[gs.current]
-        cdef int i, k, slot, u, best = -1, wounds = count_wounds(gs, es), cheapest = INF, c, free_slots = 0
+        cdef int i, k, slot, u, best = -1, wounds = count_wounds(gs, es), cheapest = INF, c, free_slots = 0, site
         cdef double v, bv = 0
         cdef Weights w
         for i in range(MAX_UNITS):
@@ -1338,20 +1349,30 @@ cdef class HeuristicPolicy(RandomPolicy):
                     best = i
         if best >= 0:
             return best
-        # what could still be bought: the cheapest offer Unit (Influence, 10.6) or Healing
+        # what could still be bought here: the cheapest offer Unit recruitable at this site
+        # (Influence, 10.6), the monastery's AA (10.7.2.2) or Healing (10.5); nothing else is
+        # worth playing Influence cards for (they would be spent for nothing)
+        site = gs.hexes[pl.position].site if pl.position >= 0 else -1
         if free_slots > 0:
             for slot in range(gs.n_unit_offer):
                 u = gs.unit_offer[slot]
                 if u >= 0:
+                    if (site == es.sites.village or site == es.sites.monastery) and \
+                            not (es.units.table[u * es.units.stride + es.units.sites] >> site) & 1:
+                        continue
                     c = es.units.table[u * es.units.stride + es.units.cost]
                     if c < cheapest:
                         cheapest = c
+        if site == es.sites.monastery and monastery_aa_offered(gs) and es.units.aa_cost < cheapest:
+            cheapest = es.units.aa_cost
         if wounds > 0 and cheapest > 3:
             cheapest = 3
         w_zero(&w)
         w.influence = 1
         if cheapest < INF and gs.turn.influence + hand_potential(gs, es, &w, 0, NULL) >= cheapest:
-            best = best_play(gs, es, actions, n, &w, 0.3, 0.5)
+            # committed to the purchase: no card is held back for a fight (cards played for
+            # half a price would be spent for nothing)
+            best = best_play(gs, es, actions, n, &w, 0.0, 0.5)
             if best >= 0:
                 return best
         i = find_kind(actions, n, A_END_INTERACT)
@@ -1832,8 +1853,9 @@ cdef class HeuristicPolicy(RandomPolicy):
                     c = es.units.table[u * es.units.stride + es.units.cost]
                     if c <= infl:
                         v = dmax(v, self.p.recruit_weight * es.units.table[u * es.units.stride + es.units.level] + 0.5)
-            if site == es.sites.monastery and infl >= es.units.aa_cost:
-                v = dmax(v, self.p.learn_weight)
+            if site == es.sites.monastery and infl >= es.units.aa_cost and monastery_aa_offered(gs):
+                v = dmax(v, self.p.learn_weight)                 # 10.7.2.2: only an AA lying in the offer
+            v *= later_use(gs, es)
             if v <= 0.3:
                 return -1e9
             return v - self.move_cost_penalty(d - mp, pot)
@@ -1998,6 +2020,25 @@ cdef double rep_modifier(const GameState* gs, const EngineStatics* es) noexcept 
         r = 15
     m = es.units.reputation[r]
     return m if m > -50 else -99
+
+
+cdef double later_use(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    """How much of a lasting gain (a Unit, an AA, a Wound healed) is still to be used: 1 in
+    the first round, falling to 0.35 in the last (the scenario's round limit, 17.3)."""
+    if es.rounds <= 1:
+        return 1.0
+    if gs.round >= es.rounds:
+        return 0.35
+    return 0.35 + 0.65 * (es.rounds - gs.round) / (es.rounds - 1.0)
+
+
+cdef bint monastery_aa_offered(const GameState* gs) noexcept nogil:
+    """An Advanced Action lies in the Units offer (a monastery's, 10.7.2.2: ``-(card + 1)``)."""
+    cdef int k
+    for k in range(gs.n_unit_offer):
+        if gs.unit_offer[k] < 0:
+            return True
+    return False
 
 
 cdef bint enterable_here(const GameState* gs, const EngineStatics* es, int h) noexcept nogil:
