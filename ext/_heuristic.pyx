@@ -77,16 +77,21 @@ OP_CODES_USED = {"choice": OP_CHOICE, "all": OP_ALL, "by_time": OP_BY_TIME, "mov
                  "fame": OP_FAME, "handler": OP_HANDLER}
 
 #: Tactic preference (3.1), best first; tactics not named come after them.  Of the tactics'
-#: abilities (A_TACTIC_ABILITY) the policy uses only Long Night's (TACTIC_ABILITY_USED), so
-#: tactics that act by themselves come first: Great Start and Planning draw / keep more
-#: cards, Early Bird and From the Dusk move first.
-TACTIC_ORDER = ("great_start", "planning", "early_bird", "rethink", "mana_steal", "the_right_moment",
-                "preparation", "from_the_dusk", "long_night", "mana_search", "midnight_meditation",
+#: abilities (A_TACTIC_ABILITY) the policy uses Long Night's and The Right Moment's
+#: (TACTIC_ABILITY_USED), and those two come first by their time of day: The Right Moment's
+#: extra turn, then Great Start and Planning (draw / keep more cards) and Early Bird (moves
+#: first); Long Night by night, then Preparation and From the Dusk.  (An order measured on
+#: First Reconnaissance, 200 games per hero: 20.6 mean Fame against 19.8 with The Right
+#: Moment and Long Night after the others.)
+TACTIC_ORDER = ("the_right_moment", "great_start", "planning", "early_bird", "rethink", "mana_steal",
+                "long_night", "preparation", "from_the_dusk", "mana_search", "midnight_meditation",
                 "sparing_power")
 #: Tactics whose ability (3.2) the policy uses as soon as it is legal: Long Night puts three
 #: cards of the discard pile back into the empty Deed deck -- more cards to play this round,
-#: never a loss (its Wounds may come back, but so do the Deeds).
-TACTIC_ABILITY_USED = ("long_night",)
+#: never a loss (its Wounds may come back, but so do the Deeds); The Right Moment gives
+#: another turn right after this one, which is legal only before the End of the Round is
+#: announced, so the sooner the surer (in solo the dummy's deck often ends the round, 18.2.3).
+TACTIC_ABILITY_USED = ("long_night", "the_right_moment")
 
 
 cdef inline int kind_of(int a) noexcept nogil:

@@ -370,3 +370,71 @@ def test_reset_forgets_the_last_game():
     used.play_engine(a.engine, 100000)
     fresh.play_engine(b.engine, 100000)
     assert a.to_dict() == b.to_dict()
+
+
+def _on_the_monastery(hand, offer, reputation=3):
+    """Goldyx on a Monastery (game 0 of seed 2026, played by the heuristic up to its first
+    interaction there), with ``hand`` and the Units offer ``offer`` written in."""
+    game = Game("first-reconnaissance", "goldyx")
+    st = game.new_state(2026, 0)
+    pol = get_policy("heuristic")
+    pol.reset(2026, 0)
+    pol._core.bind(st.engine)
+    while True:
+        a = pol._core.choose_engine(st.engine)
+        if st.action_to_string(a).startswith("interact with the Monastery"):
+            break
+        st.apply(a)
+    d = st.to_dict()
+    d["players"][0].update(hand=hand, reputation=reputation)
+    d["unit_offer"] = offer
+    return game, game.state_from_dict(d)
+
+
+def _play_turn(st, pol):
+    said = []
+    while st.to_dict()["phase"] not in ("turn_start", "tactics", "game_over", "end_turn"):
+        a = pol._core.choose_engine(st.engine)
+        said.append(st.action_to_string(a))
+        st.apply(a)
+    return said
+
+
+def test_10_7_2_buys_the_monasterys_aa_with_the_whole_hand():
+    # 10.7.2.2: an AA lying in the Units offer costs 6 Influence at a monastery; five cards
+    # sideways (Influence 1 each, 6.1.7) and Reputation 3's +1 (10.2.3) pay it.  The policy
+    # commits all five rather than spending some and keeping the rest.
+    game, st = _on_the_monastery(["march", "march", "rage", "determination", "stamina"],
+                                 [{"advanced_action": "in_need"}])
+    pol = get_policy("heuristic")
+    pol._core.bind(st.engine)
+    said = _play_turn(st, pol)
+    assert any(s.startswith("buy In Need") for s in said), said
+    d = st.to_dict()["players"][0]
+    assert "in_need" in d["deck"] + d["hand"] + d["discard"] + d["play_area"], said
+
+
+def test_10_7_no_influence_is_spent_where_nothing_can_be_bought():
+    # no AA in the offer and no Unit recruitable at a monastery: nothing to buy there, so no
+    # card is played as Influence (6.1.7) for nothing
+    game, st = _on_the_monastery(["march", "march", "rage", "determination", "stamina"], [])
+    pol = get_policy("heuristic")
+    pol._core.bind(st.engine)
+    said = _play_turn(st, pol)
+    assert not any("Influence" in s for s in said), said
+    assert not any(s.startswith("interact") for s in said), said
+
+
+def test_3_2_uses_long_night_when_the_deck_is_empty(game):
+    # 3.2 Long Night: once a round, with the Deed deck empty, three cards of the discard pile
+    # are shuffled back into the deck; the policy takes them as soon as it may
+    pol = get_policy("heuristic")
+    st = at_move(game, tactic="long_night", deck=[], discard=["march", "rage", "rage", "stamina"])
+    pol._core.bind(st.engine)
+    a = pol._core.choose_engine(st.engine)
+    assert st.action_to_string(a) == "use tactic Long Night"
+    st.apply(a)
+    d = st.to_dict()["players"][0]
+    assert len(d["deck"]) == 3 and len(d["discard"]) == 1 and d["tactic_used"]
+    st = at_move(game, tactic="long_night", discard=["march", "rage", "rage", "stamina"])   # deck not empty
+    assert not any(st.action_to_string(x) == "use tactic Long Night" for x in st.legal_actions())
