@@ -18,7 +18,7 @@ from libc.string cimport memcpy
 from libc.stdint cimport int32_t, int16_t, uint64_t
 
 from mksim._rng cimport rng_seed, rng_next
-from mksim._types cimport (GameState, Player, PH_GAME_OVER, PH_TURN_START, PH_TACTICS, MAX_PLAYERS,
+from mksim._types cimport (GameState, Player, PH_GAME_OVER, PH_TURN_START, PH_TACTICS, PH_END_TURN, MAX_PLAYERS,
                            MAX_UNITS, DECK_WOUND)
 from mksim._state cimport GameCore, Statics
 from mksim._engine cimport Engine, EngineStatics, MAX_ACTIONS
@@ -115,9 +115,7 @@ cdef class SearchPolicy(RandomPolicy):
         they depend on; a rollout must start from none of them, and the real game must
         not see what a rollout in an imagined world left there."""
         if self.base_has_memory:
-            self.hbase.goal_key = -1
-            self.hbase.path_key = -1
-            self.hbase.expl_key = -1
+            self.hbase.forget()
 
     def set_scratch(self, Engine scratch):
         """The engine rollouts run on: a copy of the game being played (same tables and
@@ -147,15 +145,21 @@ cdef class SearchPolicy(RandomPolicy):
             wounds += es.card_deck[pl.discard[i] * es.card_stride] == DECK_WOUND
         return v - self.value_wound * wounds
 
-    cdef double rollout(self, int p, uint64_t world) noexcept nogil:
-        """Play the scratch game with the base policy to the horizon; its value for p."""
+    cdef double rollout(self, int p, uint64_t world, int horizon, bint to_round_end) noexcept nogil:
+        """Play the scratch game with the base policy to the horizon (or, ``to_round_end``,
+        until the next round's tactic choice); its value for p."""
         cdef GameState* gs = &self.scratch.core.gs
-        cdef int m, a, steps = 0, turns = 0, last = gs.phase
+        cdef int m, a, steps = 0, turns = 0, last = gs.phase, cap = self.rollout_steps
         rng_seed(&self.base.rng, world, 0, <uint64_t>(POLICY_STREAM_BASE + BASE_STREAM))
-        while gs.phase != PH_GAME_OVER and steps < self.rollout_steps:
-            if (gs.phase == PH_TURN_START or gs.phase == PH_TACTICS) and last != gs.phase:
+        if to_round_end:
+            cap = 8 * self.rollout_steps
+        while gs.phase != PH_GAME_OVER and steps < cap:
+            if to_round_end:
+                if gs.phase == PH_TACTICS and last != PH_TACTICS:
+                    break                        # the round ended (4.7): the next tactic choice
+            elif (gs.phase == PH_TURN_START or gs.phase == PH_TACTICS) and last != gs.phase:
                 turns += 1                       # a new turn (or round) of the player began
-                if turns > self.horizon:
+                if turns > horizon:
                     break
             last = gs.phase
             m = self.scratch.c_fill_legal()
@@ -172,7 +176,8 @@ cdef class SearchPolicy(RandomPolicy):
         cdef uint64_t worlds[MAX_K]
         cdef double total[MAX_BRANCH]
         cdef int i, k, K, p, best, fallback
-        cdef int goal_key = 0, goal_hex = 0, goal_kind = 0
+        cdef int goal_key = 0, goal_hex = 0, goal_kind = 0, horizon = self.horizon
+        cdef bint round_end = False
         cdef GameState* gs = &eng.core.gs
         cdef GameState* sg
         if n <= 1:
@@ -190,6 +195,15 @@ cdef class SearchPolicy(RandomPolicy):
         K = self.budget // n
         if K < 1:
             K = 1
+        if gs.phase == PH_TACTICS:
+            # 3.1: a tactic acts over the whole round (Great Start's cards, The Right Moment's
+            # extra turn, the round order), and a rollout to the next turn would show nothing
+            # of it: each tactic is rolled out to the end of the round, on at least 2 worlds
+            round_end = True
+            if K < 2:
+                K = 2
+        elif gs.phase == PH_END_TURN:
+            horizon += 1                         # 13.6: a level-up pick shows in the next turn
         if K > MAX_K:
             K = MAX_K
         for k in range(K):
@@ -209,7 +223,7 @@ cdef class SearchPolicy(RandomPolicy):
                 if self.scratch.c_apply(cand[i]) != 0:
                     total[i] = -1e18
                     break
-                total[i] += self.rollout(p, worlds[k])
+                total[i] += self.rollout(p, worlds[k], horizon, round_end)
                 self.rollouts += 1
         self.searched += 1
         self.forget()

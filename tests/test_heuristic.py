@@ -12,7 +12,6 @@ import pytest
 from mksim import effects as fx
 from mksim import _heuristic
 from mksim._checks import violations
-from mksim._heuristic import play_counted
 from mksim.game import Game
 from mksim.policies import get_policy, list_policies
 from mksim.runner import GameConfig, run
@@ -262,18 +261,25 @@ def test_games_finish_with_invariants(scenario, lost_legion):
 
 
 def test_plays_the_whole_game_and_beats_eager():
-    # 17.3.1: Fame from revealed tiles and from fights; the heuristic does both
+    # 17.3.1: Fame from revealed tiles and from fights; the heuristic does both (counts from
+    # the engine's own Player.stats, as the results store reads them)
+    from mksim._policies import STATS_FIELDS, fill_stats
     game = Game("first-reconnaissance", "norowas")
+    f = {k: i for i, k in enumerate(STATS_FIELDS)}
     out = {}
     for name in ("heuristic", "eager"):
         pol = get_policy(name)
         rows = []
         for g in range(20):
             st = game.new_state(99, g)
+            stack0 = st.view().tile_stack_size
             pol.reset(99, g)
-            c = play_counted(pol._core, st.engine)
-            c["fame"] = st.to_dict()["players"][0]["fame"]
-            rows.append(c)
+            pol.play_engine(st.engine, 100000)
+            buf = np.zeros(len(STATS_FIELDS), np.int32)
+            fill_stats(st.core, 0, buf, np.zeros(16, np.int32), np.zeros(64, np.int32))
+            rows.append({"fame": st.to_dict()["players"][0]["fame"], "combats": buf[f["combats"]],
+                         "defeated": sum(buf[f[k]] for k in STATS_FIELDS if k.startswith("defeated_")),
+                         "explored": stack0 - st.view().tile_stack_size})
         out[name] = {k: np.mean([r[k] for r in rows]) for k in rows[0]}
     h = out["heuristic"]
     assert h["explored"] >= 2 and h["defeated"] >= 1 and h["combats"] >= 1
@@ -289,3 +295,146 @@ def test_bench_takes_a_policy(capsys):
     assert rep["policy"] == "heuristic:preset=explorer" and rep["games_finished"] == 3
     bad = CliRunner().invoke(app, ["bench", "--policy", "heuristic:preset=nope", "--games", "3"])
     assert bad.exit_code == 2 and "error: " in bad.output and "unknown heuristic preset 'nope'" in bad.output
+
+
+# -- skills (8.2) and memory between games --------------------------------------------------
+
+def _attack_on_prowlers(game, hand, skills):
+    """Attack phase against Prowlers (Armor 3, Fame 2, 11.8) with ``hand`` and ``skills``."""
+    fx = {"format": 1, "scenario": "first-reconnaissance", "hero": "arythea", "seed": 0,
+          "phase": "combat_attack",
+          "players": [{"position": 0, "hand": hand, "skills": skills, "fame": 0, "tactic": "early_bird"}],
+          "source": {"dice": ["blue", "blue", "green"], "taken": 0},      # no red / gold: Rage stays basic
+          "turn": {"action_taken": 1},
+          "combat": {"active": 1, "units_allowed": 1, "enemies": [{"enemy": "prowlers", "flags": 16}]}}
+    return game.state_from_dict(fx)
+
+
+def _play_out_combat(st, pol):
+    said = []
+    while st.to_dict()["combat"]["active"]:
+        a = pol._core.choose_engine(st.engine)
+        said.append(st.action_to_string(a))
+        st.apply(a)
+    return said
+
+
+def test_8_2_uses_hot_swordsmanship_when_it_wins_the_fight(game):
+    # Rage gives Attack 2 < Armor 3 (11.8.1); Hot Swordsmanship adds Attack 2 (8.2.3, once a
+    # turn): 4 >= 3 defeats the Prowlers for 2 Fame.  Without the skill the hand cannot.
+    pol = get_policy("heuristic")
+    st = _attack_on_prowlers(game, ["rage"], ["arythea_hot_swordsmanship"])
+    worth, kills, wounds = pol._core.plan_fight(st.engine, [list(game.tables.enemy_ids).index("prowlers")])
+    assert kills == 1
+    said = _play_out_combat(st, pol)
+    d = st.to_dict()
+    assert d["players"][0]["fame"] == 2, said
+    assert any("Hot Swordsmanship" in s for s in said), said
+    assert d["players"][0]["skills_used"] != 0                        # the token was used (8.2.3)
+    st = _attack_on_prowlers(game, ["rage"], [])
+    _play_out_combat(st, pol)
+    assert st.to_dict()["players"][0]["fame"] == 0
+
+
+def test_8_2_skill_is_not_spent_where_it_cannot_win(game):
+    # March sideways (Attack 1) + Hot Swordsmanship (Attack 2) = 3 >= 3 wins; with a hand of
+    # only a Wound, the skill alone (2 < 3) cannot, and the policy does not spend it.
+    pol = get_policy("heuristic")
+    st = _attack_on_prowlers(game, ["march"], ["arythea_hot_swordsmanship"])
+    said = _play_out_combat(st, pol)
+    assert st.to_dict()["players"][0]["fame"] == 2, said
+    st = _attack_on_prowlers(game, ["wound"], ["arythea_hot_swordsmanship"])
+    said = _play_out_combat(st, pol)
+    assert st.to_dict()["players"][0]["fame"] == 0
+    assert not any("Hot Swordsmanship" in s for s in said), said
+    assert st.to_dict()["players"][0]["skills_used"] == 0
+
+
+def test_reset_forgets_the_last_game():
+    # the turn goal and the path / exploration caches belong to one game: after reset a
+    # policy that played another game first decides exactly as a fresh one (game k is the
+    # same game whatever was played before it in the process)
+    game = Game("first-reconnaissance", "goldyx")
+    used = get_policy("heuristic")
+    for g in (0, 1):
+        st = game.new_state(5, g)
+        used.reset(5, g)
+        used.play_engine(st.engine, 100000)
+    mem = used._core.memory()
+    assert mem["path_key"] != -1 and mem["goal_key"] != -1
+    used.reset(5, 3)
+    assert set(used._core.memory().values()) == {-1, 0} and used._core.memory()["path_key"] == -1
+    fresh = get_policy("heuristic")
+    fresh.reset(5, 3)
+    a, b = game.new_state(5, 3), game.new_state(5, 3)
+    used.play_engine(a.engine, 100000)
+    fresh.play_engine(b.engine, 100000)
+    assert a.to_dict() == b.to_dict()
+
+
+def _on_the_monastery(hand, offer, reputation=3):
+    """Goldyx on a Monastery (game 0 of seed 2026, played by the heuristic up to its first
+    interaction there), with ``hand`` and the Units offer ``offer`` written in."""
+    game = Game("first-reconnaissance", "goldyx")
+    st = game.new_state(2026, 0)
+    pol = get_policy("heuristic")
+    pol.reset(2026, 0)
+    pol._core.bind(st.engine)
+    while True:
+        a = pol._core.choose_engine(st.engine)
+        if st.action_to_string(a).startswith("interact with the Monastery"):
+            break
+        st.apply(a)
+    d = st.to_dict()
+    d["players"][0].update(hand=hand, reputation=reputation)
+    d["unit_offer"] = offer
+    return game, game.state_from_dict(d)
+
+
+def _play_turn(st, pol):
+    said = []
+    while st.to_dict()["phase"] not in ("turn_start", "tactics", "game_over", "end_turn"):
+        a = pol._core.choose_engine(st.engine)
+        said.append(st.action_to_string(a))
+        st.apply(a)
+    return said
+
+
+def test_10_7_2_buys_the_monasterys_aa_with_the_whole_hand():
+    # 10.7.2.2: an AA lying in the Units offer costs 6 Influence at a monastery; five cards
+    # sideways (Influence 1 each, 6.1.7) and Reputation 3's +1 (10.2.3) pay it.  The policy
+    # commits all five rather than spending some and keeping the rest.
+    game, st = _on_the_monastery(["march", "march", "rage", "determination", "stamina"],
+                                 [{"advanced_action": "in_need"}])
+    pol = get_policy("heuristic")
+    pol._core.bind(st.engine)
+    said = _play_turn(st, pol)
+    assert any(s.startswith("buy In Need") for s in said), said
+    d = st.to_dict()["players"][0]
+    assert "in_need" in d["deck"] + d["hand"] + d["discard"] + d["play_area"], said
+
+
+def test_10_7_no_influence_is_spent_where_nothing_can_be_bought():
+    # no AA in the offer and no Unit recruitable at a monastery: nothing to buy there, so no
+    # card is played as Influence (6.1.7) for nothing
+    game, st = _on_the_monastery(["march", "march", "rage", "determination", "stamina"], [])
+    pol = get_policy("heuristic")
+    pol._core.bind(st.engine)
+    said = _play_turn(st, pol)
+    assert not any("Influence" in s for s in said), said
+    assert not any(s.startswith("interact") for s in said), said
+
+
+def test_3_2_uses_long_night_when_the_deck_is_empty(game):
+    # 3.2 Long Night: once a round, with the Deed deck empty, three cards of the discard pile
+    # are shuffled back into the deck; the policy takes them as soon as it may
+    pol = get_policy("heuristic")
+    st = at_move(game, tactic="long_night", deck=[], discard=["march", "rage", "rage", "stamina"])
+    pol._core.bind(st.engine)
+    a = pol._core.choose_engine(st.engine)
+    assert st.action_to_string(a) == "use tactic Long Night"
+    st.apply(a)
+    d = st.to_dict()["players"][0]
+    assert len(d["deck"]) == 3 and len(d["discard"]) == 1 and d["tactic_used"]
+    st = at_move(game, tactic="long_night", discard=["march", "rage", "rage", "stamina"])   # deck not empty
+    assert not any(st.action_to_string(x) == "use tactic Long Night" for x in st.legal_actions())

@@ -14,24 +14,30 @@ def game(content):
     return Game("first-reconnaissance", "arythea", content=content)
 
 
-def _play(game, policy, seed, limit=4000):
+def _play(game, policy, seed, limit=4000, phases=None):
     policy.reset(seed, 0)
     s = game.new_state(seed)
     sizes = []
     while not s.is_terminal() and len(sizes) < limit:
         legal = s.legal_actions()
         sizes.append(len(legal))
+        if phases is not None:
+            phases.append(s.view().phase_name)
         s.apply(policy.choose(s, legal))
     return s, sizes
 
 
 def test_searches_exactly_the_decisions_with_few_options(game):
     p = get_policy("search", budget=6, max_branch=5)
-    _, sizes = _play(game, p, 2)
+    phases = []
+    _, sizes = _play(game, p, 2, phases=phases)
     expected = sum(2 <= n <= 5 for n in sizes)
     assert expected > 0 and p.searched == expected
-    # budget 6 over n options: max(1, 6 // n) worlds for each of the n options
-    assert p.rollouts == sum(n * max(1, 6 // n) for n in sizes if 2 <= n <= 5)
+    # budget 6 over n options: max(1, 6 // n) worlds for each of the n options, and at least
+    # 2 for a tactic choice (3.1: rolled out to the end of the round)
+    assert "tactics" in phases
+    assert p.rollouts == sum(n * max(2 if ph == "tactics" else 1, 6 // n)
+                             for n, ph in zip(sizes, phases) if 2 <= n <= 5)
 
 
 def test_decisions_left_to_the_base_policy_are_the_base_policys(game):

@@ -132,7 +132,10 @@ class HeuristicPolicy(_CPolicy):
     monasteries (10.2-10.7).  Fights are valued by a greedy plan (Ranged / Siege first,
     then block or take the Wounds, then attack; resistances, fortification, Swift, Brutal,
     Poison, Paralyze; 11.5-11.9) and entered only when worth more than ``fight_threshold``.
-    Face-down enemies count as the average token of their colour.
+    Face-down enemies count as the average token of their colour.  Ready skills (8.2) count
+    in these plans and are used like cards (a once-a-round skill only for a need worth more
+    than keeping it); the abilities of Long Night and The Right Moment are used as soon as
+    they are legal (3.2), and those tactics come first in its tactic order.
 
     Parameters
     ----------
