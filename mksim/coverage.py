@@ -189,14 +189,19 @@ def entries(content: Content) -> list[Entry]:
 # Marks from the tests (static: ast, no import)
 # ---------------------------------------------------------------------------------------
 
-def _is_covers(node: ast.AST) -> bool:
-    """``pytest.mark.covers(...)`` or ``mark.covers(...)`` (a call)."""
-    if not isinstance(node, ast.Call):
-        return False
-    f = node.func
+def _is_covers_attr(f: ast.AST) -> bool:
+    """``pytest.mark.covers`` or ``mark.covers`` (not called)."""
     return (isinstance(f, ast.Attribute) and f.attr == "covers" and (
         (isinstance(f.value, ast.Attribute) and f.value.attr == "mark")
         or (isinstance(f.value, ast.Name) and f.value.id == "mark")))
+
+
+def _is_covers(node: ast.AST, aliases=frozenset()) -> bool:
+    """``pytest.mark.covers(...)``, ``mark.covers(...)`` or ``alias(...)`` for a module-level
+    ``alias = pytest.mark.covers``."""
+    if not isinstance(node, ast.Call):
+        return False
+    return _is_covers_attr(node.func) or (isinstance(node.func, ast.Name) and node.func.id in aliases)
 
 
 def _is_parametrize(node: ast.AST) -> bool:
@@ -210,15 +215,16 @@ def _is_param(node: ast.AST) -> bool:
         or (isinstance(node.func, ast.Name) and node.func.id == "param")))
 
 
-def _mark_calls(value: ast.AST) -> list[ast.Call]:
+def _mark_calls(value: ast.AST, aliases=frozenset()) -> list[ast.Call]:
     """The covers calls of a ``pytestmark`` / ``marks=`` value: one mark or a list / tuple."""
     items = value.elts if isinstance(value, (ast.List, ast.Tuple)) else [value]
-    return [n for n in items if _is_covers(n)]
+    return [n for n in items if _is_covers(n, aliases)]
 
 
-def _refers_to_covers(node: ast.AST) -> bool:
-    """Any ``covers`` attribute in an expression (to report marks we cannot read)."""
-    return any(isinstance(n, ast.Attribute) and n.attr == "covers" for n in ast.walk(node))
+def _refers_to_covers(node: ast.AST, aliases=frozenset()) -> bool:
+    """Any ``covers`` attribute (or alias) in an expression (to report marks we cannot read)."""
+    return any((isinstance(n, ast.Attribute) and n.attr == "covers")
+               or (isinstance(n, ast.Name) and n.id in aliases) for n in ast.walk(node))
 
 
 class _Reader:
@@ -226,6 +232,8 @@ class _Reader:
         self.shown = shown
         self.marks: list[Mark] = []
         self.problems: list[Problem] = []
+        self.aliases: frozenset[str] = frozenset()
+        self.lists: dict[str, ast.AST] = {}     # module-level NAME = [...] (parametrize values)
 
     def _read_call(self, call: ast.Call, test: str) -> None:
         args = call.args
@@ -250,24 +258,26 @@ class _Reader:
         own: list[ast.Call] = []
         params: list[tuple[str, list[ast.Call]]] = []
         for dec in fn.decorator_list:
-            if _is_covers(dec):
+            if _is_covers(dec, self.aliases):
                 own.append(dec)
             elif _is_parametrize(dec):
                 values = dec.args[1] if len(dec.args) > 1 else next(
                     (k.value for k in dec.keywords if k.arg == "argvalues"), None)
+                if isinstance(values, ast.Name):
+                    values = self.lists.get(values.id, values)
                 if isinstance(values, (ast.List, ast.Tuple)):
                     for i, v in enumerate(values.elts):
                         if _is_param(v):
                             for k in v.keywords:
                                 if k.arg == "marks":
-                                    calls = _mark_calls(k.value)
+                                    calls = _mark_calls(k.value, self.aliases)
                                     if calls:
                                         params.append((f"{test}[{i}]", calls))
-                                    elif _refers_to_covers(k.value):
+                                    elif _refers_to_covers(k.value, self.aliases):
                                         self._unreadable(k.value)
-                elif values is not None and _refers_to_covers(values):
+                elif values is not None and _refers_to_covers(values, self.aliases):
                     self._unreadable(values)
-            elif _refers_to_covers(dec):
+            elif _refers_to_covers(dec, self.aliases):
                 self._unreadable(dec)
         if not collected or not fn.name.startswith("test"):
             for call in own + [c for _, cs in params for c in cs]:
@@ -285,8 +295,8 @@ class _Reader:
         for stmt in body:
             if isinstance(stmt, ast.Assign) and any(
                     isinstance(t, ast.Name) and t.id == "pytestmark" for t in stmt.targets):
-                calls = _mark_calls(stmt.value)
-                if not calls and _refers_to_covers(stmt.value):
+                calls = _mark_calls(stmt.value, self.aliases)
+                if not calls and _refers_to_covers(stmt.value, self.aliases):
                     self._unreadable(stmt.value)
                 out += calls
         return out
@@ -294,9 +304,9 @@ class _Reader:
     def _class(self, cls: ast.ClassDef, inherited: list[ast.Call], prefix: str) -> None:
         marks = list(inherited)
         for dec in cls.decorator_list:
-            if _is_covers(dec):
+            if _is_covers(dec, self.aliases):
                 marks.append(dec)
-            elif _refers_to_covers(dec):
+            elif _refers_to_covers(dec, self.aliases):
                 self._unreadable(dec)
         marks += self._pytestmark(cls.body)
         collected = cls.name.startswith("Test")
@@ -311,6 +321,12 @@ class _Reader:
                 self._class(stmt, marks if collected else [], name)
 
     def module(self, tree: ast.Module) -> None:
+        self.aliases = frozenset(
+            t.id for stmt in tree.body if isinstance(stmt, ast.Assign) and _is_covers_attr(stmt.value)
+            for t in stmt.targets if isinstance(t, ast.Name))
+        self.lists = {t.id: stmt.value for stmt in tree.body if isinstance(stmt, ast.Assign)
+                      and isinstance(stmt.value, (ast.List, ast.Tuple))
+                      for t in stmt.targets if isinstance(t, ast.Name)}
         marks = self._pytestmark(tree.body)
         prefix = f"{self.shown}::"
         for stmt in tree.body:

@@ -289,9 +289,10 @@ def test_untested_halves_are_exactly_the_ratchet_file(suite):
     assert listed == sorted(set(listed)), f"{RATCHET} is not sorted or has duplicates; run {REGENERATE}"
     untested = set(suite.untested())
     new = sorted(untested - set(listed))
-    assert not new, (f"halves without a conformance test (add a test with @pytest.mark.covers, "
+    assert not new, (f"{len(new)} halves without a conformance test (add a test with @pytest.mark.covers, "
                      f"docs/conformance.md): {' '.join(f'{e}:{h}' for e, h in new[:20])}"
                      f"{' ...' if len(new) > 20 else ''}")
     done = sorted(set(listed) - untested)
-    assert not done, (f"{RATCHET.name} lists halves that now have tests (or no longer exist): "
-                      f"{' '.join(f'{e}:{h}' for e, h in done[:20])}; run {REGENERATE} and commit it")
+    assert not done, (f"{RATCHET.name} lists {len(done)} halves that now have tests (or no longer "
+                      f"exist): {' '.join(f'{e}:{h}' for e, h in done[:20])}"
+                      f"{' ...' if len(done) > 20 else ''}; run {REGENERATE} and commit it")
