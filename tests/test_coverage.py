@@ -296,3 +296,20 @@ def test_untested_halves_are_exactly_the_ratchet_file(suite):
     assert not done, (f"{RATCHET.name} lists {len(done)} halves that now have tests (or no longer "
                       f"exist): {' '.join(f'{e}:{h}' for e, h in done[:20])}"
                       f"{' ...' if len(done) > 20 else ''}; run {REGENERATE} and commit it")
+
+
+def test_cli_designer_content_gets_a_new_half_to_test(tmp_path):
+    """A designer's option is a new half: Rage with a third option (an override, --content)
+    has basic.3, untested, listed by --missing; the rest of Rage is covered by the synthetic
+    test."""
+    from content_edit import write_override
+    over = write_override(tmp_path, '[basic_actions.rage]\nbasic = "choice(attack(2), block(2), move(1))"\n')
+    root = tmp_path / "tests"
+    root.mkdir()
+    (root / "test_rage.py").write_text(
+        "import pytest\n@pytest.mark.covers('rage', 'basic.1', 'basic.2', 'powered')\n"
+        "def test_rage(): pass\n")
+    res = run("content", "coverage", "--content", over, "--tests", root, "--missing")
+    assert res.exit_code == 0, res.output
+    rage = [line.split()[2] for line in res.output.splitlines()[:-1] if line.split()[1] == "rage"]
+    assert rage == ["basic.3"]

@@ -394,8 +394,8 @@ def test_printed_heal(G, content, card, powered, option, n):
     pytest.param("rejuvenate", 1, 1, 2, marks=covers("rejuvenate", "powered.2")),
 ])
 def test_printed_draw(G, content, card, powered, option, n):
-    """Draw n cards: the hand gains the n cards of the Deed deck it had (4.3, 13.x: the deck is
-    drawn from its top), the deck loses them."""
+    """Draw n cards: n cards move from the Deed deck to the hand (the deck is n smaller and
+    holds the rest of what it held)."""
     G.T.set_hand([card])
     deck = list(G.player["deck"])
     play(G, content, card, powered, option)
