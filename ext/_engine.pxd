@@ -190,6 +190,7 @@ cdef struct EngineStatics:     # static tables and constants the decision loop r
     const int32_t* card_colour # per card: 0-3 basic colour, 4 colourless
     const int32_t* card_basic  # per card: effect row of the basic effect
     const int32_t* card_powered
+    const int32_t* card_power_any  # per card: 1 = powered by mana of any basic colour (Crystal Joy)
     int card_stride            # row width of the cards table
     int wound                  # card index of the Wound
     const int32_t* tactic_row  # tactics table (time number when effect)

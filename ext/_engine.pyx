@@ -564,6 +564,19 @@ include "_engine_units.pxi"
 # Mana payment (5.4, 5.5)
 # ---------------------------------------------------------------------------------------
 
+cdef int power_colour(const GameState* gs, const EngineStatics* es, int card, int pay) noexcept nogil:
+    """The colour of mana `pay` gives to power an Action card's strong effect (5.4.1): the
+    card's colour; for a card powered by mana of any basic colour (``powered_by =
+    "any_basic"``, Crystal Joy) the first basic colour `pay` can give, -1 if none."""
+    cdef int c
+    if not es.card_power_any[card * es.card_stride]:
+        return card_colour(es, card)
+    for c in range(4):
+        if pay_ok(gs, pay, c):
+            return c
+    return -1
+
+
 cdef bint pay_ok(const GameState* gs, int pay, int colour) noexcept nogil:
     """Can payment source `pay` provide one mana of `colour` now?"""
     cdef int c, die
@@ -748,6 +761,10 @@ cdef int legal_play(Engine eng, const GameState* cgs, const EngineStatics* es, i
                     n += 1
             elif colour < COLOURLESS:
                 for pay in range(npay):
+                    if deck != DECK_SPELL:
+                        colour = power_colour(gs, es, card, pay)      # Crystal Joy: any basic
+                        if colour < 0:
+                            continue
                     if not pay_ok(gs, pay, colour) or (deck == DECK_SPELL and polar_spell_blocked(gs, pay)):
                         continue
                     if deck == DECK_SPELL:                   # 5.4.3: plus one black mana
@@ -1647,7 +1664,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
     cdef int arg = action & ARG_MASK
     cdef int p = gs.current
     cdef Player* pl = &gs.players[p]
-    cdef int i, card, row, powered, pay, pay2, to, cost, a, b, deck, k, res, slot, c1, c2
+    cdef int i, card, row, powered, pay, pay2, to, cost, a, b, deck, k, res, slot, c1, c2, colour
     cdef const int32_t* r
     gs.steps += 1
     if gs.turn.handler_row >= 0:
@@ -1770,7 +1787,9 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             return ERR_ILLEGAL
         c1 = c2 = -1
         if deck == DECK_SPELL or (powered and deck != DECK_ARTIFACT):
-            if pay == PAY_NONE or not pay_ok(gs, pay, card_colour(es, card)):
+            colour = card_colour(es, card) if deck == DECK_SPELL or pay == PAY_NONE \
+                else power_colour(gs, es, card, pay)             # Crystal Joy: any basic
+            if pay == PAY_NONE or colour < 0 or not pay_ok(gs, pay, colour):
                 return ERR_ILLEGAL
             c1 = pay_colour(gs, pay)                             # Mana Overload (_fx_skills)
             if deck == DECK_SPELL and powered and pay2 != PAY_NONE:
@@ -1778,7 +1797,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             if deck == DECK_SPELL and polar_spell_blocked(gs, pay):
                 return ERR_ILLEGAL                               # Polarization (_fx_skills)
             k = gs.turn.polar_nospell
-            pay_take(gs, pay, card_colour(es, card))             # 5.4.5: paid when played
+            pay_take(gs, pay, colour)                            # 5.4.5: paid when played
             if deck == DECK_SPELL:
                 gs.turn.polar_nospell = <int8_t>k                # an unrestricted token was used
             if deck == DECK_SPELL and powered:
@@ -2219,6 +2238,7 @@ cdef class Engine:
         es.card_colour = &cards[0, tables.col("cards", "colour")]
         es.card_basic = &cards[0, tables.col("cards", "basic")]
         es.card_powered = &cards[0, tables.col("cards", "powered")]
+        es.card_power_any = &cards[0, tables.col("cards", "power_any")]
         es.wound = tables.card_ids.index("wound")
         es.tactic_row = &tac[0, 0]
         es.tactic_stride = tac.shape[1]

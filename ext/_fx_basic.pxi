@@ -31,6 +31,12 @@ cdef enum BasicHandler:
     H_REDUCE_ATTACK = 9
 
 
+cdef inline bint basic_special_time(const GameState* gs) noexcept nogil:
+    """6.3.3: a special effect may be played any time during the turn - while moving, resting,
+    interacting and in combat (Crystallize, Mana Draw, Mana Pull, Crystal Joy)."""
+    return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT or gs.combat.active != 0
+
+
 cdef uint64_t reducible_attacks(const GameState* gs, const Statics* st, uint64_t taken) noexcept nogil:
     """Enemy attacks an effect may reduce now: live (not blocked, 11.6.6), above 0, in the
     Block phase; option k = slot * 3 + attack index.  Effects on an attack are allowed
@@ -204,8 +210,9 @@ cdef int basic_handler(GameState* gs, const EngineStatics* es, const Statics* st
         # "at the end of the turn".  Applied now: this turn's reputation modifier was fixed
         # when the interaction began (10.2.3) and Fame is next read at the end of the turn
         # (13.6.1), so the result is the same.
-        pl.fame += a[0]
-        change_reputation(pl, a[1])                               # 10.3.2 clamp
+        if gs.phase == PH_INTERACT:
+            pl.fame += a[0]
+            change_reputation(pl, a[1])                           # 10.3.2 clamp
         return RES_DONE
     if local == H_COLD_TOUGHNESS:
         # Tovak's Cold Toughness powered: Ice Block `block`, and `per_icon` more Ice Block for
@@ -258,7 +265,7 @@ cdef bint basic_playable(const GameState* gs, const EngineStatics* es, int row, 
         return others >= 2 and node_playable(gs, es, a[1])
     if local == H_MANA_TO_CRYSTAL:
         # a special effect (6.3.3) that needs a payable basic colour (6.2.1) unless optional
-        if gs.phase != PH_MOVE and gs.phase != PH_REST:
+        if not basic_special_time(gs):
             return False
         if a[1] > 0:
             return True
@@ -267,14 +274,19 @@ cdef bint basic_playable(const GameState* gs, const EngineStatics* es, int row, 
                 return True
         return False
     if local == H_MANA_DRAW_POWERED:
-        if (gs.phase != PH_MOVE and gs.phase != PH_REST) or gs.turn.no_source_dice:
+        if not basic_special_time(gs) or gs.turn.no_source_dice:
             return False
         for i in range(gs.n_dice):
             if not (gs.dice_taken >> i) & 1:
                 return True
         return False
-    if local == H_MANA_PULL_EXTRA_DIE or local == H_TIRELESSNESS_BONUS or local == H_CRYSTAL_JOY_RETURN:
-        return gs.phase == PH_MOVE or gs.phase == PH_REST
+    if local == H_MANA_PULL_EXTRA_DIE or local == H_CRYSTAL_JOY_RETURN:
+        return basic_special_time(gs)
+    if local == H_TIRELESSNESS_BONUS:
+        # with its Move: in combat when Move has a use there (Agility's conversion, Wings of
+        # Night; LL-9.7.5, LL-9.7.6: its bonus works in combat)
+        return gs.phase == PH_MOVE or gs.phase == PH_REST or agility_move_usable(gs) \
+            or wings_move_usable(gs, es.st)
     if local == H_CONCENTRATION:
         # a special effect (6.3.3) whose target card must be usable now: also while
         # interacting or in combat (Influence, Attack, Block targets)
@@ -290,7 +302,9 @@ cdef bint basic_playable(const GameState* gs, const EngineStatics* es, int row, 
         put_back(<GameState*>gs, lifted)
         return ok
     if local == H_NOBLE_MANNERS_BONUS:
-        return gs.phase == PH_INTERACT      # only during interaction (10.2)
+        # its Influence decides (all(...)): also in combat, to pay Thugs / Heroes (LL-4.3.4),
+        # where the bonus ("if used during interaction") is not given
+        return True
     if local == H_COLD_TOUGHNESS:
         return gs.phase == PH_COMBAT_BLOCK                     # 11.6.3
     if local == H_REDUCE_ATTACK:

@@ -188,6 +188,53 @@ def content_vocabulary(
         typer.echo(f"{name}: {' '.join(values)}")
 
 
+@content_app.command("coverage")
+def content_coverage(
+    content: Optional[Path] = CONTENT_OPTION,
+    tests: Optional[Path] = typer.Option(
+        None, "--tests", metavar="DIR", help="The tests folder to read covers marks from "
+        "(default: the checkout's tests/ next to the mksim package)."),
+    missing: bool = typer.Option(False, "--missing", help="List only the halves with no test."),
+    as_json: bool = typer.Option(False, "--json", help="Print the coverage as JSON."),
+    write_ratchet: bool = typer.Option(
+        False, "--write-ratchet", help="Write the untested halves to DIR/conformance/"
+        "untested.txt (the list tests/test_coverage.py holds the suite to; commit it)."),
+) -> None:
+    """Conformance coverage (issue 8): every basic / advanced action, spell, artifact, unit,
+    skill and tactic with its implementation, the number of conformance tests per half
+    (``@pytest.mark.covers`` marks, read without running the tests; docs/conformance.md) and
+    the source of its text.  Last line: ``coverage: N/M implemented, K/M tested``."""
+    import json
+    from . import coverage as cv
+    c = _load(content, False)
+    if tests is None:
+        tests = cv.default_tests_dir()
+        if tests is None:
+            fail("no tests folder next to the mksim package (an installed copy has none); "
+                 "give one with --tests DIR")
+    elif not tests.is_dir():
+        fail(f"--tests {tests}: no such folder")
+    try:
+        marks, problems = cv.read_marks(tests)
+    except cv.CoverageError as err:
+        fail(str(err))
+    cov = cv.compute(c, marks, problems)
+    if write_ratchet:
+        target = tests / cv.RATCHET
+        if not target.parent.is_dir():
+            fail(f"{target.parent}: no such folder for the ratchet file")
+        cv.write_atomic(target, cov.ratchet_text())
+    for p in cov.problems:
+        typer.echo(f"warning: {p} (mark ignored)", err=True)
+    if as_json:
+        typer.echo(json.dumps(cov.as_dict(), indent=1))
+        return
+    if write_ratchet:
+        typer.echo(f"wrote {len(cov.untested())} untested halves to {tests / cv.RATCHET}")
+    for line in cv.table_lines(cov, missing_only=missing):
+        typer.echo(line)
+
+
 # ---------------------------------------------------------------------------------------
 # play and bench
 # ---------------------------------------------------------------------------------------

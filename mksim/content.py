@@ -168,7 +168,9 @@ KINDS: dict[str, Kind] = _with_printing({k.name: k for k in [
     Kind("basic_actions", "basic_actions.toml", "card", {
         **CARD_COMMON, "colour": enum(fx.BASIC_COLOURS), "copies": F("int", min=1, max=16),
         "hero": F("str", False, ref="heroes"), "replaces": F("str", False, ref="basic_actions"),
-        "edition": enum(EXPANSIONS, required=False)}, label="basic actions"),
+        "edition": enum(EXPANSIONS, required=False),
+        # 5.4.1: the strong effect takes mana of the card's colour, or of any basic colour
+        "powered_by": enum(("card_colour", "any_basic"), required=False)}, label="basic actions"),
     Kind("advanced_actions", "advanced_actions.toml", "card", {
         **CARD_COMMON, "colour": enum(fx.BASIC_COLOURS)}, label="advanced actions"),
     Kind("spells", "spells.toml", "card", {

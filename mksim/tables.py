@@ -20,7 +20,7 @@ CARD_COLOURS = fx.CARD_COLOURS  # red blue white green colourless
 
 #: Columns of each table, in order.
 CARD_COLUMNS = ("deck", "colour", "basic", "powered", "copies", "hero", "replaces", "edition",
-                "banner", "interactive", "expansion")
+                "banner", "interactive", "expansion", "power_any")
 UNIT_COLUMNS = ("tier", "copies", "level", "cost", "armor", "sites", "resistances",
                 "first_ability", "n_abilities", "expansion")
 ABILITY_COLUMNS = ("effect", "mana")
@@ -102,6 +102,7 @@ def compile_content(c: ct.Content) -> Tables:
                 e.get("copies", 1), hero_ids.index(e["hero"]) if "hero" in e else -1,
                 -1, exp(e.get("edition", "base")), int(e.get("banner", False)),
                 int(e.get("interactive", False)), exp(e["expansion"]),
+                int(e.get("powered_by") == "any_basic"),
             ])
             card_ids.append(e["id"])
     for row, cid in zip(cards, card_ids):  # resolve replaces after all ids are known

@@ -1,6 +1,8 @@
 """Named handlers of the Basic Action cards (ext/_fx_basic.pxi): Crystallize / Crystal Joy
 (5.3.2), Mana Draw / Mana Pull (5.5.6), Concentration / Will Focus (6.1.8), Tirelessness,
 Noble Manners.  Rule numbers in the test names; card texts in mksim/data/basic_actions.toml."""
+import pytest
+
 from mksim._engine import Engine, describe, encode
 from mksim._scoring import ScoringTester
 from mksim._state import GameCore
@@ -37,6 +39,7 @@ def legal(eng, action):
 
 # -- Crystallize (5.3.2) ----------------------------------------------------------------------
 
+@pytest.mark.covers("crystallize", "basic")
 def test_5_3_2_crystallize_basic_pays_one_red_mana_for_a_red_crystal(content, tables):
     core, eng, st = start(content, tables, ["crystallize", "march"],
                           tokens=[1, 0, 0, 0, 0, 0], dice=["black", "black", "black"])
@@ -45,7 +48,7 @@ def test_5_3_2_crystallize_basic_pays_one_red_mana_for_a_red_crystal(content, ta
     eng.apply(encode("choose", 0))
     assert acts(eng) == ["choose(0)"]            # payment code 0: the red token
     eng.apply(encode("choose", 0))
-    assert st.player(0)["crystals"][0] == 1 if isinstance(st.player(0)["crystals"], list) else True
+    assert st.player(0)["crystals"]["red"] == 1
     assert st.mana_tokens()[0] == 0
 
 
@@ -55,6 +58,7 @@ def test_6_2_1_crystallize_basic_is_not_playable_without_basic_mana(content, tab
     assert not legal(eng, play(0))
 
 
+@pytest.mark.covers("crystallize", "basic")
 def test_5_1_5_gold_die_pays_crystallize_as_any_basic_colour(content, tables):
     core, eng, st = start(content, tables, ["crystallize", "march"], dice=["gold", "black", "black"])
     eng.apply(play(0))
@@ -69,6 +73,7 @@ def test_5_1_5_gold_die_pays_crystallize_as_any_basic_colour(content, tables):
 
 # -- Mana Draw powered ------------------------------------------------------------------------
 
+@pytest.mark.covers("mana_draw", "powered")
 def test_mana_draw_powered_sets_a_die_gains_2_tokens_and_the_die_is_not_rerolled(content, tables):
     core, eng, st = start(content, tables, ["mana_draw", "march"],
                           tokens=[0, 0, 1, 0, 0, 0], dice=["red", "blue", "black"])
@@ -88,6 +93,7 @@ def test_mana_draw_powered_sets_a_die_gains_2_tokens_and_the_die_is_not_rerolled
 
 # -- Mana Pull basic (5.5.6) ------------------------------------------------------------------
 
+@pytest.mark.covers("mana_pull", "basic")
 def test_5_5_6_mana_pull_one_extra_die_black_as_any_colour(content, tables):
     core, eng, st = start(content, tables, ["mana_pull", "march", "stamina"],
                           dice=["black", "green", "blue"])
@@ -104,6 +110,7 @@ def test_5_5_6_mana_pull_one_extra_die_black_as_any_colour(content, tables):
 
 # -- Concentration / Will Focus (6.1.8) ---------------------------------------------------------
 
+@pytest.mark.covers("concentration", "powered")
 def test_concentration_powers_march_for_free_plus_2_move(content, tables):
     core, eng, st = start(content, tables, ["concentration", "march", "rage"],
                           tokens=[0, 0, 0, 1, 0, 0])
@@ -115,6 +122,7 @@ def test_concentration_powers_march_for_free_plus_2_move(content, tables):
     assert d["players"][0]["hand"] == ["rage"] and len(d["players"][0]["play_area"]) == 2
 
 
+@pytest.mark.covers("will_focus", "powered")
 def test_will_focus_adds_3_to_improvisation_move_5(content, tables):
     core, eng, st = start(content, tables, ["will_focus", "improvisation", "rage", "march"],
                           tokens=[0, 0, 0, 1, 0, 0])
@@ -133,6 +141,7 @@ def test_concentration_not_playable_without_another_action_card(content, tables)
 
 # -- Tirelessness -------------------------------------------------------------------------------
 
+@pytest.mark.covers("tirelessness", "basic")
 def test_tirelessness_basic_plus_1_move_to_the_next_card_only(content, tables):
     core, eng, st = start(content, tables, ["tirelessness", "march", "stamina"])
     eng.apply(play(0))                            # Move 2
@@ -141,6 +150,7 @@ def test_tirelessness_basic_plus_1_move_to_the_next_card_only(content, tables):
     assert core.to_dict()["turn"]["move_points"] == 2 + 3 + 2
 
 
+@pytest.mark.covers("tirelessness", "powered")
 def test_tirelessness_powered_plus_1_to_every_later_card_even_sideways(content, tables):
     core, eng, st = start(content, tables, ["tirelessness", "march", "rage"],
                           tokens=[0, 1, 0, 0, 0, 0])
@@ -173,6 +183,7 @@ def test_10_2_noble_manners_waits_for_interaction(content, tables):
     assert not legal(eng, play(0)) and legal(eng, encode("sideways", 0))
 
 
+@pytest.mark.covers("cold_toughness", "powered")
 def test_ll_2_10_8_cold_toughness_blocks_with_one_more_ice_per_enemy_icon(content, tables):
     """Cold Toughness powered: Ice Block 5, +1 per icon of the blocked enemy (its abilities,
     resistances and elemental attack; LL-2.10.8).  Medusa: physical attack 6 and Paralyze
@@ -190,6 +201,7 @@ def test_ll_2_10_8_cold_toughness_blocks_with_one_more_ice_per_enemy_icon(conten
     assert g.turn["icon_block"] == 0                     # used with the block (11.4.5)
 
 
+@pytest.mark.covers("cold_toughness", "powered@ll")
 def test_ll_2_10_8_cold_toughness_ll_no_icon_bonus_against_arcane_immunity(ll_content, ll_tables):
     from interaction_setup import Game, PAY_TOKEN
     g = Game(ll_content, ll_tables, hero="tovak", hand=["cold_toughness"])
@@ -201,6 +213,7 @@ def test_ll_2_10_8_cold_toughness_ll_no_icon_bonus_against_arcane_immunity(ll_co
     assert g.of_kind("block") == []
 
 
+@pytest.mark.covers("swift_reflexes", "basic.3")
 def test_swift_reflexes_reduces_one_enemy_attack_in_the_block_phase(content, tables):
     """Swift Reflexes basic: reduce one enemy attack by 1 (Block phase).  Prowlers attack 4
     -> 3, so a Block 3 now stops it (11.6.5)."""
