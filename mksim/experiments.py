@@ -292,6 +292,7 @@ def _resolve(raw: dict, where: str, base: Path) -> Experiment:
     hashes = {SHIPPED: content_hash(shipped)}
     if "content" in factors:
         content_arms = []
+        hashes = {}          # the arms given replace the default one (docs name it "shipped" too)
         for i, arm in enumerate(_levels(f"{where}: factors.content", factors["content"])):
             w = f"{where}: factors.content[{i}]"
             _arm_table(w, arm, ("name", "path"), "a content arm")
