@@ -336,7 +336,8 @@ def _factor_section(doc: Doc, res: Results, key: str, fname: str, title: str, re
         est = {lv: {m: _estimate(res, rows_of[lv], m) for m in metrics} for lv in levels}
         ranked = sorted(levels, key=lambda lv: -est[lv][primary].value)
         comparisons = []
-        for a, b in _pairs(levels, reference):
+        # all pairs: A is the better-ranked level, so every sentence reads "A has a higher ..."
+        for a, b in _pairs(ranked if reference is None else levels, reference):
             for m in metrics:
                 comparisons.append((a, b, m, _compare(res, rows_of[a], rows_of[b], m)))
         p_adj = {}

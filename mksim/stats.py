@@ -234,8 +234,8 @@ def conclusion(a: str, b: str, cmp: Paired, p_adj: float, what: str, digits: int
     d = cmp.diff
     ptxt = "p_adj < 0.001" if p_adj < 0.001 else f"p_adj = {p_adj:.3f}"
     if d.excludes(0.0) and p_adj < alpha:
-        word = "more" if d.value > 0 else "less"
-        return (f"{a} scores {word} {what} than {b}: {d.value:+.{digits}f} "
+        word = "higher" if d.value > 0 else "lower"
+        return (f"{a} has a {word} mean {what} than {b}: {d.value:+.{digits}f} "
                 f"[{d.low:+.{digits}f}, {d.high:+.{digits}f}], {ptxt} (n = {cmp.n} paired games).")
     return (f"The data do not separate {a} and {b} on {what}: {d.value:+.{digits}f} "
             f"[{d.low:+.{digits}f}, {d.high:+.{digits}f}], {ptxt} (n = {cmp.n} paired games).")
