@@ -386,61 +386,6 @@ def bench(
 # ---------------------------------------------------------------------------------------
 # run, results, replay (docs/experiments.md)
 # ---------------------------------------------------------------------------------------
-# reports
-# ---------------------------------------------------------------------------------------
-
-METRIC_OPTION = typer.Option(None, "--metric", help="A metric to compare (repeatable): fame, score, "
-                             "win (Solo Conquest) or any numeric games column. [default: fame, score; "
-                             "score, win in Solo Conquest]")
-
-
-def _write_report(directory: Path, metric, correction: str) -> None:
-    from .report import ReportError, write_report
-    try:
-        md, page, n_fig = write_report(directory, metric, correction)
-    except ReportError as err:
-        fail(str(err))
-    typer.echo(f"report: {md} and {page} ({n_fig} figures in {directory / 'figures'}, PNG and SVG)")
-
-
-@app.command("report")
-def report_cmd(
-    directory: Path = typer.Argument(..., metavar="DIR", help="A complete results folder of mksim run."),
-    metric: Optional[list[str]] = METRIC_OPTION,
-    correction: str = typer.Option("holm", "--correction", help="Multiple-testing correction: holm or bh."),
-) -> None:
-    """Write DIR/report.md and DIR/report.html (self-contained) with figures, from the stored
-    results only: every figure with n and a 95% interval, paired comparisons on shared seeds."""
-    _write_report(directory, metric, correction)
-
-
-@app.command("experiment")
-def experiment_cmd(
-    experiment: Path = typer.Argument(..., metavar="EXPERIMENT.toml", help="An experiment file (docs/experiments.md)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Results folder. [default: results/NAME]"),
-    jobs: Optional[str] = typer.Option(None, "--jobs", help="Worker processes. [default: all CPUs available]"),
-    quiet: bool = typer.Option(False, "--quiet", help="No progress bar or notes; only the summary."),
-    metric: Optional[list[str]] = METRIC_OPTION,
-    correction: str = typer.Option("holm", "--correction", help="Multiple-testing correction: holm or bh."),
-    backend: str = typer.Option("loky", "--backend", help="loky (processes on this machine) or dask."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS", help="Dask scheduler address."),
-) -> None:
-    """Run an experiment (resuming what is already stored) and write its report in one go."""
-    from .experiments import ExperimentError, load_experiment
-    if correction not in ("holm", "bh"):
-        fail(f"--correction: unknown correction {correction!r}; choose holm or bh")
-    try:
-        exp = load_experiment(experiment)
-    except ExperimentError as err:
-        fail(str(err))
-    out = out if out is not None else Path("results") / exp.name
-    run_cmd(experiment=experiment, scenario=None, hero=None, policy=None, lost_legion=False, content=None,
-            games=None, seed=None, jobs=jobs, out=out, quiet=quiet, resume=False, overwrite=False,
-            backend=backend, scheduler=scheduler, chunk_size=None)
-    _write_report(out, metric, correction)
-
-
-# ---------------------------------------------------------------------------------------
 
 #: Exit status of ``mksim run`` stopped by Ctrl-C (128 + SIGINT): whole chunks are kept.
 EXIT_INTERRUPTED = 130
@@ -712,6 +657,63 @@ def replay_cmd(
             raise typer.Exit(code=1)
     typer.echo(f"replay: game {k} of cell {c} ({the_cell.label}) reproduces the stored row exactly "
                f"({len(fields)} fields; Fame {b['fame']}, score {b['score']}, {b['termination']})")
+
+
+# ---------------------------------------------------------------------------------------
+# reports
+# ---------------------------------------------------------------------------------------
+
+METRIC_OPTION = typer.Option(None, "--metric", help="A metric to compare (repeatable): fame, score, "
+                             "win (Solo Conquest) or any numeric games column. [default: fame, score; "
+                             "score, win in Solo Conquest]")
+
+
+def _write_report(directory: Path, metric, correction: str) -> None:
+    from .report import ReportError, write_report
+    try:
+        md, page, n_fig = write_report(directory, metric, correction)
+    except ReportError as err:
+        fail(str(err))
+    typer.echo(f"report: {md} and {page} ({n_fig} figures in {directory / 'figures'}, PNG and SVG)")
+
+
+@app.command("report")
+def report_cmd(
+    directory: Path = typer.Argument(..., metavar="DIR", help="A complete results folder of mksim run."),
+    metric: Optional[list[str]] = METRIC_OPTION,
+    correction: str = typer.Option("holm", "--correction", help="Multiple-testing correction: holm or bh."),
+) -> None:
+    """Write DIR/report.md and DIR/report.html (self-contained) with figures, from the stored
+    results only: every figure with n and a 95% interval, paired comparisons on shared seeds."""
+    _write_report(directory, metric, correction)
+
+
+@app.command("experiment")
+def experiment_cmd(
+    experiment: Path = typer.Argument(..., metavar="EXPERIMENT.toml", help="An experiment file (docs/experiments.md)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Results folder. [default: results/NAME]"),
+    jobs: Optional[str] = typer.Option(None, "--jobs", help="Worker processes. [default: all CPUs available]"),
+    quiet: bool = typer.Option(False, "--quiet", help="No progress bar or notes; only the summary."),
+    metric: Optional[list[str]] = METRIC_OPTION,
+    correction: str = typer.Option("holm", "--correction", help="Multiple-testing correction: holm or bh."),
+    backend: str = typer.Option("loky", "--backend", help="loky (processes on this machine) or dask."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS", help="Dask scheduler address."),
+) -> None:
+    """Run an experiment (resuming what is already stored) and write its report in one go."""
+    from .experiments import ExperimentError, load_experiment
+    if correction not in ("holm", "bh"):
+        fail(f"--correction: unknown correction {correction!r}; choose holm or bh")
+    try:
+        exp = load_experiment(experiment)
+    except ExperimentError as err:
+        fail(str(err))
+    out = out if out is not None else Path("results") / exp.name
+    run_cmd(experiment=experiment, scenario=None, hero=None, policy=None, lost_legion=False, content=None,
+            games=None, seed=None, jobs=jobs, out=out, quiet=quiet, resume=False, overwrite=False,
+            backend=backend, scheduler=scheduler, chunk_size=None)
+
+
+# ---------------------------------------------------------------------------------------
 # policies
 # ---------------------------------------------------------------------------------------
 
