@@ -711,6 +711,7 @@ def experiment_cmd(
     run_cmd(experiment=experiment, scenario=None, hero=None, policy=None, lost_legion=False, content=None,
             games=None, seed=None, jobs=jobs, out=out, quiet=quiet, resume=False, overwrite=False,
             backend=backend, scheduler=scheduler, chunk_size=None)
+    _write_report(out, metric, correction)
 
 
 # ---------------------------------------------------------------------------------------
