@@ -346,41 +346,71 @@ def bench(
     games: str = typer.Option("200", "--games", help="Games to play (at least 1)."),
     seed: str = typer.Option("0", "--seed", help="Root seed: game k uses (seed, k)."),
     jobs: str = typer.Option("1", "--jobs", help="Worker processes (joblib loky)."),
-    policy: str = typer.Option("random", "--policy", help=POLICY_HELP),
+    policy: list[str] = typer.Option(["random"], "--policy", help=POLICY_HELP + " Repeat to bench several."),
     scenario: str = typer.Option("first-reconnaissance", "--scenario", help="Scenario id."),
     hero: str = typer.Option("arythea", "--hero", help="Hero id."),
-    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON (a list with several policies)."),
+    compare_to: Optional[Path] = typer.Option(None, "--compare", metavar="OLD.json",
+                                              help="Compare with a saved --json report: exit 1 on a slowdown "
+                                                   "beyond --tolerance or any change of the exact counters."),
+    tolerance: str = typer.Option("10%", "--tolerance", help="Slowdown of games/s allowed by --compare."),
 ) -> None:
     """Play games (First Reconnaissance, solo, Arythea and the random policy by default)
-    with fixed seeds and report games/s, decisions/s, decisions per game, peak memory, and
-    how many games the engine stopped before their end (with the most frequent reasons)."""
+    with fixed seeds and report games/s, decisions/s, decisions per game, peak memory, how
+    many games the engine stopped before their end (with the most frequent reasons), and
+    exact work counters for those seeds (games, decisions, turns, combats, ...) that do not
+    depend on the machine."""
     import json
 
-    from .bench import run_bench
+    from .bench import CompareError, compare, load_baseline, parse_tolerance, run_bench, work_counters
 
     n_games, seed_n, jobs_n = _int(games, "--games", 1), _int(seed, "--seed", 0, SEED_MAX), _int(jobs, "--jobs", 1)
-    pol = policy_from_spec(policy)
+    pols = [(spec, policy_from_spec(spec)) for spec in policy]
+    try:
+        tol = parse_tolerance(tolerance)
+        baseline = load_baseline(compare_to) if compare_to is not None else None
+    except (CompareError, ValueError) as err:
+        fail(str(err))
     c = _load(None, True)
     sc = _choices(scenario, c.ids("scenarios"), "scenario")[0] if scenario != "all" else fail(
         "--scenario all is not supported by bench; name one scenario")
     h = _choices(hero, [x["id"] for x in c["heroes"]], "hero")[0] if hero != "all" else fail(
         "--hero all is not supported by bench; name one hero")
-    report = run_bench(n_games, seed_n, scenario=sc, hero=h, policy=pol, jobs=jobs_n)
-    report["policy"] = policy                     # the spec as given (e.g. heuristic:preset=explorer)
-    broken = [e["message"] for e in report["top_errors"] if e["message"].startswith("policy ")]
-    if broken:
-        n = sum(report["stopped_by"].get(k, 0) for k in ("illegal_action", "policy_failed"))
-        fail(f"{broken[0]} ({n} of {n_games} games stopped by the policy)")
+    reports = []
+    for spec, pol in pols:
+        report = run_bench(n_games, seed_n, scenario=sc, hero=h, policy=pol, jobs=jobs_n)
+        report["policy"] = spec                   # the spec as given (e.g. heuristic:preset=explorer)
+        broken = [e["message"] for e in report["top_errors"] if e["message"].startswith("policy ")]
+        if broken:
+            n = sum(report["stopped_by"].get(k, 0) for k in ("illegal_action", "policy_failed"))
+            fail(f"{broken[0]} ({n} of {n_games} games stopped by the policy)")
+        report["counters"] = work_counters(n_games, seed_n, sc, h, policy_from_spec(spec))
+        reports.append(report)
     if as_json:
-        typer.echo(json.dumps(report, indent=2))
-        return
-    for key, value in report.items():
-        if key == "top_errors":
-            typer.echo("top_errors:")
-            for e in value:
-                typer.echo(f"  {e['games']:6d}  {e['message']}")
-        else:
-            typer.echo(f"{key}: {value}")
+        typer.echo(json.dumps(reports[0] if len(reports) == 1 else reports, indent=2))
+    else:
+        for report in reports:
+            for key, value in report.items():
+                if key == "top_errors":
+                    typer.echo("top_errors:")
+                    for e in value:
+                        typer.echo(f"  {e['games']:6d}  {e['message']}")
+                else:
+                    typer.echo(f"{key}: {value}")
+    if baseline is not None:
+        try:
+            ok, rows = compare(reports, baseline, tol, str(compare_to))
+        except CompareError as err:
+            fail(str(err))
+        out = typer.echo if not as_json else (lambda line: typer.echo(line, err=True))
+        head = ("what", "baseline", "now", "verdict")
+        widths = [max(len(r[i]) for r in rows + [head]) for i in range(4)]
+        for r in [head] + rows:
+            out("  ".join(x.ljust(w) for x, w in zip(r, widths)).rstrip())
+        verdict = "compare: ok" if ok else "compare: FAILED (a slowdown beyond the tolerance or a changed counter)"
+        out(verdict)
+        if not ok:
+            raise typer.Exit(code=1)
 
 
 # ---------------------------------------------------------------------------------------
@@ -712,6 +742,82 @@ def experiment_cmd(
             games=None, seed=None, jobs=jobs, out=out, quiet=quiet, resume=False, overwrite=False,
             backend=backend, scheduler=scheduler, chunk_size=None)
     _write_report(out, metric, correction)
+
+
+@app.command("check")
+def check_cmd(
+    experiment: Path = typer.Argument(..., metavar="EXPERIMENT.toml", help="An experiment file (docs/experiments.md)."),
+    baseline: Optional[Path] = typer.Option(None, "--baseline", metavar="FILE", help="Compare with this baseline."),
+    save_baseline: Optional[Path] = typer.Option(None, "--save-baseline", metavar="FILE",
+                                                 help="Write the run's baseline to FILE (and compare nothing)."),
+    tolerance: Optional[list[str]] = typer.Option(None, "--tolerance", metavar="METRIC=VALUE",
+                                                  help="Absolute tolerance on a metric's mean per game (repeatable); "
+                                                       "defaults: fame=0.5 score=1 win=0.02 level=0.2 combats=0.3 "
+                                                       "wounds_taken=0.5 units_recruited=0.2 rounds=0.1."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Keep the run's results here [default: a temporary folder]."),
+    jobs: Optional[str] = typer.Option(None, "--jobs", help="Worker processes. [default: all CPUs available]"),
+) -> None:
+    """Regression gate: re-run an experiment and compare every metric of every cell with a
+    stored baseline on the same seeds (paired).  Exit 1 when a metric moved beyond its
+    tolerance with statistical significance, 0 otherwise; bad input exit 2."""
+    import shutil
+    import tempfile
+    from .check import CheckError, check, load_baseline, parse_tolerances
+    from .check import save_baseline as write_baseline
+    from .experiments import ExperimentError, load_experiment
+    from .report import ReportError, load_results
+    from .runner import RunError, RunInterrupted, cpus_available, run_experiment
+    if (baseline is None) == (save_baseline is None):
+        fail("give --baseline FILE (compare) or --save-baseline FILE (write one)")
+    try:
+        tol = parse_tolerances(tolerance)
+        base = load_baseline(baseline) if baseline is not None else None
+        exp = load_experiment(experiment)
+    except (CheckError, ExperimentError) as err:
+        fail(str(err))
+    n_jobs = min(_int(jobs, "--jobs", 1), cpus_available()) if jobs is not None else cpus_available()
+    tmp = None
+    if out is None:
+        tmp = Path(tempfile.mkdtemp(prefix="mksim-check-"))
+        out = tmp / exp.name
+    try:
+        try:
+            run_experiment(exp, out, jobs=n_jobs)
+            res = load_results(out)
+        except RunInterrupted as err:
+            typer.echo(f"interrupted: {err.stored} of {err.total} games played; nothing compared", err=True)
+            raise typer.Exit(code=EXIT_INTERRUPTED)
+        except (RunError, ReportError) as err:
+            fail(str(err))
+        if save_baseline is not None:
+            try:
+                write_baseline(res, save_baseline)
+            except CheckError as err:
+                fail(str(err))
+            typer.echo(f"baseline: {save_baseline} ({len(res.cells)} cells x {exp.games} games)")
+            return
+        try:
+            ok, rows = check(res, base, tol, str(baseline))
+        except CheckError as err:
+            fail(str(err))
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    table = [("cell", "metric", "baseline", "now", "now - baseline [95% CI]", "p (holm)", "tolerance", "verdict")]
+    for r in rows:
+        dg = 3 if r["metric"] == "win" else 2
+        table.append((r["cell"], r["metric"], f"{r['baseline']:.{dg}f}", f"{r['now']:.{dg}f}", r["diff"].fmt(dg),
+                      f"{r['p_adj']:.3g}", f"{tol[r['metric']]:g}", r["verdict"]))
+    widths = [max(len(str(t[i])) for t in table) for i in range(len(table[0]))]
+    for t in table:
+        typer.echo("  ".join(str(x).ljust(w) for x, w in zip(t, widths)).rstrip())
+    changed = [r for r in rows if r["verdict"] == "CHANGED"]
+    n = exp.games
+    if changed:
+        typer.echo(f"check: FAILED: {len(changed)} of {len(rows)} metrics moved beyond their tolerance "
+                   f"(n = {n} paired games per cell)")
+        raise typer.Exit(code=1)
+    typer.echo(f"check: ok: no metric moved beyond its tolerance ({len(rows)} metrics, n = {n} paired games per cell)")
 
 
 # ---------------------------------------------------------------------------------------
