@@ -376,6 +376,12 @@ def bench(
         "--scenario all is not supported by bench; name one scenario")
     h = _choices(hero, [x["id"] for x in c["heroes"]], "hero")[0] if hero != "all" else fail(
         "--hero all is not supported by bench; name one hero")
+    if baseline is not None:                       # refuse before playing anything
+        have = {(e.get("policy"), e.get("scenario"), e.get("hero"), e.get("seed"), e.get("games")) for e in baseline}
+        for spec, _ in pols:
+            if (spec, sc, h, seed_n, n_games) not in have:
+                fail(f"--compare: {compare_to} has no bench of {spec} {sc} {h} seed {seed_n} x{n_games} "
+                     "(same policy, scenario, hero, seed and games are needed)")
     reports = []
     for spec, pol in pols:
         report = run_bench(n_games, seed_n, scenario=sc, hero=h, policy=pol, jobs=jobs_n)

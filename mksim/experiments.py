@@ -159,9 +159,10 @@ def content_hash(content) -> str:
 
 def _load_content(path: Optional[str], where: str):
     from .content import ContentError
-    from .runner import _content
+    from .runner import _content, _content_stamp
     try:
-        return _content(path or None)        # once per process (the shipped one is read only)
+        # once per process and version of the files (the shipped one is read only)
+        return _content(path or None, _content_stamp(path or None))
     except ContentError as err:
         raise ExperimentError(f"{where}: {err}") from None
 

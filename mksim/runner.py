@@ -85,19 +85,33 @@ class GameConfig:
     max_steps: int = 100_000
 
     def game(self) -> Game:
-        """The :class:`Game` (built once per process and configuration)."""
-        return _game(self.scenario, self.hero, self.content, self.lost_legion)
+        """The :class:`Game` (built once per process, configuration and content version)."""
+        return _game(self.scenario, self.hero, self.content, self.lost_legion, _content_stamp(self.content))
+
+
+def _content_stamp(path) -> tuple:
+    """What identifies a content path's current version: size and modification time of the
+    file, or of every file of the folder.  A file edited between two runs of one process (a
+    notebook, a test) is loaded again instead of played from the cache."""
+    if not path:
+        return ()
+    p = Path(path)
+    try:
+        files = sorted(q for q in p.rglob("*") if q.is_file()) if p.is_dir() else [p]
+        return tuple((str(q), q.stat().st_mtime_ns, q.stat().st_size) for q in files)
+    except OSError:
+        return ("unreadable",)
 
 
 @functools.lru_cache(maxsize=32)
-def _game(scenario, hero, content, lost_legion) -> Game:
-    return Game(scenario, hero, content=_content(content), lost_legion=lost_legion)
+def _game(scenario, hero, content, lost_legion, stamp=()) -> Game:
+    return Game(scenario, hero, content=_content(content, stamp), lost_legion=lost_legion)
 
 
 @functools.lru_cache(maxsize=8)
-def _content(path):
-    """The loaded content of ``path`` (None: shipped), once per process: the cells of an
-    experiment share it, so its tables are compiled once too."""
+def _content(path, stamp=()):
+    """The loaded content of ``path`` (None: shipped), once per process and version of the
+    files (``stamp``): the cells of an experiment share it, so its tables are compiled once."""
     from .content import load_content
     return load_content(Path(path) if path else None)
 
