@@ -54,6 +54,8 @@ FACTOR_SECTIONS = (
 METRIC_NAMES = {"fame": "Fame", "score": "score", "win": "win rate", "level": "level",
                 "combats": "combats entered", "wounds_taken": "Wounds taken",
                 "units_recruited": "units recruited", "rounds": "rounds played"}
+#: Metrics an experiment's precision target may name (per-game means, or the win rate).
+PRECISION_METRICS = ("fame", "score", "win", "level", "combats", "wounds_taken", "units_recruited", "rounds")
 BEHAVIOUR = ("combats", "defeated", "units_recruited", "level", "wounds_taken", "knockouts", "rounds")
 REQUIRED_COLUMNS = ("cell", "game_index", "player", "finished", "termination", "score", "fame",
                     "level", "combats", "units_recruited", "wounds_taken", "knockouts", "rounds",
