@@ -461,6 +461,22 @@ def _summary_lines(manifest: dict, games) -> list[str]:
     return out
 
 
+def _precision_line(manifest: dict) -> None:
+    """Say whether a precision target was reached (a warning, exit status 0, when the cap came first)."""
+    p = manifest.get("precision")
+    if not p:
+        return
+    widths = p["widths"].values()
+    what = f"every cell's 95% interval of {p['metric']} narrower than {p['ci_width']:g}"
+    if p["reached"]:
+        typer.echo(f"precision: {what}: reached after {p['games']} games per cell "
+                   f"(widths {min(widths):.3g} .. {max(widths):.3g})")
+    else:
+        worst = max(p["widths"], key=p["widths"].get)
+        typer.echo(f"warning: precision target not reached: {what} needs more than max_games = "
+                   f"{p['max_games']} games per cell; the widest is {worst!r} at {p['widths'][worst]:.3g}", err=True)
+
+
 def _experiment_from_cli(experiment, scenario, hero, policy, lost_legion, content, games, seed):
     from .experiments import ExperimentError, experiment_from_options, load_experiment
     try:
@@ -551,7 +567,8 @@ def run_cmd(
         n_jobs = available
     chunk = _int(chunk_size, "--chunk-size", 1) if chunk_size is not None else None
     out = out if out is not None else Path("results") / exp.name
-    total = exp.games * len(exp.cells)
+    # a precision run grows by rounds up to its cap: the bar counts towards the cap
+    total = (exp.precision["max_games"] if exp.precision else exp.games) * len(exp.cells)
     progress = None
     task = None
     if not quiet and sys.stderr.isatty():
@@ -595,12 +612,14 @@ def run_cmd(
         if progress is not None:
             progress.stop()
     wall = time.perf_counter() - t0
+    total = manifest["games_total"]
     played = total - state["start_done"]
     games_t = out
-    typer.echo(f"{exp.name}: {exp.scenario.replace('_', '-')}, {len(exp.cells)} cells x {exp.games} games, "
-               f"seed {exp.seed}")
+    typer.echo(f"{exp.name}: {exp.scenario.replace('_', '-')}, {len(exp.cells)} cells x "
+               f"{manifest['experiment']['games']} games, seed {exp.seed}")
     for line in _summary_lines(manifest, games_t):
         typer.echo(line)
+    _precision_line(manifest)
     workers = "1 process" if n_jobs == 1 and backend == "loky" else f"{n_jobs} workers ({backend})"
     if played == 0:
         typer.echo(f"all {total} games were already stored in {out}/ (nothing to run)")

@@ -137,9 +137,9 @@ class Experiment:
         cfg = self.config()
         cfg.pop("description")
         if self.precision is not None:
-            # a precision run grows in rounds of ``games``: what it is (the first round, the
-            # target and the cap) is fixed, how far it got is not
-            cfg["games_per_round"] = cfg.pop("games")
+            # a precision run grows in rounds of ``precision["round"]`` games: what it is (the
+            # round, the target and the cap) is fixed, how far it got is not
+            cfg.pop("games")
         for c in cfg["cells"]:
             c.pop("content")          # the path may move; its content hash is what counts
         return hashlib.sha256(json.dumps(cfg, sort_keys=True).encode()).hexdigest()
@@ -395,7 +395,7 @@ def _precision(p: Optional[dict], games: int, scenario: str, where: str) -> Opti
     _check_type(f"{w}.max_games", p["max_games"], int)
     if p["max_games"] < games:
         raise ExperimentError(f"{w}.max_games: {p['max_games']} is less than games = {games}")
-    return {"metric": metric, "ci_width": float(width), "max_games": p["max_games"]}
+    return {"metric": metric, "ci_width": float(width), "max_games": p["max_games"], "round": games}
 
 
 def load_experiment(path) -> Experiment:
