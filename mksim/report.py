@@ -49,7 +49,10 @@ FACTOR_SECTIONS = (
     ("lost_legion", "lost_legion", "The Lost Legion", False),
     ("content_arm", "content", "Content changes", "shipped"),
     ("tactic_arm", "tactics", "Tactics", "free"),
+    ("restriction_arm", "restrictions", "Restricted play", "none"),
 )
+#: The level a cell has when its manifest predates a factor (e.g. no restrictions).
+FACTOR_DEFAULTS = {"lost_legion": False, "content_arm": "shipped", "tactic_arm": "free", "restriction_arm": "none"}
 #: Readable names of the metrics a report can compare (any numeric games column may be asked for).
 METRIC_NAMES = {"fame": "Fame", "score": "score", "win": "win rate", "level": "level",
                 "combats": "combats entered", "wounds_taken": "Wounds taken",
@@ -119,7 +122,7 @@ def load_results(out: Path) -> Results:
     if missing:
         raise ReportError(f"{gp}: results of an older or other format (no column {missing[0]!r}; "
                           f"format {FORMAT} is needed): run the experiment again")
-    cells = m["experiment"]["cells"]
+    cells = [{**FACTOR_DEFAULTS, **c} for c in m["experiment"]["cells"]]
     expected = len(cells) * m["experiment"]["games"]
     if gt.num_rows != expected:
         raise ReportError(f"{gp}: {gt.num_rows} rows, the manifest's {len(cells)} cells x "
@@ -319,7 +322,9 @@ def _factor_section(doc: Doc, res: Results, key: str, fname: str, title: str, re
         return
     doc.h(2, title)
     ref_text = {"lost_legion": "each hero's games without The Lost Legion",
-                "content_arm": "the shipped content", "tactic_arm": "the policy's own tactic choice (arm 'free')"}
+                "content_arm": "the shipped content", "tactic_arm": "the policy's own tactic choice (arm 'free')",
+                "restriction_arm": "the unrestricted arm (none): what losing the forbidden cards, skills, "
+                                   "units or sites costs (restricted play, Jaffe et al. 2012)"}
     if reference is not None:
         doc.p(f"Each arm is compared with {ref_text[key]} on the same seeds (paired).")
     else:
