@@ -393,41 +393,77 @@ def bench(
     games: str = typer.Option("200", "--games", help="Games to play (at least 1)."),
     seed: str = typer.Option("0", "--seed", help="Root seed: game k uses (seed, k)."),
     jobs: str = typer.Option("1", "--jobs", help="Worker processes (joblib loky)."),
-    policy: str = typer.Option("random", "--policy", help=POLICY_HELP),
+    policy: list[str] = typer.Option(["random"], "--policy", help=POLICY_HELP + " Repeat to bench several."),
     scenario: str = typer.Option("first-reconnaissance", "--scenario", help="Scenario id."),
     hero: str = typer.Option("arythea", "--hero", help="Hero id."),
-    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON (a list with several policies)."),
+    compare_to: Optional[Path] = typer.Option(None, "--compare", metavar="OLD.json",
+                                              help="Compare with a saved --json report: exit 1 on a slowdown "
+                                                   "beyond --tolerance or any change of the exact counters."),
+    tolerance: str = typer.Option("10%", "--tolerance", help="Slowdown of games/s allowed by --compare."),
 ) -> None:
     """Play games (First Reconnaissance, solo, Arythea and the random policy by default)
-    with fixed seeds and report games/s, decisions/s, decisions per game, peak memory, and
-    how many games the engine stopped before their end (with the most frequent reasons)."""
+    with fixed seeds and report games/s, decisions/s, decisions per game, peak memory, how
+    many games the engine stopped before their end (with the most frequent reasons), and
+    exact work counters for those seeds (games, decisions, turns, combats, ...) that do not
+    depend on the machine."""
     import json
 
-    from .bench import run_bench
+    from .bench import CompareError, compare, load_baseline, parse_tolerance, run_bench, work_counters
 
     n_games, seed_n, jobs_n = _int(games, "--games", 1), _int(seed, "--seed", 0, SEED_MAX), _int(jobs, "--jobs", 1)
-    pol = policy_from_spec(policy)
+    pols = [(spec, policy_from_spec(spec)) for spec in policy]
+    try:
+        tol = parse_tolerance(tolerance)
+        baseline = load_baseline(compare_to) if compare_to is not None else None
+    except (CompareError, ValueError) as err:
+        fail(str(err))
     c = _load(None, True)
     sc = _choices(scenario, c.ids("scenarios"), "scenario")[0] if scenario != "all" else fail(
         "--scenario all is not supported by bench; name one scenario")
     h = _choices(hero, [x["id"] for x in c["heroes"]], "hero")[0] if hero != "all" else fail(
         "--hero all is not supported by bench; name one hero")
-    report = run_bench(n_games, seed_n, scenario=sc, hero=h, policy=pol, jobs=jobs_n)
-    report["policy"] = policy                     # the spec as given (e.g. heuristic:preset=explorer)
-    broken = [e["message"] for e in report["top_errors"] if e["message"].startswith("policy ")]
-    if broken:
-        n = sum(report["stopped_by"].get(k, 0) for k in ("illegal_action", "policy_failed"))
-        fail(f"{broken[0]} ({n} of {n_games} games stopped by the policy)")
+    if baseline is not None:                       # refuse before playing anything
+        have = {(e.get("policy"), e.get("scenario"), e.get("hero"), e.get("seed"), e.get("games")) for e in baseline}
+        for spec, _ in pols:
+            if (spec, sc, h, seed_n, n_games) not in have:
+                fail(f"--compare: {compare_to} has no bench of {spec} {sc} {h} seed {seed_n} x{n_games} "
+                     "(same policy, scenario, hero, seed and games are needed)")
+    reports = []
+    for spec, pol in pols:
+        report = run_bench(n_games, seed_n, scenario=sc, hero=h, policy=pol, jobs=jobs_n)
+        report["policy"] = spec                   # the spec as given (e.g. heuristic:preset=explorer)
+        broken = [e["message"] for e in report["top_errors"] if e["message"].startswith("policy ")]
+        if broken:
+            n = sum(report["stopped_by"].get(k, 0) for k in ("illegal_action", "policy_failed"))
+            fail(f"{broken[0]} ({n} of {n_games} games stopped by the policy)")
+        report["counters"] = work_counters(n_games, seed_n, sc, h, policy_from_spec(spec))
+        reports.append(report)
     if as_json:
-        typer.echo(json.dumps(report, indent=2))
-        return
-    for key, value in report.items():
-        if key == "top_errors":
-            typer.echo("top_errors:")
-            for e in value:
-                typer.echo(f"  {e['games']:6d}  {e['message']}")
-        else:
-            typer.echo(f"{key}: {value}")
+        typer.echo(json.dumps(reports[0] if len(reports) == 1 else reports, indent=2))
+    else:
+        for report in reports:
+            for key, value in report.items():
+                if key == "top_errors":
+                    typer.echo("top_errors:")
+                    for e in value:
+                        typer.echo(f"  {e['games']:6d}  {e['message']}")
+                else:
+                    typer.echo(f"{key}: {value}")
+    if baseline is not None:
+        try:
+            ok, rows = compare(reports, baseline, tol, str(compare_to))
+        except CompareError as err:
+            fail(str(err))
+        out = typer.echo if not as_json else (lambda line: typer.echo(line, err=True))
+        head = ("what", "baseline", "now", "verdict")
+        widths = [max(len(r[i]) for r in rows + [head]) for i in range(4)]
+        for r in [head] + rows:
+            out("  ".join(x.ljust(w) for x, w in zip(r, widths)).rstrip())
+        verdict = "compare: ok" if ok else "compare: FAILED (a slowdown beyond the tolerance or a changed counter)"
+        out(verdict)
+        if not ok:
+            raise typer.Exit(code=1)
 
 
 # ---------------------------------------------------------------------------------------
@@ -470,6 +506,22 @@ def _summary_lines(manifest: dict, games) -> list[str]:
         if k == 0:
             out.append("  ".join("-" * w for w in widths))
     return out
+
+
+def _precision_line(manifest: dict) -> None:
+    """Say whether a precision target was reached (a warning, exit status 0, when the cap came first)."""
+    p = manifest.get("precision")
+    if not p:
+        return
+    widths = p["widths"].values()
+    what = f"every cell's 95% interval of {p['metric']} narrower than {p['ci_width']:g}"
+    if p["reached"]:
+        typer.echo(f"precision: {what}: reached after {p['games']} games per cell "
+                   f"(widths {min(widths):.3g} .. {max(widths):.3g})")
+    else:
+        worst = max(p["widths"], key=p["widths"].get)
+        typer.echo(f"warning: precision target not reached: {what} needs more than max_games = "
+                   f"{p['max_games']} games per cell; the widest is {worst!r} at {p['widths'][worst]:.3g}", err=True)
 
 
 def _experiment_from_cli(experiment, scenario, hero, policy, lost_legion, content, games, seed):
@@ -562,7 +614,8 @@ def run_cmd(
         n_jobs = available
     chunk = _int(chunk_size, "--chunk-size", 1) if chunk_size is not None else None
     out = out if out is not None else Path("results") / exp.name
-    total = exp.games * len(exp.cells)
+    # a precision run grows by rounds up to its cap: the bar counts towards the cap
+    total = (exp.precision["max_games"] if exp.precision else exp.games) * len(exp.cells)
     progress = None
     task = None
     if not quiet and sys.stderr.isatty():
@@ -606,12 +659,14 @@ def run_cmd(
         if progress is not None:
             progress.stop()
     wall = time.perf_counter() - t0
+    total = manifest["games_total"]
     played = total - state["start_done"]
     games_t = out
-    typer.echo(f"{exp.name}: {exp.scenario.replace('_', '-')}, {len(exp.cells)} cells x {exp.games} games, "
-               f"seed {exp.seed}")
+    typer.echo(f"{exp.name}: {exp.scenario.replace('_', '-')}, {len(exp.cells)} cells x "
+               f"{manifest['experiment']['games']} games, seed {exp.seed}")
     for line in _summary_lines(manifest, games_t):
         typer.echo(line)
+    _precision_line(manifest)
     workers = "1 process" if n_jobs == 1 and backend == "loky" else f"{n_jobs} workers ({backend})"
     if played == 0:
         typer.echo(f"all {total} games were already stored in {out}/ (nothing to run)")
@@ -708,6 +763,140 @@ def replay_cmd(
             raise typer.Exit(code=1)
     typer.echo(f"replay: game {k} of cell {c} ({the_cell.label}) reproduces the stored row exactly "
                f"({len(fields)} fields; Fame {b['fame']}, score {b['score']}, {b['termination']})")
+
+
+# ---------------------------------------------------------------------------------------
+# reports
+# ---------------------------------------------------------------------------------------
+
+METRIC_OPTION = typer.Option(None, "--metric", help="A metric to compare (repeatable): fame, score, "
+                             "win (Solo Conquest) or any numeric games column. [default: fame, score; "
+                             "score, win in Solo Conquest]")
+
+
+def _write_report(directory: Path, metric, correction: str) -> None:
+    from .report import ReportError, write_report
+    try:
+        md, page, n_fig = write_report(directory, metric, correction)
+    except ReportError as err:
+        fail(str(err))
+    typer.echo(f"report: {md} and {page} ({n_fig} figures in {directory / 'figures'}, PNG and SVG)")
+
+
+@app.command("report")
+def report_cmd(
+    directory: Path = typer.Argument(..., metavar="DIR", help="A complete results folder of mksim run."),
+    metric: Optional[list[str]] = METRIC_OPTION,
+    correction: str = typer.Option("holm", "--correction", help="Multiple-testing correction: holm or bh."),
+) -> None:
+    """Write DIR/report.md and DIR/report.html (self-contained) with figures, from the stored
+    results only: every figure with n and a 95% interval, paired comparisons on shared seeds."""
+    _write_report(directory, metric, correction)
+
+
+@app.command("experiment")
+def experiment_cmd(
+    experiment: Path = typer.Argument(..., metavar="EXPERIMENT.toml", help="An experiment file (docs/experiments.md)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Results folder. [default: results/NAME]"),
+    jobs: Optional[str] = typer.Option(None, "--jobs", help="Worker processes. [default: all CPUs available]"),
+    quiet: bool = typer.Option(False, "--quiet", help="No progress bar or notes; only the summary."),
+    metric: Optional[list[str]] = METRIC_OPTION,
+    correction: str = typer.Option("holm", "--correction", help="Multiple-testing correction: holm or bh."),
+    backend: str = typer.Option("loky", "--backend", help="loky (processes on this machine) or dask."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS", help="Dask scheduler address."),
+) -> None:
+    """Run an experiment (resuming what is already stored) and write its report in one go."""
+    from .experiments import ExperimentError, load_experiment
+    if correction not in ("holm", "bh"):
+        fail(f"--correction: unknown correction {correction!r}; choose holm or bh")
+    try:
+        exp = load_experiment(experiment)
+    except ExperimentError as err:
+        fail(str(err))
+    out = out if out is not None else Path("results") / exp.name
+    run_cmd(experiment=experiment, scenario=None, hero=None, policy=None, lost_legion=False, content=None,
+            games=None, seed=None, jobs=jobs, out=out, quiet=quiet, resume=False, overwrite=False,
+            backend=backend, scheduler=scheduler, chunk_size=None)
+    _write_report(out, metric, correction)
+
+
+@app.command("check")
+def check_cmd(
+    experiment: Path = typer.Argument(..., metavar="EXPERIMENT.toml", help="An experiment file (docs/experiments.md)."),
+    baseline: Optional[Path] = typer.Option(None, "--baseline", metavar="FILE", help="Compare with this baseline."),
+    save_baseline: Optional[Path] = typer.Option(None, "--save-baseline", metavar="FILE",
+                                                 help="Write the run's baseline to FILE (and compare nothing)."),
+    tolerance: Optional[list[str]] = typer.Option(None, "--tolerance", metavar="METRIC=VALUE",
+                                                  help="Absolute tolerance on a metric's mean per game (repeatable); "
+                                                       "defaults: fame=0.5 score=1 win=0.02 level=0.2 combats=0.3 "
+                                                       "wounds_taken=0.5 units_recruited=0.2 rounds=0.1."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Keep the run's results here [default: a temporary folder]."),
+    jobs: Optional[str] = typer.Option(None, "--jobs", help="Worker processes. [default: all CPUs available]"),
+) -> None:
+    """Regression gate: re-run an experiment and compare every metric of every cell with a
+    stored baseline on the same seeds (paired).  Exit 1 when a metric moved beyond its
+    tolerance with statistical significance, 0 otherwise; bad input exit 2."""
+    import shutil
+    import tempfile
+    from .check import CheckError, check, load_baseline, parse_tolerances
+    from .check import save_baseline as write_baseline
+    from .experiments import ExperimentError, load_experiment
+    from .report import ReportError, load_results
+    from .runner import RunError, RunInterrupted, cpus_available, run_experiment
+    if (baseline is None) == (save_baseline is None):
+        fail("give --baseline FILE (compare) or --save-baseline FILE (write one)")
+    try:
+        tol = parse_tolerances(tolerance)
+        base = load_baseline(baseline) if baseline is not None else None
+        exp = load_experiment(experiment)
+    except (CheckError, ExperimentError) as err:
+        fail(str(err))
+    n_jobs = min(_int(jobs, "--jobs", 1), cpus_available()) if jobs is not None else cpus_available()
+    tmp = None
+    if out is None:
+        tmp = Path(tempfile.mkdtemp(prefix="mksim-check-"))
+        out = tmp / exp.name
+    try:
+        try:
+            run_experiment(exp, out, jobs=n_jobs)
+            res = load_results(out)
+        except RunInterrupted as err:
+            typer.echo(f"interrupted: {err.stored} of {err.total} games played; nothing compared", err=True)
+            raise typer.Exit(code=EXIT_INTERRUPTED)
+        except (RunError, ReportError) as err:
+            fail(str(err))
+        if save_baseline is not None:
+            try:
+                write_baseline(res, save_baseline)
+            except CheckError as err:
+                fail(str(err))
+            typer.echo(f"baseline: {save_baseline} ({len(res.cells)} cells x {exp.games} games)")
+            return
+        try:
+            ok, rows = check(res, base, tol, str(baseline))
+        except CheckError as err:
+            fail(str(err))
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    table = [("cell", "metric", "baseline", "now", "now - baseline [95% CI]", "p (holm)", "tolerance", "verdict")]
+    for r in rows:
+        dg = 3 if r["metric"] == "win" else 2
+        table.append((r["cell"], r["metric"], f"{r['baseline']:.{dg}f}", f"{r['now']:.{dg}f}", r["diff"].fmt(dg),
+                      f"{r['p_adj']:.3g}", f"{tol[r['metric']]:g}", r["verdict"]))
+    widths = [max(len(str(t[i])) for t in table) for i in range(len(table[0]))]
+    for t in table:
+        typer.echo("  ".join(str(x).ljust(w) for x, w in zip(t, widths)).rstrip())
+    changed = [r for r in rows if r["verdict"] == "CHANGED"]
+    n = exp.games
+    if changed:
+        typer.echo(f"check: FAILED: {len(changed)} of {len(rows)} metrics moved beyond their tolerance "
+                   f"(n = {n} paired games per cell)")
+        raise typer.Exit(code=1)
+    typer.echo(f"check: ok: no metric moved beyond its tolerance ({len(rows)} metrics, n = {n} paired games per cell)")
+
+
+# ---------------------------------------------------------------------------------------
 # policies
 # ---------------------------------------------------------------------------------------
 

@@ -30,7 +30,9 @@ __all__ = ["ExperimentError", "Cell", "Experiment", "load_experiment", "experime
 #: Factor names of ``[factors]`` in the order cells are enumerated.
 FACTORS = ("heroes", "policies", "lost_legion", "content", "tactics", "restrictions")
 TOP_KEYS = {"name": str, "description": str, "scenario": str, "games": int, "seed": int,
-            "max_steps": int, "chunk_size": int, "factors": dict}
+            "max_steps": int, "chunk_size": int, "factors": dict, "precision": dict}
+#: Keys of ``[precision]``: a target interval width that the runner plays games towards.
+PRECISION_KEYS = {"metric": str, "ci_width": (int, float), "max_games": int}
 REQUIRED = ("name", "scenario", "games", "seed")
 SHIPPED = "shipped"      # name of the content arm without overrides
 FREE = "free"            # name of the tactic arm where the policy chooses every tactic
@@ -127,21 +129,32 @@ class Experiment:
     max_steps: int = 100_000
     chunk_size: Optional[int] = None
     content_hashes: dict = field(default_factory=dict)   # content arm -> sha256 of its content
+    #: ``{"metric", "ci_width", "max_games"}`` or None: play rounds of ``games`` more games per
+    #: cell until every cell's 95% interval of ``metric`` is narrower than ``ci_width`` or each
+    #: cell has ``max_games`` (docs/experiments.md, "Precision targets").
+    precision: Optional[dict] = None
 
     def config(self) -> dict:
         """The full resolved configuration (JSON-able; stored in the manifest)."""
-        return {
+        cfg = {
             "name": self.name, "description": self.description, "scenario": self.scenario,
             "games": self.games, "seed": self.seed, "max_steps": self.max_steps,
             "factors": self.factors, "cells": [c.to_dict() for c in self.cells],
             "content_hashes": self.content_hashes,
         }
+        if self.precision is not None:         # absent otherwise: older fingerprints stay valid
+            cfg["precision"] = self.precision
+        return cfg
 
     def fingerprint(self) -> str:
         """sha256 of what decides the rows (everything in :meth:`config` but the description
         and the file's location): the same fingerprint means the same results."""
         cfg = self.config()
         cfg.pop("description")
+        if self.precision is not None:
+            # a precision run grows in rounds of ``precision["round"]`` games: what it is (the
+            # round, the target and the cap) is fixed, how far it got is not
+            cfg.pop("games")
         for c in cfg["cells"]:
             c.pop("content")          # the path may move; its content hash is what counts
         return hashlib.sha256(json.dumps(cfg, sort_keys=True).encode()).hexdigest()
@@ -174,9 +187,10 @@ def content_hash(content) -> str:
 
 def _load_content(path: Optional[str], where: str):
     from .content import ContentError
-    from .runner import _content
+    from .runner import _content, _content_stamp
     try:
-        return _content(path or None)        # once per process (the shipped one is read only)
+        # once per process and version of the files (the shipped one is read only)
+        return _content(path or None, _content_stamp(path or None))
     except ContentError as err:
         raise ExperimentError(f"{where}: {err}") from None
 
@@ -317,6 +331,7 @@ def _resolve(raw: dict, where: str, base: Path) -> Experiment:
         raise ExperimentError(f"{where}: chunk_size must be at least 1, got {raw['chunk_size']}")
     if not raw["name"].strip():
         raise ExperimentError(f"{where}: name must not be empty")
+    precision = _precision(raw.get("precision"), raw["games"], raw["scenario"], where)
     factors = raw.get("factors", {})
     for key in factors:
         if key not in FACTORS:
@@ -359,6 +374,7 @@ def _resolve(raw: dict, where: str, base: Path) -> Experiment:
     hashes = {SHIPPED: content_hash(shipped)}
     if "content" in factors:
         content_arms = []
+        hashes = {}          # the arms given replace the default one (docs name it "shipped" too)
         for i, arm in enumerate(_levels(f"{where}: factors.content", factors["content"])):
             w = f"{where}: factors.content[{i}]"
             _arm_table(w, arm, ("name", "path"), "a content arm")
@@ -427,7 +443,34 @@ def _resolve(raw: dict, where: str, base: Path) -> Experiment:
                                     for n, f in restriction_arms]
     return Experiment(raw["name"].strip(), scenario, raw["games"], raw["seed"], cells, resolved,
                       source=where, description=raw.get("description", ""), max_steps=max_steps,
-                      chunk_size=raw.get("chunk_size"), content_hashes=hashes)
+                      chunk_size=raw.get("chunk_size"), content_hashes=hashes, precision=precision)
+
+
+def _precision(p: Optional[dict], games: int, scenario: str, where: str) -> Optional[dict]:
+    """Check ``[precision]``: metric, ci_width > 0, max_games >= games."""
+    if p is None:
+        return None
+    w = f"{where}: precision"
+    for key in p:
+        if key not in PRECISION_KEYS:
+            raise ExperimentError(f"{w}: unknown key {key!r}; known: {', '.join(PRECISION_KEYS)}")
+    for key in ("ci_width", "max_games"):
+        if key not in p:
+            raise ExperimentError(f"{w}: missing key {key!r}")
+    metric = p.get("metric", "fame")
+    _check_type(f"{w}.metric", metric, str)
+    from .report import PRECISION_METRICS
+    if metric not in PRECISION_METRICS:
+        raise ExperimentError(f"{w}.metric: unknown metric {metric!r}; known: {', '.join(PRECISION_METRICS)}")
+    if metric == "win" and scenario.replace("-", "_") != "solo_conquest":
+        raise ExperimentError(f"{w}.metric: 'win' needs a scenario that can be won (solo-conquest)")
+    width = p["ci_width"]
+    if isinstance(width, bool) or not isinstance(width, (int, float)) or not width > 0:
+        raise ExperimentError(f"{w}.ci_width: must be a number > 0, got {width!r}")
+    _check_type(f"{w}.max_games", p["max_games"], int)
+    if p["max_games"] < games:
+        raise ExperimentError(f"{w}.max_games: {p['max_games']} is less than games = {games}")
+    return {"metric": metric, "ci_width": float(width), "max_games": p["max_games"], "round": games}
 
 
 def load_experiment(path) -> Experiment:
@@ -491,6 +534,7 @@ def experiment_from_config(config: dict, where: str) -> Experiment:
                                     if c.get("forbid", {}).get(k))))
         return Experiment(config["name"], config["scenario"], config["games"], config["seed"], cells,
                           config["factors"], source=where, description=config.get("description", ""),
-                          max_steps=config["max_steps"], content_hashes=config["content_hashes"])
+                          max_steps=config["max_steps"], content_hashes=config["content_hashes"],
+                          precision=config.get("precision"))
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise ExperimentError(f"{where}: the manifest's configuration is not readable ({err!r})") from None

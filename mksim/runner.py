@@ -85,19 +85,33 @@ class GameConfig:
     max_steps: int = 100_000
 
     def game(self) -> Game:
-        """The :class:`Game` (built once per process and configuration)."""
-        return _game(self.scenario, self.hero, self.content, self.lost_legion)
+        """The :class:`Game` (built once per process, configuration and content version)."""
+        return _game(self.scenario, self.hero, self.content, self.lost_legion, _content_stamp(self.content))
+
+
+def _content_stamp(path) -> tuple:
+    """What identifies a content path's current version: size and modification time of the
+    file, or of every file of the folder.  A file edited between two runs of one process (a
+    notebook, a test) is loaded again instead of played from the cache."""
+    if not path:
+        return ()
+    p = Path(path)
+    try:
+        files = sorted(q for q in p.rglob("*") if q.is_file()) if p.is_dir() else [p]
+        return tuple((str(q), q.stat().st_mtime_ns, q.stat().st_size) for q in files)
+    except OSError:
+        return ("unreadable",)
 
 
 @functools.lru_cache(maxsize=32)
-def _game(scenario, hero, content, lost_legion) -> Game:
-    return Game(scenario, hero, content=_content(content), lost_legion=lost_legion)
+def _game(scenario, hero, content, lost_legion, stamp=()) -> Game:
+    return Game(scenario, hero, content=_content(content, stamp), lost_legion=lost_legion)
 
 
 @functools.lru_cache(maxsize=8)
-def _content(path):
-    """The loaded content of ``path`` (None: shipped), once per process: the cells of an
-    experiment share it, so its tables are compiled once too."""
+def _content(path, stamp=()):
+    """The loaded content of ``path`` (None: shipped), once per process and version of the
+    files (``stamp``): the cells of an experiment share it, so its tables are compiled once."""
     from .content import load_content
     return load_content(Path(path) if path else None)
 
@@ -756,11 +770,78 @@ def run_experiment(exp, out, jobs: int = 1, chunk_size: Optional[int] = None, ba
     ctx, jobs = _backend_context(backend, scheduler, jobs) if (jobs > 1 or backend == "dask") \
         else (contextlib.nullcontext(), jobs)
     with ctx:                    # the Dask client first: an unreachable scheduler writes nothing
+        if getattr(exp, "precision", None):
+            return _run_to_precision(exp, out, jobs, chunk_size, backend, scheduler, resume, overwrite,
+                                     on_chunk, on_start)
         return _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, overwrite,
                                on_chunk, on_start)
 
 
-def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, overwrite, on_chunk, on_start):
+def precision_widths(out: Path, exp, games: int) -> dict:
+    """Per cell label: the width of the 95% interval of the precision metric over the stored
+    games ``0 .. games-1`` (the same estimators as the report: bootstrap means, Wilson rates)."""
+    from .results import read_games
+    from .stats import mean_ci, proportion_ci
+    metric = exp.precision["metric"]
+    col = "termination" if metric == "win" else metric
+    t = read_games(Path(out), columns=["cell", "game_index", col])
+    cell = np.asarray(t.column("cell").to_numpy())
+    gi = np.asarray(t.column("game_index").to_numpy())
+    if metric == "win":
+        v = np.array([x == "scenario_won" for x in t.column(col).to_pylist()], dtype=float)
+    else:
+        v = np.array([np.nan if x is None else x for x in t.column(col).to_pylist()], dtype=float)
+    widths = {}
+    for c in exp.cells:
+        x = v[(cell == c.index) & (gi < games)]
+        if metric == "win":
+            e = proportion_ci(int(x.sum()), len(x))
+        else:
+            e = mean_ci(x[~np.isnan(x)], seed=len(x))
+        widths[c.label] = float(e.width)
+    return widths
+
+
+def _run_to_precision(exp, out, jobs, chunk_size, backend, scheduler, resume, overwrite, on_chunk, on_start):
+    """An experiment with a precision target: rounds of ``exp.games`` games per cell, until
+    every cell's 95% interval of the target metric is narrower than ``ci_width`` or each cell
+    holds ``max_games``.  Every round plays the next game indices of every cell (the seeds stay
+    shared: stopping early never breaks the pairing); the decision after each round reads only
+    stored chunks, so a resumed run stops where an uninterrupted one does."""
+    import dataclasses
+    from .results import read_manifest, write_manifest
+    target, cap, step = exp.precision["ci_width"], exp.precision["max_games"], exp.precision["round"]
+    chunk = chunk_size or exp.chunk_size or default_chunk_size(step)
+    if step % chunk:                      # every round must end on a chunk boundary
+        chunk = math.gcd(chunk, step)
+    out = Path(out)
+    games = step
+    first = True
+    while True:
+        stage = dataclasses.replace(exp, games=games)
+        manifest = _run_experiment(stage, out, jobs, chunk, backend, scheduler, resume or not first,
+                                   overwrite and first, on_chunk, on_start if first else None,
+                                   consolidate_results=False)
+        first = False
+        if manifest["run"]["status"] == "complete":
+            return manifest                # a finished precision run: nothing more to decide
+        widths = precision_widths(out, exp, games)
+        reached = all(w < target for w in widths.values())
+        if reached or games >= cap:
+            break
+        games = min(games + step, cap)
+    stage = dataclasses.replace(exp, games=games)
+    manifest = _run_experiment(stage, out, jobs, chunk, backend, scheduler, True, False, None, None)
+    manifest["precision"] = {"metric": exp.precision["metric"], "ci_width": target, "max_games": cap,
+                             "games": games, "reached": reached,
+                             "stopped_by": "target" if reached else "max_games",
+                             "widths": {k: round(v, 6) for k, v in widths.items()}}
+    write_manifest(out, manifest)
+    return manifest
+
+
+def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, overwrite, on_chunk, on_start,
+                    consolidate_results: bool = True):
     """The body of :func:`run_experiment`, inside the backend's context."""
     import time
     import warnings
@@ -777,6 +858,12 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
     chunk_size = chunk_size or exp.chunk_size or default_chunk_size(exp.games)
     plan = plan_chunks(exp, chunk_size)
     total = exp.games * len(exp.cells)
+    if manifest is not None and getattr(exp, "precision", None) and manifest["run"].get("status") != "complete":
+        # a precision run grows by rounds: the manifest says how far this round goes
+        manifest["experiment"]["games"] = exp.games
+        manifest["cells"] = [{"index": c.index, "label": c.label, "games": exp.games} for c in exp.cells]
+        manifest["games_total"] = total
+        manifest["run"]["n_chunks"] = len(plan)
     if manifest is None:
         manifest = {
             "format": FORMAT, "mksim": __version__, "git_commit": git_commit(),
@@ -789,8 +876,8 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
             "sessions": [], "chunks": [],
         }
     if manifest.get("run", {}).get("status") == "complete" and (out / "games.parquet").exists():
-        if on_start:
-            on_start(exp.games * len(exp.cells), exp.games * len(exp.cells))
+        if on_start:             # the stored total (a precision run may hold more than exp.games)
+            on_start(manifest["games_total"], manifest["games_total"])
         return manifest                                   # nothing is missing
     session = {"started": now(), "ended": None, "jobs": jobs, "backend": backend, "scheduler": scheduler,
                "status": "running", "peak_rss_mb": {"parent": None, "workers": None}}
@@ -871,6 +958,11 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
                         save_manifest()
                         last_save = time.monotonic()
                 gen = None
+        if not consolidate_results:
+            session["status"] = manifest["run"]["status"] = "round done"
+            session["ended"] = now()
+            save_manifest()
+            return manifest
         consolidate(out, plan)
         session["status"] = manifest["run"]["status"] = "complete"
         session["ended"] = manifest["run"]["ended"] = now()

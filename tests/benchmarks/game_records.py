@@ -1,0 +1,93 @@
+"""Solo game records for fixed seeds: the behaviour gate of the core restructuring (issue 12).
+
+Plays games 0 .. N-1 of a fixed root seed for every configuration of the grid (both solo
+scenarios x five heroes x random, eager and heuristic x The Lost Legion off / on) and records,
+per game, a sha256 of the final state (``State.to_dict()``, canonical JSON) together with its
+outcome numbers.  Two builds that play the same games give the same file; the first game
+that differs is named.
+
+    python tests/benchmarks/game_records.py --write records.json      # before a change
+    python tests/benchmarks/game_records.py --compare records.json    # after it: exit 1 on a difference
+
+Not a test (it runs for minutes): the restructuring issue runs it before and after.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from mksim.runner import GameConfig, _play_state, _policy  # noqa: E402
+
+SCENARIOS = ("first-reconnaissance", "solo-conquest")
+HEROES = ("arythea", "goldyx", "norowas", "tovak", "wolfhawk")
+POLICIES = ("random", "eager", "heuristic")
+
+
+def digest(d: dict) -> str:
+    return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:24]
+
+
+def record(games: int, seed: int, scenarios=SCENARIOS, heroes=HEROES, policies=POLICIES) -> dict:
+    out = {}
+    for sc in scenarios:
+        for hero in heroes:
+            for ll in (False, True):
+                config = GameConfig(sc, hero, lost_legion=ll)
+                for pol_name in policies:
+                    pol = _policy(pol_name)
+                    key = f"{sc}/{hero}/{pol_name}/{'ll' if ll else 'base'}"
+                    rows = []
+                    for g in range(games):
+                        state, error, message = _play_state(config, seed, g, pol)
+                        d = state.to_dict()
+                        rows.append(f"{digest(d)} err={error} steps={d['steps']} round={d['round']}")
+                    out[key] = rows
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=20, help="games per configuration [20]")
+    ap.add_argument("--seed", type=int, default=20261201, help="root seed [20261201]")
+    g = ap.add_mutually_exclusive_group(required=True)
+    g.add_argument("--write", type=Path, metavar="FILE")
+    g.add_argument("--compare", type=Path, metavar="FILE")
+    a = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    if a.compare:
+        old = json.loads(a.compare.read_text())
+        games, seed = old["games"], old["seed"]
+    else:
+        games, seed = a.games, a.seed
+    rec = record(games, seed)
+    n = sum(len(v) for v in rec.values())
+    if a.write:
+        a.write.write_text(json.dumps({"games": games, "seed": seed, "records": rec}, indent=0))
+        print(f"wrote {n} game records ({len(rec)} configurations x {games} games, seed {seed}) "
+              f"to {a.write} in {time.perf_counter() - t0:.0f} s")
+        return 0
+    diffs = [(k, i) for k, rows in rec.items() for i, (x, y) in enumerate(zip(rows, old["records"].get(k, [])))
+             if x != y]
+    missing = sorted(set(old["records"]) ^ set(rec))
+    if missing:
+        print(f"configurations differ: {missing}")
+        return 1
+    if diffs:
+        k, i = diffs[0]
+        print(f"{len(diffs)} of {n} games differ; first: {k} game {i}: recorded {old['records'][k][i]}, "
+              f"now {rec[k][i]}")
+        return 1
+    print(f"all {n} game records identical ({len(rec)} configurations x {games} games, seed {seed}) "
+          f"in {time.perf_counter() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
