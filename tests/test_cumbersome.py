@@ -158,3 +158,24 @@ def test_LL_6_5_2_fixture_block_phase_march_then_cumbersome_in_words():
     d = s.to_dict()
     assert d["turn"]["move_points"] == 0 and d["combat"]["enemies"][0]["attack_delta"][0] == -2
     assert reduce not in words()
+
+
+def test_LL_6_5_2_heuristic_spends_move_left_in_the_block_phase_on_cumbersome():
+    """The heuristic policy, in the Block phase against Orc Stonethrowers with 2 Move points
+    and no Agility conversion to keep them for, lowers the attack with them (7 -> 5)."""
+    from mksim.game import Game
+    from mksim.policies import get_policy
+    fx = {"format": 1, "phase": "combat_block",
+          "players": [{"position": 0, "hand": ["rage"], "tactic": "early_bird"}],
+          "turn": {"action_taken": 1, "move_points": 2},
+          "combat": {"active": 1, "units_allowed": 1,
+                     "enemies": [{"enemy": "orc_stonethrowers", "flags": 16}]}}
+    s = Game("solo-conquest", "tovak", lost_legion=True).state_from_dict(fx)
+    pol = get_policy("heuristic")
+    pol.reset(1, 0)
+    for _ in range(2):
+        a = pol.choose(s, s.legal_actions())
+        assert s.action_to_string(a).startswith("spend 1 Move point to reduce Orc Stonethrowers'")
+        s.apply(a)
+    d = s.to_dict()
+    assert d["turn"]["move_points"] == 0 and d["combat"]["enemies"][0]["attack_delta"][0] == -2
