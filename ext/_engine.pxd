@@ -65,6 +65,7 @@ cdef enum SiteActionKind:      # actions of _engine_combat.pxi (numbered apart f
     A_NEXT_PHASE = 49          # end this combat phase (11.3.2)
     A_REWARD = 50              # arg: a choice while claiming rewards (13.5)
     A_ALTAR = 51               # pay the tribute of a ruins altar (10.7.10.2)
+    A_CUMBERSOME = 52          # arg: slot | attack << 5: spend 1 Move point, that Cumbersome attack -1 (LL-6.5.2)
 
 cdef enum UnitActionKind:      # actions of _engine_units.pxi (interaction 10.2-10.7, Units 7, 12.3)
     A_END_INTERACT = 60        # finish the interaction (back to the rest of the turn, no movement)

@@ -32,7 +32,7 @@ from mksim._combat cimport (combat_begin, combat_next_phase, combat_end, combat_
                             attack_value, resolve_attack, block_value, block_needed, resolve_block,
                             damage_start, damage_to_unit, damage_to_hero,
                             UNDEFEATED_STAY, UNDEFEATED_DISCARD, enemy_ability, AB_ASSASSINATION,
-                            enemy_attack_value, combat_wounds_to_hand)
+                            enemy_attack_value, combat_wounds_to_hand, reduce_attack, AB_CUMBERSOME)
 from mksim._hexmap cimport LATTICE_DIRS, lattice_to_axial, hex_distance as axial_distance
 from mksim._rules cimport (tile_at, is_rampaging, move_cost, can_enter, ends_movement, provokes, is_safe,
                            explorable, explore, MAX_EXPLORABLE, RULES_STACK_EMPTY,
@@ -204,9 +204,11 @@ cdef void take_wounds(GameState* gs, const EngineStatics* es, Player* pl, int n)
 # ---------------------------------------------------------------------------------------
 
 cdef inline bint combat_move_usable(const GameState* gs, const EngineStatics* es) noexcept nogil:
-    """Move points have a use in this combat: Agility's conversion or Wings of Night's
-    further targets (LL-9.7.2, 9.7.5: a card played sideways as Move in combat)."""
-    return gs.combat.active != 0 and (agility_move_usable(gs) or wings_move_usable(gs, es.st))
+    """Move points have a use in this combat: Agility's conversion, Wings of Night's
+    further targets or a Cumbersome attack to reduce in the Block phase (LL-9.7.2, 9.7.5:
+    a card played sideways as Move in combat; LL-6.5.2)."""
+    return gs.combat.active != 0 and (agility_move_usable(gs) or wings_move_usable(gs, es.st)
+                                      or cumbersome_move_usable(gs, es.st))
 
 
 cdef inline bint cost_row(const EngineStatics* es, int row) noexcept nogil:
@@ -253,8 +255,7 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
     if op == OP_BY_TIME:
         return node_playable(gs, es, r[4] + (1 if gs.time == NIGHT else 0))
     if op == OP_MOVE:                                # 6.3.3, 9.3.2; in combat only with a use
-        return phase == PH_MOVE or agility_move_usable(gs) \
-            or wings_move_usable(gs, es.st)                 # for Move (Agility, _fx_advanced; Wings of Night)
+        return phase == PH_MOVE or combat_move_usable(gs, es)   # Agility, Wings of Night, Cumbersome
     if op == OP_ATTACK:                              # 11.5.2: only Ranged/Siege before melee
         return phase == PH_COMBAT_ATTACK or (phase == PH_COMBAT_RANGED and (r[3] != MELEE or gs.turn.attacks_siege))
     if op == OP_BLOCK:                               # 11.6.3, with an attack left to block
@@ -947,6 +948,7 @@ cdef int legal_actions_all(Engine eng, int32_t* out) noexcept nogil:
         n = legal_advanced_actions(gs, es, out, n)               # Diplomacy (_fx_advanced.pxi)
         n = legal_possess(gs, st, out, n)                    # Possess (_fx_spells.pxi)
         n = legal_wings_target(gs, st, out, n)               # Wings of Night (_fx_spells.pxi)
+        n = legal_cumbersome(gs, st, out, n)                 # LL-6.5.2 (_engine_combat.pxi)
         n = legal_unit_actions(gs, es, out, n)               # 7.3 (_engine_units.pxi)
         n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
         n = legal_bow_changes(gs, out, n)                    # Bow of Starsdawn powered
@@ -1937,6 +1939,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         return apply_possess(gs, st)
     if kind == A_WINGS_TARGET:                                   # Wings of Night (_fx_spells.pxi)
         return apply_wings_target(gs, st, arg)
+    if kind == A_CUMBERSOME:                                     # LL-6.5.2 (_engine_combat.pxi)
+        return apply_cumbersome(gs, st, arg)
     if kind >= A_COMMIT_ATTACK and kind <= A_NEXT_PHASE:
         return apply_combat_action(gs, es, st, p, kind, arg)
     if kind >= A_END_INTERACT and kind <= A_HEAL_UNIT:          # _engine_units.pxi
@@ -2137,7 +2141,7 @@ KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN
               A_STEADY_TEMPO: "steady_tempo", A_INFLUENCE_BLOCK: "influence_block",
               A_LEARNING: "learning", A_PEACEFUL: "peaceful",
               A_POSSESS: "possess_attack",
-              A_WINGS_TARGET: "wings_target",
+              A_WINGS_TARGET: "wings_target", A_CUMBERSOME: "cumbersome",
               A_END_INTERACT: "end_interact", A_RECRUIT: "recruit", A_BUY_HEALING: "buy_healing",
               A_BUY_AA: "buy_aa", A_BUY_SPELL: "buy_spell", A_ACTIVATE_UNIT: "activate_unit",
               A_HEAL_UNIT: "heal_unit", A_USE_SKILL: "use_skill",

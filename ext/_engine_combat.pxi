@@ -248,6 +248,60 @@ cdef int legal_site_actions(const GameState* gs, const EngineStatics* es, const 
     return n
 
 
+# Cumbersome (LL-6.5): Move points played during the combat (LL-6.5.4: move_points starts
+# the combat at 0, 4.4.7) reduce a Cumbersome attack in the Block phase, one point per action.
+
+cdef bint cumbersome_reducible(const GameState* gs, const Statics* st, int slot, int i) noexcept nogil:
+    """Attack i of the enemy in `slot` may be reduced with Move now (LL-6.5.2): the Block
+    phase, a Cumbersome token (its ability applies to each attack, LL-6.1.8; the reduction
+    targets the attack, so Arcane Immunity does not stop it, LL-6.7.4, LL-6.7.6), the attack
+    still live (not blocked, not prevented) and above 0 (at 0 it is already blocked,
+    LL-6.5.3)."""
+    return gs.combat.active != 0 and gs.phase == PH_COMBAT_BLOCK \
+        and enemy_ability(gs, st, slot, AB_CUMBERSOME) != 0 and attack_is_live(gs, st, slot, i) \
+        and enemy_attack_value(gs, st, slot, i) > 0
+
+
+cdef bint cumbersome_move_usable(const GameState* gs, const Statics* st) noexcept nogil:
+    """Move has a use in this Block phase: a Cumbersome attack left to reduce (LL-6.5.2)."""
+    cdef int s, i
+    if not gs.combat.active or gs.phase != PH_COMBAT_BLOCK:
+        return False
+    for s in range(gs.combat.n_enemies):
+        for i in range(enemy_n_attacks(gs, st, s)):
+            if cumbersome_reducible(gs, st, s, i):
+                return True
+    return False
+
+
+cdef int legal_cumbersome(const GameState* gs, const Statics* st, int32_t* out, int n) noexcept nogil:
+    """A_CUMBERSOME(slot | attack << 5) for each reducible attack while a Move point is left
+    (LL-6.5.2; several attacks: each point reduces one chosen attack, LL-6.5.5)."""
+    cdef int s, i
+    if gs.turn.move_points <= 0 or not gs.combat.active or gs.phase != PH_COMBAT_BLOCK:
+        return n
+    for s in range(gs.combat.n_enemies):
+        for i in range(enemy_n_attacks(gs, st, s)):
+            if cumbersome_reducible(gs, st, s, i) and n < MAX_ACTIONS:
+                out[n] = act(A_CUMBERSOME, s | (i << 5))
+                n += 1
+    return n
+
+
+cdef int apply_cumbersome(GameState* gs, const Statics* st, int arg) noexcept nogil:
+    """Spend 1 Move point: that Cumbersome attack -1 for the Block and Assign Damage phases
+    (LL-6.5.2-6.5.3; Swift then doubles the reduced value, Brutal doubles the reduced damage,
+    LL-6.5.5); reduced to 0 it counts as blocked (LL-6.5.3, reduce_attack)."""
+    cdef int slot = arg & 0x1F, i = arg >> 5
+    if gs.turn.move_points <= 0 or slot >= gs.combat.n_enemies or i >= enemy_n_attacks(gs, st, slot) \
+            or not cumbersome_reducible(gs, st, slot, i):
+        return ERR_ILLEGAL
+    if reduce_attack(gs, st, slot, i, 1) < 0:
+        return ERR_ILLEGAL
+    gs.turn.move_points -= 1
+    return ERR_NONE
+
+
 cdef int legal_combat(const GameState* gs, const EngineStatics* es, const Statics* st,
                       int32_t* out, int n) noexcept nogil:
     """Decisions of the current combat phase (11.3)."""

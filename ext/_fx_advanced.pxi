@@ -767,10 +767,11 @@ cdef uint64_t talent_colour_options(const GameState* gs, const EngineStatics* es
 
 cdef uint64_t stout_kinds(const GameState* gs, const EngineStatics* es) noexcept nogil:
     """Stout Resolve: which of Move (0), Influence (1), Attack (2), Block (3) can be used now
-    (6.3.3 timing; Move in combat through Agility; Influence wherever OP_INFLUENCE has a
-    use: interaction, Diplomacy's Block, Thugs / Heroes waiting for payment, LL-4.3.4)."""
+    (6.3.3 timing; Move in combat where it has a use: Agility, Wings of Night, Cumbersome
+    LL-6.5.2; Influence wherever OP_INFLUENCE has a use: interaction, Diplomacy's Block,
+    Thugs / Heroes waiting for payment, LL-4.3.4)."""
     cdef uint64_t o = 0
-    if (gs.phase == PH_MOVE and not gs.turn.action_taken) or agility_move_usable(gs):
+    if (gs.phase == PH_MOVE and not gs.turn.action_taken) or combat_move_usable(gs, es):
         o |= 1
     if gs.phase == PH_INTERACT or influence_elsewhere(gs) or units_need_influence(gs, es):
         o |= 2

@@ -31,7 +31,7 @@ from mksim._engine cimport (
     A_COMMIT_ATTACK, A_COMMIT_BLOCK, A_DAMAGE_START, A_DAMAGE_HERO, A_DAMAGE_UNIT,
     A_NEXT_PHASE, A_REWARD, A_END_INTERACT, A_RECRUIT, A_BUY_HEALING, A_BUY_AA, A_BUY_SPELL,
     A_ACTIVATE_UNIT, A_HEAL_UNIT, A_PLUNDER, A_BUY_CITY_AA, A_BUY_ARTIFACT, A_ADD_ELITE,
-    A_TACTIC_ABILITY, A_USE_SKILL, EXPLORE_BOX_FLAG,
+    A_TACTIC_ABILITY, A_USE_SKILL, A_CUMBERSOME, EXPLORE_BOX_FLAG,
     ASK_HAND_CARD, ASK_COLOUR, ASK_DIE, ASK_YES_NO, ASK_OFFER, ASK_NUMBER, ASK_DECK_CARD,
     ASK_OPTION, ASK_DISCARD_CARD, ASK_ENEMY, ASK_UNIT, ASK_PAYMENT,
 )
@@ -1461,6 +1461,19 @@ cdef class HeuristicPolicy(RandomPolicy):
                         best = i
             if best >= 0:
                 return best
+            if gs.turn.agility_melee == 0 and gs.turn.agility_ranged == 0:
+                # LL-6.5.2: Move points left in the Block phase with no Agility conversion to
+                # keep them for: lower the strongest Cumbersome attack, 1 per point
+                bestdmg = 0
+                for i in range(n):
+                    if kind_of(actions[i]) == A_CUMBERSOME:
+                        a = arg_of(actions[i])
+                        dmg = enemy_attack_value(gs, st, a & 31, a >> 5)
+                        if dmg > bestdmg:
+                            bestdmg = dmg
+                            best = i
+                if best >= 0:
+                    return best
             self.attack_reserve(eng, reserve)
             harm = hero_armor(gs, st, gs.current)
             best = -1

@@ -546,6 +546,9 @@ class _ActionWords:
     def _wings_target(self, arg: int) -> str:
         return f"Wings of Night: {self.enemy(arg)} does not attack (paid with Move)"
 
+    def _cumbersome(self, arg: int) -> str:           # LL-6.5.2: slot | attack << 5
+        return f"spend 1 Move point to reduce {self.enemy_attack(arg & 0x1F, arg >> 5)} by 1 (Cumbersome)"
+
     def _return_card(self, arg: int) -> str:
         return f"Crystal Joy: discard {self.hand_card(arg)} to return Crystal Joy to hand"
 
