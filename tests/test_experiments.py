@@ -34,6 +34,14 @@ def test_shipped_experiments_load():
     assert sorted(c.hero for c in h.cells) == sorted(["arythea", "goldyx", "norowas", "tovak", "wolfhawk"])
 
 
+@pytest.mark.parametrize("name, cells", [("tactics", 13), ("strategies", 25), ("lost-legion", 10),
+                                         ("content-change", 10)])
+def test_report_experiments_load(name, cells):
+    """The experiments of the reports issue (issue 11) load with their factors."""
+    e = load_experiment(ROOT / "experiments" / f"{name}.toml")
+    assert e.name == name and len(e.cells) == cells
+
+
 def test_cells_are_the_product_of_the_factors_in_order(tmp_path):
     p = write(tmp_path, BASE + '''
 [factors]
