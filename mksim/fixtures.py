@@ -1128,7 +1128,7 @@ _PLAYER_RULES = {
     "banner_prep": FLAG, "motivation_lock": (0, 127), "source_freeze": (0, 2), "bonds_slot": (0, MAX_UNITS),
 }
 _UNIT_RULES = {
-    "damaged_this_combat": FLAG, "gained_res": (0, 7), "paid_combat": FLAG, "upkeep": (0, 6),
+    "damaged_this_combat": FLAG, "gained_res": (0, 63), "paid_combat": FLAG, "upkeep": (0, 6),
     "upkeep_due": FLAG,
 }
 

@@ -5,6 +5,7 @@ audits).  Card texts: ../shared/data/cards.csv and mksim/data/advanced_actions.t
 import pytest
 
 from mksim._engine import encode
+from mksim._state import PHASE_NAMES
 
 from test_advanced_actions import day_turn
 from test_advanced_handlers import BLUE, PAY_DIE, _G, play_code
@@ -969,6 +970,42 @@ def test_force_of_nature_basic_chosen_unit_resists_physical_damage(G):
     G.apply(encode("damage_from", 0))
     G.apply(encode("damage_unit", 1))
     assert G.U.unit(1)["wounds"] == 0 and G.T.hand == []
+
+
+@pytest.mark.covers("force_of_nature", "basic")
+def test_force_of_nature_basic_not_offered_outside_combat(G):
+    """Basic: "One chosen unit gains physical resistance this combat" (cards.csv #297): the
+    card states its own duration (6.3.2 "unless stated otherwise"), so there is no effect
+    outside a combat - reading: the basic effect is offered only in combat (sideways and the
+    powered Block / Siege in combat stay as they are)."""
+    G.U.set_unit(0, "foresters")
+    G.T.set_hand(["force_of_nature"])
+    assert PHASE_NAMES[G.phase()] == "move"
+    assert not any(a.startswith("play(") for a in G.acts())   # basic play(0) is not offered
+    with pytest.raises(ValueError):
+        G.apply(play_code(0))
+
+
+@pytest.mark.covers("force_of_nature", "basic")
+def test_force_of_nature_basic_resistance_ends_with_the_combat(G):
+    """The Physical resistance lasts the combat, not the rest of the turn: present in the
+    Damage phase, gone once the combat is over although the turn goes on."""
+    G.U.set_unit(0, "foresters")
+    G.T.set_hand(["force_of_nature"])
+    G.T.begin(["diggers"])
+    G.apply(play_code(0))                                # one unit: no question
+    assert G.U.unit_extras(0)["gained_res"] == ["physical"]
+    assert G.U.unit_extras(0)["combat_res"] == ["physical"]
+    while G.core_.to_dict()["combat"]["active"]:
+        acts = G.acts()
+        if "damage_from(0)" in acts:
+            G.apply(encode("damage_from", 0))
+            G.apply(encode("damage_unit", 0))
+            assert G.U.unit(0)["wounds"] == 0            # 3 physical, Armor 4, resistant
+        else:
+            G.apply(encode("next_phase"))
+    assert PHASE_NAMES[G.phase()] in ("move", "action")   # the turn goes on after the combat
+    assert G.U.unit_extras(0)["gained_res"] == [] and G.U.unit_extras(0)["combat_res"] == []
 
 
 @pytest.mark.covers("force_of_nature", "powered.1", "powered.2")
