@@ -249,14 +249,16 @@ cdef void return_spent_crystals(GameState* gs, int p) noexcept nogil:
 cdef bint agility_move_usable(const GameState* gs) noexcept nogil:
     """Move points are worth something in combat only through Agility's conversion
     (LL-9.7.2-9.7.3): in the Ranged and Siege phase into Ranged Attack (strong effect), in the
-    Attack phase into Attack or Ranged Attack."""
+    Attack phase into Attack or Ranged Attack.  Move played in any earlier phase of the
+    combat (Ranged, Block, Damage) stays in the pool until the Attack phase (LL-9.3.5; the LL
+    card: "during combat this turn you may spend Move points"; LL-9.7.2: the remaining Move
+    "may be used later in the combat ... as Attack 2 in the Attack phase"), so it has a use
+    in every phase of the combat once a conversion is active."""
     if not gs.combat.active:
         return False
-    if gs.phase == PH_COMBAT_ATTACK:
-        return gs.turn.agility_melee > 0 or gs.turn.agility_ranged > 0
-    if gs.phase == PH_COMBAT_RANGED:
-        return gs.turn.agility_ranged > 0
-    return False
+    return (gs.turn.agility_melee > 0 or gs.turn.agility_ranged > 0) \
+        and (gs.phase == PH_COMBAT_RANGED or gs.phase == PH_COMBAT_BLOCK
+             or gs.phase == PH_COMBAT_DAMAGE or gs.phase == PH_COMBAT_ATTACK)
 
 
 cdef int legal_convert_move(const GameState* gs, int32_t* out, int n) noexcept nogil:

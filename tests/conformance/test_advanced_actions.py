@@ -456,6 +456,35 @@ def test_agility_basic_move_2_converted_1_to_1_into_attack_only_in_the_attack_ph
     assert pool(G)[MELEE] == [2, 0, 0, 0] and turn(G)["move_points"] == 0
 
 
+@pytest.mark.covers("agility", "basic")
+@pytest.mark.covers("stout_resolve", "basic")
+def test_agility_basic_move_played_in_the_block_phase_converted_in_the_attack_phase(G):
+    """Basic Agility (LL printing: "during combat this turn you may spend Move points for
+    Attack 1 each"; LL-9.7.2: remaining Move "may be used later in the combat ... as Attack
+    2 in the Attack phase"; LL-9.3.5: Move generated in the Action phase persists): with
+    the conversion active, Move played in the Block phase has a use - March, a card
+    sideways as Move 1 (LL-9.7.5) and Stout Resolve's Move option are offered there, and
+    the points become Attack in the Attack phase."""
+    G.T.set_hand(["agility", "march", "stout_resolve", "rage"])
+    G.T.begin(["prowlers"])
+    G.apply(play_code(0))                                # Ranged phase: Agility, Move 2
+    G.apply(encode("next_phase"))
+    assert G.T.phase == "block"
+    acts = G.acts()
+    assert "play(hand=0, powered=0, pay=31, pay2=31)" in acts          # March
+    assert "sideways(2)" in acts                                         # Rage as Move 1
+    G.apply(play_code(1))                                # Stout Resolve
+    assert "choose(0)" in G.acts()                       # its Move 2
+    G.choose(0)
+    G.apply(play_code(0))                                # March: Move 2
+    G.apply(encode("sideways", 0))                       # Rage sideways: Move 1
+    assert turn(G)["move_points"] == 7
+    G.T.set_phase("attack")
+    for _ in range(7):
+        G.apply(encode("convert_move", 0))
+    assert pool(G)[MELEE] == [7, 0, 0, 0] and turn(G)["move_points"] == 0
+
+
 @pytest.mark.covers("agility", "powered")
 def test_agility_powered_move_4_two_move_per_ranged_attack_1(G):
     """Powered (white die): Move 4; in the Ranged phase 2 Move -> Ranged Attack 1 (LL-9.7.2);
