@@ -238,6 +238,8 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
         # Move 2 with Agility, LL-4.6.1, LL-9.7.10), never leaving only costs or nothing.
         # An Influence part too (LL-9.7.8: Endless Bag of Gold outside an interaction just
         # for its Fame; LL-9.3.1); its points are lost as the Action phase begins (LL-9.3.4).
+        # In combat an enemy_armor / enemy_no_attack part with no enemy it can act on (11.4.2
+        # colour against resistance, LL-6.7.1) is lost while another part still works.
         dropped = False
         useful = False
         for k in range(r[5]):
@@ -245,7 +247,8 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
             if node_playable(gs, es, r[4] + k):
                 useful = useful or not cost_row(es, r[4] + k)
             elif op == OP_HEAL or op == OP_READY_UNIT or op == OP_HEAL_UNIT or op == OP_INFLUENCE \
-                    or (gs.combat.active != 0 and (op == OP_MOVE or movement_only_row(es, r[4] + k))):
+                    or (gs.combat.active != 0 and (op == OP_MOVE or movement_only_row(es, r[4] + k)
+                                                   or op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK)):
                 dropped = True
             else:
                 return False

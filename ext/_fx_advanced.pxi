@@ -149,16 +149,13 @@ cdef uint64_t enemy_effect_targets(const GameState* gs, const Statics* st, int c
 
 cdef bint enemy_op_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil:
     """enemy_armor / enemy_no_attack: in any combat phase (11.4.4) with an enemy it can act
-    on.  (The card's colour is not known here; 11.4.2 is applied when it resolves.)"""
-    cdef int s
-    cdef const CombatEnemy* e
+    on, judged with the colour of the effect being checked (card_playable_mode /
+    ability_playable set the resolving card and colour): a red effect has no Fire-resistant
+    target, a blue one no Ice-resistant target (11.4.2), none acts on Arcane Immunity
+    (LL-6.7.1) - the same targets enemy_op_apply uses."""
     if not gs.combat.active:
         return False
-    for s in range(gs.combat.n_enemies):
-        e = &gs.combat.enemies[s]
-        if e.token >= 0 and not (e.flags & (CE_DEFEATED | CE_GONE)):
-            return True
-    return False
+    return enemy_effect_targets(gs, es.st, resolving_colour(gs, es)) != 0
 
 
 cdef void enemy_op_one(GameState* gs, const Statics* st, const int32_t* r, int slot) noexcept nogil:
