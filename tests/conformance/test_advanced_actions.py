@@ -1037,6 +1037,33 @@ def test_force_of_nature_basic_resistance_ends_with_the_combat(G):
     assert G.U.unit_extras(0)["gained_res"] == [] and G.U.unit_extras(0)["combat_res"] == []
 
 
+@pytest.mark.covers("force_of_nature", "powered.1")
+def test_force_of_nature_powered_siege_3_offered_against_a_fortified_enemy_ranged_is_not(G):
+    """Ranged and Siege phase against the Diggers (Fortified): Attack points are played only
+    as part of an attack on a group of enemies (11.5.2, LL-9.4.2) and a fortified enemy
+    takes only Siege (11.5.3): Force of Nature's Siege Attack 3 is offered, Swiftness's
+    Ranged Attack 3 (white die) is not - it could hit nothing."""
+    G.T.set_hand(["swiftness", "force_of_nature"])
+    G.T.begin(["diggers"])
+    codes = set(G.legal_actions())
+    assert play_code(0, powered=1, pay=PAY_DIE + WHITE) not in codes
+    assert play_code(1, powered=1, pay=PAY_DIE + GREEN) in codes
+    with pytest.raises(ValueError):
+        G.apply(play_code(0, powered=1, pay=PAY_DIE + WHITE))
+    G.apply(play_code(1, powered=1, pay=PAY_DIE + GREEN))
+    G.choose(0)                                          # Siege Attack 3
+    assert pool(G)[SIEGE] == [3, 0, 0, 0]
+
+
+def test_swiftness_powered_ranged_3_offered_against_an_unfortified_enemy(G):
+    """The same Swiftness against the Prowlers (unfortified) is offered (11.5.2)."""
+    G.T.set_hand(["swiftness"])
+    G.T.begin(["prowlers"])
+    assert play_code(0, powered=1, pay=PAY_DIE + WHITE) in set(G.legal_actions())
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + WHITE))
+    assert pool(G)[RANGED] == [3, 0, 0, 0]
+
+
 @pytest.mark.covers("force_of_nature", "powered.1", "powered.2")
 def test_force_of_nature_powered_siege_3_or_block_6(G):
     """Powered (green die, green crystal): Siege Attack 3 on the Fortified diggers in the
@@ -1146,12 +1173,16 @@ def test_steady_tempo_basic_move_2_and_no_return_onto_an_empty_deed_deck(G):
 @pytest.mark.covers("crushing_bolt", "powered")
 def test_crushing_bolt_powered_siege_cannot_target_a_doubly_fortified_enemy(G):
     """11.5.4: the Fortified diggers defending a fortified site cannot be targeted in the
-    Ranged phase, not even by Siege: the Siege 3 finds no attack to make."""
+    Ranged phase, not even by Siege: the Siege 3 could hit nothing, and Attack points are
+    played only as part of an attack on a group of enemies (11.5.2, LL-9.4.2), so the
+    powered effect is not offered (reading; it was offered and wasted before)."""
     G.T.set_hand(["crushing_bolt"])
     G.T.begin(["diggers"], site_fortified=True)
     assert G.T.fortification_level(0) == 2
-    G.apply(play_code(0, powered=1, pay=PAY_DIE + GREEN))
-    assert pool(G)[SIEGE] == [3, 0, 0, 0] and "attack(1)" not in G.acts()
+    assert play_code(0, powered=1, pay=PAY_DIE + GREEN) not in set(G.legal_actions())
+    with pytest.raises(ValueError):
+        G.apply(play_code(0, powered=1, pay=PAY_DIE + GREEN))
+    assert pool(G)[SIEGE] == [0, 0, 0, 0] and "attack(1)" not in G.acts()
 
 
 @pytest.mark.covers("ice_shield", "powered")
