@@ -927,7 +927,8 @@ cdef int assign_to_unit(GameState* gs, const Statics* st, int player, int unit_s
     if u.card < 0 or u.wounds > 0 or u.damaged_this_combat:
         return CB_ILLEGAL                           # 12.2.2, 11.7.6
     armor = tv(&st.units, u.card, st.cols.unit_armor)
-    res = tv(&st.units, u.card, st.cols.unit_resistances) | u.gained_res   # + Altem Guardians / Mist Form
+    # + Altem Guardians / Mist Form (this turn, bits 0-2) and Force of Nature (this combat, bits 3-5)
+    res = tv(&st.units, u.card, st.cols.unit_resistances) | ((u.gained_res | u.gained_res >> 3) & 7)
     if u.banner >= 0:                               # 7.5.1: Banner of Glory / Protection (BF_* of
         fx = pl.banner_fx[unit_slot]                # ext/_fx_artifacts.pxi): Armor +n, fire + ice
         armor += fx & 3

@@ -28,7 +28,7 @@ from mksim._scoring cimport (hand_limit, level_for_fame, clear_play_area, hand_l
                              space_benefit_crystal, apply_level, draw_to_limit,
                              dummy_turn as dummy_flip, dummy_round_prep)
 from mksim._combat cimport (combat_begin, combat_next_phase, combat_end, combat_site_cleared,
-                            enemy_armor, is_targetable, enemy_n_attacks, attack_is_live,
+                            enemy_armor, is_targetable, can_target_in_ranged, enemy_n_attacks, attack_is_live,
                             attack_value, resolve_attack, block_value, block_needed, resolve_block,
                             damage_start, damage_to_unit, damage_to_hero,
                             UNDEFEATED_STAY, UNDEFEATED_DISCARD, enemy_ability, AB_ASSASSINATION,
@@ -211,6 +211,22 @@ cdef inline bint combat_move_usable(const GameState* gs, const EngineStatics* es
                                       or cumbersome_move_usable(gs, es.st))
 
 
+cdef bint attack_has_target(const GameState* gs, const Statics* st, int kind) noexcept nogil:
+    """Is there an enemy an Attack of this kind could be aimed at now?  Attack points are
+    played only as part of an attack on a group of enemies (11.5.2, LL-9.4.2): in the
+    Attack phase any enemy still in the combat; in the Ranged and Siege phase Ranged
+    only on an unfortified enemy, Siege also on a fortified one, never on a doubly
+    fortified one (11.5.3-11.5.4)."""
+    cdef int s
+    for s in range(gs.combat.n_enemies):
+        if gs.phase == PH_COMBAT_ATTACK:
+            if is_targetable(gs, s):
+                return True
+        elif can_target_in_ranged(gs, st, s, 0 if kind == RANGED else 1):
+            return True
+    return False
+
+
 cdef inline bint cost_row(const EngineStatics* es, int row) noexcept nogil:
     """A part of an all(...) that only costs: a Wound taken, Reputation lost."""
     cdef const int32_t* r = erow(es, row)
@@ -240,6 +256,10 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
         # Move 2 with Agility, LL-4.6.1, LL-9.7.10), never leaving only costs or nothing.
         # An Influence part too (LL-9.7.8: Endless Bag of Gold outside an interaction just
         # for its Fame; LL-9.3.1); its points are lost as the Action phase begins (LL-9.3.4).
+        # In combat an enemy_armor / enemy_no_attack part with no enemy it can act on (11.4.2
+        # colour against resistance, LL-6.7.1) is lost while another part still works; so is
+        # an Attack part with no enemy to aim at yet (Sorcerers: the enemy loses its
+        # fortification, then their Ranged Attack 3 has a target, 11.5.3).
         dropped = False
         useful = False
         for k in range(r[5]):
@@ -247,7 +267,9 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
             if node_playable(gs, es, r[4] + k):
                 useful = useful or not cost_row(es, r[4] + k)
             elif op == OP_HEAL or op == OP_READY_UNIT or op == OP_HEAL_UNIT or op == OP_INFLUENCE \
-                    or (gs.combat.active != 0 and (op == OP_MOVE or movement_only_row(es, r[4] + k))):
+                    or (gs.combat.active != 0 and (op == OP_MOVE or movement_only_row(es, r[4] + k)
+                                                   or op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK
+                                                   or op == OP_ATTACK)):
                 dropped = True
             else:
                 return False
@@ -257,7 +279,8 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
     if op == OP_MOVE:                                # 6.3.3, 9.3.2; in combat only with a use
         return phase == PH_MOVE or combat_move_usable(gs, es)   # Agility, Wings of Night, Cumbersome
     if op == OP_ATTACK:                              # 11.5.2: only Ranged/Siege before melee
-        return phase == PH_COMBAT_ATTACK or (phase == PH_COMBAT_RANGED and (r[3] != MELEE or gs.turn.attacks_siege))
+        return (phase == PH_COMBAT_ATTACK or (phase == PH_COMBAT_RANGED and (r[3] != MELEE or gs.turn.attacks_siege))) \
+            and attack_has_target(gs, es.st, r[3] if r[3] != MELEE else SIEGE)   # Altem Mages: melee as Siege
     if op == OP_BLOCK:                               # 11.6.3, with an attack left to block
         return phase == PH_COMBAT_BLOCK and block_has_use(gs, es.st)
     if op == OP_INFLUENCE:

@@ -890,7 +890,8 @@ cdef class UnitsTester:
     def unit_extras(self, int slot):
         """The units-area fields of a slot (_fx_units.pxi)."""
         cdef Unit* u = &self.eng.core.gs.players[self.eng.core.gs.current].units[slot]
-        return {"gained_res": [r for i, r in enumerate(("physical", "fire", "ice")) if u.gained_res >> i & 1],
+        return {"gained_res": [r for i, r in enumerate(("physical", "fire", "ice")) if (u.gained_res | u.gained_res >> 3) >> i & 1],
+                "combat_res": [r for i, r in enumerate(("physical", "fire", "ice")) if u.gained_res >> (i + 3) & 1],
                 "paid": bool(u.paid_combat), "abilities_used": u.abilities_used,
                 "upkeep": _fx.MANA_COLOURS[u.upkeep - 1] if u.upkeep > 0 else None,
                 "upkeep_due": bool(u.upkeep_due)}

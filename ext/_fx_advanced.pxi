@@ -149,16 +149,13 @@ cdef uint64_t enemy_effect_targets(const GameState* gs, const Statics* st, int c
 
 cdef bint enemy_op_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil:
     """enemy_armor / enemy_no_attack: in any combat phase (11.4.4) with an enemy it can act
-    on.  (The card's colour is not known here; 11.4.2 is applied when it resolves.)"""
-    cdef int s
-    cdef const CombatEnemy* e
+    on, judged with the colour of the effect being checked (card_playable_mode /
+    ability_playable set the resolving card and colour): a red effect has no Fire-resistant
+    target, a blue one no Ice-resistant target (11.4.2), none acts on Arcane Immunity
+    (LL-6.7.1) - the same targets enemy_op_apply uses."""
     if not gs.combat.active:
         return False
-    for s in range(gs.combat.n_enemies):
-        e = &gs.combat.enemies[s]
-        if e.token >= 0 and not (e.flags & (CE_DEFEATED | CE_GONE)):
-            return True
-    return False
+    return enemy_effect_targets(gs, es.st, resolving_colour(gs, es)) != 0
 
 
 cdef void enemy_op_one(GameState* gs, const Statics* st, const int32_t* r, int slot) noexcept nogil:
@@ -249,14 +246,16 @@ cdef void return_spent_crystals(GameState* gs, int p) noexcept nogil:
 cdef bint agility_move_usable(const GameState* gs) noexcept nogil:
     """Move points are worth something in combat only through Agility's conversion
     (LL-9.7.2-9.7.3): in the Ranged and Siege phase into Ranged Attack (strong effect), in the
-    Attack phase into Attack or Ranged Attack."""
+    Attack phase into Attack or Ranged Attack.  Move played in any earlier phase of the
+    combat (Ranged, Block, Damage) stays in the pool until the Attack phase (LL-9.3.5; the LL
+    card: "during combat this turn you may spend Move points"; LL-9.7.2: the remaining Move
+    "may be used later in the combat ... as Attack 2 in the Attack phase"), so it has a use
+    in every phase of the combat once a conversion is active."""
     if not gs.combat.active:
         return False
-    if gs.phase == PH_COMBAT_ATTACK:
-        return gs.turn.agility_melee > 0 or gs.turn.agility_ranged > 0
-    if gs.phase == PH_COMBAT_RANGED:
-        return gs.turn.agility_ranged > 0
-    return False
+    return (gs.turn.agility_melee > 0 or gs.turn.agility_ranged > 0) \
+        and (gs.phase == PH_COMBAT_RANGED or gs.phase == PH_COMBAT_BLOCK
+             or gs.phase == PH_COMBAT_DAMAGE or gs.phase == PH_COMBAT_ATTACK)
 
 
 cdef int legal_convert_move(const GameState* gs, int32_t* out, int n) noexcept nogil:

@@ -181,7 +181,7 @@ cdef uint64_t units_without_res(const GameState* gs, int res_bit) noexcept nogil
     cdef uint64_t o = 0
     cdef int i
     for i in range(MAX_UNITS_):
-        if pl.units[i].card >= 0 and not (pl.units[i].gained_res & res_bit):
+        if pl.units[i].card >= 0 and not ((pl.units[i].gained_res | pl.units[i].gained_res >> 3) & res_bit):
             o |= (<uint64_t>1) << i
     return o
 
@@ -228,7 +228,9 @@ cdef bint units_playable(const GameState* gs, const EngineStatics* es, int row, 
         return gs.combat.active != 0 and (gs.phase == PH_COMBAT_RANGED or gs.phase == PH_COMBAT_BLOCK
                                           or gs.phase == PH_COMBAT_ATTACK or gs.phase == PH_COMBAT_DAMAGE)
     if local == U_GAIN_RESISTANCE:
-        return special_now(gs) and units_without_res(gs, 1 << a[0]) != 0
+        # Force of Nature: "this combat" (cards.csv #297) states its duration (6.3.2), so the
+        # effect exists only inside a combat: outside one it is not offered.
+        return gs.combat.active != 0 and special_now(gs) and units_without_res(gs, 1 << a[0]) != 0
     if local >= U_LOSE_FORTIFICATION and local <= U_DESTROY_IF_BLOCKED:
         return gs.combat.active != 0 and unit_enemy_targets(gs, es, local) != 0
     if local == U_SHOCK_WEAKEN:
@@ -328,7 +330,8 @@ cdef int units_handler(GameState* gs, const EngineStatics* es, const Statics* st
                 pl.units[i].gained_res |= RES_PHYSICAL | RES_FIRE | RES_ICE
         return RES_DONE
     if local == U_GAIN_RESISTANCE:
-        # Force of Nature: one chosen unit (ASK_UNIT) gains the resistance this turn.
+        # Force of Nature: one chosen unit (ASK_UNIT) gains the resistance this combat (bits
+        # << 3 of gained_res, cleared by units_combat_end).
         if a[1] != 1:
             set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
             return RES_ERROR
@@ -337,7 +340,7 @@ cdef int units_handler(GameState* gs, const EngineStatics* es, const Statics* st
             choice = single_option(options)
             if choice < 0:
                 return ask(gs, row, 0, ASK_UNIT, options)
-        pl.units[choice].gained_res |= <uint8_t>(1 << a[0])
+        pl.units[choice].gained_res |= <uint8_t>((1 << a[0]) << 3)
         return RES_DONE
     if local >= U_LOSE_FORTIFICATION and local <= U_DESTROY_IF_BLOCKED:
         # Sorcerers, Expose, Delphana Masters, Illusionists, Amotep Freezers: target=one - the
@@ -474,6 +477,7 @@ cdef void units_combat_end(GameState* gs, int p) noexcept nogil:
     gs.turn.draw_fire_slot = 0
     for i in range(MAX_UNITS_):
         gs.players[p].units[i].paid_combat = 0
+        gs.players[p].units[i].gained_res &= 7                     # Force of Nature: "this combat"
 
 
 cdef void units_round_start(GameState* gs, const EngineStatics* es, Player* pl) noexcept nogil:

@@ -151,7 +151,8 @@ cdef struct Unit:
     int16_t banner             # attached Banner artifact card index, -1 = none (7.5)
     uint8_t damaged_this_combat   # resisted once already (11.7.6)
     # --- units ---
-    uint8_t gained_res         # RES_* bits gained this turn (Altem Guardians, Mist Form, Force of Nature)
+    uint8_t gained_res         # RES_* bits gained this turn (Altem Guardians, Mist Form); the same bits << 3:
+                               # gained this combat (Force of Nature), cleared at the combat's end
     uint8_t paid_combat        # Thugs / Heroes: 2 Influence paid in this combat (LL-4.3.1-LL-4.3.4)
     uint8_t abilities_used     # Delphana Masters: bit per ability used in this activation (LL-4.4.2)
     int8_t upkeep              # Magic Familiars: colour + 1 of the mana kept on the card, 0 = none (LL-4.5.4)

@@ -1129,7 +1129,7 @@ _PLAYER_RULES = {
     "coop_due": (0, 2), "coop_slot": (0, MAX_SKILLS), "coop_mark": (0, 6),
 }
 _UNIT_RULES = {
-    "damaged_this_combat": FLAG, "gained_res": (0, 7), "paid_combat": FLAG, "upkeep": (0, 6),
+    "damaged_this_combat": FLAG, "gained_res": (0, 63), "paid_combat": FLAG, "upkeep": (0, 6),
     "upkeep_due": FLAG,
 }
 

@@ -99,10 +99,13 @@ def test_ll_6_1_4_whirlwind_single_enemy_does_not_attack(G):
 
 
 def test_ll_6_7_enemy_effect_has_no_target_among_arcane_immune_enemies(G):
-    """LL-6.7.1: Whirlwind against sorcerers alone: the effect is lost, the enemy still attacks."""
+    """LL-6.7.1: Whirlwind against sorcerers alone: its only part can affect no enemy, so the
+    card is not offered (it would be lost); the enemy still attacks."""
     G.T.set_hand(["whirlwind"])
     G.T.begin(["sorcerers"])
-    G.apply(play_code(0, pay=PAY_DIE + 2))
+    assert play_code(0, pay=PAY_DIE + 2) not in set(G.legal_actions())
+    with pytest.raises(ValueError):
+        G.apply(play_code(0, pay=PAY_DIE + 2))
     assert G.T.attack_live(0) is True
 
 

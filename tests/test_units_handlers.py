@@ -227,17 +227,18 @@ def test_mass_expose_all_enemies_lose_resistances(content, tables):
 
 
 def test_force_of_nature_one_chosen_unit_gains_physical_resistance(content, tables):
+    """In combat (the card's "this combat", cards.csv #297): one chosen unit; the resistance
+    is kept in the "this combat" bits and gone when the turn ends."""
     g = Game(content, tables, hand=["force_of_nature"])
     g.ut.set_unit(0, "peasants")
     g.ut.set_unit(1, "foresters")
+    combat(g, ["prowlers"])
     g.play(0)
     assert g.actions() == ["choose(0)", "choose(1)"]    # ASK_UNIT
     g.do("choose", 1)
     assert g.ut.unit_extras(1)["gained_res"] == ["physical"]
+    assert g.ut.unit_extras(1)["combat_res"] == ["physical"]
     assert g.ut.unit_extras(0)["gained_res"] == []
-    g.do("end_turn")
-    g.do("draw")                                        # the turn ends (13.7)
-    assert g.ut.unit_extras(1)["gained_res"] == []      # this turn only
 
 
 # -- Lost Legion units -------------------------------------------------------------------------

@@ -5,6 +5,7 @@ audits).  Card texts: ../shared/data/cards.csv and mksim/data/advanced_actions.t
 import pytest
 
 from mksim._engine import encode
+from mksim._state import PHASE_NAMES
 
 from test_advanced_actions import day_turn
 from test_advanced_handlers import BLUE, PAY_DIE, _G, play_code
@@ -453,6 +454,35 @@ def test_agility_basic_move_2_converted_1_to_1_into_attack_only_in_the_attack_ph
     G.apply(encode("convert_move", 0))
     G.apply(encode("convert_move", 0))
     assert pool(G)[MELEE] == [2, 0, 0, 0] and turn(G)["move_points"] == 0
+
+
+@pytest.mark.covers("agility", "basic")
+@pytest.mark.covers("stout_resolve", "basic")
+def test_agility_basic_move_played_in_the_block_phase_converted_in_the_attack_phase(G):
+    """Basic Agility (LL printing: "during combat this turn you may spend Move points for
+    Attack 1 each"; LL-9.7.2: remaining Move "may be used later in the combat ... as Attack
+    2 in the Attack phase"; LL-9.3.5: Move generated in the Action phase persists): with
+    the conversion active, Move played in the Block phase has a use - March, a card
+    sideways as Move 1 (LL-9.7.5) and Stout Resolve's Move option are offered there, and
+    the points become Attack in the Attack phase."""
+    G.T.set_hand(["agility", "march", "stout_resolve", "rage"])
+    G.T.begin(["prowlers"])
+    G.apply(play_code(0))                                # Ranged phase: Agility, Move 2
+    G.apply(encode("next_phase"))
+    assert G.T.phase == "block"
+    acts = G.acts()
+    assert "play(hand=0, powered=0, pay=31, pay2=31)" in acts          # March
+    assert "sideways(2)" in acts                                         # Rage as Move 1
+    G.apply(play_code(1))                                # Stout Resolve
+    assert "choose(0)" in G.acts()                       # its Move 2
+    G.choose(0)
+    G.apply(play_code(0))                                # March: Move 2
+    G.apply(encode("sideways", 0))                       # Rage sideways: Move 1
+    assert turn(G)["move_points"] == 7
+    G.T.set_phase("attack")
+    for _ in range(7):
+        G.apply(encode("convert_move", 0))
+    assert pool(G)[MELEE] == [7, 0, 0, 0] and turn(G)["move_points"] == 0
 
 
 @pytest.mark.covers("agility", "powered")
@@ -971,6 +1001,69 @@ def test_force_of_nature_basic_chosen_unit_resists_physical_damage(G):
     assert G.U.unit(1)["wounds"] == 0 and G.T.hand == []
 
 
+@pytest.mark.covers("force_of_nature", "basic")
+def test_force_of_nature_basic_not_offered_outside_combat(G):
+    """Basic: "One chosen unit gains physical resistance this combat" (cards.csv #297): the
+    card states its own duration (6.3.2 "unless stated otherwise"), so there is no effect
+    outside a combat - reading: the basic effect is offered only in combat (sideways and the
+    powered Block / Siege in combat stay as they are)."""
+    G.U.set_unit(0, "foresters")
+    G.T.set_hand(["force_of_nature"])
+    assert PHASE_NAMES[G.phase()] == "move"
+    assert not any(a.startswith("play(") for a in G.acts())   # basic play(0) is not offered
+    with pytest.raises(ValueError):
+        G.apply(play_code(0))
+
+
+@pytest.mark.covers("force_of_nature", "basic")
+def test_force_of_nature_basic_resistance_ends_with_the_combat(G):
+    """The Physical resistance lasts the combat, not the rest of the turn: present in the
+    Damage phase, gone once the combat is over although the turn goes on."""
+    G.U.set_unit(0, "foresters")
+    G.T.set_hand(["force_of_nature"])
+    G.T.begin(["diggers"])
+    G.apply(play_code(0))                                # one unit: no question
+    assert G.U.unit_extras(0)["gained_res"] == ["physical"]
+    assert G.U.unit_extras(0)["combat_res"] == ["physical"]
+    while G.core_.to_dict()["combat"]["active"]:
+        acts = G.acts()
+        if "damage_from(0)" in acts:
+            G.apply(encode("damage_from", 0))
+            G.apply(encode("damage_unit", 0))
+            assert G.U.unit(0)["wounds"] == 0            # 3 physical, Armor 4, resistant
+        else:
+            G.apply(encode("next_phase"))
+    assert PHASE_NAMES[G.phase()] in ("move", "action")   # the turn goes on after the combat
+    assert G.U.unit_extras(0)["gained_res"] == [] and G.U.unit_extras(0)["combat_res"] == []
+
+
+@pytest.mark.covers("force_of_nature", "powered.1")
+def test_force_of_nature_powered_siege_3_offered_against_a_fortified_enemy_ranged_is_not(G):
+    """Ranged and Siege phase against the Diggers (Fortified): Attack points are played only
+    as part of an attack on a group of enemies (11.5.2, LL-9.4.2) and a fortified enemy
+    takes only Siege (11.5.3): Force of Nature's Siege Attack 3 is offered, Swiftness's
+    Ranged Attack 3 (white die) is not - it could hit nothing."""
+    G.T.set_hand(["swiftness", "force_of_nature"])
+    G.T.begin(["diggers"])
+    codes = set(G.legal_actions())
+    assert play_code(0, powered=1, pay=PAY_DIE + WHITE) not in codes
+    assert play_code(1, powered=1, pay=PAY_DIE + GREEN) in codes
+    with pytest.raises(ValueError):
+        G.apply(play_code(0, powered=1, pay=PAY_DIE + WHITE))
+    G.apply(play_code(1, powered=1, pay=PAY_DIE + GREEN))
+    G.choose(0)                                          # Siege Attack 3
+    assert pool(G)[SIEGE] == [3, 0, 0, 0]
+
+
+def test_swiftness_powered_ranged_3_offered_against_an_unfortified_enemy(G):
+    """The same Swiftness against the Prowlers (unfortified) is offered (11.5.2)."""
+    G.T.set_hand(["swiftness"])
+    G.T.begin(["prowlers"])
+    assert play_code(0, powered=1, pay=PAY_DIE + WHITE) in set(G.legal_actions())
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + WHITE))
+    assert pool(G)[RANGED] == [3, 0, 0, 0]
+
+
 @pytest.mark.covers("force_of_nature", "powered.1", "powered.2")
 def test_force_of_nature_powered_siege_3_or_block_6(G):
     """Powered (green die, green crystal): Siege Attack 3 on the Fortified diggers in the
@@ -1080,12 +1173,16 @@ def test_steady_tempo_basic_move_2_and_no_return_onto_an_empty_deed_deck(G):
 @pytest.mark.covers("crushing_bolt", "powered")
 def test_crushing_bolt_powered_siege_cannot_target_a_doubly_fortified_enemy(G):
     """11.5.4: the Fortified diggers defending a fortified site cannot be targeted in the
-    Ranged phase, not even by Siege: the Siege 3 finds no attack to make."""
+    Ranged phase, not even by Siege: the Siege 3 could hit nothing, and Attack points are
+    played only as part of an attack on a group of enemies (11.5.2, LL-9.4.2), so the
+    powered effect is not offered (reading; it was offered and wasted before)."""
     G.T.set_hand(["crushing_bolt"])
     G.T.begin(["diggers"], site_fortified=True)
     assert G.T.fortification_level(0) == 2
-    G.apply(play_code(0, powered=1, pay=PAY_DIE + GREEN))
-    assert pool(G)[SIEGE] == [3, 0, 0, 0] and "attack(1)" not in G.acts()
+    assert play_code(0, powered=1, pay=PAY_DIE + GREEN) not in set(G.legal_actions())
+    with pytest.raises(ValueError):
+        G.apply(play_code(0, powered=1, pay=PAY_DIE + GREEN))
+    assert pool(G)[SIEGE] == [0, 0, 0, 0] and "attack(1)" not in G.acts()
 
 
 @pytest.mark.covers("ice_shield", "powered")

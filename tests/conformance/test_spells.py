@@ -83,6 +83,18 @@ def test_demolish_armor_minus_1_not_on_a_fire_resistant_enemy_11_4_2(content, ta
     assert [T.enemy_armor(0), T.enemy_armor(1)] == [5, 2]
 
 
+@pytest.mark.covers("demolish", "basic")
+def test_demolish_against_fire_resistant_enemies_only_is_offered_for_its_other_part(content, tables):
+    """Demolish basic against Fire Mages alone: its Armor -1 has no target (11.4.2, red),
+    but "ignore site fortifications" (11.4.3) is a part that still works, so the card is
+    offered; the Fire Mages' Armor stays 5."""
+    core, eng, sc = start(content, tables, ["demolish"], tokens=tokens(RED))
+    T = fight(core, ["fire_mages"])
+    assert play_code(0, 0, pay=RED) in codes(eng)
+    eng.apply(play_code(0, 0, pay=RED))
+    assert T.enemy_armor(0) == 5
+
+
 # -- Charm in combat (LL-4.3.4; card: "Influence 4; during interaction also ...") -------------
 
 @pytest.mark.covers("charm", "basic")
@@ -559,8 +571,10 @@ def test_call_to_arms_ability_paid_with_blue_mana_no_effect_on_ice_resistant(con
 def test_call_to_arms_borrowed_ability_keeps_its_mana_colour_11_4_2(tmp_path):
     """The same with a generic enemy effect (a designer's Amotep Freezers whose blue Freeze is
     the effect vocabulary's enemy_armor(-3), which follows the resolving colour and is lost on
-    an enemy it cannot act on): on the Ice Mages it does nothing (Armor 6), on the Swordsmen
-    Armor 5 -> 2.  Before the fix the borrowed ability had no colour: Ice Mages 6 -> 3."""
+    an enemy it cannot act on): on the Swordsmen Armor 5 -> 2; against the Ice Mages alone
+    it has no target, so it is not offered (only the Block 5 of the first ability is) and
+    the Ice Mages keep Armor 6.  Before the colour fix the borrowed ability had no colour:
+    Ice Mages 6 -> 3."""
     from content_edit import copy_data, replace_once
     from mksim.content import load_content
     data = copy_data(tmp_path / "data")
@@ -568,16 +582,25 @@ def test_call_to_arms_borrowed_ability_keeps_its_mana_colour_11_4_2(tmp_path):
                  'effect = "enemy_armor(-3, target=one, floor=1)"')
     content = load_content(data)
     tables = content.compile()
-    for enemy, armor in (("ice_mages", 6), ("swordsmen", 2)):
-        core, eng, sc = start(content, tables, ["call_to_arms"], tokens=tokens(WHITE, BLUE))
-        UnitsTester(eng).set_unit_offer(["amotep_freezers"])
-        T = fight(core, [enemy], phase="block")
-        eng.apply(play_code(0, 0, pay=WHITE))
-        eng.apply(encode("choose", 0))                   # the Freezers
-        eng.apply(encode("choose", 1))                   # the Freeze
-        eng.apply(encode("choose", 1))                   # paid with the blue token
-        assert T.enemy_armor(0) == armor, enemy
-        assert core.to_dict()["turn"]["mana_tokens"] == {}
+    core, eng, sc = start(content, tables, ["call_to_arms"], tokens=tokens(WHITE, BLUE))
+    UnitsTester(eng).set_unit_offer(["amotep_freezers"])
+    T = fight(core, ["swordsmen"], phase="block")
+    eng.apply(play_code(0, 0, pay=WHITE))
+    eng.apply(encode("choose", 0))                       # the Freezers
+    assert acts(eng) == ["choose(0)", "choose(1)"]       # Attack/Block 5 or the Freeze
+    eng.apply(encode("choose", 1))                       # the Freeze
+    eng.apply(encode("choose", 1))                       # paid with the blue token
+    assert T.enemy_armor(0) == 2
+    assert core.to_dict()["turn"]["mana_tokens"] == {}
+    core, eng, sc = start(content, tables, ["call_to_arms"], tokens=tokens(WHITE, BLUE))
+    UnitsTester(eng).set_unit_offer(["amotep_freezers"])
+    T = fight(core, ["ice_mages"], phase="block")
+    eng.apply(play_code(0, 0, pay=WHITE))
+    eng.apply(encode("choose", 0))                       # the Freezers: one ability only, no question
+    assert acts(eng) == ["choose(1)"]                    # its choice(attack(5), block(5)): Block 5
+    eng.apply(encode("choose", 1))
+    assert T.enemy_armor(0) == 6
+    assert core.to_dict()["turn"]["mana_tokens"] == {"blue": 1}
 
 
 # -- Veil of Mist: Units' resistances (card 300; 11.7.5) ---------------------------------------

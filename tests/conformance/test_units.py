@@ -61,6 +61,23 @@ def test_delphana_masters_blue_no_attack_not_on_an_ice_resistant_enemy(content, 
     assert "no_attack" in ct.enemy(1)["flags"] and "no_attack" not in ct.enemy(0)["flags"]
 
 
+@pytest.mark.covers("delphana_masters", "ability1", "ability3")
+def test_delphana_masters_blue_no_attack_not_offered_against_ice_resistant_enemies_only(content, tables):
+    """11.4.2: the blue ability (activated with blue mana) cannot act on Ice Mages (Ice
+    resistance), so with only them in the combat it is not offered (it would be lost);
+    the green Armor -5 ability has a target and is."""
+    g = UnitGame(content, tables)
+    g.ut.set_unit(0, "delphana_masters")
+    ct = combat(g, ["ice_mages"])
+    g.ut.set_turn(mana={"blue": 1, "green": 1})
+    acts = g.actions()
+    assert not any(a.startswith("activate_unit(unit=0, ability=0") for a in acts)
+    assert any(a.startswith("activate_unit(unit=0, ability=2") for a in acts)
+    with pytest.raises(ValueError):
+        g.activate(0, 0, pay=PAY_TOKEN["blue"])
+    assert "no_attack" not in ct.enemy(0)["flags"]
+
+
 # ==============================================================================================
 # Every half of every Unit (docs/conformance.md): each ability set up through a fixture
 # (Game.state_from_dict, docs/fixtures.md) with its printed points, element and kind
