@@ -232,6 +232,7 @@ cdef class Engine:
     cdef int c_apply(self, int action) noexcept nogil # apply() without raising: the EngineError code,
                                                       # or APPLY_REFUSED for an action not listed
     cdef object _template      # the Engine whose bound statics this one shares (or None)
+    cdef object __weakref__    # GameCore.engine_ref points back here
     cdef object _effects       # the numpy arrays EngineStatics points into (kept alive here)
     cdef object _cards
     cdef object _tactics

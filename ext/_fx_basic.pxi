@@ -296,3 +296,27 @@ cdef bint basic_playable(const GameState* gs, const EngineStatics* es, int row, 
     if local == H_REDUCE_ATTACK:
         return reducible_attacks(gs, es.st, 0) != 0
     return False
+
+
+cdef bint basic_pending(const GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
+                        int local, PendingCheck* c) noexcept nogil:
+    """Bounds of a pending basic-card question (pending_check, _engine.pyx)."""
+    if local == H_DISCARD_COST or local == H_CONCENTRATION:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_HAND_CARD)
+    if local == H_MANA_TO_CRYSTAL:                      # stage 1: hvars[1] = the colour
+        if pc_stage(c, gs, 1):
+            return True
+        if gs.turn.handler_stage == 0:
+            return pc_asks(c, ASK_COLOUR, 4, True)
+        return pc_hvar(c, gs, 1, 0, 3) or pc_asks(c, ASK_PAYMENT)
+    if local == H_MANA_DRAW_POWERED:                    # stage 1: hvars[1] = the die
+        if pc_stage(c, gs, 1):
+            return True
+        if gs.turn.handler_stage == 0:
+            return pc_asks(c, ASK_DIE)
+        return pc_hvar(c, gs, 1, 0, gs.n_dice - 1) or pc_asks(c, ASK_COLOUR)
+    if local == H_REDUCE_ATTACK:                        # options: enemy slot * 3 + attack
+        return pc_bad(c, PF_STAGE, gs.turn.handler_stage, 1, 1) \
+            or pc_asks(c, ASK_PAYMENT, ASK_DONE) or pc_enemy_attack_options(c, gs)
+    c.ask = -1
+    return False

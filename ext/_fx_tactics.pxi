@@ -328,5 +328,26 @@ cdef int tactics_handler(GameState* gs, const EngineStatics* es, const Statics* 
     return RES_ERROR
 
 
+cdef bint tactics_pending(const GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
+                          int local, PendingCheck* c) noexcept nogil:
+    """Bounds of a pending tactic question (pending_check, _engine.pyx)."""
+    cdef const int32_t* a = row_args(es, row)
+    if local == H_RETHINK or local == H_MIDNIGHT_MEDITATION:
+        return pc_stage(c, gs, 0) or pc_hvar(c, gs, 0, 0, 6) or pc_asks(c, ASK_HAND_CARD, -1, True)
+    if local == H_MANA_STEAL:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_DIE)
+    if local == H_PREPARATION:
+        return pc_stage(c, gs, 0) or pc_hvar(c, gs, 0, 0, a[0] - 1 if a[0] > 0 else 0) \
+            or pc_asks(c, ASK_DECK_CARD)
+    if local == H_MANA_SEARCH:                          # hvars[1 + i]: the dice chosen so far
+        if pc_stage(c, gs, 0) or pc_hvar(c, gs, 0, 0, 1):
+            return True
+        if gs.turn.hvars[0] == 1 and pc_hvar(c, gs, 1, 0, gs.n_dice - 1):
+            return True
+        return pc_asks(c, ASK_DIE, -1, True)
+    c.ask = -1
+    return False
+
+
 cdef bint tactics_playable(const GameState* gs, const EngineStatics* es, int row, int local) noexcept nogil:
     return False    # tactic effects are never played from a card in hand
