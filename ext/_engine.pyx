@@ -2512,8 +2512,8 @@ cdef class Engine:
                 return (f"turn.ask_options: option {c.value} is out of range (the question of {where} "
                         f"has no option here)")
             if c.lo == -1:
-                return (f"turn.ask_options: option {c.value} names no {ASK_NAMES.get(asked, 'option')} "
-                        f"that is there now ({where})")
+                return (f"turn.ask_options: option {c.value} names nothing that is there now "
+                        f"({where} asks: {ASK_NAMES.get(asked, 'option')})")
             return f"turn.ask_options: option {c.value} is out of range ({c.lo} .. {c.hi}) for {where}"
         field = f"turn.hvars[{c.field - PF_HVAR}]"
         if c.lo == -1 and c.hi == -1:
