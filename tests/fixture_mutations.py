@@ -125,6 +125,8 @@ def mutate_pending(d: dict, r: random.Random) -> tuple[dict, list]:
         parent = _get(d, path[:-1])
         key = path[-1]
         v = parent[key]
+        if not isinstance(v, int) or isinstance(v, bool):
+            v = 0                                # a wrong type written by an earlier mutation
         op = r.random()
         if key == "ask_options":
             if op < 0.5:
