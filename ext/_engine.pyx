@@ -693,6 +693,9 @@ cdef bint pending_check(const GameState* gs, const EngineStatics* es, const Stat
     cdef const Player* pl = &gs.players[gs.current]
     cdef int row = gs.turn.handler_row, k, n
     c.field = PF_NONE
+    c.value = 0
+    c.lo = 0
+    c.hi = -1
     c.ask = 0
     c.n_options = -1
     c.done = False
@@ -704,9 +707,11 @@ cdef bint pending_check(const GameState* gs, const EngineStatics* es, const Stat
         return pc_bad(c, PF_ROW, row, -1, es.effects.rows - 1)
     if pending_group_check(gs, es, st, gs.current, row, c):
         return True
-    if c.ask < 0:
+    if c.ask < 0:                                  # a handler that never asks (lo > hi: no range)
         c.field = PF_ROW
         c.value = row
+        c.lo = 0
+        c.hi = -1
         return True
     if gs.turn.ask != c.ask:
         return pc_bad(c, PF_ASK, gs.turn.ask, c.ask, c.ask)

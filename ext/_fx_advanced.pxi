@@ -1580,10 +1580,15 @@ cdef bint advanced_pending(const GameState* gs, const EngineStatics* es, const S
         # stage 0: a basic colour; 1: its payment (hvars[0] = the colour: a[colour]); 2: a slot
         if pc_stage(c, gs, 1 if local == H_PAY_MANA_BY_COLOUR else 2):
             return True
-        if stage == 0:
-            return pc_asks(c, ASK_COLOUR, 4)
+        if stage == 0:                                  # a colour it can pay (and use)
+            return pc_asks(c, ASK_COLOUR, 4) or pc_subset(c, gs, mana_colour_options(gs, es, row)
+                                                          if local == H_PAY_MANA_BY_COLOUR else
+                                                          blood_colour_options(gs, es)
+                                                          if local == H_BLOOD_GAIN_AA else
+                                                          talent_colour_options(gs, es))
         if stage == 1:
-            return pc_hvar(c, gs, 0, 0, 3) or pc_asks(c, ASK_PAYMENT)
+            return pc_hvar(c, gs, 0, 0, 3) or pc_asks(c, ASK_PAYMENT) \
+                or pc_subset(c, gs, pay_options(gs, gs.turn.hvars[0]))
         return pc_asks(c, ASK_OFFER, -1, False, &gs.spell_offer[0] if local == H_TALENT_GAIN else &gs.aa_offer[0])
     if local == H_THROW_AWAY_BY_COLOUR or local == H_MAXIMAL_BASIC or local == H_MAXIMAL_POWERED:
         return pc_stage(c, gs, 0) or pc_asks(c, ASK_HAND_CARD)

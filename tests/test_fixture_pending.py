@@ -32,8 +32,9 @@ SKILL = {"first": lambda a: action_kind(a) == A_USE_SKILL}
 CASES = [
     ("pure_magic_colour", "pay_mana_by_colour", 1, None, {}, dict(hand=("pure_magic",)),
      [("hvars[0]", 4, "turn.hvars[0]: 4 is out of range (0 .. 3)"),       # a[colour]: 4 colour arguments
-      ("hvars[0]", -1, "turn.hvars[0]: -1 is out of range (0 .. 3)")],
-     [("hvars[0]", 1)]),
+      ("hvars[0]", -1, "turn.hvars[0]: -1 is out of range (0 .. 3)"),
+      ("hvars[0]", 1, "turn.ask_options: option")],     # blue, but the payments offered are green's
+     []),
     ("blood_gain_colour", "blood_of_ancients_gain_aa", 1, None, {}, dict(hand=("blood_of_ancients",)),
      [("hvars[0]", 6, "turn.hvars[0]: 6 is out of range (0 .. 3)")], []),
     ("blood_gain_slot", "blood_of_ancients_gain_aa", 2, None, {}, dict(hand=("blood_of_ancients",)),
@@ -100,6 +101,12 @@ CASES = [
     ("healing_ritual_number", "healing_ritual", 0, None, dict(lost_legion=False),
      dict(hand=("wound", "wound", "march"), patch={"players": [{"skills": ["arythea_healing_ritual"]}]}, **SKILL),
      [("ask_options", 1 << 30, "turn.ask_options: option 30 is out of range")], []),
+    ("regeneration_unit", "ready_unit", 0, None, {},                       # an op row waits too
+     dict(hand=("regeneration",), patch={"players": [{"units": [{"unit": "peasants", "ready": False},
+                                                                {"unit": "peasants", "ready": False}],
+                                                      "command_tokens": 2}]}),
+     [("ask_options", 1 << 2, "turn.ask_options: option 2 names nothing that is there now"),  # units[2]
+      ("ask_options", 1 << 6, "turn.ask_options: option 6 is out of range (0 .. 5)")], []),
     ("dueling_enemy", "dueling", 0, "combat_block", dict(hero="wolfhawk"),
      dict(hand=("march",), patch={"players": [{"skills": ["wolfhawk_dueling"]}]}, **SKILL),
      [("ask_options", 1 << 2, "turn.ask_options: option 2 is out of range (0 .. 1)")], []),
@@ -111,14 +118,15 @@ GAME_CASES = [
     ("mana_search_die", ("solo-conquest", "goldyx", False), "random", 5, 1, 133, "mana_search",
      [({"hvars[0]": 1, "hvars[1]": 8}, "turn.hvars[1]: 8 is out of range (0 .. "),   # dice[hvars[1 + i]]
       ({"hvars[0]": 2}, "turn.hvars[0]: 2 is out of range (0 .. 1)")],               # hvars[1 + hvars[0]]
-     [{"hvars[0]": 1, "hvars[1]": 1}]),
+     [{"hvars[0]": 1, "hvars[1]": 2, "ask_options!": 0b011 | 1 << 63}]),   # die 2 chosen, 0 / 1 left
     ("preparation_deck", ("solo-conquest", "wolfhawk", False), "eager", 5, 5, 52, "preparation",
      [({"ask_options": 1 << 60}, "turn.ask_options: option 60 is out of range")], []),   # deck[choice]
     ("rethink_hand", ("solo-conquest", "norowas", True), "eager", 5, 7, 201, "rethink",
      [({"ask_options": 1 << 30}, "turn.ask_options: option 30 is out of range"),
       ({"hvars[0]": 7}, "turn.hvars[0]: 7 is out of range (0 .. 6)")], [{"hvars[0]": 2}]),
     ("mana_steal_die", ("first-reconnaissance", "tovak", False), "random", 5, 0, 53, "mana_steal",
-     [({"ask_options": 1 << 7}, "turn.ask_options: option 7 is out of range")], []),
+     [({"ask_options": 1 << 7}, "turn.ask_options: option 7 "),
+      ({"ask_options!": 1 << 1}, "turn.ask_options: option 1 names nothing")], []),   # die 1 shows no basic colour
     ("reduce_attack", ("solo-conquest", "wolfhawk", False), "eager", 5, 29, 86, "reduce_enemy_attack",
      [({"ask_options": 1 << 40}, "turn.ask_options: option 40 names nothing that is there now"),     # enemies[choice // 3]
       ({"handler_stage": 0}, "turn.handler_stage: 0 is out of range (1 .. 1)")], []),
@@ -136,6 +144,8 @@ def _set(d: dict, field: str, value) -> dict:
         t["hvars"][int(field[6:-1])] = value
     elif field == "ask_options":
         t["ask_options"] = t["ask_options"] | value
+    elif field == "ask_options!":                     # exactly these options
+        t["ask_options"] = value
     else:
         t[field] = value
     return d
