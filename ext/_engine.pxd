@@ -236,6 +236,7 @@ cdef class Engine:
                                                       # or APPLY_REFUSED for an action not listed
     cdef object _template      # the Engine whose bound statics this one shares (or None)
     cdef object _skill_cache   # (content, {(hero, dummy): skill indices}): the same for every game
+    cdef object __weakref__    # GameCore.engine_ref points back here
     cdef object _effects       # the numpy arrays EngineStatics points into (kept alive here)
     cdef object _cards
     cdef object _tactics

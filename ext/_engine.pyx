@@ -38,6 +38,7 @@ from mksim._rules cimport (tile_at, is_rampaging, move_cost, can_enter, ends_mov
                            explorable, explore, MAX_EXPLORABLE, RULES_STACK_EMPTY,
                            box_explorable, explore_from_box, RULES_ILLEGAL)
 
+import weakref
 import numpy as np
 
 from mksim import effects as _fx
@@ -571,6 +572,236 @@ cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, 
         return units_handler(gs, es, st, p, row, local, choice)
     set_error(gs, ERR_HANDLER, hid, gs.turn.resolving_card)
     return RES_ERROR
+
+
+# ---------------------------------------------------------------------------------------
+# Bounds of a pending question (fixtures, mksim/fixtures.py validate)
+#
+# A handler keeps its progress in turn.handler_stage and turn.hvars between the question it
+# asks and the answer, and uses some of them - and the answer, one option of ask_options -
+# as indices (a hand index, an offer slot, a colour, a die, an enemy slot ...).  A game
+# only ever stores values the handler put there; a fixture may write anything.  Each group
+# file has a <group>_pending(...) next to its handlers that states, for the handler and
+# stage waiting, the range of each scratch value it indexes with and what its question
+# offers; pending_check adds what holds for every question.  It reads only (nogil).
+# ---------------------------------------------------------------------------------------
+
+cdef enum PendingField:
+    PF_NONE = -1
+    PF_HVAR = 0                # PF_HVAR + i: turn.hvars[i]
+    PF_STAGE = 8               # turn.handler_stage
+    PF_ASK = 9                 # turn.ask: not what this handler asks at this stage
+    PF_OPTION = 10             # turn.ask_options: an option (bit) the question cannot offer
+    PF_ROW = 11                # turn.handler_row: a row that never waits for a decision
+
+cdef struct PendingCheck:
+    int field                  # PendingField of the first value out of range, PF_NONE = all in range
+    int value
+    int lo
+    int hi
+    int ask                    # the ask kind of the handler's stage (ASK_*), -1 = it never asks
+    int n_options              # options 0 .. n_options - 1 (-1: the ask kind's own range)
+    bint done                  # ASK_DONE may be offered
+    const int16_t* offer       # ASK_OFFER: the offer its slots are of (a slot must hold a card)
+    int n_offer
+
+
+cdef inline int pc_n_enemies(const GameState* gs) noexcept nogil:
+    """The combat's enemies (0 with no combat in progress, or a count no combat holds)."""
+    if not gs.combat.active or gs.combat.n_enemies < 0 or gs.combat.n_enemies > MAX_COMBAT_ENEMIES:
+        return 0
+    return gs.combat.n_enemies
+
+
+cdef inline bint pc_bad(PendingCheck* c, int field, int value, int lo, int hi) noexcept nogil:
+    """Record `field` = `value` as out of lo .. hi (and say so) unless it is within."""
+    if lo <= value <= hi:
+        return False
+    c.field = field
+    c.value = value
+    c.lo = lo
+    c.hi = hi
+    return True
+
+
+cdef inline bint pc_stage(PendingCheck* c, const GameState* gs, int hi) noexcept nogil:
+    """The handler's stages are 0 .. hi."""
+    return pc_bad(c, PF_STAGE, gs.turn.handler_stage, 0, hi)
+
+
+cdef inline bint pc_hvar(PendingCheck* c, const GameState* gs, int i, int lo, int hi) noexcept nogil:
+    return pc_bad(c, PF_HVAR + i, gs.turn.hvars[i], lo, hi)
+
+
+cdef inline bint pc_asks(PendingCheck* c, int what, int n_options=-1, bint done=False,
+                         const int16_t* offer=NULL, int n_offer=3) noexcept nogil:
+    """The stage asks `what`: options 0 .. n_options - 1 (-1: the kind's range), ASK_DONE
+    if `done`; ASK_OFFER slots of `offer`."""
+    c.ask = what
+    c.n_options = n_options
+    c.done = done
+    c.offer = offer
+    c.n_offer = n_offer
+    return False
+
+
+cdef bint pc_subset(PendingCheck* c, const GameState* gs, uint64_t allowed) noexcept nogil:
+    """Every option of the question is one of `allowed` (what the handler offers now)."""
+    cdef uint64_t extra = gs.turn.ask_options & ~allowed
+    cdef int k
+    if c.done:
+        extra &= ~((<uint64_t>1) << ASK_DONE)
+    if extra == 0:
+        return False
+    k = 0
+    while not (extra >> k) & 1:
+        k += 1
+    return pc_bad(c, PF_OPTION, k, -1, -1)
+
+
+cdef bint pc_enemy_attack(PendingCheck* c, const GameState* gs, int field, int v) noexcept nogil:
+    """`v` = enemy slot * 3 + attack (Swift Reflexes, Taunt, Draw Fire) names an enemy there."""
+    if v < 0 or v // 3 >= pc_n_enemies(gs) or gs.combat.enemies[v // 3].token < 0:
+        return pc_bad(c, field, v, 0, 3 * pc_n_enemies(gs) - 1) if field != PF_OPTION \
+            else pc_bad(c, field, v, -1, -1)
+    return False
+
+
+cdef bint pc_enemy_attack_options(PendingCheck* c, const GameState* gs) noexcept nogil:
+    cdef int k
+    for k in range(ASK_DONE):
+        if (gs.turn.ask_options >> k) & 1 and pc_enemy_attack(c, gs, PF_OPTION, k):
+            return True
+    return False
+
+
+cdef bint pc_enemy_slot(PendingCheck* c, const GameState* gs, int i) noexcept nogil:
+    """hvars[i] is a combat slot holding an enemy."""
+    cdef int s = gs.turn.hvars[i]
+    if s < 0 or s >= pc_n_enemies(gs) or gs.combat.enemies[s].token < 0:
+        return pc_bad(c, PF_HVAR + i, s, 0, pc_n_enemies(gs) - 1)
+    return False
+
+
+cdef bint pc_directions(PendingCheck* c, const GameState* gs) noexcept nogil:
+    """Options 0 .. 5 are directions from the hero's space to a space of the map."""
+    cdef int pos = gs.players[gs.current].position, k
+    for k in range(ASK_DONE):
+        if (gs.turn.ask_options >> k) & 1:
+            if k >= 6:
+                return pc_bad(c, PF_OPTION, k, 0, 5)
+            if pos < 0 or gs.hexes[pos].neighbour[k] < 0:
+                return pc_bad(c, PF_OPTION, k, -1, -1)
+    return False
+
+
+cdef int pending_group_check(const GameState* gs, const EngineStatics* es, const Statics* st,
+                             int p, int row, PendingCheck* c) noexcept nogil:
+    """The handler's own bounds (its group's <group>_pending); True when one fails."""
+    cdef const int32_t* r = erow(es, row)
+    cdef int group, local
+    if r[0] == OP_READY_UNIT or r[0] == OP_HEAL_UNIT:            # unit_op (_engine_units.pxi)
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_UNIT, MAX_UNITS)
+    if r[0] == OP_ENEMY_ARMOR or r[0] == OP_ENEMY_NO_ATTACK:      # enemy_op_apply
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_ENEMY)
+    if r[0] != OP_HANDLER:
+        c.ask = -1
+        return False
+    group = es.handler_group[r[1]]
+    local = es.handler_local[r[1]]
+    if group == HG_TACTICS:
+        return tactics_pending(gs, es, st, p, row, local, c)
+    if group == HG_BASIC:
+        return basic_pending(gs, es, st, p, row, local, c)
+    if group == HG_ADVANCED:
+        return advanced_pending(gs, es, st, p, row, local, c)
+    if group == HG_SPELLS:
+        return spells_pending(gs, es, st, p, row, local, c)
+    if group == HG_ARTIFACTS:
+        return artifacts_pending(gs, es, st, p, row, local, c)
+    if group == HG_SKILLS:
+        return skills_pending(gs, es, st, p, row, local, c)
+    if group == HG_UNITS:
+        return units_pending(gs, es, st, p, row, local, c)
+    c.ask = -1
+    return False
+
+
+cdef bint pending_check(const GameState* gs, const EngineStatics* es, const Statics* st,
+                        PendingCheck* c) noexcept nogil:
+    """Check the pending question's stage, scratch values and options against what its
+    handler can hold and the current zones, offers and combat; True (and `c` says which
+    field, its value and the range allowed) when one is out of range."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int row = gs.turn.handler_row, k, n
+    c.field = PF_NONE
+    c.value = 0
+    c.lo = 0
+    c.hi = -1
+    c.ask = 0
+    c.n_options = -1
+    c.done = False
+    c.offer = NULL
+    c.n_offer = 3
+    if row < 0:
+        return False
+    if row >= es.effects.rows:
+        return pc_bad(c, PF_ROW, row, -1, es.effects.rows - 1)
+    if pending_group_check(gs, es, st, gs.current, row, c):
+        return True
+    if c.ask < 0:                                  # a handler that never asks (lo > hi: no range)
+        c.field = PF_ROW
+        c.value = row
+        c.lo = 0
+        c.hi = -1
+        return True
+    if gs.turn.ask != c.ask:
+        return pc_bad(c, PF_ASK, gs.turn.ask, c.ask, c.ask)
+    for k in range(64):
+        if not (gs.turn.ask_options >> k) & 1:
+            continue
+        if k == ASK_DONE and c.done:
+            continue
+        n = c.n_options
+        if n < 0:                                  # the ask kind's own range
+            if c.ask == ASK_HAND_CARD:
+                n = pl.n_hand
+            elif c.ask == ASK_COLOUR:
+                n = NUM_COLOURS
+            elif c.ask == ASK_DIE:
+                n = gs.n_dice
+            elif c.ask == ASK_YES_NO:
+                n = 2
+            elif c.ask == ASK_OFFER:
+                n = c.n_offer
+            elif c.ask == ASK_DECK_CARD:
+                n = pl.n_deck
+            elif c.ask == ASK_DISCARD_CARD:
+                n = pl.n_discard
+            elif c.ask == ASK_ENEMY:
+                n = pc_n_enemies(gs)
+            elif c.ask == ASK_UNIT:
+                n = MAX_UNITS
+            elif c.ask == ASK_PAYMENT:
+                n = n_pay_codes(gs)
+            else:
+                n = 0
+        if n > ASK_DONE:
+            n = ASK_DONE
+        if k >= n:
+            return pc_bad(c, PF_OPTION, k, 0, n - 1)
+        # an option that names a thing must name one that is there
+        if (c.ask == ASK_HAND_CARD and k >= pl.n_hand) or (c.ask == ASK_DIE and k >= gs.n_dice) \
+                or (c.ask == ASK_DECK_CARD and k >= pl.n_deck) \
+                or (c.ask == ASK_DISCARD_CARD and k >= pl.n_discard) \
+                or (c.ask == ASK_ENEMY and (k >= pc_n_enemies(gs) or gs.combat.enemies[k].token < 0)) \
+                or (c.ask == ASK_UNIT and (k >= MAX_UNITS or pl.units[k].card < 0)) \
+                or (c.ask == ASK_OFFER and c.offer != NULL and (k >= c.n_offer or c.offer[k] < 0)) \
+                or (c.ask == ASK_PAYMENT and c.n_options < 0 and k >= PAY_DIE and k < PAY_STOLEN
+                    and k - PAY_DIE >= gs.n_dice) \
+                or (c.ask == ASK_PAYMENT and c.n_options < 0 and k == PAY_STOLEN and pl.stolen_die < 0):
+            return pc_bad(c, PF_OPTION, k, -1, -1)
+    return False
 
 
 include "_fx_tactics.pxi"
@@ -2228,6 +2459,7 @@ cdef class Engine:
     """
 
     def __init__(self, GameCore core, tables, content, scenario_id, Engine template=None):
+        core.engine_ref = weakref.ref(self)     # GameCore.load_dict checks fixtures with it
         if template is not None:
             # Same tables and scenario as `template`: share its bound statics (the arrays
             # they point into stay alive through self._template) and only begin the game.
@@ -2387,6 +2619,60 @@ cdef class Engine:
         self.es.site_table = &sv[0, 0]
         self.es.ruins = &rv[0, 0]
         self.es.n_ruins = len(content["ruins"])
+
+    def pending_problem(self):
+        """The first scratch value of the pending question that its handler cannot hold
+        here, as one fixture message (``turn.hvars[0]: 5 is out of range (0 .. 3) ...``),
+        or None when all are in range (or nothing is pending).
+
+        The bounds are each handler's own (``<group>_pending`` next to it in
+        ext/_fx_*.pxi) and pending_check's for every question: the stage, what is asked,
+        each option against the hand, the Source, the offers, the combat's enemies, the
+        Units.  mksim.fixtures.validate refuses a fixture with this message."""
+        cdef PendingCheck c
+        cdef const GameState* gs = &self.core.gs
+        cdef bint bad
+        with nogil:
+            bad = pending_check(gs, &self.es, &self.core.st, &c)
+        if not bad:
+            return None
+        row = gs.turn.handler_row
+        stage = gs.turn.handler_stage
+        asked = gs.turn.ask
+        from ._policies import ASK_NAMES
+        if 0 <= row < self.es.effects.rows:
+            op = erow(&self.es, row)[0]
+            if op == OP_HANDLER:
+                hid = erow(&self.es, row)[1]
+                name = f"handler {self.tables.handlers[hid]!r}"
+            else:
+                name = f"'{OP_ORDER[op]}' (effect row {row})"
+        else:
+            name = f"effect row {row}"
+        where = f"the pending {name} at stage {stage}"
+        if c.field == PF_ROW:
+            if c.lo <= c.hi:
+                return f"turn.handler_row: {row} is out of range ({c.lo} .. {c.hi})"
+            return f"turn.handler_row: {name} never waits for a decision"
+        if c.field == PF_STAGE:
+            return f"turn.handler_stage: {c.value} is out of range ({c.lo} .. {c.hi}) for {name}"
+        if c.field == PF_ASK:
+            return (f"turn.ask: {c.value} ({ASK_NAMES.get(c.value, 'not a question')}), but {where} "
+                    f"asks {c.lo} ({ASK_NAMES.get(c.lo, '?')})")
+        if c.field == PF_OPTION:
+            if c.lo > c.hi:
+                return (f"turn.ask_options: option {c.value} is out of range (the question of {where} "
+                        f"has no option here)")
+            if c.lo == -1:
+                return (f"turn.ask_options: option {c.value} names nothing that is there now "
+                        f"({where} asks: {ASK_NAMES.get(asked, 'option')})")
+            return f"turn.ask_options: option {c.value} is out of range ({c.lo} .. {c.hi}) for {where}"
+        field = f"turn.hvars[{c.field - PF_HVAR}]"
+        if c.lo == -1 and c.hi == -1:
+            return f"{field}: {c.value} names an empty offer slot ({where})"
+        if c.lo > c.hi:
+            return f"{field}: {c.value} is out of range (no value fits now) for {where}"
+        return f"{field}: {c.value} is out of range ({c.lo} .. {c.hi}) for {where}"
 
     def implemented_handlers(self):
         """Names of the content's handlers that the engine implements."""

@@ -1600,3 +1600,83 @@ cdef class AdvancedTester:
                 "learning_cost": gs.turn.learning_cost, "peaceful": gs.turn.peaceful,
                 "move_points": gs.turn.move_points, "action_taken": bool(gs.turn.action_taken),
                 "dodge_attack": gs.turn.dodge_attack, "concentration": gs.turn.concentration}
+
+
+cdef bint advanced_pending(const GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
+                           int local, PendingCheck* c) noexcept nogil:
+    """Bounds of a pending Advanced Action question (pending_check, _engine.pyx)."""
+    cdef int stage = gs.turn.handler_stage
+    if local == H_PAY_MANA_BY_COLOUR or local == H_BLOOD_GAIN_AA or local == H_TALENT_GAIN:
+        # stage 0: a basic colour; 1: its payment (hvars[0] = the colour: a[colour]); 2: a slot
+        if pc_stage(c, gs, 1 if local == H_PAY_MANA_BY_COLOUR else 2):
+            return True
+        if stage == 0:                                  # a colour it can pay (and use)
+            return pc_asks(c, ASK_COLOUR, 4) or pc_subset(c, gs, mana_colour_options(gs, es, row)
+                                                          if local == H_PAY_MANA_BY_COLOUR else
+                                                          blood_colour_options(gs, es)
+                                                          if local == H_BLOOD_GAIN_AA else
+                                                          talent_colour_options(gs, es))
+        if stage == 1:
+            return pc_hvar(c, gs, 0, 0, 3) or pc_asks(c, ASK_PAYMENT) \
+                or pc_subset(c, gs, pay_options(gs, gs.turn.hvars[0]))
+        return pc_asks(c, ASK_OFFER, -1, False, &gs.spell_offer[0] if local == H_TALENT_GAIN else &gs.aa_offer[0])
+    if local == H_THROW_AWAY_BY_COLOUR or local == H_MAXIMAL_BASIC or local == H_MAXIMAL_POWERED:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_HAND_CARD)
+    if local == H_CRYSTAL_MASTERY_COPY:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_COLOUR, 4)
+    if local == H_MANA_STORM_DIE:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_DIE)
+    if local == H_SPELL_FORGE:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_OFFER, -1, False, gs.spell_offer)
+    if local == H_MANA_COST:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_PAYMENT, -1, True)
+    if local == H_TRAINING:
+        if pc_stage(c, gs, 1):
+            return True
+        return pc_asks(c, ASK_HAND_CARD) if stage == 0 else pc_asks(c, ASK_OFFER, -1, False, gs.aa_offer)
+    if local == H_BLOOD_USE_AA:                         # stage 1: hvars[0] = the offer slot
+        if pc_stage(c, gs, 1):
+            return True
+        if stage == 0:
+            return pc_asks(c, ASK_OFFER, -1, False, gs.aa_offer)
+        if pc_hvar(c, gs, 0, 0, 2):
+            return True
+        if gs.aa_offer[gs.turn.hvars[0]] < 0:
+            return pc_bad(c, PF_HVAR, gs.turn.hvars[0], -1, -1)
+        return pc_asks(c, ASK_OPTION, 2)
+    if local == H_STOUT_RESOLVE:                        # hvars[0] = the kind (0 .. 3)
+        if pc_stage(c, gs, 1):
+            return True
+        if stage == 0:
+            return pc_asks(c, ASK_OPTION, 4)
+        return pc_hvar(c, gs, 0, 0, 3) or pc_asks(c, ASK_HAND_CARD, -1, True)
+    if local == H_TEMPORAL_PORTAL:                      # options: directions
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_OPTION, 6, True) or pc_directions(c, gs)
+    if local == H_TALENT_PLAY:
+        # stage 1: hvars[0] = colour (-1 any); 2, 3: hvars[1] = the Spell's slot, 3: hvars[2] = 1
+        if pc_stage(c, gs, 3):
+            return True
+        if stage == 0:
+            return pc_asks(c, ASK_HAND_CARD)
+        if stage == 1:
+            return pc_hvar(c, gs, 0, -1, 3) or pc_asks(c, ASK_OFFER, -1, False, gs.spell_offer)
+        if pc_hvar(c, gs, 1, 0, 2):
+            return True
+        if gs.spell_offer[gs.turn.hvars[1]] < 0:
+            return pc_bad(c, PF_HVAR + 1, gs.turn.hvars[1], -1, -1)
+        if stage == 3:
+            return pc_hvar(c, gs, 2, 1, 1) or pc_asks(c, ASK_PAYMENT)
+        # option = payment code (+ 32: powered)
+        pc_asks(c, ASK_OPTION, ASK_DONE)
+        return pc_subset(c, gs, talent_pay_codes(gs))
+    c.ask = -1
+    return False
+
+
+cdef uint64_t talent_pay_codes(const GameState* gs) noexcept nogil:
+    """Magic Talent's stage-2 options as codes: a payment code, + 32 for powered."""
+    cdef uint64_t o = 0
+    cdef int k
+    for k in range(n_pay_codes(gs)):
+        o |= ((<uint64_t>1) << k) | ((<uint64_t>1) << (k + 32))
+    return o

@@ -1091,3 +1091,42 @@ def set_skill_offer(Engine eng, skills):
     for i, s in enumerate(skills):
         gs.skill_offer[i] = ids.index(s)
     gs.n_skill_offer = len(skills)
+
+
+cdef bint artifacts_pending(const GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
+                            int local, PendingCheck* c) noexcept nogil:
+    """Bounds of a pending Artifact question (pending_check, _engine.pyx)."""
+    cdef const int32_t* a = row_args(es, row)
+    cdef int stage = gs.turn.handler_stage
+    if local == AR_RANDOM_CRYSTALS:                     # hvars[0] = gold rolls still to choose for
+        return pc_stage(c, gs, 0) or pc_hvar(c, gs, 0, 1, a[0] if a[0] > 1 else 1) or pc_asks(c, ASK_COLOUR, 4)
+    if local == AR_HORN_OF_WRATH:                       # option = the extra dice rolled
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_NUMBER, (a[1] if a[1] < ASK_DONE - 1 else ASK_DONE - 1) + 1)
+    if local == AR_ENEMIES_NO_ATTACK:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_ENEMY, -1, True)
+    if local == AR_SWORD_DISCARD or local == AR_BOW_DISCARD:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_HAND_CARD, -1, True)
+    if local == AR_SOUL_HARVESTER:                      # hvars[0] = the enemy slot, -1 = the "one" enemy
+        return pc_bad(c, PF_STAGE, stage, 1, 1) or pc_hvar(c, gs, 0, -1, pc_n_enemies(gs) - 1) \
+            or pc_asks(c, ASK_COLOUR, 4)
+    if local == AR_CIRCLET_USE or local == AR_CIRCLET_GAIN:   # options: slots of the skill offer
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_OFFER, gs.n_skill_offer)
+    if local >= AR_BANNER_FIRST and local <= AR_BANNER_LAST:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_UNIT)
+    if local == AR_DRUIDIC_STAFF_MOVE:
+        return pc_stage(c, gs, 0) or pc_travel(c, gs, False)
+    if local == AR_DISCARD_BY_COLOUR:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_HAND_CARD)
+    if local == AR_BOOK_AA or local == AR_BOOK_SPELL:   # stage 1: hvars[0] = the card's colour
+        if pc_stage(c, gs, 1):
+            return True
+        if stage == 0:
+            return pc_asks(c, ASK_HAND_CARD)
+        return pc_hvar(c, gs, 0, 0, 3) or pc_asks(c, ASK_OFFER, -1, False,
+                                                  &gs.spell_offer[0] if local == AR_BOOK_SPELL else &gs.aa_offer[0])
+    if local == AR_TOME:
+        if pc_stage(c, gs, 1):
+            return True
+        return pc_asks(c, ASK_HAND_CARD) if stage == 0 else pc_asks(c, ASK_OFFER, -1, False, gs.spell_offer)
+    c.ask = -1
+    return False

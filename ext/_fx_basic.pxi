@@ -310,3 +310,46 @@ cdef bint basic_playable(const GameState* gs, const EngineStatics* es, int row, 
     if local == H_REDUCE_ATTACK:
         return reducible_attacks(gs, es.st, 0) != 0
     return False
+
+
+cdef bint basic_pending(const GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
+                        int local, PendingCheck* c) noexcept nogil:
+    """Bounds of a pending basic-card question (pending_check, _engine.pyx)."""
+    if local == H_DISCARD_COST or local == H_CONCENTRATION:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_HAND_CARD)
+    if local == H_MANA_TO_CRYSTAL:                      # stage 1: hvars[1] = the colour
+        if pc_stage(c, gs, 1):
+            return True
+        if gs.turn.handler_stage == 0:                  # a colour it can pay for (else stage 1 asks nothing)
+            return pc_asks(c, ASK_COLOUR, 4, True) or pc_subset(c, gs, crystal_colours_payable(gs))
+        return pc_hvar(c, gs, 1, 0, 3) or pc_asks(c, ASK_PAYMENT) \
+            or pc_subset(c, gs, crystal_pay_options(gs, gs.turn.hvars[1]))
+    if local == H_MANA_DRAW_POWERED:                    # stage 1: hvars[1] = the die
+        if pc_stage(c, gs, 1):
+            return True
+        if gs.turn.handler_stage == 0:
+            return pc_asks(c, ASK_DIE) or pc_subset(c, gs, dice_not_taken(gs))
+        return pc_hvar(c, gs, 1, 0, gs.n_dice - 1) or pc_asks(c, ASK_COLOUR)
+    if local == H_REDUCE_ATTACK:                        # options: enemy slot * 3 + attack
+        return pc_bad(c, PF_STAGE, gs.turn.handler_stage, 1, 1) \
+            or pc_asks(c, ASK_PAYMENT, ASK_DONE) or pc_enemy_attack_options(c, gs)
+    c.ask = -1
+    return False
+
+
+cdef uint64_t crystal_colours_payable(const GameState* gs) noexcept nogil:
+    cdef uint64_t o = 0
+    cdef int i
+    for i in range(4):
+        if crystal_pay_options(gs, i) != 0:
+            o |= (<uint64_t>1) << i
+    return o
+
+
+cdef uint64_t dice_not_taken(const GameState* gs) noexcept nogil:
+    cdef uint64_t o = 0
+    cdef int i
+    for i in range(gs.n_dice):
+        if not (gs.dice_taken >> i) & 1:
+            o |= (<uint64_t>1) << i
+    return o

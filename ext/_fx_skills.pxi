@@ -1361,3 +1361,59 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
         return RES_DONE
     set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
     return RES_ERROR
+
+
+cdef bint skills_pending(const GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
+                         int local, PendingCheck* c) noexcept nogil:
+    """Bounds of a pending skill question (pending_check, _engine.pyx)."""
+    cdef const int32_t* a = row_args(es, row)
+    cdef const Player* pl = &gs.players[p]
+    cdef int stage = gs.turn.handler_stage
+    if local == SK_POWER_OF_PAIN or local == SK_I_DONT_GIVE_A_DAMN or local == SK_WOLFS_HOWL:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_HAND_CARD)
+    if local == SK_WHO_NEEDS_MAGIC or local == SK_INVOCATION or local == SK_UNIVERSAL_POWER:
+        # stage 1: hvars[0] = the hand card
+        if pc_stage(c, gs, 1):
+            return True
+        if stage == 0:
+            return pc_asks(c, ASK_HAND_CARD)
+        if pc_hvar(c, gs, 0, 0, pl.n_hand - 1):
+            return True
+        if local == SK_WHO_NEEDS_MAGIC:
+            return pc_asks(c, ASK_OPTION, 2)
+        return pc_asks(c, ASK_COLOUR) if local == SK_INVOCATION else pc_asks(c, ASK_PAYMENT)
+    if local == SK_ON_HER_OWN:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_OPTION, 2)
+    if local == SK_HEALING_RITUAL:                      # option = Wounds thrown away
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_NUMBER, a[0] + 1 if a[0] < ASK_DONE - 1 else ASK_DONE)
+    if local == SK_MANA_EXPLOIT:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_COLOUR)
+    if local == SK_TAUNT:                               # enemy slot * 3 + attack; stage 1: in hvars[0]
+        if pc_stage(c, gs, 1):
+            return True
+        if stage == 0:
+            return pc_asks(c, ASK_OPTION, ASK_DONE) or pc_enemy_attack_options(c, gs)
+        return pc_enemy_attack(c, gs, PF_HVAR, gs.turn.hvars[0]) or pc_asks(c, ASK_OPTION, 2)
+    if local == SK_RESISTANCE_BREAK or local == SK_DUELING:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_ENEMY)
+    if local == SK_LEADERSHIP:                          # option = a[option]: 0 .. 2
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_OPTION, 3)
+    if local == SK_REROLL_SOURCE_DIE:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_DIE, -1, True)
+    if local == SK_SOURCE_OPENING_DIE:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_DIE)
+    if local == SK_KNOW_YOUR_PREY:                      # stage 1: hvars[0] = the enemy
+        if pc_stage(c, gs, 1):
+            return True
+        if stage == 0:
+            return pc_asks(c, ASK_ENEMY)
+        return pc_enemy_slot(c, gs, 0) or pc_asks(c, ASK_OPTION, PREY_ELEMENT + 6)
+    if local == SK_POLARIZATION:
+        if pc_stage(c, gs, 1):
+            return True
+        return pc_asks(c, ASK_PAYMENT) if stage == 0 else pc_asks(c, ASK_COLOUR)
+    if local == SK_FLIGHT:                              # option k = the k-th space flight_options finds
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_OPTION, ASK_DONE) \
+            or pc_subset(c, gs, flight_options(gs, es, st, p, a, NULL))
+    c.ask = -1
+    return False

@@ -1256,3 +1256,95 @@ cdef void rings_fame(GameState* gs, const EngineStatics* es, int p) noexcept nog
         return
     for c in range(4):
         pl.fame += ((gs.turn.ring_fame >> (2 * c)) & 3) * gs.turn.spells_cast[c]
+
+
+cdef bint spells_pending(const GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
+                         int local, PendingCheck* c) noexcept nogil:
+    """Bounds of a pending Spell question (pending_check, _engine.pyx)."""
+    cdef const Player* pl = &gs.players[p]
+    cdef int stage = gs.turn.handler_stage, u, k
+    if local == SP_RESTORATION:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_UNIT, -1, True)
+    if local == SP_MEDITATION:                          # hvars[0] = cards on top of the discard pile
+        return pc_stage(c, gs, 0) or pc_hvar(c, gs, 0, 1, pl.n_discard if pl.n_discard < 6 else 6) \
+            or pc_asks(c, ASK_OPTION, 2)
+    if local == SP_UNDERGROUND_TRAVEL or local == SP_WINGS_OF_WIND or local == SP_UNDERGROUND_ATTACK:
+        return pc_stage(c, gs, 0) or pc_travel(c, gs, local == SP_UNDERGROUND_ATTACK)
+    if local == SP_CALL_TO_ARMS:
+        # stage 1: hvars[0] = the unit; 2: hvars[1] = the row of one of its abilities
+        if pc_stage(c, gs, 2):
+            return True
+        if stage == 0:
+            return pc_asks(c, ASK_OFFER, -1, False, gs.unit_offer, gs.n_unit_offer)
+        if pc_hvar(c, gs, 0, 0, st.units.rows - 1):
+            return True
+        u = gs.turn.hvars[0]
+        k = unit_value(es, u, es.units.first_ability)
+        if stage == 1:
+            return pc_asks(c, ASK_OPTION, unit_value(es, u, es.units.n_abilities))
+        return pc_hvar(c, gs, 1, k, k + unit_value(es, u, es.units.n_abilities) - 1) or pc_asks(c, ASK_PAYMENT)
+    if local == SP_RECRUIT_FREE:                        # stage 1: hvars[0] = the offer slot
+        if pc_stage(c, gs, 1):
+            return True
+        if stage == 0:
+            return pc_asks(c, ASK_OFFER, -1, False, gs.unit_offer, gs.n_unit_offer)
+        if pc_hvar(c, gs, 0, 0, gs.n_unit_offer - 1):
+            return True
+        if gs.unit_offer[gs.turn.hvars[0]] < 0:
+            return pc_bad(c, PF_HVAR, gs.turn.hvars[0], -1, -1)
+        return pc_asks(c, ASK_UNIT)
+    if local == SP_MANA_RADIANCE or local == SP_MIND_READ:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_COLOUR, 4)
+    if local == SP_OFFERING_DISCARD:
+        if pc_stage(c, gs, 1):
+            return True
+        return pc_asks(c, ASK_HAND_CARD, -1, True) if stage == 0 else pc_asks(c, ASK_COLOUR, 4)
+    if local == SP_DESTROY_ENEMY:                       # option = combat slot
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_OPTION, pc_n_enemies(gs)) \
+            or pc_subset(c, gs, live_slots(gs))
+    if local == SP_SACRIFICE:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_OPTION, 4)
+    if local == SP_ENERGY_FLOW:                         # option = unit slot
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_OPTION, MAX_UNITS_) or pc_subset(c, gs, held_unit_slots(pl))
+    if local == SP_MANA_CLAIM:                          # stage 1: hvars[0] = the die's colour
+        if pc_stage(c, gs, 1):
+            return True
+        if stage == 0:
+            return pc_asks(c, ASK_DIE)
+        return pc_hvar(c, gs, 0, 0, 3) or pc_asks(c, ASK_OPTION, 2)
+    if local == SP_CHARM_BONUS:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_OPTION, 5)
+    if local == SP_POSSESS or local == SP_CHILL or local == SP_ARMOR_FORTIFIED:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_ENEMY)
+    if local == SP_WINGS_OF_NIGHT:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_ENEMY, -1, True)
+    c.ask = -1
+    return False
+
+
+cdef bint pc_travel(PendingCheck* c, const GameState* gs, bint attack) noexcept nogil:
+    """travel / underground_attack: hvars[0] spaces moved, hvars[1] the most, hvars[2] Move
+    per space, (attack) hvars[3] the space it started from; options: directions."""
+    if pc_hvar(c, gs, 1, 1, 127) or pc_hvar(c, gs, 0, 0, gs.turn.hvars[1] - 1) or pc_hvar(c, gs, 2, 0, 127):
+        return True
+    if attack and pc_hvar(c, gs, 3, 0, gs.n_hexes - 1):
+        return True
+    return pc_asks(c, ASK_OPTION, 6, True) or pc_directions(c, gs)
+
+
+cdef uint64_t live_slots(const GameState* gs) noexcept nogil:
+    cdef uint64_t o = 0
+    cdef int s
+    for s in range(pc_n_enemies(gs)):
+        if gs.combat.enemies[s].token >= 0:
+            o |= (<uint64_t>1) << s
+    return o
+
+
+cdef uint64_t held_unit_slots(const Player* pl) noexcept nogil:
+    cdef uint64_t o = 0
+    cdef int i
+    for i in range(MAX_UNITS_):
+        if pl.units[i].card >= 0:
+            o |= (<uint64_t>1) << i
+    return o

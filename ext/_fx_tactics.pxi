@@ -328,5 +328,32 @@ cdef int tactics_handler(GameState* gs, const EngineStatics* es, const Statics* 
     return RES_ERROR
 
 
+cdef bint tactics_pending(const GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
+                          int local, PendingCheck* c) noexcept nogil:
+    """Bounds of a pending tactic question (pending_check, _engine.pyx)."""
+    cdef const int32_t* a = row_args(es, row)
+    cdef uint64_t basic = 0
+    cdef int i
+    if local == H_RETHINK or local == H_MIDNIGHT_MEDITATION:
+        return pc_stage(c, gs, 0) or pc_hvar(c, gs, 0, 0, 6) or pc_asks(c, ASK_HAND_CARD, -1, True)
+    if local == H_MANA_STEAL:                           # a die showing a basic colour (3.2)
+        for i in range(gs.n_dice):
+            if gs.dice[i] < GOLD:
+                basic |= (<uint64_t>1) << i
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_DIE) or pc_subset(c, gs, basic)
+    if local == H_PREPARATION:
+        return pc_stage(c, gs, 0) or pc_hvar(c, gs, 0, 0, a[0] - 1 if a[0] > 0 else 0) \
+            or pc_asks(c, ASK_DECK_CARD)
+    if local == H_MANA_SEARCH:                          # hvars[1 + i]: the dice chosen so far
+        if pc_stage(c, gs, 0) or pc_hvar(c, gs, 0, 0, 1):
+            return True
+        if gs.turn.hvars[0] == 1 and pc_hvar(c, gs, 1, 0, gs.n_dice - 1):
+            return True
+        return pc_asks(c, ASK_DIE, -1, True) \
+            or pc_subset(c, gs, search_options(gs, gs.turn.hvars[1] if gs.turn.hvars[0] > 0 else -1))
+    c.ask = -1
+    return False
+
+
 cdef bint tactics_playable(const GameState* gs, const EngineStatics* es, int row, int local) noexcept nogil:
     return False    # tactic effects are never played from a card in hand

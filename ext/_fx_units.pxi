@@ -678,3 +678,27 @@ cdef int units_explore_far(GameState* gs, const Statics* st, int p, int a, int b
                 gs.players[p].position = <int16_t>h
                 return slot
     return -1
+
+
+cdef bint units_pending(const GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
+                        int local, PendingCheck* c) noexcept nogil:
+    """Bounds of a pending Unit-ability question (pending_check, _engine.pyx)."""
+    if local == U_ALTEM_COLDFIRE:                       # stage 0: pay blue, 1: pay red
+        return pc_stage(c, gs, 1) or pc_asks(c, ASK_PAYMENT, -1, True)
+    if local == U_GAIN_RESISTANCE:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_UNIT)
+    if local >= U_LOSE_FORTIFICATION and local <= U_DESTROY_IF_BLOCKED and local != U_SHOCK_WEAKEN \
+            and local != U_SHOCK_DRAW_FIRE:
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_ENEMY)
+    if local == U_SHOCK_WEAKEN:                         # stage 1: hvars[0] = the enemy, option = its attack
+        if pc_stage(c, gs, 1):
+            return True
+        if gs.turn.handler_stage == 0:
+            return pc_asks(c, ASK_ENEMY)
+        return pc_enemy_slot(c, gs, 0) or pc_asks(c, ASK_NUMBER, 3)
+    if local == U_SHOCK_DRAW_FIRE:                      # option: enemy slot * 3 + attack
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_OPTION, ASK_DONE) or pc_enemy_attack_options(c, gs)
+    if local == U_SCOUTS_RECON:                         # the handler checks its option itself
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_OPTION, ASK_DONE)
+    c.ask = -1
+    return False

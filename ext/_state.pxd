@@ -136,6 +136,8 @@ cdef class GameCore:
                                     # Engine trusts its cached legal list only while it is unchanged
     cdef readonly object tables     # mksim.tables.Tables (kept alive: st points into it)
     cdef readonly object setup      # SetupData it was built from (ids for to_dict)
+    cdef public object engine_ref   # weakref to the Engine that runs this game (set by Engine), or None:
+                                    # load_dict checks a fixture against it (legal action, pending question)
     cdef const int32_t[:, ::1] cards
     cdef const int32_t[:, ::1] units
     cdef const int32_t[:, ::1] enemies

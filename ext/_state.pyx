@@ -912,7 +912,13 @@ cdef class GameCore:
         mksim.fixtures.FixtureError (a ValueError) naming the key path of a mistake or of
         a field the position cannot hold (mksim.fixtures.validate: checks by meaning,
         docs/fixtures.md), and then leaves the state as it was.  To start from a fresh setup use
-        :meth:`mksim.game.Game.state_from_dict`."""
-        from mksim.fixtures import apply_fixture
+        :meth:`mksim.game.Game.state_from_dict`.  The core must be run by an Engine (a State's
+        core): the checks of a legal action and of the pending question need it."""
+        from mksim.fixtures import FixtureError, apply_fixture
+        engine = self.engine_ref() if self.engine_ref is not None else None
+        if engine is None:
+            # the last checks (a legal action, the pending question's bounds) need the rules
+            raise FixtureError("fixture: this GameCore has no Engine (a bare copy); load fixtures "
+                               "through Game.state_from_dict or the core of a State")
         self.version += 1
-        apply_fixture(self, d)
+        apply_fixture(self, d, engine)

@@ -1176,12 +1176,18 @@ def _check_counted(values: list, n: int, lo: int, hi: int, path: str, count_path
             _bad(f"{path}[{i}]", f"{values[i]} is out of range ({lo} .. {hi})")
 
 
+#: effect ops other than handlers that wait for a decision (ext/_engine.pyx run_handler)
+_ASKING_OPS = ("ready_unit", "heal_unit", "enemy_armor", "enemy_no_attack")
+
+
 def validate(core, engine=None) -> None:
     """Check the position of ``core`` by meaning; raise FixtureError naming the key path of
     the first field that no game can hold, or that disagrees with the others.
 
-    With ``engine`` (the core's :class:`mksim._engine.Engine`) a position that is not over
-    must also offer a legal action."""
+    With ``engine`` (the core's :class:`mksim._engine.Engine`) the pending question's
+    scratch values are checked against its handler's bounds (``Engine.pending_problem``)
+    and a position that is not over must offer a legal action.  Every load path passes
+    the engine (``Game.state_from_dict``, ``GameCore.load_dict``)."""
     raw = core.raw_dict()
     su = core.setup
     N = _names(core)
@@ -1247,7 +1253,8 @@ def validate(core, engine=None) -> None:
                                         f"'{_OPS[r[0]]}')")
     for k in ("handler_row", "soul_row", "maximal_row", "maximal_self"):
         row = t[k] - (k != "handler_row")
-        if row >= 0 and _OPS[ops[row]] != "handler":
+        # a question waits in a handler, or in ready_unit / heal_unit / an enemy effect (run_handler)
+        if row >= 0 and _OPS[ops[row]] not in (("handler",) + _ASKING_OPS if k == "handler_row" else ("handler",)):
             _bad(f"turn.{k}", f"effect row {row} is not an effect handler (it is '{_OPS[ops[row]]}')")
     if t["handler_row"] >= 0:
         if t["ask"] == 0 or t["ask_options"] == 0:
@@ -1272,6 +1279,12 @@ def validate(core, engine=None) -> None:
     bad = violations(core)
     if bad:
         _bad(_violation_path(bad[0]), bad[0])
+    if engine is not None:
+        # the pending question's stage, scratch values and options, by the bounds its handler
+        # states next to its code (Engine.pending_problem, ext/_fx_*.pxi <group>_pending)
+        problem = engine.pending_problem()
+        if problem is not None:
+            raise FixtureError(problem)
     if engine is not None and phase != PH["game_over"] and len(engine.legal_actions()) == 0:
         _bad("phase", f"the position offers no legal action in phase {PHASE_NAMES[phase]!r} "
                       f"(the turn and combat fields do not fit it)")

@@ -4,7 +4,9 @@
 Real positions are taken with ``State.to_dict()`` from seeded random and eager games of both
 solo scenarios, with and without The Lost Legion; each mutation changes one to three fields
 (boundary values, random whole numbers, wrong types, removed keys, huge and negative
-numbers, swapped lists, other or unknown ids).  :func:`judge` loads a mutated fixture and
+numbers, swapped lists, other or unknown ids).  Positions with a handler's question pending
+(:class:`PendingPositions`) also have their scratch values, stage, question and options
+mutated (:func:`mutate_pending`): handlers use those as indices.  :func:`judge` loads a mutated fixture and
 plays it on: the verdict is ``"refused"`` (one FixtureError naming a key path),
 ``"ended"`` (played to the end of the game by the random policy), ``"stopped"`` (played
 until the engine named a rule it does not implement yet: a clean end, not a failure) or a
@@ -69,6 +71,83 @@ class Positions:
             pass
         return game, state.to_dict(), f"{key[0]}/{key[1]}{'/LL' if key[2] else ''} {policy_name} " \
                                       f"seed {self.seed} game {index} after {steps} decisions"
+
+
+class PendingPositions(Positions):
+    """Positions of seeded random / eager games in which a handler's question is pending
+    (``turn.handler_row`` >= 0): what :func:`mutate_pending` changes the scratch values of."""
+
+    def take(self, k: int) -> tuple:
+        """Pending position ``k``: (game, dict, description); a game is played decision by
+        decision and stopped at its n-th question (n drawn from 1 .. 12)."""
+        from mksim._policies import core_info
+        r = random.Random(self.seed * 1_000_033 + k)
+        for attempt in range(50):
+            key = (SCENARIOS[k % 2], r.choice(HEROES), bool(k // 2 % 2))
+            game = self.game(key)
+            policy_name = ("random", "eager")[k // 4 % 2]
+            pol = get_policy(policy_name)
+            index = r.randrange(1 << 20)
+            pol.reset(self.seed, index)
+            state = game.new_state(self.seed, index)
+            want, seen, last = r.randint(1, 12), 0, None
+            try:
+                for step in range(5000):
+                    if state.is_terminal():
+                        break
+                    if core_info(state.core)["handler_row"] >= 0:
+                        seen += 1
+                        last = (state.to_dict(), step)
+                        if seen == want:
+                            break
+                    pol.play_engine(state.engine, 1)
+            except NotImplementedError:
+                pass
+            if last is not None:
+                return game, last[0], f"{key[0]}/{key[1]}{'/LL' if key[2] else ''} {policy_name} " \
+                                      f"seed {self.seed} game {index}, question {seen} after {last[1]} decisions"
+        raise RuntimeError(f"no pending question in 50 games (position {k})")
+
+
+#: the pending question's fields a handler reads back (its scratch values and the question)
+PENDING_FIELDS = tuple(("turn", "hvars", i) for i in range(8)) + (
+    ("turn", "handler_stage"), ("turn", "ask"), ("turn", "ask_options"))
+
+
+def mutate_pending(d: dict, r: random.Random) -> tuple[dict, list]:
+    """``d`` (a position with a question pending) with one to three of its scratch values,
+    its stage, what it asks or its options changed (boundaries, small numbers, one bit
+    more, a neighbour of the value)."""
+    d = _copy(d)
+    words = []
+    for _ in range(r.choice((1, 1, 1, 2, 3))):
+        path = r.choice(PENDING_FIELDS)
+        parent = _get(d, path[:-1])
+        key = path[-1]
+        v = parent[key]
+        if not isinstance(v, int) or isinstance(v, bool):
+            v = 0                                # a wrong type written by an earlier mutation
+        op = r.random()
+        if key == "ask_options":
+            if op < 0.5:
+                new = v | (1 << r.randrange(64))
+            elif op < 0.7:
+                new = v ^ (1 << r.randrange(64))
+            elif op < 0.85:
+                new = 1 << r.randrange(64)
+            else:
+                new = r.choice((0, (1 << 64) - 1, 1 << 63, 2 ** 64, -1))
+        elif op < 0.35:
+            new = r.choice(BOUNDARY)
+        elif op < 0.75:
+            new = r.randint(-3, 20)
+        elif op < 0.95:
+            new = v + r.choice((-3, -2, -1, 1, 2, 3))
+        else:
+            new = r.choice(WRONG_TYPES)
+        parent[key] = new
+        words.append(f"{_words(path)} = {new!r}"[:160])
+    return d, words
 
 
 def _copy(x):

@@ -5,7 +5,9 @@ played to their end -- no crash, no hang, no other exception (tests/fixture_muta
 
 Mutations run in chunks in child processes, so that a crash (a segmentation fault) or a
 hang (``--timeout`` seconds for a chunk) is counted and reported with the mutation that
-caused it instead of ending the run.  Prints the counts (refused / ended / stopped /
+caused it instead of ending the run.  Every 4th position is one with a handler's question
+pending, and its mutations change the question's scratch values, stage and options
+(``mutate_pending``).  Prints the counts (refused / ended / stopped /
 failures) and each failure with what to replay it (``--replay K``).  Exit status 1 when
 any mutation failed.
 """
@@ -27,27 +29,34 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parents[1]))
 
 PER_POSITION = 20               # mutations of each position
+PENDING_EVERY = 4               # every 4th position has a handler's question pending
 
 
-def _case(positions, k: int, cache: dict):
+def is_pending(k: int) -> bool:
+    """Mutation ``k`` changes the scratch values of a pending question (mutate_pending)."""
+    return k // PER_POSITION % PENDING_EVERY == PENDING_EVERY - 1
+
+
+def _case(seed: int, k: int, cache: dict):
     """Mutation ``k``: (game, mutated dict, words)."""
-    from fixture_mutations import mutate
+    from fixture_mutations import PendingPositions, Positions, mutate, mutate_pending
     pk = k // PER_POSITION
-    if pk not in cache:
-        cache.clear()
-        cache[pk] = positions.take(pk)
-    game, d, where = cache[pk]
-    r = random.Random(positions.seed * 7_919 + k)
-    m, words = mutate(d, r, r.choice((1, 1, 1, 2, 3)))
+    if "positions" not in cache:
+        cache["positions"] = (Positions(seed), PendingPositions(seed))   # they keep their Games
+    if cache.get("pk") != pk:
+        cache["pk"] = pk
+        cache["case"] = cache["positions"][is_pending(k)].take(pk)
+    game, d, where = cache["case"]
+    r = random.Random(seed * 7_919 + k)
+    m, words = mutate_pending(d, r) if is_pending(k) else mutate(d, r, r.choice((1, 1, 1, 2, 3)))
     return game, m, f"{where}; " + "; ".join(words)
 
 
 def worker(seed: int, start: int, count: int) -> None:
-    from fixture_mutations import Positions, judge
-    positions = Positions(seed)
+    from fixture_mutations import judge
     cache: dict = {}
     for k in range(start, start + count):
-        game, m, words = _case(positions, k, cache)
+        game, m, words = _case(seed, k, cache)
         print(json.dumps({"k": k, "start": True, "words": words}), flush=True)
         verdict = judge(game, m, play_seed=k)
         print(json.dumps({"k": k, "verdict": verdict}), flush=True)
@@ -107,8 +116,8 @@ def main(argv=None) -> int:
         worker(args.seed, *args.worker)
         return 0
     if args.replay is not None:
-        from fixture_mutations import Positions, judge
-        game, m, words = _case(Positions(args.seed), args.replay, {})
+        from fixture_mutations import judge
+        game, m, words = _case(args.seed, args.replay, {})
         print(words)
         print(judge(game, m, play_seed=args.replay))
         return 0
@@ -121,6 +130,10 @@ def main(argv=None) -> int:
     print(f"{len(results)} mutations (seed {args.seed}), {time.time() - t0:.0f} s: "
           f"{verdicts['refused']} refused, {verdicts['ended']} played to the end, "
           f"{verdicts['stopped']} stopped at a rule not implemented yet, {verdicts['failure']} failures")
+    pending = Counter("failure" if v.startswith("failure") else v for k, v, _w in results if is_pending(k))
+    print(f"  of which {sum(pending.values())} of pending questions' scratch values: "
+          f"{pending['refused']} refused, {pending['ended']} played to the end, "
+          f"{pending['stopped']} stopped, {pending['failure']} failures")
     kinds = Counter()
     for k, v, w in sorted(results):
         if v.startswith("failure"):
