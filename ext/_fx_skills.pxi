@@ -1415,5 +1415,30 @@ cdef bint skills_pending(const GameState* gs, const EngineStatics* es, const Sta
     if local == SK_FLIGHT:                              # option k = the k-th space flight_options finds
         return pc_stage(c, gs, 0) or pc_asks(c, ASK_OPTION, ASK_DONE) \
             or pc_subset(c, gs, flight_options(gs, es, st, p, a, NULL))
+    if local == SK_MARK_MANA:                           # Mana Overload: a non-gold colour
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_COLOUR) or pc_subset(c, gs, 0x2F)
+    if local == SK_THROW_AWAY_WOUNDS:                   # Ritual of Pain: min .. (Wounds in hand, max)
+        return pc_stage(c, gs, 0) or pc_asks(c, ASK_NUMBER, ASK_DONE) \
+            or pc_subset(c, gs, wound_number_options(gs, es, pl, a))
+    if local == SK_FIRST_COMBAT_WEAKEN:                 # stage 0: the enemy; 1: slot * 3 + attack
+        if pc_stage(c, gs, 1):
+            return True
+        if stage == 0:
+            return pc_asks(c, ASK_ENEMY) or pc_subset(c, gs, weaken_armor_targets(gs, st))
+        return pc_asks(c, ASK_OPTION, ASK_DONE) or pc_subset(c, gs, weaken_attack_targets(gs, st))
     c.ask = -1
     return False
+
+
+cdef uint64_t wound_number_options(const GameState* gs, const EngineStatics* es, const Player* pl,
+                                   const int32_t* a) noexcept nogil:
+    """The numbers of Wounds Ritual of Pain may throw away now (its ASK_NUMBER options)."""
+    cdef int i, v = 0
+    for i in range(pl.n_hand):
+        if pl.hand[i] == es.wound:
+            v += 1
+    if v > a[1]:
+        v = a[1]
+    if v < a[0]:
+        return 0
+    return ((<uint64_t>1) << (v + 1)) - ((<uint64_t>1) << a[0])
