@@ -302,9 +302,11 @@ cdef bint basic_playable(const GameState* gs, const EngineStatics* es, int row, 
         put_back(<GameState*>gs, lifted)
         return ok
     if local == H_NOBLE_MANNERS_BONUS:
-        # its Influence decides (all(...)): also in combat, to pay Thugs / Heroes (LL-4.3.4),
-        # where the bonus ("if used during interaction") is not given
-        return True
+        # wherever its Influence has a use (the same test as OP_INFLUENCE: interaction 10.2.2,
+        # Learning / Diplomacy while moving, Thugs / Heroes in combat LL-4.3.4), the bonus
+        # itself given only during interaction; not elsewhere, where an all(...) may drop an
+        # Influence part (LL-9.7.8) and would leave the card played for nothing
+        return gs.phase == PH_INTERACT or influence_elsewhere(gs) or units_need_influence(gs, es)
     if local == H_COLD_TOUGHNESS:
         return gs.phase == PH_COMBAT_BLOCK                     # 11.6.3
     if local == H_REDUCE_ATTACK:
