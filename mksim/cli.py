@@ -804,6 +804,7 @@ def experiment_cmd(
     correction: str = typer.Option("holm", "--correction", help="Multiple-testing correction: holm or bh."),
     backend: str = typer.Option("loky", "--backend", help="loky (processes on this machine) or dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS", help="Dask scheduler address."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace results of a different experiment in --out."),
 ) -> None:
     """Run an experiment (resuming what is already stored) and write its report in one go."""
     from .experiments import ExperimentError, load_experiment
@@ -815,7 +816,7 @@ def experiment_cmd(
         fail(str(err))
     out = out if out is not None else Path("results") / exp.name
     run_cmd(experiment=experiment, scenario=None, hero=None, policy=None, lost_legion=False, content=None,
-            games=None, seed=None, jobs=jobs, out=out, quiet=quiet, resume=False, overwrite=False,
+            games=None, seed=None, jobs=jobs, out=out, quiet=quiet, resume=False, overwrite=overwrite,
             backend=backend, scheduler=scheduler, chunk_size=None)
     _write_report(out, metric, correction)
 

@@ -280,11 +280,15 @@ def remove_chunks(out: Path) -> None:
 
 
 def remove_results(out: Path) -> None:
-    """``--overwrite``: remove what a run wrote in ``out`` (nothing else)."""
+    """``--overwrite``: remove what a run and its report wrote in ``out`` (nothing else: a
+    report of the replaced results would describe games that are no longer there)."""
+    import shutil
     remove_chunks(out)
-    for name in ("games.parquet", "rounds.parquet", MANIFEST):
+    for name in ("games.parquet", "rounds.parquet", MANIFEST, "report.md", "report.html"):
         if (out / name).exists():
             (out / name).unlink()
+    if (out / "figures").is_dir():
+        shutil.rmtree(out / "figures")
 
 
 # ---------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ def test_shipped_experiments_load():
     assert sorted(c.hero for c in h.cells) == sorted(["arythea", "goldyx", "norowas", "tovak", "wolfhawk"])
 
 
-@pytest.mark.parametrize("name, cells", [("tactics", 13), ("strategies", 25), ("lost-legion", 10),
+@pytest.mark.parametrize("name, cells", [("tactics", 13), ("strategies", 30), ("lost-legion", 10),
                                          ("content-change", 10)])
 def test_report_experiments_load(name, cells):
     """The experiments of the reports issue (issue 11) load with their factors."""

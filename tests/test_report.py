@@ -270,3 +270,12 @@ def test_experiment_command_runs_and_reports(tmp_path):
     assert "report:" in r.output and "arythea | random" in r.output
     res = load_results(out)
     assert len(res.games["fame"]) == 12
+    # another experiment into the same folder: refused (exit 2, nothing changed) unless --overwrite
+    p.write_text(p.read_text().replace("seed = 13", "seed = 14"))
+    before = (out / "games.parquet").read_bytes()
+    r2 = cli.invoke(app, ["experiment", str(p), "--out", str(out), "--jobs", "1", "--quiet"])
+    assert r2.exit_code == 2 and "different experiment" in r2.output
+    assert (out / "games.parquet").read_bytes() == before
+    r3 = cli.invoke(app, ["experiment", str(p), "--out", str(out), "--jobs", "1", "--quiet", "--overwrite"])
+    assert r3.exit_code == 0, r3.output
+    assert load_results(out).manifest["root_seed"] == 14
