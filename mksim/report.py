@@ -276,7 +276,7 @@ def _strata(res: Results, key: str) -> dict:
 
 def _cell_table(doc: Doc, res: Results, metrics: list) -> None:
     head = ["cell", "n", "finished", "stopped"] + [f"{METRIC_NAMES.get(m, m)} [95% CI]" for m in metrics] \
-        + ["mean level", "mean combats"]
+        + ["mean level [95% CI]", "mean combats [95% CI]"]
     rows = []
     for c in res.cells:
         r = res.cell_rows(c["index"])
@@ -284,7 +284,8 @@ def _cell_table(doc: Doc, res: Results, metrics: list) -> None:
         stopped = int((res.games["error"][r] != "none").sum()) if "error" in res.games else 0
         rows.append([f"{c['index']} {c['label']}", len(r), fin, stopped]
                     + [_fmt(_estimate(res, r, m), m) for m in metrics]
-                    + [f"{res.games['level'][r].mean():.2f}", f"{res.games['combats'][r].mean():.2f}"])
+                    + [_fmt(mean_ci(res.games["level"][r].astype(float), seed=len(r)), "level"),
+                       _fmt(mean_ci(res.games["combats"][r].astype(float), seed=len(r)), "combats")])
     doc.table(head, rows)
 
 
@@ -432,8 +433,9 @@ def _behaviour(doc: Doc, res: Results, groups: dict) -> None:
     doc.p("How each policy plays (means per game; 'defeated' counts enemies of every colour):")
     doc.table(head, rows)
     colours = ("green", "grey", "violet", "brown", "red", "white")
-    doc.table(["policy"] + [f"{c} enemies defeated" for c in colours],
-              [[label] + [f"{res.games[f'defeated_{c}'][r].mean():.2f}" for c in colours]
+    doc.table(["policy", "n"] + [f"{c} enemies defeated [95% CI]" for c in colours],
+              [[label, len(r)] + [_fmt(mean_ci(res.games[f"defeated_{c}"][r].astype(float), seed=len(r)), c)
+                                  for c in colours]
                for label, r in groups.items()])
 
 

@@ -111,7 +111,8 @@ def test_cell_table_matches_the_stored_rows(heroes):
         assert lo <= g["fame"][r].mean() <= hi
         score = np.array([s for s in g["score"][r] if s is not None], dtype=float)
         assert row[5].startswith(f"{score.mean():.2f} [")
-        assert row[6] == f"{g['level'][r].mean():.2f}"
+        assert row[6].startswith(f"{g['level'][r].mean():.2f} [")     # every figure with an interval
+        assert row[7].startswith(f"{g['combats'][r].mean():.2f} [")
 
 
 def test_pairwise_rows_are_the_paired_differences_of_the_stored_games(heroes):
