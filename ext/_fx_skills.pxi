@@ -463,6 +463,25 @@ cdef int first_combat_weaken(GameState* gs, const Statics* st, int row, const in
     return RES_DONE
 
 
+cdef inline int hand_wounds(const Player* pl, const EngineStatics* es) noexcept nogil:
+    """Wound cards in the hand (Healing Ritual, Ritual of Pain)."""
+    cdef int i, v = 0
+    for i in range(pl.n_hand):
+        if pl.hand[i] == es.wound:
+            v += 1
+    return v
+
+
+cdef void throw_away_hand_wounds(Player* pl, const EngineStatics* es, int n) noexcept nogil:
+    """Throw away `n` Wounds from the hand, last first (back to the Wound pile, 12.3.3)."""
+    cdef int i = pl.n_hand - 1
+    while n > 0 and i >= 0:
+        if pl.hand[i] == es.wound:
+            remove_at(pl.hand, &pl.n_hand, i)
+            n -= 1
+        i -= 1
+
+
 cdef void skills_round_end(GameState* gs) noexcept nogil:
     """8.2.2: an interactive skill comes back at the end of the round if that is first."""
     cdef int p
@@ -1054,43 +1073,27 @@ cdef int skills_handler(GameState* gs, const EngineStatics* es, const Statics* s
         # hand (back to the Wound pile, like healing, 12.3.3).  One of them would go to the
         # closest hero's hand: the dummy has no figure or hand (18.1.2), so all go back.
         # ASK_NUMBER: option k = throw away k Wounds (asked only if more than one is possible).
-        v = 0
-        for i in range(pl.n_hand):
-            if pl.hand[i] == es.wound:
-                v += 1
+        v = hand_wounds(pl, es)
         if v > a[0]:
             v = a[0]
         if choice < 0 and v > 1:
             return ask(gs, row, 0, ASK_NUMBER, ((<uint64_t>1) << (v + 1)) - 2)
         if choice > 0:
             v = choice
-        i = pl.n_hand - 1
-        while v > 0 and i >= 0:
-            if pl.hand[i] == es.wound:
-                remove_at(pl.hand, &pl.n_hand, i)
-                v -= 1
-            i -= 1
+        throw_away_hand_wounds(pl, es, v)
         return RES_DONE
     if local == SK_THROW_AWAY_WOUNDS:
         # Ritual of Pain (Arythea, cooperative LL-7): outside combat throw away min..max
         # Wounds from hand (back to the Wound pile, 12.3.3).  ASK_NUMBER: option k = k Wounds,
         # asked only if there is more than one possible number.
-        v = 0
-        for i in range(pl.n_hand):
-            if pl.hand[i] == es.wound:
-                v += 1
+        v = hand_wounds(pl, es)
         if v > a[1]:
             v = a[1]
         if choice < 0:
             if v > a[0]:
                 return ask(gs, row, 0, ASK_NUMBER, ((<uint64_t>1) << (v + 1)) - ((<uint64_t>1) << a[0]))
             choice = v
-        i = pl.n_hand - 1
-        while choice > 0 and i >= 0:
-            if pl.hand[i] == es.wound:
-                remove_at(pl.hand, &pl.n_hand, i)
-                choice -= 1
-            i -= 1
+        throw_away_hand_wounds(pl, es, choice)
         return RES_DONE
     if local == SK_MANA_EXPLOIT:
         # Tovak (interactive 8.2.2): a mana token of a chosen non-gold colour (5.3.1).  The
@@ -1433,10 +1436,7 @@ cdef bint skills_pending(const GameState* gs, const EngineStatics* es, const Sta
 cdef uint64_t wound_number_options(const GameState* gs, const EngineStatics* es, const Player* pl,
                                    const int32_t* a) noexcept nogil:
     """The numbers of Wounds Ritual of Pain may throw away now (its ASK_NUMBER options)."""
-    cdef int i, v = 0
-    for i in range(pl.n_hand):
-        if pl.hand[i] == es.wound:
-            v += 1
+    cdef int v = hand_wounds(pl, es)
     if v > a[1]:
         v = a[1]
     if v < a[0]:

@@ -139,15 +139,10 @@ def _key(entry: dict) -> tuple:
 
 def load_baseline(path) -> list[dict]:
     """The bench entries of a ``mksim bench --json`` file (one entry or a list of them)."""
-    import json
     from pathlib import Path
+    from .results import read_json
     p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise CompareError(f"--compare: {p}: no such file") from None
-    except (OSError, UnicodeDecodeError, ValueError) as err:
-        raise CompareError(f"--compare: {p}: not a JSON file of mksim bench ({err})") from None
+    data = read_json(p, "--compare", "JSON file of mksim bench", CompareError)
     entries = data if isinstance(data, list) else [data]
     for i, e in enumerate(entries):
         if not isinstance(e, dict) or "games_per_s" not in e or not isinstance(e.get("counters"), dict):

@@ -78,13 +78,9 @@ def save_baseline(res: Results, path: Path) -> None:
 
 
 def load_baseline(path: Path) -> dict:
+    from .results import read_json
     path = Path(path)
-    try:
-        b = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise CheckError(f"--baseline: {path}: no such file") from None
-    except (OSError, UnicodeDecodeError, ValueError) as err:
-        raise CheckError(f"--baseline: {path}: not a baseline file of mksim check ({err})") from None
+    b = read_json(path, "--baseline", "baseline file of mksim check", CheckError)
     if not isinstance(b, dict) or b.get("kind") != BASELINE_KIND or b.get("format") != BASELINE_FORMAT \
             or not isinstance(b.get("cells"), dict) or not isinstance(b.get("experiment"), dict):
         raise CheckError(f"--baseline: {path}: not a baseline of mksim check format {BASELINE_FORMAT} "

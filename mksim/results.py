@@ -335,6 +335,18 @@ def machine_info() -> dict:
     }
 
 
+def read_json(path, option: str, what: str, error=ValueError):
+    """A JSON file given on the command line (``--compare``, ``--baseline``): its data, or
+    ``error`` with one line naming the option, the file and why it cannot be read."""
+    p = Path(path)
+    try:
+        return json.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise error(f"{option}: {p}: no such file") from None
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        raise error(f"{option}: {p}: not a {what} ({err})") from None
+
+
 def read_manifest(out: Path) -> Optional[dict]:
     """The manifest of ``out``, None when there is none; ResultsError when unreadable."""
     p = out / MANIFEST
