@@ -14,6 +14,13 @@ EXT_DIR = Path("ext")
 # beside their sources in ext/, so the build mirrors them into a git-ignored include folder
 # laid out as the package; other modules then write `from mksim._types cimport ...`.
 PXD_MIRROR = Path("build") / "cython_include"
+
+# ext/_actions.pxd (the C enum of action kinds, cimported by ext/_engine.pxd) is generated from
+# the one table of action kinds, mksim/actions.py, before the headers are mirrored.
+_gen_actions = {"__name__": "gen_actions", "__file__": str(EXT_DIR.resolve() / "gen_actions.py")}
+exec(compile((EXT_DIR / "gen_actions.py").read_text(), _gen_actions["__file__"], "exec"), _gen_actions)
+_gen_actions["main"](EXT_DIR.resolve())
+
 (PXD_MIRROR / "mksim").mkdir(parents=True, exist_ok=True)
 (PXD_MIRROR / "mksim" / "__init__.pxd").write_text("")
 for pxd in EXT_DIR.glob("_*.pxd"):

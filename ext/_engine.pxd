@@ -26,79 +26,15 @@ cdef enum:
     PAY_STOLEN = 18            # payment code: the Mana Steal die kept on the tactic card (3.2, 21.2 A7)
     ASK_DONE = 63              # option 63 of an ask: stop choosing ("up to N" picks)
 
-cdef enum ActionKind:
-    A_TACTIC = 1               # arg: tactic content index (3.1)
-    A_ANNOUNCE_END = 2         # announce the End of the Round instead of a turn (4.2)
-    A_REGULAR_TURN = 3         # 4.4
-    A_REST = 4                 # 4.5
-    A_PLAY = 5                 # arg: hand index | powered << 7 | pay << 8 | pay2 << 13 (6.1, 5.4)
-    A_SIDEWAYS = 6             # arg: hand index | what << 7 (0 Move, 1 Influence, 2 Attack, 3 Block; 6.1.7)
-    A_CHOOSE = 7               # arg: option of the pending choice(...)
-    A_MOVE = 8                 # arg: direction 0-5 (HEX_DIRS order; 9.3)
-    A_EXPLORE = 9              # arg: (a + 64) << 7 | (b + 64), tile position (9.8)
-    A_END_TURN = 10            # 4.6
-    A_REST_DISCARD = 11        # arg: hand index (4.5.2)
-    A_HEAL_WOUND = 12          # arg: hand index; spend 1 Healing point (12.3.3)
-    A_DISCARD = 13             # arg: hand index; end-of-turn discard before drawing (13.7.1)
-    A_DRAW = 14                # finish the end-of-turn discards and draw (13.7.2)
-    A_PICK_SKILL = 15          # arg: 0/1 revealed own token, 2+k common offer slot k (13.6.4)
-    A_PICK_AA = 16             # arg: AA offer slot (13.6.4)
-    A_GLADE_WOUND = 17         # arg: 0 skip, 1 from hand, 2 from discard (10.7.11.2)
-    A_ACTION_SITE = 18         # arg: site action (interact/enter/challenge/burn) - not implemented yet
-    A_TACTIC_ABILITY = 30      # arg: variant (Sparing Power: 0 store a card, 1 take them); use the
-                               # own tactic's ongoing ability (3.2; before the turn: 4.1)
-    A_FORFEIT = 31             # 4.2.5: forfeit a turn (offered only when a before-turn option exists)
-    A_RETURN_CARD = 32         # arg: hand index; Crystal Joy: discard it to return Crystal Joy to hand
-    A_CONVERT_MOVE = 33        # arg: 0 melee Attack 1, 1 Ranged Attack 1 for Move points (Agility)
-    A_STEADY_TEMPO = 37        # end of turn: Steady Tempo to the bottom / top of the Deed deck (_fx_advanced)
-
-cdef enum SiteActionKind:      # actions of _engine_combat.pxi (numbered apart from ActionKind)
-    A_CHALLENGE = 40           # arg: bitmask of neighbour directions whose rampaging enemies are challenged (11.1.5)
-    A_ENTER_SITE = 41          # enter the adventure site you stand on (10.8)
-    A_BURN = 42                # try to burn the monastery you stand on (10.7.2.3)
-    A_INTERACT = 43            # interact with the locals (10.2)
-    A_COMMIT_ATTACK = 44       # arg: bitmask of target slots (11.5.2, 11.8)
-    A_COMMIT_BLOCK = 45        # arg: slot | attack << 5 (11.6.3, LL-6.1)
-    A_DAMAGE_START = 46        # arg: slot | attack << 5: resolve that unblocked attack next (11.7.1)
-    A_DAMAGE_HERO = 47         # the rest of the damage goes to the hero (11.7.7)
-    A_DAMAGE_UNIT = 48         # arg: unit slot (11.7.4)
-    A_NEXT_PHASE = 49          # end this combat phase (11.3.2)
-    A_REWARD = 50              # arg: a choice while claiming rewards (13.5)
-    A_ALTAR = 51               # pay the tribute of a ruins altar (10.7.10.2)
-    A_CUMBERSOME = 52          # arg: slot | attack << 5: spend 1 Move point, that Cumbersome attack -1 (LL-6.5.2)
-
-cdef enum UnitActionKind:      # actions of _engine_units.pxi (interaction 10.2-10.7, Units 7, 12.3)
-    A_END_INTERACT = 60        # finish the interaction (back to the rest of the turn, no movement)
-    A_RECRUIT = 61             # arg: unit-offer slot | (disbanded unit slot + 1) << 4, 0 = none (10.6, 7.2.4)
-                               # | (pay code + 1) << 8 | basic colour << 13: Magic Familiars' mana (LL-4.5.4)
-    A_BUY_HEALING = 62         # 1 Healing point for the site's price (10.5)
-    A_BUY_AA = 63              # arg: unit-offer slot of a monastery AA (10.7.2.2)
-    A_BUY_SPELL = 64           # arg: spell-offer slot | pay << 2 (10.7.4.3, 21.2 A26)
-    A_ACTIVATE_UNIT = 65       # arg: unit slot | ability << 3 | pay << 7 (7.3.1)
-    A_HEAL_UNIT = 66           # arg: unit slot; spend Healing points equal to its level (12.3.3)
-
-cdef enum SkillActionKind:     # actions of _fx_skills.pxi (8.2)
-    A_USE_SKILL = 70           # arg: skill slot of Player.skills; its effect resolves on the stack
-    A_SKILL_CRYSTAL = 71       # arg: Source die; Source Freeze's crystal of its colour on the next turn
-    BONDS_RECRUIT = 0x10000    # A_RECRUIT argument bit (above the Familiars mana, bits 8-14): the unit goes under Bonds of Loyalty (_fx_skills)
-
-cdef enum SitesActionKind:     # sites and cities (_engine_combat.pxi, _engine_units.pxi; numbers 120-129)
-    A_PLUNDER = 120            # before the turn, in a village: Reputation -1, draw 2 cards (10.7.1.4, 4.1)
-    A_BUY_ARTIFACT = 121       # red city: an Artifact for 12 Influence, drawn at the end of the turn (10.10, 10.5.2)
-    A_BUY_CITY_AA = 122        # green city: arg 0-2 AA offer slot, 3 = top card of the AA deck (10.10, 10.5)
-    A_ADD_ELITE = 123          # white city: pay to add the top Elite Unit card to the Unit offer (10.10)
+# Action kinds (A_TACTIC = 1 ... A_ADD_ELITE = 123): one table, mksim/actions.py ACTION_KINDS,
+# from which ext/gen_actions.py generates ext/_actions.pxd at build time; describe() and
+# State.action_to_string read the same table.  Cimported here so that `from mksim._engine
+# cimport A_...` keeps working everywhere.
+from mksim._actions cimport *
 
 cdef enum:
+    BONDS_RECRUIT = 0x10000    # A_RECRUIT argument bit (above the Familiars mana, bits 8-14): the unit goes under Bonds of Loyalty (_fx_skills)
     EXPLORE_BOX_FLAG = 1 << 14 # A_EXPLORE argument bit: the position is filled with a tile from the box (9.8.8)
-
-cdef enum AdvancedActionKind:  # actions of _fx_advanced.pxi
-    A_INFLUENCE_BLOCK = 80     # arg: element (0 physical, 1 fire, 2 ice); Diplomacy: 1 Influence -> Block 1
-    A_LEARNING = 81            # arg: AA offer slot; Learning: buy it for the card's Influence price
-    A_PEACEFUL = 82            # arg: 0 Heal 1, 1 + unit slot: ready that Unit (Peaceful Moment as the action)
-
-cdef enum SpellActionKind:     # actions of _fx_spells.pxi
-    A_POSSESS = 90             # Attack phase: add the possessed enemy's Attack to the pool (Possess)
-    A_WINGS_TARGET = 91        # arg: enemy slot; Wings of Night: one more enemy does not attack, for Move
 
 cdef enum:
     SKILL_CARD_BASE = -2000    # resolving_card of a skill: SKILL_CARD_BASE - skill content index

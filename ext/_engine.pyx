@@ -2382,31 +2382,12 @@ ERROR_TEXT = {
     ERR_CITY: "interaction in a conquered city (10.2.4, 10.10): no longer raised (kept for the numbering)",
 }
 
-KIND_NAMES = {A_TACTIC: "tactic", A_ANNOUNCE_END: "announce_end", A_REGULAR_TURN: "regular_turn",
-              A_REST: "rest", A_PLAY: "play", A_SIDEWAYS: "sideways", A_CHOOSE: "choose",
-              A_MOVE: "move", A_EXPLORE: "explore", A_END_TURN: "end_turn",
-              A_REST_DISCARD: "rest_discard", A_HEAL_WOUND: "heal_wound", A_DISCARD: "discard",
-              A_DRAW: "draw", A_PICK_SKILL: "pick_skill", A_PICK_AA: "pick_aa",
-              A_GLADE_WOUND: "glade_wound", A_CHALLENGE: "challenge", A_ENTER_SITE: "enter_site",
-              A_BURN: "burn", A_INTERACT: "interact", A_COMMIT_ATTACK: "attack", A_COMMIT_BLOCK: "block",
-              A_DAMAGE_START: "damage_from", A_DAMAGE_HERO: "damage_hero", A_DAMAGE_UNIT: "damage_unit",
-              A_NEXT_PHASE: "next_phase", A_REWARD: "reward", A_ALTAR: "altar", A_TACTIC_ABILITY: "tactic_ability",
-              A_FORFEIT: "forfeit", A_RETURN_CARD: "return_card", A_CONVERT_MOVE: "convert_move",
-              A_STEADY_TEMPO: "steady_tempo", A_INFLUENCE_BLOCK: "influence_block",
-              A_LEARNING: "learning", A_PEACEFUL: "peaceful",
-              A_POSSESS: "possess_attack",
-              A_WINGS_TARGET: "wings_target", A_CUMBERSOME: "cumbersome",
-              A_END_INTERACT: "end_interact", A_RECRUIT: "recruit", A_BUY_HEALING: "buy_healing",
-              A_BUY_AA: "buy_aa", A_BUY_SPELL: "buy_spell", A_ACTIVATE_UNIT: "activate_unit",
-              A_HEAL_UNIT: "heal_unit", A_USE_SKILL: "use_skill",
-              A_BANNER_COURAGE: "banner_courage", A_BANNER_FEAR: "banner_fear",
-              A_DAMAGE_FORTITUDE: "damage_fortitude", A_BANNER_RETURN: "banner_return",
-              A_BOW_CHANGE: "bow_change", A_CIRCLET_SKILL: "circlet_skill",
-              A_BANNER_COMMAND: "banner_command",
-              A_PLUNDER: "plunder", A_BUY_ARTIFACT: "buy_artifact", A_BUY_CITY_AA: "buy_city_aa",
-              A_ADD_ELITE: "add_elite",
-              A_SKILL_CRYSTAL: "skill_crystal",
-              A_PAY_UNIT: "pay_unit", A_UPKEEP: "upkeep"}
+# The kind names and describe()'s argument layouts: the one table of action kinds, from which
+# the C enum (ext/_actions.pxd) is generated too (mksim/actions.py).
+from mksim.actions import ACTION_SHIFT as _TABLE_SHIFT, KIND_NAMES, KIND_CODES, KIND_LAYOUTS, parse_layout
+if _TABLE_SHIFT != ACTION_SHIFT:
+    raise ImportError(f"mksim/actions.py ACTION_SHIFT {_TABLE_SHIFT} != ext/_engine.pxd ACTION_SHIFT {ACTION_SHIFT}")
+_LAYOUT_FIELDS = {k: parse_layout(v) for k, v in KIND_LAYOUTS.items() if v not in (None, "explore", "recruit")}
 
 
 cdef void check_capacity(GameState* gs, int wound) noexcept nogil:
@@ -2895,22 +2876,19 @@ def _describe(int action):
     kind = action >> ACTION_SHIFT
     arg = action & ARG_MASK
     name = KIND_NAMES.get(kind, f"kind{kind}")
-    if kind == A_PLAY:
-        return f"{name}(hand={arg & 0x7F}, powered={(arg >> 7) & 1}, pay={(arg >> 8) & 0x1F}, pay2={(arg >> 13) & 0x1F})"
+    fields = _LAYOUT_FIELDS.get(kind)
+    if fields is not None:                                  # "field:bits ..." of the table
+        return f"{name}({', '.join(f'{f}={arg >> s if m < 0 else (arg >> s) & m}' for f, s, m in fields)})"
     if kind == A_EXPLORE:
         box = ", box" if arg & EXPLORE_BOX_FLAG else ""                   # 9.8.8
         arg &= EXPLORE_BOX_FLAG - 1
         return f"{name}({(arg >> 7) - 64}, {(arg & 0x7F) - 64}{box})"
-    if kind == A_ACTIVATE_UNIT:
-        return f"{name}(unit={arg & 7}, ability={(arg >> 3) & 0xF}, pay={arg >> 7})"
     if kind == A_RECRUIT:
         if arg & BONDS_RECRUIT:
             return f"{name}(offer={arg & 0xF}, bonds=1)"
         if arg >> 8:                                         # Magic Familiars: + the upkeep mana
             return f"{name}(offer={arg & 0xF}, disband={((arg >> 4) & 0xF) - 1}, pay={((arg >> 8) & 0x1F) - 1}, colour={arg >> 13})"
         return f"{name}(offer={arg & 0xF}, disband={(arg >> 4) - 1})"
-    if kind == A_BUY_SPELL:
-        return f"{name}(offer={arg & 3}, pay={arg >> 2})"
     return f"{name}({arg})"
 
 
@@ -2920,7 +2898,6 @@ def encode(kind_name, arg=0):
         raise ValueError(f"an action argument is a whole number, got {type(arg).__name__} {arg!r}")
     if not 0 <= arg <= ARG_MASK:
         raise ValueError(f"action argument {arg} is outside 0 .. {ARG_MASK} (2**{ACTION_SHIFT} - 1)")
-    for k, v in KIND_NAMES.items():
-        if v == kind_name:
-            return act(k, arg)
+    if isinstance(kind_name, str) and kind_name in KIND_CODES:
+        return act(KIND_CODES[kind_name], arg)
     raise ValueError(f"unknown action kind {kind_name!r}")

@@ -177,12 +177,7 @@ cdef enum BannerFx:            # Player.banner_fx bits (mirrored in _combat.assi
     BF_FORTITUDE = 64          # once a round: flip to ignore a wound of the Unit
     BF_COMMAND = 128           # Banner of Command: the Unit holds it instead of a Command token (LL-5.1)
 
-cdef enum BannerActionKind:    # artifacts area: ActionKind values 100-109
-    A_BANNER_COURAGE = 100     # arg: unit slot (Banner of Courage)
-    A_BANNER_FEAR = 101        # arg: unit slot | enemy slot << 3 | attack << 8 (Banner of Fear)
-    A_DAMAGE_FORTITUDE = 102   # arg: unit slot; assign the damage, the Banner of Fortitude ignores the wound
-    A_BANNER_RETURN = 103      # arg: unit slot: its Banner back to the Deed deck; BANNER_KEEP = keep the rest (7.5.3)
-    A_BANNER_COMMAND = 106     # arg: unit slot recruited this turn: the Banner of Command goes to it (LL-5.1)
+# the Banner action kinds (A_BANNER_COURAGE ...): mksim/actions.py, via ext/_engine.pxd
 
 cdef enum:
     BANNER_KEEP = 7
@@ -483,8 +478,7 @@ cdef void protection_end_of_turn(GameState* gs, const EngineStatics* es, Player*
 # (Sword of Justice powered is read by _combat.attack_value through TurnState.sword_double)
 # ---------------------------------------------------------------------------------------
 
-cdef enum:
-    A_BOW_CHANGE = 104         # arg: mode | element << 2 (Bow of Starsdawn powered; modes below)
+cdef enum:                     # A_BOW_CHANGE (mksim/actions.py): arg mode | element << 2, modes:
     BOW_DOUBLE = 0             # the Ranged points not yet changed are doubled
     BOW_TO_SIEGE = 1           # ... become Siege points of the same element
     BOW_SIEGE_DOUBLE = 2       # Siege points not made by the Bow are doubled and become Ranged
@@ -631,8 +625,7 @@ cdef int apply_bow_change(GameState* gs, int arg) noexcept nogil:
 # Circlet of Proficiency: a skill of the common Skill offer (1.2.7) used this turn, or taken
 # ---------------------------------------------------------------------------------------
 
-cdef enum:
-    A_CIRCLET_SKILL = 105      # use the Circlet's borrowed skill again this turn (arg 0)
+# A_CIRCLET_SKILL (mksim/actions.py): use the Circlet's borrowed skill again this turn (arg 0)
 
 
 cdef bint circlet_skill_now(const GameState* gs, const EngineStatics* es, int skill) noexcept nogil:

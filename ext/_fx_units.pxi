@@ -64,9 +64,7 @@ cdef enum SpecialUnit:         # UnitRules.special: a unit's special rules (unit
     SU_DELPHANA = 4            # LL-4.4
     SU_UNKNOWN = 9             # special_rules the engine does not know: ERR_UNIT_RULES
 
-cdef enum UnitsActionKind:     # actions of this file (numbered apart from ActionKind)
-    A_PAY_UNIT = 110           # arg: unit slot; pay 2 Influence so Thugs / Heroes cooperate in this combat (LL-4.3.4)
-    A_UPKEEP = 111             # arg: unit slot | (crystal colour + 1) << 3, 0 = disband (LL-4.5.4)
+# A_PAY_UNIT, A_UPKEEP: the table of action kinds (mksim/actions.py), via ext/_engine.pxd
 
 cdef enum:
     UNIT_PAY_PRICE = 2         # LL-4.3.4: Influence per unit per combat

@@ -46,7 +46,7 @@ SIDEWAYS = ("Move", "Influence", "Attack", "Block")
 PAY_CRYSTAL, PAY_DIE, PAY_STOLEN, PAY_NONE = 6, 10, 18, 31
 #: Option of a handler's ask that stops an "up to N" choice (ASK_DONE in ext/_engine.pxd).
 ASK_DONE = 63
-ACTION_SHIFT = 20
+from .actions import ACTION_SHIFT  # noqa: E402  (the table of action kinds)
 #: Human players a game can hold (MAX_PLAYERS of ext/_types.pxd); ``current`` below it.
 MAX_HUMAN_PLAYERS = 4
 ARG_MASK = (1 << ACTION_SHIFT) - 1
