@@ -4,7 +4,7 @@
 # clone() is one memcpy and no Python object is touched in the step loop.  Static content
 # (cards, units, enemies, tiles ...) is NOT here: it lives in the int32 tables compiled by
 # mksim/tables.py and is referenced by index.  Word orders below mirror the tuples in
-# mksim/effects.py and mksim/content.py (tests/test_types.py keeps them in step).
+# mksim/effects.py and mksim/content.py (tests/test_layering.py keeps them in step).
 #
 # Status: this header fixes the layout for issue 3 (rules engine).  _rng and _hexmap are
 # implemented; _state/_rules/_combat/_effects/_policies are to be written against it.
