@@ -1264,7 +1264,7 @@ cdef class CombatTester:
                 "damaged_this_combat": bool(u.damaged_this_combat)}
 
     def pile_discard(self, colour):
-        from mksim.content import ENEMY_COLOURS
+        from mksim.words import ENEMY_COLOURS
         cdef GameState* gs = &self.core.gs
         cdef int c = ENEMY_COLOURS.index(colour), i
         return [self.core.tables.enemy_ids[gs.token_enemy[gs.pile_discard[c][i]]]

@@ -42,7 +42,7 @@ import weakref
 import numpy as np
 
 from mksim import effects as _fx
-from mksim import content as _ct
+from mksim import words as _ct          # content word lists (not the content loader)
 from mksim._state import PHASE_NAMES
 
 OP_ORDER = ("nothing", "choice", "all", "by_time", "move", "influence", "attack", "block", "heal",
@@ -2620,7 +2620,7 @@ cdef class Engine:
         row = gs.turn.handler_row
         stage = gs.turn.handler_stage
         asked = gs.turn.ask
-        from ._policies import ASK_NAMES
+        from ._access import ASK_NAMES
         if 0 <= row < self.es.effects.rows:
             op = erow(&self.es, row)[0]
             if op == OP_HANDLER:

@@ -1,5 +1,5 @@
-# Header of ext/_policies.pyx: built-in policies with a C-level fast path, and the small
-# C helpers the Python face (mksim.game, mksim.runner) needs to read a GameState cheaply.
+# Header of ext/_policies.pyx: built-in policies with a C-level fast path (the accessors
+# the Python face reads a GameState with are in ext/_access.pyx).
 #
 # A policy owns its own seeded stream.  It is derived like the engine's streams (SplitMix64
 # from root seed, game index and stream id, _rng.rng_seed) but with ids from

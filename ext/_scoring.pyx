@@ -22,7 +22,7 @@ from mksim._state cimport GameCore, Statics, Table
 from mksim._rng cimport rng_shuffle_i16, STREAM_DUMMY
 from mksim._knowledge cimport deck_taken, deck_shuffled
 
-from mksim import content as _ct
+from mksim import words as _ct          # content word lists (not the content loader)
 from mksim import effects as _fx
 
 cdef enum:

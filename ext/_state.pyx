@@ -23,7 +23,7 @@ from mksim._rng cimport (Rng, NUM_STREAMS, rng_seed, rng_below, rng_shuffle_int,
                          STREAM_DUMMY, STREAM_OFFERS)
 from mksim._hexmap cimport HEX_DIRS, TILE_OFFSETS, lattice_to_axial
 
-from mksim import content as _ct
+from mksim import words as _ct          # content word lists (not the content loader)
 from mksim._rng import check_seed
 from mksim import effects as _fx
 

@@ -96,7 +96,7 @@ def work_counters(n_games: int, seed: int, scenario: str, hero: str, policy, con
     """Play games ``0 .. n_games-1`` again (untimed, in this process) and sum the engine's own
     counters (``fill_stats``): decisions, turns, combats, rounds, Fame, enemies defeated,
     Wounds taken, games finished."""
-    from ._policies import STATS_FIELDS, STATS_MAX_ROUNDS, STATS_SITE_KINDS, fill_stats
+    from ._access import STATS_FIELDS, STATS_MAX_ROUNDS, STATS_SITE_KINDS, fill_stats
     from .runner import ERROR_NONE, _play_state, _policy
     config = GameConfig(scenario, hero, content=content)
     pol = _policy(policy)

@@ -738,13 +738,13 @@ def replay_cmd(
     the_cell = exp.cells[c]
     if log:
         g = cell_config(the_cell).game()
-        from ._policies import set_forced_tactics
+        from ._access import set_forced_tactics
         from .policies import get_policy
         state = g.new_state(exp.seed, k)
         if the_cell.forced:
             set_forced_tactics(state.core, {r: g.tables.tactic_ids.index(t) for r, t in the_cell.forced})
         if the_cell.forbid:
-            from ._policies import set_restrictions
+            from ._access import set_restrictions
             from .runner import restriction_indices
             set_restrictions(state.core, **restriction_indices(the_cell, g.tables))
         typer.echo(f"# {g.title} -- cell {c} ({the_cell.label}), seed {exp.seed} game {k}")

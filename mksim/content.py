@@ -43,22 +43,10 @@ class ContentError(Exception):
 # Schema
 # ---------------------------------------------------------------------------------------
 
-EXPANSIONS = ("base", "lost_legion")
-ENEMY_COLOURS = ("green", "grey", "violet", "brown", "red", "white")
-ENEMY_ABILITIES = ("fortified", "unfortified", "swift", "brutal", "poison", "paralyze", "summon",
-                   "elusive", "assassination", "arcane_immunity", "cumbersome")
-RESISTANCES = ("physical", "fire", "ice")
-UNIT_TIERS = ("regular", "elite")
-SKILL_USAGE = ("once_per_turn", "once_per_round", "interactive", "passive")
-REWARDS = ("artifact", "spell", "advanced_action", "unit", "crystal_random", "crystal_each_basic",
-           "dungeon_roll", "fame")
-TILE_KINDS = ("start", "countryside", "core", "city")
-SITE_CATEGORIES = ("inhabited", "fortified", "adventure", "rampaging", "resource", "special")
-SITE_IDS = ("village", "monastery", "keep", "mage_tower", "city", "dungeon", "tomb", "monster_den",
-            "spawning_grounds", "ancient_ruins", "magical_glade", "crystal_mine", "rampaging_orc",
-            "rampaging_draconum", "portal", "deep_mine", "refugee_camp", "maze", "labyrinth",
-            "volkares_camp")
-HERO_IDS = ("arythea", "goldyx", "norowas", "tovak", "wolfhawk")
+# The word lists of the content files that the compiled core numbers too (plain data in
+# mksim/words.py, so that the core reads them without importing this loader).
+from .words import (ENEMY_ABILITIES, ENEMY_COLOURS, EXPANSIONS, HERO_IDS, RESISTANCES,  # noqa: E402,F401
+                    REWARDS, SITE_CATEGORIES, SITE_IDS, SKILL_USAGE, TILE_KINDS, UNIT_TIERS)
 MANA_OR_BLACK = fx.BASIC_COLOURS + ("black",)
 #: Named scenario rules the engine knows (scenarios.toml ``special_rules``).
 SPECIAL_RULES = {

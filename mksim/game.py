@@ -29,7 +29,7 @@ import numpy as np
 
 from . import effects as fx
 from ._engine import KIND_NAMES, Engine, check_action_id, describe
-from ._policies import (ASK_NAMES, DUMMY_ACTOR, clone_engine, combat_enemies, core_info, final_score,
+from ._access import (ASK_NAMES, DUMMY_ACTOR, clone_engine, combat_enemies, core_info, final_score,
                         outcome_numbers)
 from ._determinize import determinize_core
 from ._rules import Rules
@@ -321,14 +321,14 @@ class State:
         """An independent deep copy: changing one never changes the other.
 
         The copy gets a new GameCore (``GameCore.copy``, one memcpy) and a new Engine on it
-        (see :func:`mksim._policies.clone_engine` for how the engine's round-1 setup is
+        (see :func:`mksim._access.clone_engine` for how the engine's round-1 setup is
         kept from touching the copied state).
         """
         if hasattr(self.engine, "clone"):            # an Engine.clone() of the core, if any
             engine = self.engine.clone()
         else:
             engine = clone_engine(self.engine, self.game.content, self.game.scenario_id)
-        from ._policies import engine_core
+        from ._access import engine_core
         return State(self.game, engine_core(engine), engine, list(self.history), self.stopped)
 
     def determinize(self, seed: int, player: Optional[int] = None) -> "State":

@@ -30,7 +30,7 @@ from typing import Optional
 
 import numpy as np
 
-from ._policies import ROUND_FIELDS, STATS_FIELDS, STATS_MAX_ROUNDS, STATS_SITE_KINDS
+from ._access import ROUND_FIELDS, STATS_FIELDS, STATS_MAX_ROUNDS, STATS_SITE_KINDS
 from .content import SITE_IDS
 
 __all__ = ["GAMES_DTYPE", "ROUNDS_DTYPE", "MANIFEST", "FORMAT", "TIMING_COLUMNS", "ResultsError",

@@ -23,7 +23,7 @@ from typing import Callable, Optional, Union
 
 import numpy as np
 
-from ._policies import (DUMMY_ACTOR, combat_enemies, core_info, final_score, outcome_numbers,
+from ._access import (DUMMY_ACTOR, combat_enemies, core_info, final_score, outcome_numbers,
                         set_forced_tactics, set_restrictions)
 from .effects import TIMES
 from .game import Game, Outcome, State, actor_name
@@ -486,7 +486,7 @@ class RunInterrupted(Exception):
 
 def restriction_indices(cell, tables) -> dict:
     """A cell's restriction arm (``Cell.forbid``: content ids) as the content indices
-    :func:`mksim._policies.set_restrictions` takes; empty when the cell forbids nothing."""
+    :func:`mksim._access.set_restrictions` takes; empty when the cell forbids nothing."""
     from .content import SITE_IDS
     rows = {"cards": tables.card_ids, "skills": tables.skill_ids, "units": tables.unit_ids,
             "sites": SITE_IDS}
@@ -513,7 +513,7 @@ def play_cell_chunk(cell, seed: int, start: int, stop: int, in_worker: bool = Fa
     seconds : float
     """
     import time
-    from ._policies import ROUND_FIELDS, STATS_FIELDS, STATS_MAX_ROUNDS, STATS_SITE_KINDS, fill_game
+    from ._access import ROUND_FIELDS, STATS_FIELDS, STATS_MAX_ROUNDS, STATS_SITE_KINDS, fill_game
     from .results import GAMES_DTYPE, ROUNDS_DTYPE
     if in_worker:
         _worker_init()           # no-op when loky's initializer already ran it

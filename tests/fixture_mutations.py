@@ -80,7 +80,7 @@ class PendingPositions(Positions):
     def take(self, k: int) -> tuple:
         """Pending position ``k``: (game, dict, description); a game is played decision by
         decision and stopped at its n-th question (n drawn from 1 .. 12)."""
-        from mksim._policies import core_info
+        from mksim._access import core_info
         r = random.Random(self.seed * 1_000_033 + k)
         for attempt in range(50):
             key = (SCENARIOS[k % 2], r.choice(HEROES), bool(k // 2 % 2))

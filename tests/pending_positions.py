@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from mksim._policies import core_info
+from mksim._access import core_info
 from mksim.game import Game
 
 # action kinds (ext/_engine.pxd ActionKind; an action is kind << 20 | arg)

@@ -263,7 +263,7 @@ def test_games_finish_with_invariants(scenario, lost_legion):
 def test_plays_the_whole_game_and_beats_eager():
     # 17.3.1: Fame from revealed tiles and from fights; the heuristic does both (counts from
     # the engine's own Player.stats, as the results store reads them)
-    from mksim._policies import STATS_FIELDS, fill_stats
+    from mksim._access import STATS_FIELDS, fill_stats
     game = Game("first-reconnaissance", "norowas")
     f = {k: i for i, k in enumerate(STATS_FIELDS)}
     out = {}

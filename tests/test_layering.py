@@ -231,7 +231,7 @@ def test_tile_kinds_piles_tiers():
 
 def test_skill_usage_streams_achievements_asks():
     from mksim import content as ct
-    from mksim._policies import ASK_NAMES
+    from mksim._access import ASK_NAMES
     from mksim._rng import STREAM_NAMES
     from mksim._scoring import ACHIEVEMENT_NAMES
     names, values = members("_fx_skills.pxi", "SKU_", "SkillUsage")
@@ -258,3 +258,42 @@ def test_site_kinds_fit_the_stats():
     them in a fixed array: every site kind must have its slot."""
     from mksim import content as ct
     assert len(ct.SITE_IDS) <= c_enums("_types.pxd")[""]["NUM_SITE_KINDS"]
+
+
+# -- module boundaries ------------------------------------------------------------------------
+
+def _imports(path: Path) -> set:
+    """Modules a Cython source imports at the Python level (``import x`` / ``from x import``)."""
+    found = set()
+    for line in path.read_text().splitlines():
+        m = re.match(r"^\s*from\s+([\w.]+)\s+import\b", line) or re.match(r"^\s*import\s+([\w.]+)", line)
+        if m:
+            name = m.group(1)
+            found.add("mksim." + name.lstrip(".") if name.startswith(".") else name)
+    return found
+
+
+def test_the_compiled_core_does_not_import_the_content_loader():
+    """The core numbers content words with mksim.words (plain data); it receives the loaded
+    content as arguments and never imports mksim.content itself."""
+    offenders = {p.name: sorted(i for i in _imports(p) if i == "mksim.content")
+                 for p in sorted(EXT.glob("_*.py*")) if p.suffix in (".pyx", ".pxi")}
+    assert {k: v for k, v in offenders.items() if v} == {}
+    from mksim import content, words
+    for name in ("EXPANSIONS", "ENEMY_COLOURS", "ENEMY_ABILITIES", "SITE_IDS", "REWARDS", "TILE_KINDS"):
+        assert getattr(content, name) is getattr(words, name)
+
+
+def test_the_core_does_not_import_the_policies():
+    """Accessors, scoring and cloning live in mksim._access; no module but the search (which
+    runs a base policy) imports the policies, and the Python face reads the state through
+    _access."""
+    users = sorted(p.name for p in EXT.glob("_*.py*") if p.suffix in (".pyx", ".pxi")
+                   and "mksim._policies" in _imports(p))
+    assert users == []
+    from mksim import _access, _policies
+    moved = ("core_info", "outcome_numbers", "final_score", "clone_engine", "engine_core", "combat_enemies",
+             "fill_stats", "fill_rounds", "fill_game", "set_forced_tactics", "set_restrictions", "view_numbers",
+             "STATS_FIELDS", "ROUND_FIELDS", "ASK_NAMES", "DUMMY_ACTOR")
+    assert [n for n in moved if not hasattr(_access, n)] == []
+    assert [n for n in moved if hasattr(_policies, n)] == []

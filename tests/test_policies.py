@@ -138,7 +138,7 @@ class TestEager(PolicyContract):
     def test_plays_more_of_the_game_than_random(self, game):
         """Over the same seeds the eager policy takes more decisions per game and explores
         more tiles than uniform random choices (its reason to exist)."""
-        from mksim._policies import core_info
+        from mksim._access import core_info
         tiles = {}
         for name in ("random", "eager"):
             total = 0

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from interaction_setup import Game
 from mksim import results as store
 from mksim._engine import Engine, encode
-from mksim._policies import STATS_FIELDS, STATS_MAX_ROUNDS, STATS_SITE_KINDS, fill_stats, set_restrictions
+from mksim._access import STATS_FIELDS, STATS_MAX_ROUNDS, STATS_SITE_KINDS, fill_stats, set_restrictions
 from mksim._rules import Rules
 from mksim._combat import CombatTester
 from mksim._state import GameCore

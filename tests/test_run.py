@@ -483,7 +483,7 @@ def test_column_types_and_the_largest_seed(tmp_path):
     types = {f.name: f.type for f in g.schema}
     assert types["seed"] == pa.uint64() and types["game_index"] == pa.int64()
     assert types["player"] == pa.int8() and types["finished"] == pa.bool_() and types["seconds"] == pa.float64()
-    from mksim._policies import STATS_FIELDS
+    from mksim._access import STATS_FIELDS
     counts = list(STATS_FIELDS) + [c for c in types if c.startswith("conquered_")] + ["score", "cell"]
     assert all(types[c] == pa.int32() for c in counts), {c: types[c] for c in counts if types[c] != pa.int32()}
     strings = [c for c in types if c.startswith("tactic_r")] + ["experiment", "hero", "termination", "error",

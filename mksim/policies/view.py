@@ -1,7 +1,7 @@
 """The read-only view of a game for policies: what the acting player sees.
 
 ``state.view()`` returns a :class:`PolicyView`: plain integers read by one C call
-(``mksim._policies.view_numbers``, through the same ``ext/_view.pxd`` accessors C policies
+(``mksim._access.view_numbers``, through the same ``ext/_view.pxd`` accessors C policies
 use), no ``to_dict()``.  Hidden zones appear only as sizes (``deck_size``,
 ``tile_stack_size``, ``dummy_deck_size``) and face-down tokens as -1, so a policy that
 reads only the view is blind to hidden information by construction.  Content indices
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._policies import view_numbers
+from .._access import view_numbers
 from .._state import PHASE_NAMES
 
 __all__ = ["PolicyView"]
@@ -21,7 +21,7 @@ __all__ = ["PolicyView"]
 class PolicyView:
     """What the acting player of ``state`` sees (a snapshot: it does not follow the state).
 
-    Attributes are the keys of ``mksim._policies.view_numbers`` (docs/policies.md), e.g.
+    Attributes are the keys of ``mksim._access.view_numbers`` (docs/policies.md), e.g.
     ``view.hand`` (card indices), ``view.move``, ``view.attack[kind][element]``,
     ``view.hexes[i]["tokens"]``.  ``view.phase_name`` gives the phase in words.
     """

@@ -23,7 +23,7 @@ k is the same game for every policy: same setup, same chance) and reports
   in the same minutes of a shared machine).
 
 The behaviour counts are the engine's own counters (``Player.stats``, read by
-``mksim._policies.fill_stats`` as the results store does), nothing replayed.  It is a
+``mksim._access.fill_stats`` as the results store does), nothing replayed.  It is a
 benchmark, not a test: nothing is asserted; run it and read it.
 """
 from __future__ import annotations
@@ -37,7 +37,7 @@ import time
 import numpy as np
 from scipy import stats
 
-from mksim._policies import STATS_FIELDS, fill_stats, final_score, outcome_numbers
+from mksim._access import STATS_FIELDS, fill_stats, final_score, outcome_numbers
 from mksim.bench import run_bench
 from mksim.policies import parse_policy_spec
 from mksim.runner import GameConfig, _play_state
