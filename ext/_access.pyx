@@ -277,6 +277,7 @@ def set_forced_tactics(GameCore core, forced):
         if not 1 <= r <= MAX_ROUNDS:
             raise ValueError(f"forced tactic round {r} is outside 1..{MAX_ROUNDS}")
         core.gs.forced_tactic[r - 1] = <int8_t>(t + 1)
+    core.version += 1          # the cached legal list is stale (a forced tactic is the only one listed)
 # The policy view (ext/_view.pxd; mksim.policies.view.PolicyView wraps this dict)
 # ---------------------------------------------------------------------------------------
 
