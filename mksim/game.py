@@ -362,10 +362,11 @@ class State:
         from .policies.view import PolicyView
         return PolicyView(self)
 
-    def to_dict(self) -> dict:
+    def to_dict(self, format: Optional[int] = None) -> dict:
         """The whole state as a JSON-serialisable fixture dict: every field of the engine's
-        state (docs/fixtures.md); :meth:`Game.state_from_dict` rebuilds the state from it."""
-        return self.core.to_dict()
+        state (docs/fixtures.md); :meth:`Game.state_from_dict` rebuilds the state from it.
+        ``format``: fixture format 2 (the default) or 1 (bit fields as whole numbers)."""
+        return self.core.to_dict(format)
 
     def info(self) -> dict:
         """A few numbers (round, time, phase, Fame, ...) without building :meth:`to_dict`."""

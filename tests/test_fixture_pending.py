@@ -142,10 +142,10 @@ def _set(d: dict, field: str, value) -> dict:
         value = value(d)
     if field.startswith("hvars["):
         t["hvars"][int(field[6:-1])] = value
-    elif field == "ask_options":
-        t["ask_options"] = t["ask_options"] | value
+    elif field == "ask_options":                      # format 2: the options as a list of indices
+        t["ask_options"] = sorted(set(t["ask_options"]) | {i for i in range(64) if value >> i & 1})
     elif field == "ask_options!":                     # exactly these options
-        t["ask_options"] = value
+        t["ask_options"] = [i for i in range(64) if value >> i & 1]
     else:
         t[field] = value
     return d

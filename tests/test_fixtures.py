@@ -379,7 +379,7 @@ def test_the_examples_of_docs_fixtures_md_load(fr):
 BAD = [
     ([], "fixture: expected a table"),
     ({}, "format: missing"),
-    ({"format": 2}, "format: version 2 is not supported"),
+    ({"format": 3}, "format: version 3 is not supported (this mksim reads formats 1, 2)"),
     ({"format": "1"}, "format: expected a whole number"),
     ({"format": 1, "hnad": []}, "hnad: unknown key"),
     ({"format": 1, "players": [{"hnad": []}]}, "players[0].hnad: unknown key"),
