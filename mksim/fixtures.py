@@ -1056,6 +1056,28 @@ class _Loader:
         self._positions()
         self._allocate()
         self._check_tokens()
+        if self.version >= 2:
+            self._take_tactics(d)
+
+    def _take_tactics(self, d: dict) -> None:
+        """A tactic the fixture gives a player (or the dummy) is taken: it leaves the offer
+        (3.1.1) and, in a solo game, the game (17.3.4, as the engine records it), unless the
+        fixture writes ``tactics_available`` / ``tactics_removed`` itself (then a tactic on
+        offer and held is refused by the check by meaning)."""
+        taken = [p["tactic"] for p in self.patch.get("players", []) if p.get("tactic", -1) >= 0]
+        if self.patch.get("dummy", {}).get("tactic", -1) >= 0:
+            taken.append(self.patch["dummy"]["tactic"])
+        if not taken:
+            return
+        if "tactics_available" not in d:
+            offer = list(self.base["tactics_available"])
+            self.patch["tactics_available"] = [-1 if t in taken else t for t in offer]
+        if "tactics_removed" not in d and self.base["has_dummy"]:
+            removed = list(self.patch.get("tactics_removed", self.base["tactics_removed"]))
+            for t in taken:
+                if t not in removed and -1 in removed:
+                    removed[removed.index(-1)] = t
+            self.patch["tactics_removed"] = removed
 
     def _positions(self) -> None:
         hexes = self.patch.get("hexes", self.base["hexes"])
@@ -1218,7 +1240,9 @@ def apply_fixture(core, d: Any, engine=None) -> None:
             d = _bit_fields_in(d, loader.N)
         loader.load(d)
         core.set_raw(loader.patch)
-        validate(core, engine)
+        if version >= 2:
+            _take_cards(core, d, loader.N)
+        validate(core, engine, version)
     except FixtureError:
         core.set_state_bytes(before)  # undo the map laid by the loader and every field written
         raise
@@ -1418,7 +1442,7 @@ def _check_counted(values: list, n: int, lo: int, hi: int, path: str, count_path
 _ASKING_OPS = ("ready_unit", "heal_unit", "enemy_armor", "enemy_no_attack")
 
 
-def validate(core, engine=None) -> None:
+def validate(core, engine=None, version: int = FORMAT) -> None:
     """Check the position of ``core`` by meaning; raise FixtureError naming the key path of
     the first field that no game can hold, or that disagrees with the others.
 
@@ -1470,10 +1494,15 @@ def validate(core, engine=None) -> None:
     if raw["has_dummy"] != 1:
         _bad("has_dummy", "a solo game has the dummy player (18): 1")
     _validate_tactics_left(core, raw, N, rounds)
+    if version >= 2:         # format 1 loads as before (its fixtures left these to chance)
+        _validate_tactics_placed(raw, N)
     # -- the player
     for p in range(n_players):
         _validate_player(raw, raw["players"][p], f"players[{p}]", N, S)
     _validate_dummy(raw["dummy"], N)
+    if version >= 2:
+        _validate_level(core, raw)
+        _validate_cards_placed(core, raw, N)
     # -- the turn
     t = raw["turn"]
     _check_rules(t, _TURN_RULES, S, "turn")
@@ -1710,3 +1739,211 @@ def _validate_tokens(raw: dict, N: _Names) -> None:
                     _bad(ep, f"token {e['token']} does not lie on hex {e['hex']}, where the enemy is said to be (hex)")
             else:
                 put(e["token"], ep)     # drawn for this combat: in no pile and on no hex
+
+
+# ---------------------------------------------------------------------------------------
+# consistency: a thing in two places (a partial fixture that contradicts itself)
+# ---------------------------------------------------------------------------------------
+
+def _validate_tactics_placed(raw: dict, N: _Names) -> None:
+    """A tactic lies in one place: on offer (tactics_available), held by one actor, or out
+    of the game (tactics_removed) (3.1.1: a tactic taken leaves the offer; 3.1.5).  A held
+    tactic may also be listed in tactics_removed: the engine records a solo tactic leaving
+    the game when it is taken (17.3.4)."""
+    where: dict = {}
+    held: dict = {}
+
+    def put(t: int, path: str, places: dict) -> None:
+        if not 0 <= t < len(N.lists["tactic"]):
+            return                                   # not a tactic: refused by its own check
+        if t in places:
+            _bad(path, f"tactic {N.name('tactic', t)!r} is also at {places[t]} (a tactic lies in "
+                       f"one place: on offer, held, or out of the game; 3.1.1)")
+        places[t] = path
+
+    for p in range(raw["n_players"]):
+        put(raw["players"][p]["tactic"], f"players[{p}].tactic", held)
+    if raw["has_dummy"]:
+        put(raw["dummy"]["tactic"], "dummy.tactic", held)
+    for i, t in enumerate(raw["tactics_available"]):
+        put(t, f"tactics_available[{i}]", held)
+    where = {t: p for t, p in held.items() if p.startswith("tactics_available")}
+    for i, t in enumerate(raw["tactics_removed"]):
+        put(t, f"tactics_removed[{i}]", where)
+
+
+def _card_zones(raw: dict):
+    """Every (card, fixture path) of the Deed cards in the game: the zones card conservation
+    counts (count_deeds of ext/_checks.pyx)."""
+    for p in range(raw["n_players"]):
+        pl = raw["players"][p]
+        for key, count in (("deck", "n_deck"), ("hand", "n_hand"), ("discard", "n_discard"),
+                           ("play_area", "n_play"), ("tactic_cards", "n_tactic_cards"),
+                           ("set_aside", "n_set_aside")):
+            for i in range(max(0, min(pl[count], len(pl[key])))):
+                yield pl[key][i], f"players[{p}].{key}[{i}]"
+        slot = 0
+        for u in pl["units"]:
+            if u["card"] >= 0:
+                if u["banner"] >= 0:
+                    yield u["banner"], f"players[{p}].units[{slot}].banner"
+                slot += 1
+    if raw["has_dummy"]:
+        d = raw["dummy"]
+        for key, count in (("deck", "n_deck"), ("discard", "n_discard")):
+            for i in range(max(0, min(d[count], len(d[key])))):
+                yield d[key][i], f"dummy.{key}[{i}]"
+    for key, name in (("aa_offer", "advanced_action_offer"), ("spell_offer", "spell_offer")):
+        for i, c in enumerate(raw[key]):
+            yield c, f"{name}[{i}]"
+    for key, count, name in (("aa_deck", "n_aa_deck", "advanced_action_deck"), ("spell_deck", "n_spell_deck", "spell_deck"),
+                             ("artifact_deck", "n_artifact_deck", "artifact_deck")):
+        for i in range(max(0, min(raw[count], len(raw[key])))):
+            yield raw[key][i], f"{name}[{i}]"
+    t = raw["turn"]
+    for i in range(max(0, min(t["n_reward_cards"], len(t["reward_cards"])))):
+        yield t["reward_cards"][i], f"turn.reward_cards[{i}]"
+    for i in range(max(0, min(raw["n_unit_offer"], len(raw["unit_offer"])))):
+        if raw["unit_offer"][i] < 0:
+            yield -raw["unit_offer"][i] - 1, f"unit_offer[{i}].advanced_action"
+
+
+def _card_copies(core, raw: dict) -> list:
+    """How many copies of each Deed card the game holds (Wounds aside): the hero decks of
+    the players and of the dummy (6.1.1, 18.1.4) and one of each card of the Advanced
+    Action, Spell and Artifact decks as set up (1.2.5, 1.2.6; counted once per setup)."""
+    su, t = core.setup, core.tables
+    cached = getattr(su, "_fixture_card_copies", None)
+    if cached is None or cached[0] is not t:
+        deck_col = t.col("cards", "deck")
+        decks = [int(x) for x in t.cards[:, deck_col]]
+        cached = (t, [1 if 1 <= k <= 3 else 0 for k in decks])     # DECK_AA, DECK_SPELL, DECK_ARTIFACT
+        su._fixture_card_copies = cached
+    copies = list(cached[1])
+    heroes = [raw["players"][p]["hero"] for p in range(raw["n_players"])]
+    if raw["has_dummy"]:
+        heroes.append(raw["dummy"]["hero"])
+    for h in heroes:
+        if 0 <= h < len(su.hero_decks):
+            for c in su.hero_decks[h]:
+                copies[int(c)] += 1
+    return copies
+
+
+def _validate_cards_placed(core, raw: dict, N: _Names) -> None:
+    """No Deed card lies in more places than the game has copies of it: a card in two zones
+    (an Advanced Action in hand and in its offer, ...) is refused naming both (card
+    conservation; Wounds come from an unlimited pile, 1.2.4)."""
+    wound = N.index["card"].get("wound", -1)
+    copies = _card_copies(core, raw)
+    seen: dict = {}
+    for c, path in _card_zones(raw):
+        if c < 0 or c == wound or c >= len(copies):
+            continue
+        places = seen.setdefault(c, [])
+        places.append(path)
+        if len(places) > copies[c]:
+            n = copies[c]
+            have = "the game has no copy of it" if n == 0 else \
+                f"the game has {n} cop{'y' if n == 1 else 'ies'}, also at {', '.join(places[:-1][:3])}"
+            _bad(path, f"{N.name('card', c)!r}: {have} (a card lies in one place)")
+
+
+def _validate_level(core, raw: dict) -> None:
+    """13.6: the level follows from Fame.  A level above the one the Fame reaches is
+    refused; one below it only in a turn, where levels gained wait for its end (13.6.1):
+    in the tactics phase and at the start of a turn the level has caught up."""
+    phase = raw["phase"]
+    for p in range(raw["n_players"]):
+        pl = raw["players"][p]
+        if not 1 <= pl["level"] <= 10 or pl["fame"] < 0:
+            continue                         # out of range: the engine's invariants name it
+        want = level_for_fame(core.tables, pl["fame"])
+        if pl["level"] > want:
+            _bad(f"players[{p}].level", f"{pl['level']}, but players[{p}].fame {pl['fame']} reaches "
+                                        f"level {want} only (13.6.2, levels.toml)")
+        if pl["level"] < want and phase in (PH["tactics"], PH["turn_start"]):
+            _bad(f"players[{p}].level", f"{pl['level']}, but players[{p}].fame {pl['fame']} reaches "
+                                        f"level {want}; outside a turn the levels gained are taken "
+                                        f"already (13.6.1)")
+
+
+def _take_cards(core, d: dict, N: _Names) -> None:
+    """Format 2: a Deed card the fixture writes into a zone is taken from a zone it leaves
+    as set up (the hero's Deed deck, the dummy's, the Advanced Action, Spell and Artifact
+    decks; from an offer, whose slot the top card of its deck then fills, 6.4.2), when the
+    game would otherwise hold more copies of it than exist.  What is left over is refused
+    by the check by meaning (a card written in two zones)."""
+    raw = core.raw_dict()
+    copies = _card_copies(core, raw)
+    wound = N.index["card"].get("wound", -1)
+    count = [0] * len(copies)
+    for c, _p in _card_zones(raw):
+        if 0 <= c < len(copies) and c != wound:
+            count[c] += 1
+    over = {c: n - copies[c] for c, n in enumerate(count) if n > copies[c]}
+    if not over:
+        return
+    players = d.get("players") if isinstance(d.get("players"), list) else []
+    patch: dict = {}
+
+    def written(p: int, key: str) -> bool:
+        return p < len(players) and isinstance(players[p], dict) and key in players[p]
+
+    # the zones the fixture left as set up, each (get list, count key, write back)
+    zones = []
+    for p in range(raw["n_players"]):
+        pl = raw["players"][p]
+        for key, n in (("deck", "n_deck"), ("discard", "n_discard")):
+            if not written(p, key):
+                zones.append((("players", p), pl, key, n))
+    if raw["has_dummy"] and not (isinstance(d.get("dummy"), dict) and "deck" in d["dummy"]):
+        zones.append((("dummy",), raw["dummy"], "deck", "n_deck"))
+    names = {"aa_deck": "advanced_action_deck", "spell_deck": "spell_deck", "artifact_deck": "artifact_deck"}
+    for key, n in (("aa_deck", "n_aa_deck"), ("spell_deck", "n_spell_deck"), ("artifact_deck", "n_artifact_deck")):
+        if names[key] not in d:
+            zones.append(((), raw, key, n))
+    changed: set = set()
+    for where, holder, key, n in zones:
+        cards = holder[key]
+        i = holder[n] - 1
+        while i >= 0:
+            c = cards[i]
+            if over.get(c, 0) > 0:
+                del cards[i]
+                cards.append(-1)
+                holder[n] -= 1
+                over[c] -= 1
+                changed.add((where, key, n))
+            i -= 1
+    # offers the fixture leaves as set up: refill the slot from the deck (6.4.2)
+    for key, deck, n, name in (("aa_offer", "aa_deck", "n_aa_deck", "advanced_action_offer"),
+                               ("spell_offer", "spell_deck", "n_spell_deck", "spell_offer")):
+        if name in d:
+            continue
+        for i, c in enumerate(raw[key]):
+            if over.get(c, 0) > 0:
+                over[c] -= 1
+                if raw[n] > 0:
+                    raw[n] -= 1
+                    raw[key][i] = raw[deck][raw[n]]
+                    raw[deck][raw[n]] = -1
+                else:
+                    raw[key][i] = -1
+                changed |= {((), key, None), ((), deck, n)}
+    for where, key, n in changed:
+        holder = raw if not where else raw[where[0]] if len(where) == 1 else raw[where[0]][where[1]]
+        part = {key: holder[key]}
+        if n is not None:
+            part[n] = holder[n]
+        if not where:
+            patch.update(part)
+        elif len(where) == 1:
+            patch.setdefault(where[0], {}).update(part)
+        else:
+            lst = patch.setdefault(where[0], [{} for _ in range(where[1] + 1)])
+            while len(lst) <= where[1]:
+                lst.append({})
+            lst[where[1]].update(part)
+    if patch:
+        core.set_raw(patch)
