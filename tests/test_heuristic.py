@@ -330,7 +330,7 @@ def test_8_2_uses_hot_swordsmanship_when_it_wins_the_fight(game):
     d = st.to_dict()
     assert d["players"][0]["fame"] == 2, said
     assert any("Hot Swordsmanship" in s for s in said), said
-    assert d["players"][0]["skills_used"] != 0                        # the token was used (8.2.3)
+    assert d["players"][0]["skills_used"] != []                        # the token was used (8.2.3)
     st = _attack_on_prowlers(game, ["rage"], [])
     _play_out_combat(st, pol)
     assert st.to_dict()["players"][0]["fame"] == 0
@@ -347,7 +347,7 @@ def test_8_2_skill_is_not_spent_where_it_cannot_win(game):
     said = _play_out_combat(st, pol)
     assert st.to_dict()["players"][0]["fame"] == 0
     assert not any("Hot Swordsmanship" in s for s in said), said
-    assert st.to_dict()["players"][0]["skills_used"] == 0
+    assert st.to_dict()["players"][0]["skills_used"] == []
 
 
 def test_reset_forgets_the_last_game():

@@ -267,7 +267,7 @@ def test_illusionists_white_one_unfortified_enemy_does_not_attack(base):
     check_mana_needed(base, "ranged", "illusionists", 1, "white")
     s = position(base, "ranged", ["illusionists"], mana={"white": 1})
     use(s, 0, 1, "white")
-    assert s.to_dict()["combat"]["enemies"][0]["flags"] != 0 and unit0(s)["ready"] is False
+    assert s.to_dict()["combat"]["enemies"][0]["flags"] != [] and unit0(s)["ready"] is False
     s.apply(encode("next_phase"))                    # -> Block
     s.apply(encode("next_phase"))                    # -> Damage: nothing attacks
     assert not any(a.startswith("damage_from") for a in actions(s))
