@@ -17,6 +17,14 @@ raises :class:`FixtureError` (a ValueError) whose message starts with the key pa
 position is checked by meaning (:func:`validate`: acting player, phase and combat, random
 streams, pending decisions, tokens, the tactics left, a legal action ...).
 
+Two formats are read (``"format": 1`` or ``2``); ``state_to_dict`` writes 2 unless asked
+for 1.  Format 2 writes every bit field as a list of names or indices (:data:`BIT_FIELDS`),
+gives a hand-written ``combat`` neutral defaults (:data:`NEUTRAL_COMBAT`: no enemy's
+damage being assigned), derives the level from Fame unless written, takes a tactic or a
+card the fixture writes from where the fresh setup put it, and refuses a fixture that
+contradicts itself (a tactic on offer and held, a card in more places than it has copies,
+a level its Fame does not reach), naming both places.
+
 The format is described for users in docs/fixtures.md.
 """
 from __future__ import annotations
@@ -1906,6 +1914,7 @@ def _take_cards(core, d: dict, N: _Names) -> None:
     changed: set = set()
     for where, holder, key, n in zones:
         cards = holder[key]
+        holder[n] = max(0, min(holder[n], len(cards)))
         i = holder[n] - 1
         while i >= 0:
             c = cards[i]
@@ -1924,7 +1933,7 @@ def _take_cards(core, d: dict, N: _Names) -> None:
         for i, c in enumerate(raw[key]):
             if over.get(c, 0) > 0:
                 over[c] -= 1
-                if raw[n] > 0:
+                if 0 < raw[n] <= len(raw[deck]):
                     raw[n] -= 1
                     raw[key][i] = raw[deck][raw[n]]
                     raw[deck][raw[n]] = -1

@@ -326,3 +326,20 @@ def test_score_by_category_on_a_known_end_position(sc):
 def test_a_game_not_over_has_no_score_by_category(fr):
     out = fr.new_state(0).result()
     assert out.score is None and out.score_by_category is None
+
+
+def test_the_format_2_examples_of_the_docs_play_as_written(fr):
+    """docs/fixtures.md "Writing a fixture": the Prowlers (Armor 3, Fame 2) fall to Rage
+    powered by the red crystal (Attack 4, 5.4.1, 11.5.7), Fame 2 -> 4; JSON and TOML alike."""
+    import tomllib
+    text = (Path(__file__).resolve().parents[1] / "docs" / "fixtures.md").read_text()
+    js = re.search(r"```json\n(\{\n  \"format\": 2.*?)```", text, re.S).group(1)
+    tm = re.search(r"```toml\n(format = 2\n.*?)```", text, re.S).group(1)
+    for d in (json.loads(js), tomllib.loads(tm)):
+        s = fr.state_from_dict(d)
+        for text_ in ("play Rage (powered, paying a red crystal)", "attack Prowlers"):
+            acts = {s.action_to_string(a): int(a) for a in s.legal_actions()}
+            assert text_ in acts, sorted(acts)
+            s.apply(acts[text_])
+        p = s.to_dict()["players"][0]
+        assert (p["fame"], p["crystals"]["red"]) == (4, 0)

@@ -32,7 +32,7 @@ def at_move(game, seed=7, **changes):
         pick = next((a for a, s in zip(legal, names) if s.startswith("take a regular turn")), legal[0])
         st.apply(int(pick))
     if changes:
-        d = st.to_dict()
+        d = st.to_dict(format=1)            # format 1: the hand is written over the deck as it is
         d["players"][0].update(changes)
         st = game.state_from_dict(d)
     return st
@@ -385,7 +385,7 @@ def _on_the_monastery(hand, offer, reputation=3):
         if st.action_to_string(a).startswith("interact with the Monastery"):
             break
         st.apply(a)
-    d = st.to_dict()
+    d = st.to_dict(format=1)                # format 1: the hand is written over the deck as it is
     d["players"][0].update(hand=hand, reputation=reputation)
     d["unit_offer"] = offer
     return game, game.state_from_dict(d)
