@@ -528,7 +528,7 @@ def test_delphana_masters_white_one_enemy_loses_fortification_and_resistances(ll
     assert e["flags"] == [] and e["unit_fx"] == []
     use(s, 0, 3, "white")
     e = s.to_dict()["combat"]["enemies"][0]
-    assert e["flags"] != 0 and e["unit_fx"] & 1
+    assert "no_fortification" in e["flags"] and "no_resistances" in e["unit_fx"]
 
 
 # -- rules every Unit follows, checked for each Unit against units.csv ---------------------------
