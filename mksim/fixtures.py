@@ -1878,9 +1878,10 @@ def _validate_level(core, raw: dict) -> None:
 
 def _take_cards(core, d: dict, N: _Names) -> None:
     """Format 2: a Deed card the fixture writes into a zone is taken from a zone it leaves
-    as set up (the hero's Deed deck, the dummy's, the Advanced Action, Spell and Artifact
-    decks; from an offer, whose slot the top card of its deck then fills, 6.4.2), when the
-    game would otherwise hold more copies of it than exist.  What is left over is refused
+    as set up (the hero's Deed deck, discard pile or hand, the Advanced Action, Spell and
+    Artifact decks; from an offer, whose slot the top card of its deck then fills, 6.4.2),
+    when the game would otherwise hold more copies of it than exist (the dummy's cards
+    stay the dummy's: a hero never takes them, 18).  What is left over is refused
     by the check by meaning (a card written in two zones)."""
     raw = core.raw_dict()
     copies = _card_copies(core, raw)
@@ -1902,11 +1903,9 @@ def _take_cards(core, d: dict, N: _Names) -> None:
     zones = []
     for p in range(raw["n_players"]):
         pl = raw["players"][p]
-        for key, n in (("deck", "n_deck"), ("discard", "n_discard")):
+        for key, n in (("deck", "n_deck"), ("discard", "n_discard"), ("hand", "n_hand")):
             if not written(p, key):
                 zones.append((("players", p), pl, key, n))
-    if raw["has_dummy"] and not (isinstance(d.get("dummy"), dict) and "deck" in d["dummy"]):
-        zones.append((("dummy",), raw["dummy"], "deck", "n_deck"))
     names = {"aa_deck": "advanced_action_deck", "spell_deck": "spell_deck", "artifact_deck": "artifact_deck"}
     for key, n in (("aa_deck", "n_aa_deck"), ("spell_deck", "n_spell_deck"), ("artifact_deck", "n_artifact_deck")):
         if names[key] not in d:

@@ -343,3 +343,13 @@ def test_the_format_2_examples_of_the_docs_play_as_written(fr):
             s.apply(acts[text_])
         p = s.to_dict()["players"][0]
         assert (p["fame"], p["crystals"]["red"]) == (4, 0)
+
+
+def test_a_deck_written_alone_takes_its_surplus_from_the_hand_not_from_the_dummy(fr):
+    """The fresh hand's 5 cards and a 16-card deck written by hand would be 21 of the 16
+    Basic Actions (6.1.1): the surplus leaves the (unwritten) hand; the dummy's 16 stay."""
+    base = fr.new_state(0).to_dict()
+    deck16 = sorted(base["players"][0]["deck"] + base["players"][0]["hand"])
+    d = fr.state_from_dict({"format": 2, "phase": "move", "players": [{"deck": deck16}]}).to_dict()
+    assert sorted(d["players"][0]["deck"]) == deck16 and d["players"][0]["hand"] == []
+    assert d["dummy"]["deck"] == base["dummy"]["deck"]
