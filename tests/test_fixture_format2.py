@@ -353,3 +353,20 @@ def test_a_deck_written_alone_takes_its_surplus_from_the_hand_not_from_the_dummy
     d = fr.state_from_dict({"format": 2, "phase": "move", "players": [{"deck": deck16}]}).to_dict()
     assert sorted(d["players"][0]["deck"]) == deck16 and d["players"][0]["hand"] == []
     assert d["dummy"]["deck"] == base["dummy"]["deck"]
+
+
+@pytest.mark.parametrize("scenario", ["first-reconnaissance", "solo-conquest"])
+def test_the_categories_add_up_to_the_engines_score(scenario):
+    """The breakdown is computed beside the C scoring (final_score): on played games the
+    categories sum to its score."""
+    g = Game(scenario, hero="norowas")
+    seen = 0
+    for seed in range(6):
+        s = _played(g, seed, 100_000)
+        if not s.is_terminal():
+            continue
+        out = s.result()
+        assert out.score is not None and sum(out.score_by_category.values()) == out.score
+        assert out.score_by_category["fame"] == out.fame
+        seen += 1
+    assert seen >= 3
