@@ -899,12 +899,14 @@ cdef class GameCore:
 
     # -- description ------------------------------------------------------------------
 
-    def to_dict(self):
+    def to_dict(self, format=None):
         """The whole state as plain Python: every field of the struct, content ids and
         words for what a player sees (the fixture format, mksim/fixtures.py and
-        docs/fixtures.md); :meth:`mksim.game.Game.state_from_dict` reads it back."""
-        from mksim.fixtures import state_to_dict
-        return state_to_dict(self)
+        docs/fixtures.md); :meth:`mksim.game.Game.state_from_dict` reads it back.
+        ``format``: the fixture format to write (default the newest, 2; 1 writes bit
+        fields as whole numbers)."""
+        from mksim.fixtures import FORMAT, state_to_dict
+        return state_to_dict(self, FORMAT if format is None else format)
 
     def load_dict(self, d):
         """Write a fixture (a dict shaped like :meth:`to_dict`, possibly partial) over this

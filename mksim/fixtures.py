@@ -17,6 +17,14 @@ raises :class:`FixtureError` (a ValueError) whose message starts with the key pa
 position is checked by meaning (:func:`validate`: acting player, phase and combat, random
 streams, pending decisions, tokens, the tactics left, a legal action ...).
 
+Two formats are read (``"format": 1`` or ``2``); ``state_to_dict`` writes 2 unless asked
+for 1.  Format 2 writes every bit field as a list of names or indices (:data:`BIT_FIELDS`),
+gives a hand-written ``combat`` neutral defaults (:data:`NEUTRAL_COMBAT`: no enemy's
+damage being assigned), derives the level from Fame unless written, takes a tactic or a
+card the fixture writes from where the fresh setup put it, and refuses a fixture that
+contradicts itself (a tactic on offer and held, a card in more places than it has copies,
+a level its Fame does not reach), naming both places.
+
 The format is described for users in docs/fixtures.md.
 """
 from __future__ import annotations
@@ -29,11 +37,19 @@ from . import content as _ct
 from . import effects as _fx
 from ._state import HEX_FLAG_NAMES, PHASE_NAMES, TERMINATION_NAMES, FixtureError
 
+
+def _combat_flag_names() -> tuple:
+    from ._combat import FLAG_NAMES         # CE_* bits (ext/_types.pxd), named in ext/_combat.pyx
+    return tuple(FLAG_NAMES)
+
 __all__ = ["FORMAT", "FixtureError", "state_to_dict", "state_from_dict", "apply_fixture",
            "load_fixture_file", "fixture_game_args", "canonical_raw", "validate"]
 
-#: Version of the fixture format; a fixture must carry ``"format": FORMAT``.
-FORMAT = 1
+#: Version of the fixture format ``to_dict`` writes; a fixture carries ``"format": 1`` or ``2``
+#: (FORMATS).  Format 2 writes bit fields as lists (BIT_FIELDS), gives a hand-written
+#: combat neutral defaults and derives the level from Fame (docs/fixtures.md).
+FORMAT = 2
+FORMATS = (1, 2)
 MAX_CRYSTALS = 3            # 5.1.3: at most 3 crystals of one colour (the dummy has no limit, 18.4.4)
 REPUTATION_RANGE = (-7, 8)  # 10.3: the Reputation track
 LEVEL_RANGE = (1, 10)       # 13.6
@@ -122,6 +138,171 @@ def _trim(values: list) -> list:
     while out and out[-1] is None:
         out.pop()
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# bit fields (format 2 writes them as lists of names or of indices)
+# ---------------------------------------------------------------------------------------
+
+#: CombatEnemyUnitFx CEU_* (ext/_types.pxd), bit by bit
+ENEMY_UNIT_FX_NAMES = ("no_resistances", "destroy_if_blocked")
+#: TT_* bits of TurnState.tactic_turn (ext/_fx_tactics.pxi)
+TACTIC_TURN_NAMES = ("mana_search",)
+#: BF_* bits of Player.banner_fx (ext/_fx_artifacts.pxi); the two low bits are the Armor
+#: bonus BF_ARMOR (0 .. 3): ``armor_1`` and ``armor_2`` add up to it
+BANNER_FX_NAMES = ("armor_1", "armor_2", "fire_ice", "glory", "fear", "courage", "fortitude", "command")
+#: Unit.gained_res: RES_* bits gained this turn, the same bits << 3 gained this combat
+UNIT_RES_NAMES = _ct.RESISTANCES + tuple(f"{r}_combat" for r in _ct.RESISTANCES)
+#: Diplomacy's element bits (PHYSICAL FIRE ICE of ext/_types.pxd Element)
+BLOCK_ELEMENT_NAMES = _fx.ELEMENTS[:3]
+
+# Every bit field of the state, by its place in a fixture ("*" = each entry of a list), and
+# how format 2 writes it: ("names", names, bits): a list of the names of the bits set (one
+# table per field, checked against the C constants by tests/test_fixture_format2.py; a
+# set bit without a name is written "bit<N>"); ("index", bits): the indices of the bits set
+# (a bit per slot, die, option ...); ("ids", kind, words): content ids (bit k = content row
+# k over 64-bit words).  Format 1 writes each as one whole number.
+BIT_FIELDS: dict = {
+    ("players", "*", "skills_used"): ("index", 16),
+    ("players", "*", "banner_flipped"): ("index", 8),
+    ("players", "*", "banner_fx", "*"): ("names", BANNER_FX_NAMES, 8),
+    ("players", "*", "units", "*", "gained_res"): ("names", UNIT_RES_NAMES, 8),
+    ("players", "*", "units", "*", "abilities_used"): ("index", 8),
+    ("players", "*", "stats", "forced_missed"): ("index", 8),
+    ("turn", "ask_options"): ("index", 64),
+    ("turn", "dice_kept"): ("index", 8),
+    ("turn", "tactic_turn"): ("names", TACTIC_TURN_NAMES, 8),
+    ("turn", "terrain_open"): ("names", _fx.TERRAINS, 8),
+    ("turn", "terrain_safe"): ("names", _fx.TERRAINS, 8),
+    ("turn", "terrain_closed"): ("names", _fx.TERRAINS, 8),
+    ("turn", "endless_mana"): ("names", _fx.MANA_COLOURS, 8),
+    ("turn", "ring_fame"): ("names", _fx.BASIC_COLOURS, 8),
+    ("turn", "influence_block"): ("names", BLOCK_ELEMENT_NAMES, 8),
+    ("turn", "phase_defeated"): ("index", 32),
+    ("turn", "soul_slots"): ("index", 32),
+    ("turn", "units_healed"): ("index", 8),
+    ("turn", "glory_units"): ("index", 8),
+    ("turn", "recruited_units"): ("index", 8),
+    ("turn", "attack_bonus_givers"): ("index", 8),
+    ("combat", "targets"): ("index", 32),
+    ("combat", "enemies", "*", "flags"): ("names", _combat_flag_names(), 8),
+    ("combat", "enemies", "*", "blocked"): ("index", 8),
+    ("combat", "enemies", "*", "damaged"): ("index", 8),
+    ("combat", "enemies", "*", "lost_abilities"): ("names", _ct.ENEMY_ABILITIES, 16),
+    ("combat", "enemies", "*", "lost_resistances"): ("names", _ct.RESISTANCES, 8),
+    ("combat", "enemies", "*", "res_lost"): ("names", _ct.RESISTANCES, 8),
+    ("combat", "enemies", "*", "unit_fx"): ("names", ENEMY_UNIT_FX_NAMES, 8),
+    ("source", "taken"): ("index", 8),
+    ("forbid_cards",): ("ids", "card", 4),
+    ("forbid_skills",): ("ids", "skill", 2),
+    ("forbid_units",): ("ids", "unit", 2),
+    ("forbid_sites",): ("ids", "site", 1),
+}
+
+
+def _bits_out(v, spec, N: "_Names"):
+    """A bit field's value(s) as format 2 writes it (see BIT_FIELDS)."""
+    kind = spec[0]
+    if kind == "ids":
+        words = v if isinstance(v, list) else [v]
+        names = N.lists[spec[1]]
+        return [names[w * 64 + i] if w * 64 + i < len(names) else f"bit{w * 64 + i}"
+                for w, x in enumerate(words) for i in range(64) if x >> i & 1]
+    if kind == "index":
+        return [i for i in range(spec[1]) if v >> i & 1]
+    names, width = spec[1], spec[2]
+    return [names[i] if i < len(names) else f"bit{i}" for i in range(width) if v >> i & 1]
+
+
+def _bits_in(x, spec, path: str, N: "_Names"):
+    """A format 2 list of names / indices as the bits it sets (a list of 64-bit words for
+    ``ids``); FixtureError naming the entry for an unknown name."""
+    kind = spec[0]
+    if not isinstance(x, (list, tuple)):
+        what = "indices" if kind == "index" else "ids" if kind == "ids" else "flag names"
+        raise FixtureError(f"{path}: expected a list of {what} (format 2 writes bit fields as lists), "
+                           f"got {_short(x)}")
+    if kind == "index":
+        bits = 0
+        for i, k in enumerate(x):
+            bits |= 1 << _int(k, f"{path}[{i}]", 0, spec[1] - 1)
+        return bits
+    if kind == "ids":
+        names = N.lists[spec[1]]
+        words = [0] * spec[2]
+        for i, name in enumerate(x):
+            k = _bit_name(name, names, spec[2] * 64, f"{path}[{i}]", spec[1])
+            words[k >> 6] |= 1 << (k & 63)
+        return words if len(words) > 1 else words[0]
+    bits = 0
+    for i, name in enumerate(x):
+        bits |= 1 << _bit_name(name, spec[1], spec[2], f"{path}[{i}]", "flag")
+    return bits
+
+
+def _bit_name(name, names, width: int, path: str, what: str) -> int:
+    if isinstance(name, str):
+        if name in names:
+            return names.index(name)
+        if name.startswith("bit") and name[3:].isdigit() and len(names) <= int(name[3:]) < width:
+            return int(name[3:])
+    known = ", ".join(names) if len(names) <= 16 else ", ".join(names[:16]) + ", ..."
+    raise FixtureError(f"{path}: unknown {what} {_short(name)}; known: {known}")
+
+
+def _walk(d, pattern: tuple, path: str, fn) -> None:
+    """Call ``fn(parent, key, path)`` for each place of ``pattern`` that ``d`` holds."""
+    head, rest = pattern[0], pattern[1:]
+    if head == "*":
+        if not isinstance(d, list):
+            return
+        items = list(enumerate(d))
+    elif isinstance(d, dict) and head in d:
+        items = [(head, d[head])]
+    else:
+        return
+    for k, v in items:
+        p = f"{path}[{k}]" if head == "*" else _key(path, k)
+        if rest:
+            _walk(v, rest, p, fn)
+        else:
+            fn(d, k, p)
+
+
+def _bit_fields_out(out: dict, N: "_Names") -> None:
+    """Format 1 -> format 2 in place: every bit field as its list (to_dict)."""
+    for pattern, spec in BIT_FIELDS.items():
+        _walk(out, pattern, "", lambda parent, k, p, spec=spec: parent.__setitem__(k, _bits_out(parent[k], spec, N)))
+
+
+def _bit_fields_in(d: dict, N: "_Names") -> dict:
+    """A format 2 fixture with its bit fields turned into whole numbers (what the loader
+    reads); the tables on the way are copied, ``d`` is left as it is."""
+    d = dict(d)
+
+    def conv(parent, k, p, spec):
+        parent[k] = _bits_in(parent[k], spec, p, N)
+
+    for pattern, spec in BIT_FIELDS.items():
+        _copy_along(d, pattern)
+        _walk(d, pattern, "", lambda parent, k, p, spec=spec: conv(parent, k, p, spec))
+    return d
+
+
+def _copy_along(d, pattern: tuple) -> None:
+    """Copy the tables and lists on the way to ``pattern`` in ``d`` (a shallow copy per level)."""
+    head, rest = pattern[0], pattern[1:]
+    if not rest:
+        return
+    if head == "*":
+        if isinstance(d, list):
+            for i, v in enumerate(d):
+                if isinstance(v, (dict, list)):
+                    d[i] = type(v)(v)
+                    _copy_along(d[i], rest)
+    elif isinstance(d, dict) and isinstance(d.get(head), (dict, list)):
+        d[head] = type(d[head])(d[head])
+        _copy_along(d[head], rest)
 
 
 # ---------------------------------------------------------------------------------------
@@ -265,13 +446,16 @@ def _names(core) -> _Names:
     return N
 
 
-def state_to_dict(core) -> dict:
-    """The whole state of ``core`` (a GameCore) as a JSON-serialisable fixture dict."""
+def state_to_dict(core, format: int = FORMAT) -> dict:
+    """The whole state of ``core`` (a GameCore) as a JSON-serialisable fixture dict, in
+    fixture format ``format`` (2, or 1: bit fields as whole numbers)."""
+    if format not in FORMATS:
+        raise ValueError(f"format: {format!r} is not a fixture format (one of {FORMATS})")
     N = _names(core)
     raw = core.raw_dict()
     su = core.setup
     te = raw["token_enemy"]
-    out: dict = {"format": FORMAT, "scenario": su.scenario_id, "hero": su.hero_id,
+    out: dict = {"format": format, "scenario": su.scenario_id, "hero": su.hero_id,
                  "lost_legion": bool(su.lost_legion)}
     for k, v in raw.items():
         if k in _TOP_CONSUMED:
@@ -327,6 +511,8 @@ def state_to_dict(core) -> dict:
             out[k] = _trim([N.name("tactic", x) for x in v])
         else:
             out[k] = v
+    if format == 2:
+        _bit_fields_out(out, N)
     return out
 
 
@@ -400,8 +586,9 @@ def _deepcopy(x):
 class _Loader:
     """Turns a (partial) fixture dict into a partial raw dict over a fresh state."""
 
-    def __init__(self, core) -> None:
+    def __init__(self, core, version: int = FORMAT) -> None:
         self.core = core
+        self.version = version
         self.N = _names(self.core)
         self.base = self.core.raw_dict()
         self.patch: dict = {}
@@ -507,7 +694,22 @@ class _Loader:
                 out[k] = x
             else:
                 raise FixtureError(f"{kp}: unknown key")
+        if self.version >= 2:
+            self.derive_level(out, base)
         return out
+
+    def derive_level(self, out: dict, base: dict) -> None:
+        """Format 2: the level follows from Fame unless written (13.6.2, levels.toml); a
+        level written without Fame brings the least Fame of that level (unless the Fame kept
+        already reaches exactly it); either way the Command tokens are the level's unless
+        written (13.6.3)."""
+        if "level" not in out and "fame" in out:
+            out["level"] = level_for_fame(self.core.tables, out["fame"])
+        elif "level" in out and "fame" not in out:
+            if level_for_fame(self.core.tables, base["fame"]) != out["level"]:
+                out["fame"] = int(self.core.tables.levels[out["level"] - 1][0])
+        if "level" in out and "command_tokens" not in out:
+            out["command_tokens"] = int(self.core.tables.levels[out["level"] - 1][3])
 
     def units(self, v: Any, path: str, base: list) -> list:
         """Units in slots 0, 1, ... (or in the slot a unit names with ``slot``)."""
@@ -592,7 +794,7 @@ class _Loader:
     def combat(self, v: Any, path: str) -> dict:
         v = _table(v, path)
         base = self.base["combat"]
-        out: dict = {}
+        out: dict = neutral_combat(base, v) if self.version >= 2 else {}
         for k, x in v.items():
             kp = _key(path, k)
             if k == "enemies":
@@ -601,7 +803,8 @@ class _Loader:
                 for i, e in enumerate(x):
                     ep = f"{kp}[{i}]"
                     e = _table(e, ep)
-                    slot: dict = {}
+                    # format 2: a slot written is one enemy, whole (neutral where left out)
+                    slot: dict = _neutral_slot(base[k][i]) if self.version >= 2 else {}
                     for kk, y in e.items():
                         if kk == "enemy":
                             slot[kk] = self.N.idx("enemy", y, _key(ep, kk), optional=True)
@@ -611,10 +814,12 @@ class _Loader:
                             raise FixtureError(f"{_key(ep, kk)}: unknown key")
                     if "enemy" in e and "hex" not in e:
                         slot["hex"] = -1           # drawn for this combat unless a hex is given
-                    if "token" not in slot and slot.get("enemy", -1) >= 0:
+                    if "token" not in e and slot.get("enemy", -1) >= 0:
                         # an enemy given by id only: take a token of it from its pile
                         self.allocations.append((slot["enemy"], ep, lambda t, s=slot: s.__setitem__("token", t)))
                     enemies.append(slot)
+                if self.version >= 2:       # the slots after those written are empty
+                    enemies += [_neutral_slot(base[k][0]) for _ in range(len(base[k]) - len(enemies))]
                 out[k] = enemies
                 if "n_enemies" not in v:
                     out["n_enemies"] = len(x)
@@ -859,6 +1064,28 @@ class _Loader:
         self._positions()
         self._allocate()
         self._check_tokens()
+        if self.version >= 2:
+            self._take_tactics(d)
+
+    def _take_tactics(self, d: dict) -> None:
+        """A tactic the fixture gives a player (or the dummy) is taken: it leaves the offer
+        (3.1.1) and, in a solo game, the game (17.3.4, as the engine records it), unless the
+        fixture writes ``tactics_available`` / ``tactics_removed`` itself (then a tactic on
+        offer and held is refused by the check by meaning)."""
+        taken = [p["tactic"] for p in self.patch.get("players", []) if p.get("tactic", -1) >= 0]
+        if self.patch.get("dummy", {}).get("tactic", -1) >= 0:
+            taken.append(self.patch["dummy"]["tactic"])
+        if not taken:
+            return
+        if "tactics_available" not in d:
+            offer = list(self.base["tactics_available"])
+            self.patch["tactics_available"] = [-1 if t in taken else t for t in offer]
+        if "tactics_removed" not in d and self.base["has_dummy"]:
+            removed = list(self.patch.get("tactics_removed", self.base["tactics_removed"]))
+            for t in taken:
+                if t not in removed and -1 in removed:
+                    removed[removed.index(-1)] = t
+            self.patch["tactics_removed"] = removed
 
     def _positions(self) -> None:
         hexes = self.patch.get("hexes", self.base["hexes"])
@@ -917,11 +1144,48 @@ class _Loader:
                                    f"{'tokens_revealed' if k == 'tokens_face_up' else 'ruins_revealed'})")
 
 
+def level_for_fame(tables, fame: int) -> int:
+    """The level a hero of ``fame`` Fame has reached (13.6.2: levels.toml thresholds)."""
+    return max(1, sum(1 for row in tables.levels if fame >= row[0]))
+
+
+#: Format 2: what a combat field the fixture leaves out holds when it writes ``combat``
+#: (a combat just begun, before any decision: combat_begin and clear_pools of
+#: ext/_combat.pyx); fields not named here are 0.  ``active`` is 1 when enemies are written.
+NEUTRAL_COMBAT = {"site_hex": -1, "units_allowed": 1, "block_target": -1, "dmg_slot": -1,
+                  "from_hex": -1}
+#: ... and an enemy slot (reset_slot of ext/_combat.pyx): nothing blocked, no damage
+#: assigned, drawn for this combat (hex -1); fields not named here are 0.
+NEUTRAL_ENEMY_SLOT = {"token": -1, "enemy": -1, "summoned_by": -1, "hex": -1}
+
+
+def _zeroed(x):
+    if isinstance(x, dict):
+        return {k: _zeroed(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_zeroed(v) for v in x]
+    return 0
+
+
+def _neutral_slot(base_slot: dict) -> dict:
+    return dict(_zeroed(base_slot), **NEUTRAL_ENEMY_SLOT)
+
+
+def neutral_combat(base: dict, v: dict) -> dict:
+    """The neutral combat a format 2 fixture's ``combat`` table is written over."""
+    out = {k: x for k, x in _zeroed(base).items() if k != "enemies"}
+    out.update(NEUTRAL_COMBAT)
+    enemies = v.get("enemies")
+    out["active"] = 1 if isinstance(enemies, list) and enemies else 0
+    out["enemies"] = [_neutral_slot(base["enemies"][0]) for _ in base["enemies"]]
+    return out
+
+
 # raw top-level fields that only appear under their names (never as raw keys in a fixture)
 _NAMED_RAW = {"scenario", "tiles", "piles", "pile_discard", "dice", "aa_offer", "aa_deck"}
 
 
-def _check_format(d: Any) -> None:
+def _check_format(d: Any) -> int:
     if not isinstance(d, dict):
         raise FixtureError(f"fixture: expected a table of keys, got {type(d).__name__}")
     _check_depth(d)
@@ -930,8 +1194,10 @@ def _check_format(d: Any) -> None:
     f = d["format"]
     if isinstance(f, bool) or not isinstance(f, int):
         raise FixtureError(f"format: expected a whole number, got {_short(f)}")
-    if f != FORMAT:
-        raise FixtureError(f"format: version {f} is not supported (this mksim reads format {FORMAT})")
+    if f not in FORMATS:
+        raise FixtureError(f"format: version {f} is not supported (this mksim reads formats "
+                           f"{', '.join(map(str, FORMATS))})")
+    return f
 
 
 def fixture_game_args(d: Any) -> dict:
@@ -973,14 +1239,18 @@ def apply_fixture(core, d: Any, engine=None) -> None:
     it gives replace the core's values, the others are kept.  Nothing is written when
     ``d`` has a mistake (FixtureError): a wrong id, type or range, or a position no game
     can reach (:func:`validate`; with ``engine``, also one without a legal action)."""
-    _check_format(d)
+    version = _check_format(d)
     _check_header(core.setup, d)
     before = core.state_bytes()
-    loader = _Loader(core)
+    loader = _Loader(core, version)
     try:
+        if version == 2:
+            d = _bit_fields_in(d, loader.N)
         loader.load(d)
         core.set_raw(loader.patch)
-        validate(core, engine)
+        if version >= 2:
+            _take_cards(core, d, loader.N)
+        validate(core, engine, version)
     except FixtureError:
         core.set_state_bytes(before)  # undo the map laid by the loader and every field written
         raise
@@ -1180,7 +1450,7 @@ def _check_counted(values: list, n: int, lo: int, hi: int, path: str, count_path
 _ASKING_OPS = ("ready_unit", "heal_unit", "enemy_armor", "enemy_no_attack")
 
 
-def validate(core, engine=None) -> None:
+def validate(core, engine=None, version: int = FORMAT) -> None:
     """Check the position of ``core`` by meaning; raise FixtureError naming the key path of
     the first field that no game can hold, or that disagrees with the others.
 
@@ -1232,10 +1502,15 @@ def validate(core, engine=None) -> None:
     if raw["has_dummy"] != 1:
         _bad("has_dummy", "a solo game has the dummy player (18): 1")
     _validate_tactics_left(core, raw, N, rounds)
+    if version >= 2:         # format 1 loads as before (its fixtures left these to chance)
+        _validate_tactics_placed(raw, N)
     # -- the player
     for p in range(n_players):
         _validate_player(raw, raw["players"][p], f"players[{p}]", N, S)
     _validate_dummy(raw["dummy"], N)
+    if version >= 2:
+        _validate_level(core, raw)
+        _validate_cards_placed(core, raw, N)
     # -- the turn
     t = raw["turn"]
     _check_rules(t, _TURN_RULES, S, "turn")
@@ -1472,3 +1747,211 @@ def _validate_tokens(raw: dict, N: _Names) -> None:
                     _bad(ep, f"token {e['token']} does not lie on hex {e['hex']}, where the enemy is said to be (hex)")
             else:
                 put(e["token"], ep)     # drawn for this combat: in no pile and on no hex
+
+
+# ---------------------------------------------------------------------------------------
+# consistency: a thing in two places (a partial fixture that contradicts itself)
+# ---------------------------------------------------------------------------------------
+
+def _validate_tactics_placed(raw: dict, N: _Names) -> None:
+    """A tactic lies in one place: on offer (tactics_available), held by one actor, or out
+    of the game (tactics_removed) (3.1.1: a tactic taken leaves the offer; 3.1.5).  A held
+    tactic may also be listed in tactics_removed: the engine records a solo tactic leaving
+    the game when it is taken (17.3.4)."""
+    where: dict = {}
+    held: dict = {}
+
+    def put(t: int, path: str, places: dict) -> None:
+        if not 0 <= t < len(N.lists["tactic"]):
+            return                                   # not a tactic: refused by its own check
+        if t in places:
+            _bad(path, f"tactic {N.name('tactic', t)!r} is also at {places[t]} (a tactic lies in "
+                       f"one place: on offer, held, or out of the game; 3.1.1)")
+        places[t] = path
+
+    for p in range(raw["n_players"]):
+        put(raw["players"][p]["tactic"], f"players[{p}].tactic", held)
+    if raw["has_dummy"]:
+        put(raw["dummy"]["tactic"], "dummy.tactic", held)
+    for i, t in enumerate(raw["tactics_available"]):
+        put(t, f"tactics_available[{i}]", held)
+    where = {t: p for t, p in held.items() if p.startswith("tactics_available")}
+    for i, t in enumerate(raw["tactics_removed"]):
+        put(t, f"tactics_removed[{i}]", where)
+
+
+def _card_zones(raw: dict):
+    """Every (card, fixture path) of the Deed cards in the game: the zones card conservation
+    counts (count_deeds of ext/_checks.pyx)."""
+    for p in range(raw["n_players"]):
+        pl = raw["players"][p]
+        for key, count in (("deck", "n_deck"), ("hand", "n_hand"), ("discard", "n_discard"),
+                           ("play_area", "n_play"), ("tactic_cards", "n_tactic_cards"),
+                           ("set_aside", "n_set_aside")):
+            for i in range(max(0, min(pl[count], len(pl[key])))):
+                yield pl[key][i], f"players[{p}].{key}[{i}]"
+        slot = 0
+        for u in pl["units"]:
+            if u["card"] >= 0:
+                if u["banner"] >= 0:
+                    yield u["banner"], f"players[{p}].units[{slot}].banner"
+                slot += 1
+    if raw["has_dummy"]:
+        d = raw["dummy"]
+        for key, count in (("deck", "n_deck"), ("discard", "n_discard")):
+            for i in range(max(0, min(d[count], len(d[key])))):
+                yield d[key][i], f"dummy.{key}[{i}]"
+    for key, name in (("aa_offer", "advanced_action_offer"), ("spell_offer", "spell_offer")):
+        for i, c in enumerate(raw[key]):
+            yield c, f"{name}[{i}]"
+    for key, count, name in (("aa_deck", "n_aa_deck", "advanced_action_deck"), ("spell_deck", "n_spell_deck", "spell_deck"),
+                             ("artifact_deck", "n_artifact_deck", "artifact_deck")):
+        for i in range(max(0, min(raw[count], len(raw[key])))):
+            yield raw[key][i], f"{name}[{i}]"
+    t = raw["turn"]
+    for i in range(max(0, min(t["n_reward_cards"], len(t["reward_cards"])))):
+        yield t["reward_cards"][i], f"turn.reward_cards[{i}]"
+    for i in range(max(0, min(raw["n_unit_offer"], len(raw["unit_offer"])))):
+        if raw["unit_offer"][i] < 0:
+            yield -raw["unit_offer"][i] - 1, f"unit_offer[{i}].advanced_action"
+
+
+def _card_copies(core, raw: dict) -> list:
+    """How many copies of each Deed card the game holds (Wounds aside): the hero decks of
+    the players and of the dummy (6.1.1, 18.1.4) and one of each card of the Advanced
+    Action, Spell and Artifact decks as set up (1.2.5, 1.2.6; counted once per setup)."""
+    su, t = core.setup, core.tables
+    cached = getattr(su, "_fixture_card_copies", None)
+    if cached is None or cached[0] is not t:
+        deck_col = t.col("cards", "deck")
+        decks = [int(x) for x in t.cards[:, deck_col]]
+        cached = (t, [1 if 1 <= k <= 3 else 0 for k in decks])     # DECK_AA, DECK_SPELL, DECK_ARTIFACT
+        su._fixture_card_copies = cached
+    copies = list(cached[1])
+    heroes = [raw["players"][p]["hero"] for p in range(raw["n_players"])]
+    if raw["has_dummy"]:
+        heroes.append(raw["dummy"]["hero"])
+    for h in heroes:
+        if 0 <= h < len(su.hero_decks):
+            for c in su.hero_decks[h]:
+                copies[int(c)] += 1
+    return copies
+
+
+def _validate_cards_placed(core, raw: dict, N: _Names) -> None:
+    """No Deed card lies in more places than the game has copies of it: a card in two zones
+    (an Advanced Action in hand and in its offer, ...) is refused naming both (card
+    conservation; Wounds come from an unlimited pile, 1.2.4)."""
+    wound = N.index["card"].get("wound", -1)
+    copies = _card_copies(core, raw)
+    seen: dict = {}
+    for c, path in _card_zones(raw):
+        if c < 0 or c == wound or c >= len(copies):
+            continue
+        places = seen.setdefault(c, [])
+        places.append(path)
+        if len(places) > copies[c]:
+            n = copies[c]
+            have = "the game has no copy of it" if n == 0 else \
+                f"the game has {n} cop{'y' if n == 1 else 'ies'}, also at {', '.join(places[:-1][:3])}"
+            _bad(path, f"{N.name('card', c)!r}: {have} (a card lies in one place)")
+
+
+def _validate_level(core, raw: dict) -> None:
+    """13.6: the level follows from Fame.  A level above the one the Fame reaches is
+    refused; one below it only in a turn, where levels gained wait for its end (13.6.1):
+    in the tactics phase and at the start of a turn the level has caught up."""
+    phase = raw["phase"]
+    for p in range(raw["n_players"]):
+        pl = raw["players"][p]
+        if not 1 <= pl["level"] <= 10 or pl["fame"] < 0:
+            continue                         # out of range: the engine's invariants name it
+        want = level_for_fame(core.tables, pl["fame"])
+        if pl["level"] > want:
+            _bad(f"players[{p}].level", f"{pl['level']}, but players[{p}].fame {pl['fame']} reaches "
+                                        f"level {want} only (13.6.2, levels.toml)")
+        if pl["level"] < want and phase in (PH["tactics"], PH["turn_start"]):
+            _bad(f"players[{p}].level", f"{pl['level']}, but players[{p}].fame {pl['fame']} reaches "
+                                        f"level {want}; outside a turn the levels gained are taken "
+                                        f"already (13.6.1)")
+
+
+def _take_cards(core, d: dict, N: _Names) -> None:
+    """Format 2: a Deed card the fixture writes into a zone is taken from a zone it leaves
+    as set up (the hero's Deed deck, discard pile or hand, the Advanced Action, Spell and
+    Artifact decks; from an offer, whose slot the top card of its deck then fills, 6.4.2),
+    when the game would otherwise hold more copies of it than exist (the dummy's cards
+    stay the dummy's: a hero never takes them, 18).  What is left over is refused
+    by the check by meaning (a card written in two zones)."""
+    raw = core.raw_dict()
+    copies = _card_copies(core, raw)
+    wound = N.index["card"].get("wound", -1)
+    count = [0] * len(copies)
+    for c, _p in _card_zones(raw):
+        if 0 <= c < len(copies) and c != wound:
+            count[c] += 1
+    over = {c: n - copies[c] for c, n in enumerate(count) if n > copies[c]}
+    if not over:
+        return
+    players = d.get("players") if isinstance(d.get("players"), list) else []
+    patch: dict = {}
+
+    def written(p: int, key: str) -> bool:
+        return p < len(players) and isinstance(players[p], dict) and key in players[p]
+
+    # the zones the fixture left as set up, each (get list, count key, write back)
+    zones = []
+    for p in range(raw["n_players"]):
+        pl = raw["players"][p]
+        for key, n in (("deck", "n_deck"), ("discard", "n_discard"), ("hand", "n_hand")):
+            if not written(p, key):
+                zones.append((("players", p), pl, key, n))
+    names = {"aa_deck": "advanced_action_deck", "spell_deck": "spell_deck", "artifact_deck": "artifact_deck"}
+    for key, n in (("aa_deck", "n_aa_deck"), ("spell_deck", "n_spell_deck"), ("artifact_deck", "n_artifact_deck")):
+        if names[key] not in d:
+            zones.append(((), raw, key, n))
+    changed: set = set()
+    for where, holder, key, n in zones:
+        cards = holder[key]
+        holder[n] = max(0, min(holder[n], len(cards)))
+        i = holder[n] - 1
+        while i >= 0:
+            c = cards[i]
+            if over.get(c, 0) > 0:
+                del cards[i]
+                cards.append(-1)
+                holder[n] -= 1
+                over[c] -= 1
+                changed.add((where, key, n))
+            i -= 1
+    # offers the fixture leaves as set up: refill the slot from the deck (6.4.2)
+    for key, deck, n, name in (("aa_offer", "aa_deck", "n_aa_deck", "advanced_action_offer"),
+                               ("spell_offer", "spell_deck", "n_spell_deck", "spell_offer")):
+        if name in d:
+            continue
+        for i, c in enumerate(raw[key]):
+            if over.get(c, 0) > 0:
+                over[c] -= 1
+                if 0 < raw[n] <= len(raw[deck]):
+                    raw[n] -= 1
+                    raw[key][i] = raw[deck][raw[n]]
+                    raw[deck][raw[n]] = -1
+                else:
+                    raw[key][i] = -1
+                changed |= {((), key, None), ((), deck, n)}
+    for where, key, n in changed:
+        holder = raw if not where else raw[where[0]] if len(where) == 1 else raw[where[0]][where[1]]
+        part = {key: holder[key]}
+        if n is not None:
+            part[n] = holder[n]
+        if not where:
+            patch.update(part)
+        elif len(where) == 1:
+            patch.setdefault(where[0], {}).update(part)
+        else:
+            lst = patch.setdefault(where[0], [{} for _ in range(where[1] + 1)])
+            while len(lst) <= where[1]:
+                lst.append({})
+            lst[where[1]].update(part)
+    if patch:
+        core.set_raw(patch)

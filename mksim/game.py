@@ -104,6 +104,13 @@ class Outcome:
         Decisions taken (including one that stopped the game).
     stopped : str or None
         Why the game stopped before its end (an engine NotImplementedError message), or None.
+    score_by_category : dict or None
+        The score broken down (when ``score`` is given; the values add up to it): ``fame``,
+        the six standard achievements of 20.2 (``knowledge``, ``loot``, ``leader``,
+        ``conqueror``, ``adventurer``, ``beating``) and, for Solo Conquest (20.5.2),
+        ``cities`` (+10 each), ``all_cities`` (+15), ``rounds_left`` (+30 each),
+        ``dummy_deck`` (+1 per card) and ``end_not_announced`` (+5).  See
+        :func:`score_by_category`.
     """
 
     termination: str
@@ -113,9 +120,41 @@ class Outcome:
     rounds: int
     steps: int
     stopped: Optional[str] = None
+    score_by_category: Optional[dict] = None
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+def score_by_category(core: GameCore, scoring: str, rounds: int, cities_total: int,
+                      player: int = 0) -> Optional[dict]:
+    """The final score of ``player`` by category, as :func:`mksim._policies.final_score`
+    adds it up (the values sum to it).
+
+    ``fame`` (20.1.1) and the standard achievements of 20.2 (ext/_scoring.pyx
+    ``achievement_scores``), no titles in a solo game (17.3.1, 20.5.1); for
+    ``"solo_conquest"`` also 20.5.2: ``cities`` (+10 per city conquered), ``all_cities``
+    (+15 if all were), ``rounds_left`` (+30 per round left unplayed when the game ended
+    early), ``dummy_deck`` (+1 per card in the dummy's Deed deck), ``end_not_announced``
+    (+5 if the End of the Round was not announced in the final round).  None for a
+    scoring it does not know.
+    """
+    from ._scoring import ScoringTester
+    if scoring not in ("first_reconnaissance", "solo_conquest"):
+        return None
+    raw = core.raw_dict()
+    out = {"fame": int(raw["players"][player]["fame"])}
+    out.update({k: int(v) for k, v in ScoringTester(core).achievement_scores(player).items()})
+    if scoring == "solo_conquest":
+        tester = ScoringTester(core)
+        cities = int(tester.cities_conquered())
+        left = rounds - raw["round"] if raw["termination"] == 1 else 0    # TERM_SCENARIO_WON: ended early
+        out["cities"] = 10 * cities
+        out["all_cities"] = 15 if cities_total > 0 and cities >= cities_total else 0
+        out["rounds_left"] = 30 * max(left, 0)
+        out["dummy_deck"] = int(raw["dummy"]["n_deck"]) if raw["has_dummy"] else 0
+        out["end_not_announced"] = 5 if raw["end_announced_by"] < 0 else 0
+    return out
 
 
 class Game:
@@ -311,11 +350,15 @@ class State:
         """The outcome so far (final when :meth:`is_terminal`)."""
         term, fame, steps, rnd = outcome_numbers(self.core)
         finished = self.is_terminal()
-        score = None
+        score = by_category = None
         if finished:
             score = final_score(self.core, self.game.scoring, self.game.rounds, self.game.cities_total)
+            if score is not None:
+                by_category = score_by_category(self.core, self.game.scoring, self.game.rounds,
+                                                self.game.cities_total)
         return Outcome(termination=TERMINATION_NAMES[term], finished=finished, fame=int(fame),
-                       score=score, rounds=int(rnd), steps=int(steps), stopped=self.stopped)
+                       score=score, rounds=int(rnd), steps=int(steps), stopped=self.stopped,
+                       score_by_category=by_category)
 
     def clone(self) -> "State":
         """An independent deep copy: changing one never changes the other.
@@ -362,10 +405,11 @@ class State:
         from .policies.view import PolicyView
         return PolicyView(self)
 
-    def to_dict(self) -> dict:
+    def to_dict(self, format: Optional[int] = None) -> dict:
         """The whole state as a JSON-serialisable fixture dict: every field of the engine's
-        state (docs/fixtures.md); :meth:`Game.state_from_dict` rebuilds the state from it."""
-        return self.core.to_dict()
+        state (docs/fixtures.md); :meth:`Game.state_from_dict` rebuilds the state from it.
+        ``format``: fixture format 2 (the default) or 1 (bit fields as whole numbers)."""
+        return self.core.to_dict(format)
 
     def info(self) -> dict:
         """A few numbers (round, time, phase, Fame, ...) without building :meth:`to_dict`."""

@@ -125,6 +125,8 @@ def mutate_pending(d: dict, r: random.Random) -> tuple[dict, list]:
         parent = _get(d, path[:-1])
         key = path[-1]
         v = parent[key]
+        if key == "ask_options" and isinstance(v, list):      # format 2: the options' indices
+            v = sum(1 << i for i in set(v) if isinstance(i, int) and 0 <= i < 64)
         if not isinstance(v, int) or isinstance(v, bool):
             v = 0                                # a wrong type written by an earlier mutation
         op = r.random()
@@ -137,6 +139,11 @@ def mutate_pending(d: dict, r: random.Random) -> tuple[dict, list]:
                 new = 1 << r.randrange(64)
             else:
                 new = r.choice((0, (1 << 64) - 1, 1 << 63, 2 ** 64, -1))
+            if d.get("format", 1) >= 2:
+                # format 2 writes the options as indices: an index 64 or -1 for what
+                # no uint64 holds, and now and then a whole number (the format 1 way)
+                new = ([i for i in range(64) if new >> i & 1] if 0 <= new < 1 << 64
+                       else [64] if new > 0 else [-1]) if r.random() < 0.9 else new
         elif op < 0.35:
             new = r.choice(BOUNDARY)
         elif op < 0.75:
@@ -214,6 +221,13 @@ def mutate(d: dict, r: random.Random, n: int) -> tuple[dict, list]:
         parent = _get(d, p[:-1])
         key = p[-1]
         op = r.random()
+        if isinstance(v, list) and (not v or all(isinstance(x, str) for x in v)) and r.random() < 0.25:
+            # a list of names (format 2 bit fields, hex flags, ids): one more, misspelt or real
+            name = r.choice(strings) if strings and r.random() < 0.5 else \
+                (r.choice(v)[:-1] + "x" if v and v[0] else "no-such-flag")
+            v.append(name)
+            words.append(f"{_words(p)} += [{name!r}]"[:160])
+            continue
         if op < 0.22:
             new = r.choice(BOUNDARY)
         elif op < 0.30:

@@ -223,7 +223,7 @@ def test_pure_magic_green_mana_gives_move_4(G):
     G.set_dice(["green"])
     G.apply(play_code(0))                               # one payable colour, one die: no question
     d = G.core_.to_dict()
-    assert d["turn"]["move_points"] == 4 and d["source"]["taken"] == 1 and G.T.hand == []
+    assert d["turn"]["move_points"] == 4 and d["source"]["taken"] == [0] and G.T.hand == []
 
 
 @pytest.mark.covers("decompose", "basic")

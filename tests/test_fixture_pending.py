@@ -142,8 +142,12 @@ def _set(d: dict, field: str, value) -> dict:
         value = value(d)
     if field.startswith("hvars["):
         t["hvars"][int(field[6:-1])] = value
+    elif field == "ask_options" and isinstance(t["ask_options"], list):    # format 2: indices
+        t["ask_options"] = sorted(set(t["ask_options"]) | {i for i in range(64) if value >> i & 1})
     elif field == "ask_options":
         t["ask_options"] = t["ask_options"] | value
+    elif field == "ask_options!" and isinstance(t["ask_options"], list):
+        t["ask_options"] = [i for i in range(64) if value >> i & 1]
     elif field == "ask_options!":                     # exactly these options
         t["ask_options"] = value
     else:
@@ -157,7 +161,7 @@ def _driven(case_id: str):
     _id, handler, stage, combat, game_kw, drive_kw = case[:6]
     state = drive(base_position(combat, **game_kw), handler, stage, game_kw=game_kw, **drive_kw)
     assert state is not None, f"no line of play reaches {handler} at stage {stage}"
-    return game(**game_kw), json.dumps(state.to_dict())
+    return game(**game_kw), json.dumps(state.to_dict(format=1))   # format 1: see base_position
 
 
 def _refused(g, d) -> str:

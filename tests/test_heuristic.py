@@ -32,7 +32,7 @@ def at_move(game, seed=7, **changes):
         pick = next((a for a, s in zip(legal, names) if s.startswith("take a regular turn")), legal[0])
         st.apply(int(pick))
     if changes:
-        d = st.to_dict()
+        d = st.to_dict(format=1)            # format 1: the hand is written over the deck as it is
         d["players"][0].update(changes)
         st = game.state_from_dict(d)
     return st
@@ -330,7 +330,7 @@ def test_8_2_uses_hot_swordsmanship_when_it_wins_the_fight(game):
     d = st.to_dict()
     assert d["players"][0]["fame"] == 2, said
     assert any("Hot Swordsmanship" in s for s in said), said
-    assert d["players"][0]["skills_used"] != 0                        # the token was used (8.2.3)
+    assert d["players"][0]["skills_used"] != []                        # the token was used (8.2.3)
     st = _attack_on_prowlers(game, ["rage"], [])
     _play_out_combat(st, pol)
     assert st.to_dict()["players"][0]["fame"] == 0
@@ -347,7 +347,7 @@ def test_8_2_skill_is_not_spent_where_it_cannot_win(game):
     said = _play_out_combat(st, pol)
     assert st.to_dict()["players"][0]["fame"] == 0
     assert not any("Hot Swordsmanship" in s for s in said), said
-    assert st.to_dict()["players"][0]["skills_used"] == 0
+    assert st.to_dict()["players"][0]["skills_used"] == []
 
 
 def test_reset_forgets_the_last_game():
@@ -385,7 +385,7 @@ def _on_the_monastery(hand, offer, reputation=3):
         if st.action_to_string(a).startswith("interact with the Monastery"):
             break
         st.apply(a)
-    d = st.to_dict()
+    d = st.to_dict(format=1)                # format 1: the hand is written over the deck as it is
     d["players"][0].update(hand=hand, reputation=reputation)
     d["unit_offer"] = offer
     return game, game.state_from_dict(d)

@@ -32,7 +32,7 @@ def tokens(g):
 def no_attack(g):
     """Which enemies of the combat do not attack (CE_NO_ATTACK)."""
     c = g.d["combat"]
-    return [bool(e["flags"] & 8) for e in c["enemies"][:c["n_enemies"]]]
+    return ["no_attack" in e["flags"] for e in c["enemies"][:c["n_enemies"]]]
 
 
 def block_phase(g, enemies):
@@ -423,4 +423,4 @@ def test_goldyx_source_opening_secondary_extra_basic_die_and_its_crystal(ll_cont
     assert g.actions() == ["choose(1)"]                      # the green die only
     g.do("choose", 1)
     assert g.player["crystals"]["green"] == 1 and tokens(g) == {"green": 1}
-    assert g.d["source"]["taken"] == 2
+    assert g.d["source"]["taken"] == [1]                      # die 1 (format 2: indices)

@@ -713,7 +713,7 @@ def test_pure_magic_basic_white_mana_influence_4_while_interacting(content, tabl
     g.eng.set_dice(["white", "red", "green"])
     g.do("interact")
     g.play(0)                                            # only white is of use: no question
-    assert g.turn["influence"] == 4 and g.d["source"]["taken"] == 1      # the white die
+    assert g.turn["influence"] == 4 and g.d["source"]["taken"] == [0]    # the white die (die 0)
 
 
 # -- Diplomacy powered, Fire (cards.csv #83; LL-9.7.1) --------------------------------------------

@@ -267,7 +267,7 @@ def test_illusionists_white_one_unfortified_enemy_does_not_attack(base):
     check_mana_needed(base, "ranged", "illusionists", 1, "white")
     s = position(base, "ranged", ["illusionists"], mana={"white": 1})
     use(s, 0, 1, "white")
-    assert s.to_dict()["combat"]["enemies"][0]["flags"] != 0 and unit0(s)["ready"] is False
+    assert s.to_dict()["combat"]["enemies"][0]["flags"] != [] and unit0(s)["ready"] is False
     s.apply(encode("next_phase"))                    # -> Block
     s.apply(encode("next_phase"))                    # -> Damage: nothing attacks
     assert not any(a.startswith("damage_from") for a in actions(s))
@@ -421,7 +421,7 @@ def test_altem_guardians_lost_legion_printing(ll):
     check_mana_needed(ll, "ranged", "altem_guardians", 2, "green")
     s = position(ll, "ranged", ["altem_guardians", "peasants"], mana={"green": 1})
     use(s, 0, 2, "green")
-    assert unit0(s, 1)["gained_res"] == 0b111
+    assert unit0(s, 1)["gained_res"] == ["physical", "fire", "ice"]
     assert unit0(s)["ready"] is False
 
 
@@ -525,10 +525,10 @@ def test_delphana_masters_white_one_enemy_loses_fortification_and_resistances(ll
     check_mana_needed(ll, "ranged", "delphana_masters", 3, "white", enemies=("diggers",))
     s = position(ll, "ranged", ["delphana_masters"], ("diggers",), mana={"white": 1})
     e = s.to_dict()["combat"]["enemies"][0]
-    assert e["flags"] == 0 and e["unit_fx"] == 0
+    assert e["flags"] == [] and e["unit_fx"] == []
     use(s, 0, 3, "white")
     e = s.to_dict()["combat"]["enemies"][0]
-    assert e["flags"] != 0 and e["unit_fx"] & 1
+    assert "no_fortification" in e["flags"] and "no_resistances" in e["unit_fx"]
 
 
 # -- rules every Unit follows, checked for each Unit against units.csv ---------------------------
