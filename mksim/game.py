@@ -128,7 +128,7 @@ class Outcome:
 
 def score_by_category(core: GameCore, scoring: str, rounds: int, cities_total: int,
                       player: int = 0) -> Optional[dict]:
-    """The final score of ``player`` by category, as :func:`mksim._policies.final_score`
+    """The final score of ``player`` by category, as :func:`mksim._access.final_score`
     adds it up (the values sum to it).
 
     ``fame`` (20.1.1) and the standard achievements of 20.2 (ext/_scoring.pyx
