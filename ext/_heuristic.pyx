@@ -60,7 +60,7 @@ cdef enum:
 
 #: The conquest-planning parameters (read only in Solo Conquest, see conquest_mode()); the
 #: same in every preset so that the presets keep their First Reconnaissance character.
-CONQUEST_DEFAULTS = dict(city_weight=3.0, siege_weight=3.0, siege_round=4.0, city_explore=2.0)
+CONQUEST_DEFAULTS = dict(city_weight=3.0, siege_weight=3.0, siege_round=4.0, city_explore=0.0)
 #: Parameters of the named presets (``heuristic:preset=NAME``).
 PRESETS = {
     "balanced": dict(aggression=1.0, explore_weight=1.0, wound_weight=0.45, fight_threshold=0.2,
@@ -536,14 +536,15 @@ cdef int take_points(double* vals, int n, int* used, double need) noexcept nogil
 
 
 cdef int soak_damage(int* dmg, int* abil, int n, const int* uarm, int n_units, int harmor,
-                     int* unit_wounds, int* paralyzed) noexcept nogil:
+                     int* unit_wounds, int* paralyzed, int* hand_wounds) noexcept nogil:
     """Assign unblocked attacks (11.7): the largest first, each to the unwounded Unit with the
     most Armor while one is left (11.7.4: the Unit is wounded, the damage drops by its Armor),
     the rest to the hero (11.7.7).  Brutal doubles the damage (11.7.2); a Paralyze attack is
     not put on a Unit (it would be destroyed, 11.7.10) but on the hero.  Returns the hero's
-    Wounds (Poison doubled, 11.7.9); ``unit_wounds`` receives the Units wounded.  (Unit
-    resistances, 11.7.5, are not counted.)"""
-    cdef int i, j, b, d, w = 0, u = 0, t
+    Wounds (Poison doubled, 11.7.9); ``hand_wounds`` those put into the hand (Poison's extra
+    ones go to the discard pile and do not count towards knock-out, 11.7.9), ``unit_wounds``
+    the Units wounded.  (Unit resistances, 11.7.5, are not counted.)"""
+    cdef int i, j, b, d, w = 0, u = 0, t, hw = 0
     for i in range(n):                                       # largest first (insertion sort)
         j = i
         while j > 0 and dmg[j - 1] < dmg[j]:
@@ -559,12 +560,14 @@ cdef int soak_damage(int* dmg, int* abil, int n, const int* uarm, int n_units, i
             if harmor < 1:
                 harmor = 1
             b = (d + harmor - 1) // harmor
+            hw += b
             if abil[i] & AB_POISON:
                 b *= 2
             w += b
             if abil[i] & AB_PARALYZE:
                 paralyzed[0] = 1
     unit_wounds[0] = u
+    hand_wounds[0] = hw
     return w
 
 
@@ -592,7 +595,7 @@ cdef double fight_plan(HeuristicPolicy self, const GameState* gs, const EngineSt
     cdef int unb_dmg[3 * H_MAX_FOES]
     cdef int unb_abil[3 * H_MAX_FOES]
     cdef int uarm[MAX_UNITS]
-    cdef int n_unb = 0, n_units = 0, unit_wounds = 0
+    cdef int n_unb = 0, n_units = 0, unit_wounds = 0, hand_wounds = 0
     if nf > H_MAX_FOES:
         nf = H_MAX_FOES
     if conquest:
@@ -668,8 +671,9 @@ cdef double fight_plan(HeuristicPolicy self, const GameState* gs, const EngineSt
                         paralyzed = 1
         unit_wounds = 0
         if conquest:
-            wounds += soak_damage(unb_dmg, unb_abil, n_unb, uarm, n_units, harmor, &unit_wounds, &paralyzed)
-            if wounds >= hand_limit(gs, st, gs.current):
+            wounds += soak_damage(unb_dmg, unb_abil, n_unb, uarm, n_units, harmor, &unit_wounds, &paralyzed,
+                                  &hand_wounds)
+            if hand_wounds >= hand_limit(gs, st, gs.current):
                 paralyzed = 1                                # 11.7.8 knock-out: the hand is discarded
         if paralyzed:
             # 11.7.9 Paralyze: a Wound from it discards every non-Wound card in hand, so no
@@ -1768,6 +1772,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         cdef int n_open, revealed = 0
         cdef double siege
         cdef unsigned char ready[MAX_HEXES]
+        cdef int rpass
         if here < 0:
             i = find_kind(actions, n, A_END_TURN)
             return i if i >= 0 else 0
@@ -1794,10 +1799,10 @@ cdef class HeuristicPolicy(RandomPolicy):
         limit = mp + <int>pot + 16
         conquest = conquest_mode(es)
         n_open = cities_open(gs, es, &revealed) if conquest else 0
+        if conquest:
+            limit += 40                                      # six rounds on a larger map: far goals take turns
         if n_open > 0 and gs.round >= self.p.siege_round and not gs.turn.action_taken:
             n_open = self.city_ready(eng, ready)
-            if n_open > 0:
-                limit += 40                                  # the way to a city may take turns
         else:
             n_open = 0
         pkey = terrain_key(gs) * 1000003 + ((<long long>here * 64 + gs.n_tiles) * 4096 + key) * 256 + limit
@@ -1811,92 +1816,104 @@ cdef class HeuristicPolicy(RandomPolicy):
             for h in range(gs.n_hexes):
                 self.expl_n[h] = -1
             self.expl_key = ekey
-        bv = 0
-        if not gs.turn.action_taken:
-            for h in range(gs.n_hexes):
-                d = dist[h]
-                if d >= INF:
-                    continue
-                dist_pen = 0.0 if d <= mp + pot else 0.05 * (d - mp - pot) + 0.3
-                site = gs.hexes[h].site
-                if h != here and ends_movement(gs, st, h, gs.current):
-                    # entering it is an assault (9.4.1, 11.1.3): only as that goal
-                    if d <= mp + pot and site >= 0:
-                        score = self.site_score(eng, h, site, d, mp, pot, wounds, foes, excluded)
-                        if score > -1e8:
-                            score -= dist_pen
-                            if h == self.goal_hex:
+        for rpass in range(2 if conquest else 1):
+            # conquest: a second pass keeps to goals reachable this turn when the first
+            # step towards the best one is out of the hand's reach (the cards would idle)
+            best_h = -1
+            best_kind = G_NONE
+            bv = 0
+            if not gs.turn.action_taken:
+                for h in range(gs.n_hexes):
+                    d = dist[h]
+                    if d >= INF or (rpass == 1 and d > mp + pot):
+                        continue
+                    dist_pen = 0.0 if d <= mp + pot else 0.05 * (d - mp - pot) + 0.3
+                    site = gs.hexes[h].site
+                    if h != here and ends_movement(gs, st, h, gs.current):
+                        # entering it is an assault (9.4.1, 11.1.3): only as that goal
+                        if d <= mp + pot and site >= 0:
+                            score = self.site_score(eng, h, site, d, mp, pot, wounds, foes, excluded)
+                            if score > -1e8:
+                                score -= dist_pen
+                                if h == self.goal_hex:
+                                    score += 0.3
+                                if score > bv:
+                                    bv = score
+                                    best_h = h
+                                    best_kind = G_ASSAULT
+                        continue
+                    # exploration (9.8)
+                    if d + explore_cost <= mp + pot + (16 if rpass == 0 else 0):
+                        m = self.expl_n[h]
+                        if m < 0:
+                            m = explorable(gs, st, h, pos)
+                            if m == RULES_STACK_EMPTY:
+                                m = box_explorable(gs, st, h, pos)
+                            self.expl_n[h] = m if m > 0 else 0
+                        if m > 0:
+                            # its Fame (17.3.1) or, where tiles give none, what it opens up
+                            value = (st.shape.fame_per_tile if st.shape.fame_per_tile > 0 else 1) + self.p.explore_weight
+                            if core_next and not last_round and es.end_city_revealed:
+                                value *= self.p.core_explore
+                            if conquest and revealed < st.n_city_levels:
+                                value += self.p.city_explore             # 17.3.4: the cities must be found
+                            need = d + explore_cost
+                            score = value - self.move_cost_penalty(need - mp, pot) - dist_pen
+                            if h == self.goal_hex and self.goal_kind == G_EXPLORE:
                                 score += 0.3
                             if score > bv:
                                 bv = score
                                 best_h = h
-                                best_kind = G_ASSAULT
-                    continue
-                # exploration (9.8)
-                if d + explore_cost <= mp + pot + 16:
-                    m = self.expl_n[h]
-                    if m < 0:
-                        m = explorable(gs, st, h, pos)
-                        if m == RULES_STACK_EMPTY:
-                            m = box_explorable(gs, st, h, pos)
-                        self.expl_n[h] = m if m > 0 else 0
-                    if m > 0:
-                        # its Fame (17.3.1) or, where tiles give none, what it opens up
-                        value = (st.shape.fame_per_tile if st.shape.fame_per_tile > 0 else 1) + self.p.explore_weight
-                        if core_next and not last_round and es.end_city_revealed:
-                            value *= self.p.core_explore
-                        if conquest and revealed < st.n_city_levels:
-                            value += self.p.city_explore             # 17.3.4: the cities must be found
-                        need = d + explore_cost
-                        score = value - self.move_cost_penalty(need - mp, pot) - dist_pen
-                        if h == self.goal_hex and self.goal_kind == G_EXPLORE:
+                                best_kind = G_EXPLORE
+                    if n_open > 0:
+                        # Solo Conquest: end the turn next to a city, to assault it next turn
+                        siege = self.siege_score(eng, h, ready)
+                        if siege > 0:
+                            score = siege - self.move_cost_penalty(d - mp, pot) - dist_pen
+                            if h == self.goal_hex and self.goal_kind == G_SIEGE:
+                                score += 0.3
+                            if score > bv:
+                                bv = score
+                                best_h = h
+                                best_kind = G_SIEGE
+                    if d > mp + pot:
+                        continue                                 # fights and sites: only this turn
+                    # challenge rampaging enemies next to h (11.1.5)
+                    nf = 0
+                    for k in range(6):
+                        nb = gs.hexes[h].neighbour[k]
+                        if nb >= 0 and is_rampaging(gs, st, nb):
+                            nf = hex_foes(self, gs, st, nb, 0, foes, nf)
+                    if nf > 0:
+                        self.move_exclusion(gs, es, d - mp, excluded)
+                        sort_foes(foes, nf)
+                        score = fight_plan(self, gs, es, st, foes, nf, excluded, 1, &kills, &wtaken)
+                        if kills > 0 and score > self.p.fight_threshold:
+                            score -= self.move_cost_penalty(d - mp, pot) + dist_pen
+                            if h == self.goal_hex and self.goal_kind == G_CHALLENGE:
+                                score += 0.3
+                            if score > bv:
+                                bv = score
+                                best_h = h
+                                best_kind = G_CHALLENGE
+                    if site < 0:
+                        continue
+                    score = self.site_score(eng, h, site, d, mp, pot, wounds, foes, excluded)
+                    if score > -1e8:
+                        score -= dist_pen
+                        if h == self.goal_hex:
                             score += 0.3
                         if score > bv:
                             bv = score
                             best_h = h
-                            best_kind = G_EXPLORE
-                if n_open > 0:
-                    # Solo Conquest: end the turn next to a city, to assault it next turn
-                    siege = self.siege_score(eng, h, ready)
-                    if siege > 0:
-                        score = siege - self.move_cost_penalty(d - mp, pot) - dist_pen
-                        if h == self.goal_hex and self.goal_kind == G_SIEGE:
-                            score += 0.3
-                        if score > bv:
-                            bv = score
-                            best_h = h
-                            best_kind = G_SIEGE
-                if d > mp + pot:
-                    continue                                 # fights and sites: only this turn
-                # challenge rampaging enemies next to h (11.1.5)
-                nf = 0
-                for k in range(6):
-                    nb = gs.hexes[h].neighbour[k]
-                    if nb >= 0 and is_rampaging(gs, st, nb):
-                        nf = hex_foes(self, gs, st, nb, 0, foes, nf)
-                if nf > 0:
-                    self.move_exclusion(gs, es, d - mp, excluded)
-                    sort_foes(foes, nf)
-                    score = fight_plan(self, gs, es, st, foes, nf, excluded, 1, &kills, &wtaken)
-                    if kills > 0 and score > self.p.fight_threshold:
-                        score -= self.move_cost_penalty(d - mp, pot) + dist_pen
-                        if h == self.goal_hex and self.goal_kind == G_CHALLENGE:
-                            score += 0.3
-                        if score > bv:
-                            bv = score
-                            best_h = h
-                            best_kind = G_CHALLENGE
-                if site < 0:
-                    continue
-                score = self.site_score(eng, h, site, d, mp, pot, wounds, foes, excluded)
-                if score > -1e8:
-                    score -= dist_pen
-                    if h == self.goal_hex:
-                        score += 0.3
-                    if score > bv:
-                        bv = score
-                        best_h = h
-                        best_kind = self.site_goal_kind(eng, site)
+                            best_kind = self.site_goal_kind(eng, site)
+            if rpass == 0 and conquest and best_h >= 0 and best_h != here:
+                step = first_step(gs, prev, here, best_h)
+                c = move_cost(gs, st, gs.hexes[here].neighbour[step]) if step >= 0 else -1
+                if c >= 0 and mp + pot >= c:
+                    break
+            else:
+                break
         if best_h < 0:
             return self.end_of_move(eng, actions, n, wounds)
         self.goal_hex = best_h
