@@ -1131,9 +1131,11 @@ cdef class HeuristicPolicy(RandomPolicy):
     def plan_city(self, Engine eng, int h, int d=-1):
         """The conquest planner on the city of hex ``h`` (for tests and tools): ``(garrison,
         worth, defenders defeated, Wounds taken)`` where ``garrison`` lists each defender as
-        the planner sees it (``armor``, ``attack``, ``fame``, ``abilities`` AB_* bits) and
+        the planner sees it (``armor``, ``attack``, ``fame``, ``fortified``, ``abilities``) and
         ``worth`` is city_assault_score for a Move cost ``d`` (default: the path cost from
-        the hero's space) -- ``None`` when the assault is not worth it."""
+        the hero's space) -- ``None`` when the assault is not worth it.  ``abilities`` are
+        names (fortified swift brutal poison paralyze summon); the defenders are in token
+        order, the plan's numbers from the Fame-per-Armor order it fights them in."""
         cdef Foe foes[H_MAX_FOES]
         cdef int excluded[64]
         cdef int nf, kills = 0, wt = 0, k
@@ -1148,8 +1150,11 @@ cdef class HeuristicPolicy(RandomPolicy):
         w.move = 1
         pot = hand_potential(gs, &eng.es, &w, 1, NULL)
         nf = city_foes(self, gs, &eng.core.st, h, foes)
+        names = ((AB_FORTIFIED, "fortified"), (AB_SWIFT, "swift"), (AB_BRUTAL, "brutal"), (AB_POISON, "poison"),
+                 (AB_PARALYZE, "paralyze"), (AB_SUMMON, "summon"))
         garrison = [{"armor": foes[k].armor, "attack": [foes[k].att[i] for i in range(foes[k].n_att)],
-                     "fame": foes[k].fame, "abilities": foes[k].abil} for k in range(nf)]
+                     "fame": foes[k].fame, "fortified": foes[k].fortified,
+                     "abilities": sorted(nm for bit, nm in names if foes[k].abil & bit)} for k in range(nf)]
         v = self.city_assault_score(eng, h, d, gs.turn.move_points, pot, foes, excluded)
         for k in range(64):
             excluded[k] = 0
