@@ -223,7 +223,17 @@ class HeuristicPolicy(_CPolicy):
         from .base import Parameter
         return [Parameter("preset", str, cls.preset, "named parameter set: " + ", ".join(sorted(_heuristic.PRESETS))),
                 Parameter("stream", int, 0, "policy stream (unused: the policy is deterministic)")] + [
-            Parameter(k, float, v) for k, v in _heuristic.PRESETS[cls.preset].items()]
+            Parameter(k, float, v, *([_CONQUEST_HELP[k]] if k in _CONQUEST_HELP else []))
+            for k, v in _heuristic.PRESETS[cls.preset].items()]
+
+
+#: Help lines of the Solo Conquest parameters (docs/policies.md, "The heuristic in Solo Conquest").
+_CONQUEST_HELP = {
+    "city_weight": "Solo Conquest: worth of a city defender defeated besides its Fame (11.12.2, 20.5.2)",
+    "siege_weight": "Solo Conquest: worth per round of ending the turn next to a city the hand could hurt",
+    "siege_round": "Solo Conquest: first round the hero heads for the cities (timing)",
+    "city_explore": "Solo Conquest: extra worth of a tile while a city is still unrevealed",
+}
 
 
 @register
