@@ -42,6 +42,14 @@ cdef struct HParams:           # the documented parameters (see HeuristicPolicy 
     double recruit_weight      # value of one Unit level recruited
     double heal_weight         # value of one Wound healed
     double learn_weight        # value of an Advanced Action / Spell bought
+    # conquest planning (active only where a city may be entered and the scenario does not
+    # end when a city is revealed, i.e. Solo Conquest, 17.3.4): see conquest_mode()
+    double city_weight         # worth of one city defender defeated besides its Fame (its share
+                               # of the city's +10 / +15, 20.5.2)
+    double siege_weight        # worth of standing next to an unconquered city (the next turn's
+                               # assault with a full hand), per round from siege_round on
+    double siege_round         # round from which the hero heads for the cities (timing)
+    double city_explore        # worth of revealing a tile while a city is still unrevealed
 
 cdef struct Weights:           # what one point of each effect is worth now
     double move
@@ -116,6 +124,10 @@ cdef class HeuristicPolicy(RandomPolicy):
     cdef int site_goal_kind(self, Engine eng, int site) noexcept nogil
     cdef double site_score(self, Engine eng, int h, int site, int d, int mp, double pot, int wounds,
                            Foe* foes, int* excluded) noexcept nogil
+    cdef double city_assault_score(self, Engine eng, int h, int d, int mp, double pot, Foe* foes,
+                                   int* excluded) noexcept nogil
+    cdef double siege_score(self, Engine eng, int h, const unsigned char* ready) noexcept nogil
+    cdef int city_ready(self, Engine eng, unsigned char* ready) noexcept nogil
     cdef void reset_caches(self) noexcept nogil
     cdef void forget(self) noexcept nogil
     cdef double* att_values(self, const GameState* gs, const EngineStatics* es, int res, int mode) noexcept nogil

@@ -42,7 +42,7 @@ from mksim._combat cimport (
     can_target_in_ranged, block_needed, attack_value, fortification_level, enemy_ability,
     AB_FORTIFIED, AB_SWIFT, AB_BRUTAL, AB_POISON, AB_PARALYZE, AB_SUMMON, RES_PHYSICAL, RES_FIRE, RES_ICE,
 )
-from mksim._scoring cimport hero_armor
+from mksim._scoring cimport hero_armor, hand_limit
 
 # Goal kinds of the turn planner.
 cdef enum:
@@ -52,22 +52,26 @@ cdef enum:
     G_ASSAULT = 3              # move into the fortified site (keep, mage tower; 11.1.3)
     G_ENTER = 4                # stand on the adventure site, then enter it (10.8)
     G_INTERACT = 5             # stand on the village / monastery, then interact (10.2)
+    G_SIEGE = 6                # end the turn next to an unconquered city (Solo Conquest: assault next turn)
 
 cdef enum:
     INF = 1 << 20
     MAX_HEAP = 6 * MAX_HEXES + 8
 
+#: The conquest-planning parameters (read only in Solo Conquest, see conquest_mode()); the
+#: same in every preset so that the presets keep their First Reconnaissance character.
+CONQUEST_DEFAULTS = dict(city_weight=3.0, siege_weight=3.0, siege_round=4.0, city_explore=0.0)
 #: Parameters of the named presets (``heuristic:preset=NAME``).
 PRESETS = {
     "balanced": dict(aggression=1.0, explore_weight=1.0, wound_weight=0.45, fight_threshold=0.2,
                      site_weight=1.3, adventure_weight=1.0, core_explore=0.3, recruit_weight=1.2,
-                     heal_weight=0.7, learn_weight=2.0),
+                     heal_weight=0.7, learn_weight=2.0, **CONQUEST_DEFAULTS),
     "explorer": dict(aggression=0.9, explore_weight=2.0, wound_weight=0.7, fight_threshold=0.5,
                      site_weight=0.7, adventure_weight=0.8, core_explore=0.15, recruit_weight=1.0,
-                     heal_weight=0.8, learn_weight=1.5),
+                     heal_weight=0.8, learn_weight=1.5, **CONQUEST_DEFAULTS),
     "conqueror": dict(aggression=1.5, explore_weight=0.6, wound_weight=0.3, fight_threshold=0.0,
                       site_weight=1.8, adventure_weight=1.5, core_explore=0.1, recruit_weight=1.8,
-                      heal_weight=0.6, learn_weight=3.0),
+                      heal_weight=0.6, learn_weight=3.0, **CONQUEST_DEFAULTS),
 }
 PARAM_NAMES = tuple(PRESETS["balanced"])
 #: The effect operations the valuation reads, by their mksim.effects name (tests check the codes).
@@ -531,6 +535,42 @@ cdef int take_points(double* vals, int n, int* used, double need) noexcept nogil
     return 1
 
 
+cdef int soak_damage(int* dmg, int* abil, int n, const int* uarm, int n_units, int harmor,
+                     int* unit_wounds, int* paralyzed, int* hand_wounds) noexcept nogil:
+    """Assign unblocked attacks (11.7): the largest first, each to the unwounded Unit with the
+    most Armor while one is left (11.7.4: the Unit is wounded, the damage drops by its Armor),
+    the rest to the hero (11.7.7).  Brutal doubles the damage (11.7.2); a Paralyze attack is
+    not put on a Unit (it would be destroyed, 11.7.10) but on the hero.  Returns the hero's
+    Wounds (Poison doubled, 11.7.9); ``hand_wounds`` those put into the hand (Poison's extra
+    ones go to the discard pile and do not count towards knock-out, 11.7.9), ``unit_wounds``
+    the Units wounded.  (Unit resistances, 11.7.5, are not counted.)"""
+    cdef int i, j, b, d, w = 0, u = 0, t, hw = 0
+    for i in range(n):                                       # largest first (insertion sort)
+        j = i
+        while j > 0 and dmg[j - 1] < dmg[j]:
+            t = dmg[j - 1]; dmg[j - 1] = dmg[j]; dmg[j] = t
+            t = abil[j - 1]; abil[j - 1] = abil[j]; abil[j] = t
+            j -= 1
+    for i in range(n):
+        d = dmg[i] * (2 if abil[i] & AB_BRUTAL else 1)
+        if u < n_units and not (abil[i] & AB_PARALYZE):
+            d -= uarm[u]
+            u += 1
+        if d > 0:
+            if harmor < 1:
+                harmor = 1
+            b = (d + harmor - 1) // harmor
+            hw += b
+            if abil[i] & AB_POISON:
+                b *= 2
+            w += b
+            if abil[i] & AB_PARALYZE:
+                paralyzed[0] = 1
+    unit_wounds[0] = u
+    hand_wounds[0] = hw
+    return w
+
+
 cdef double fight_plan(HeuristicPolicy self, const GameState* gs, const EngineStatics* es, const Statics* st,
                        const Foe* foes, int nf, const int* excluded, int units_ok,
                        int* out_kills, int* out_wounds) noexcept nogil:
@@ -551,8 +591,24 @@ cdef double fight_plan(HeuristicPolicy self, const GameState* gs, const EngineSt
     cdef double* rv
     cdef Weights w
     cdef int fame_total
+    cdef bint conquest = conquest_mode(es)
+    cdef int unb_dmg[3 * H_MAX_FOES]
+    cdef int unb_abil[3 * H_MAX_FOES]
+    cdef int uarm[MAX_UNITS]
+    cdef int n_unb = 0, n_units = 0, unit_wounds = 0, hand_wounds = 0
     if nf > H_MAX_FOES:
         nf = H_MAX_FOES
+    if conquest:
+        # 11.7.3: damage may go to any unwounded Unit, ready or spent (so a Unit that attacked
+        # or blocked still takes a blow); their Armor, largest first
+        for i in range(MAX_UNITS):
+            if pl.units[i].card >= 0 and pl.units[i].wounds == 0:
+                uarm[n_units] = tv(st.units.data, st.units.width, pl.units[i].card, st.cols.unit_armor)
+                k = n_units
+                n_units += 1
+                while k > 0 and uarm[k - 1] < uarm[k]:
+                    uarm[k - 1], uarm[k] = uarm[k], uarm[k - 1]
+                    k -= 1
     for i in range(pl.n_hand):
         if nr >= H_MAX_RES - MAX_UNITS - MAX_SKILLS:
             break
@@ -592,6 +648,7 @@ cdef double fight_plan(HeuristicPolicy self, const GameState* gs, const EngineSt
         wounds = 0
         paralyzed = 0
         melee = 0
+        n_unb = 0
         if order == 1:                                       # keep the attack cards first
             melee = melee_phase(self, gs, es, foes, nf, alive, src, nr, used, vals, &k, 0)
             melee_k = k - kills
@@ -604,9 +661,20 @@ cdef double fight_plan(HeuristicPolicy self, const GameState* gs, const EngineSt
                 for k2 in range(nr):
                     vals[k2] = rv[src[k2]] if src[k2] >= 0 else rv[H_MAX_RES - src[k2] - 1]
                 if not take_points(vals, nr, used, need):
+                    if conquest and n_unb < 3 * H_MAX_FOES:
+                        unb_dmg[n_unb] = foes[f].att[i]      # assigned below (11.7.3)
+                        unb_abil[n_unb] = foes[f].abil
+                        n_unb += 1
+                        continue
                     wounds += wounds_from(foes[f].att[i], foes[f].abil, harmor)
                     if foes[f].abil & AB_PARALYZE:
                         paralyzed = 1
+        unit_wounds = 0
+        if conquest:
+            wounds += soak_damage(unb_dmg, unb_abil, n_unb, uarm, n_units, harmor, &unit_wounds, &paralyzed,
+                                  &hand_wounds)
+            if hand_wounds >= hand_limit(gs, st, gs.current):
+                paralyzed = 1                                # 11.7.8 knock-out: the hand is discarded
         if paralyzed:
             # 11.7.9 Paralyze: a Wound from it discards every non-Wound card in hand, so no
             # card is left for the Attack phase
@@ -618,7 +686,7 @@ cdef double fight_plan(HeuristicPolicy self, const GameState* gs, const EngineSt
                     used[i] = 1
         if order == 0:
             melee = melee_phase(self, gs, es, foes, nf, alive, src, nr, used, vals, &k, 0)
-        score += melee - self.p.wound_weight * wounds
+        score += melee - self.p.wound_weight * (wounds + 1.5 * unit_wounds)
         if score > best:
             best = score
             best_kills = k
@@ -692,6 +760,64 @@ cdef int hex_foes(HeuristicPolicy self, const GameState* gs, const Statics* st, 
         if fortified:
             out[n].fortified = 1
         n += 1
+    return n
+
+
+# ---------------------------------------------------------------------------------------
+# Conquest planning (Solo Conquest, 17.3.4: cities of 11.13 assaulted, 11.12.2 Shields)
+# ---------------------------------------------------------------------------------------
+
+cdef inline bint conquest_mode(const EngineStatics* es) noexcept nogil:
+    """Cities may be entered and revealing one does not end the game: the scenario is won by
+    conquering them (Solo Conquest, 17.3.4).  Every conquest-only rule of the policy is behind
+    this test, so First Reconnaissance (17.3.1: the city is closed) plays as before."""
+    return not es.city_closed and not es.end_city_revealed
+
+
+cdef inline int city_colour(const Hex* hx) noexcept nogil:
+    """The city's basic colour (RED BLUE WHITE GREEN) from its colour bitmask, -1 if none."""
+    cdef int c
+    for c in range(4):
+        if (hx.colours >> c) & 1:
+            return c
+    return -1
+
+
+cdef int city_foes(HeuristicPolicy self, const GameState* gs, const Statics* st, int h, Foe* out) noexcept nogil:
+    """The garrison of the city on hex ``h`` as the player sees it (hex_foes: face-up tokens by
+    identity, face-down ones -- 9.9.3 puts them face down until Day adjacency reveals them,
+    11.13.5 -- as the average token of their back's colour), fortified (11.10.1) and with the
+    city's defender bonus (11.13.1): white +1 Armor, blue +2 on Fire / Ice attacks and +1 on
+    Cold Fire, red Brutal and green Poison on physical attacks.  The planner's Foe carries one
+    ability set, so a physical attack's Brutal / Poison is given to the whole enemy; a
+    summoner's bonus is not counted (its monster never lay on the city, 11.6.2)."""
+    cdef int nf = hex_foes(self, gs, st, h, 1, out, 0)
+    cdef int col = city_colour(&gs.hexes[h]), f, k
+    if col < 0:
+        return nf
+    for f in range(nf):
+        if out[f].abil & AB_SUMMON:
+            continue
+        out[f].armor += st.city_armor[col]
+        for k in range(out[f].n_att):
+            if out[f].el[k] == PHYSICAL:
+                out[f].abil |= st.city_physical_ab[col]
+            elif out[f].el[k] == FIRE or out[f].el[k] == ICE:
+                out[f].att[k] += st.city_elemental[col]
+            elif out[f].el[k] == COLDFIRE:
+                out[f].att[k] += st.city_coldfire[col]
+    return nf
+
+
+cdef int cities_open(const GameState* gs, const EngineStatics* es, int* revealed) noexcept nogil:
+    """Unconquered cities on the map; ``revealed`` receives how many cities are on it."""
+    cdef int h, n = 0, r = 0
+    for h in range(gs.n_hexes):
+        if gs.hexes[h].site == es.city_site and gs.hexes[h].city_level > 0:
+            r += 1
+            if not (gs.hexes[h].flags & HEX_CONQUERED) and gs.hexes[h].n_tokens > 0:
+                n += 1
+    revealed[0] = r
     return n
 
 
@@ -889,6 +1015,10 @@ cdef class HeuristicPolicy(RandomPolicy):
         self.p.recruit_weight = merged["recruit_weight"]
         self.p.heal_weight = merged["heal_weight"]
         self.p.learn_weight = merged["learn_weight"]
+        self.p.city_weight = merged["city_weight"]
+        self.p.siege_weight = merged["siege_weight"]
+        self.p.siege_round = merged["siege_round"]
+        self.p.city_explore = merged["city_explore"]
         self.params = merged
         self._bound = None
         self.path_key = -1
@@ -997,6 +1127,43 @@ cdef class HeuristicPolicy(RandomPolicy):
         self.reset_caches()
         v = fight_plan(self, &eng.core.gs, &eng.es, &eng.core.st, foes, nf, NULL, units, &kills, &wounds)
         return v, kills, wounds
+
+    def plan_city(self, Engine eng, int h, int d=-1):
+        """The conquest planner on the city of hex ``h`` (for tests and tools): ``(garrison,
+        worth, defenders defeated, Wounds taken)`` where ``garrison`` lists each defender as
+        the planner sees it (``armor``, ``attack``, ``fame``, ``fortified``, ``abilities``) and
+        ``worth`` is city_assault_score for a Move cost ``d`` (default: the path cost from
+        the hero's space) -- ``None`` when the assault is not worth it.  ``abilities`` are
+        names (fortified swift brutal poison paralyze summon); the defenders are in token
+        order, the plan's numbers from the Fame-per-Armor order it fights them in."""
+        cdef Foe foes[H_MAX_FOES]
+        cdef int excluded[64]
+        cdef int nf, kills = 0, wt = 0, k
+        cdef double v, pot
+        cdef Weights w
+        cdef GameState* gs = &eng.core.gs
+        self.bind(eng)
+        self.reset_caches()
+        if d < 0:
+            d = self.path_costs(eng).get(h, INF)
+        w_zero(&w)
+        w.move = 1
+        pot = hand_potential(gs, &eng.es, &w, 1, NULL)
+        nf = city_foes(self, gs, &eng.core.st, h, foes)
+        names = ((AB_FORTIFIED, "fortified"), (AB_SWIFT, "swift"), (AB_BRUTAL, "brutal"), (AB_POISON, "poison"),
+                 (AB_PARALYZE, "paralyze"), (AB_SUMMON, "summon"))
+        garrison = [{"armor": foes[k].armor, "attack": [foes[k].att[i] for i in range(foes[k].n_att)],
+                     "fame": foes[k].fame, "fortified": foes[k].fortified,
+                     "abilities": sorted(nm for bit, nm in names if foes[k].abil & bit)} for k in range(nf)]
+        v = self.city_assault_score(eng, h, d, gs.turn.move_points, pot, foes, excluded)
+        for k in range(64):
+            excluded[k] = 0
+        self.move_exclusion(gs, &eng.es, d - gs.turn.move_points, excluded)
+        nf = city_foes(self, gs, &eng.core.st, h, foes)
+        sort_foes(foes, nf)
+        self.reset_caches()
+        fight_plan(self, gs, &eng.es, &eng.core.st, foes, nf, excluded, 1, &kills, &wt)
+        return garrison, (v if v > -1e8 else None), kills, wt
 
     def path_costs(self, Engine eng, int limit=60):
         """The movement planner from the acting hero's space: {hex index: cheapest Move
@@ -1582,6 +1749,9 @@ cdef class HeuristicPolicy(RandomPolicy):
                     best = i
         if best >= 0 and gs.combat.dmg_left > harm and ba >= harm:
             return best
+        if best >= 0 and conquest_mode(&eng.es) and gs.combat.dmg_left >= harm and \
+                not enemy_ability(gs, st, gs.combat.dmg_slot, AB_PARALYZE):
+            return best                                      # as fight_plan plans it (soak_damage)
         i = find_kind(actions, n, A_DAMAGE_HERO)
         return i if i >= 0 else 0
 
@@ -1603,7 +1773,11 @@ cdef class HeuristicPolicy(RandomPolicy):
         cdef int here = pl.position, mp = gs.turn.move_points, dirs, kills, wtaken, explore_cost, last_round
         cdef double v, bv, pot, value, score, dist_pen
         cdef Weights w
-        cdef bint core_next
+        cdef bint core_next, conquest
+        cdef int n_open, revealed = 0
+        cdef double siege
+        cdef unsigned char ready[MAX_HEXES]
+        cdef int rpass
         if here < 0:
             i = find_kind(actions, n, A_END_TURN)
             return i if i >= 0 else 0
@@ -1628,6 +1802,14 @@ cdef class HeuristicPolicy(RandomPolicy):
         if gs.n_tile_stack > 0:
             core_next = tv(st.tiles.data, st.tiles.width, gs.tile_stack[gs.n_tile_stack - 1], st.cols.tile_kind) >= 2
         limit = mp + <int>pot + 16
+        conquest = conquest_mode(es)
+        n_open = cities_open(gs, es, &revealed) if conquest else 0
+        if conquest:
+            limit += 40                                      # six rounds on a larger map: far goals take turns
+        if n_open > 0 and gs.round >= self.p.siege_round and not gs.turn.action_taken:
+            n_open = self.city_ready(eng, ready)
+        else:
+            n_open = 0
         pkey = terrain_key(gs) * 1000003 + ((<long long>here * 64 + gs.n_tiles) * 4096 + key) * 256 + limit
         if pkey != self.path_key:
             dijkstra(gs, st, here, self.path_dist, self.path_prev, es.city_closed, es.city_site, limit)
@@ -1639,79 +1821,104 @@ cdef class HeuristicPolicy(RandomPolicy):
             for h in range(gs.n_hexes):
                 self.expl_n[h] = -1
             self.expl_key = ekey
-        bv = 0
-        if not gs.turn.action_taken:
-            for h in range(gs.n_hexes):
-                d = dist[h]
-                if d >= INF:
-                    continue
-                dist_pen = 0.0 if d <= mp + pot else 0.05 * (d - mp - pot) + 0.3
-                site = gs.hexes[h].site
-                if h != here and ends_movement(gs, st, h, gs.current):
-                    # entering it is an assault (9.4.1, 11.1.3): only as that goal
-                    if d <= mp + pot and site >= 0:
-                        score = self.site_score(eng, h, site, d, mp, pot, wounds, foes, excluded)
-                        if score > -1e8:
-                            score -= dist_pen
-                            if h == self.goal_hex:
+        for rpass in range(2 if conquest else 1):
+            # conquest: a second pass keeps to goals reachable this turn when the first
+            # step towards the best one is out of the hand's reach (the cards would idle)
+            best_h = -1
+            best_kind = G_NONE
+            bv = 0
+            if not gs.turn.action_taken:
+                for h in range(gs.n_hexes):
+                    d = dist[h]
+                    if d >= INF or (rpass == 1 and d > mp + pot):
+                        continue
+                    dist_pen = 0.0 if d <= mp + pot else 0.05 * (d - mp - pot) + 0.3
+                    site = gs.hexes[h].site
+                    if h != here and ends_movement(gs, st, h, gs.current):
+                        # entering it is an assault (9.4.1, 11.1.3): only as that goal
+                        if d <= mp + pot and site >= 0:
+                            score = self.site_score(eng, h, site, d, mp, pot, wounds, foes, excluded)
+                            if score > -1e8:
+                                score -= dist_pen
+                                if h == self.goal_hex:
+                                    score += 0.3
+                                if score > bv:
+                                    bv = score
+                                    best_h = h
+                                    best_kind = G_ASSAULT
+                        continue
+                    # exploration (9.8)
+                    if d + explore_cost <= mp + pot + (16 if rpass == 0 else 0):
+                        m = self.expl_n[h]
+                        if m < 0:
+                            m = explorable(gs, st, h, pos)
+                            if m == RULES_STACK_EMPTY:
+                                m = box_explorable(gs, st, h, pos)
+                            self.expl_n[h] = m if m > 0 else 0
+                        if m > 0:
+                            # its Fame (17.3.1) or, where tiles give none, what it opens up
+                            value = (st.shape.fame_per_tile if st.shape.fame_per_tile > 0 else 1) + self.p.explore_weight
+                            if core_next and not last_round and es.end_city_revealed:
+                                value *= self.p.core_explore
+                            if conquest and revealed < st.n_city_levels:
+                                value += self.p.city_explore             # 17.3.4: the cities must be found
+                            need = d + explore_cost
+                            score = value - self.move_cost_penalty(need - mp, pot) - dist_pen
+                            if h == self.goal_hex and self.goal_kind == G_EXPLORE:
                                 score += 0.3
                             if score > bv:
                                 bv = score
                                 best_h = h
-                                best_kind = G_ASSAULT
-                    continue
-                # exploration (9.8)
-                if d + explore_cost <= mp + pot + 16:
-                    m = self.expl_n[h]
-                    if m < 0:
-                        m = explorable(gs, st, h, pos)
-                        if m == RULES_STACK_EMPTY:
-                            m = box_explorable(gs, st, h, pos)
-                        self.expl_n[h] = m if m > 0 else 0
-                    if m > 0:
-                        # its Fame (17.3.1) or, where tiles give none, what it opens up
-                        value = (st.shape.fame_per_tile if st.shape.fame_per_tile > 0 else 1) + self.p.explore_weight
-                        if core_next and not last_round and es.end_city_revealed:
-                            value *= self.p.core_explore
-                        need = d + explore_cost
-                        score = value - self.move_cost_penalty(need - mp, pot) - dist_pen
-                        if h == self.goal_hex and self.goal_kind == G_EXPLORE:
+                                best_kind = G_EXPLORE
+                    if n_open > 0:
+                        # Solo Conquest: end the turn next to a city, to assault it next turn
+                        siege = self.siege_score(eng, h, ready)
+                        if siege > 0:
+                            score = siege - self.move_cost_penalty(d - mp, pot) - dist_pen
+                            if h == self.goal_hex and self.goal_kind == G_SIEGE:
+                                score += 0.3
+                            if score > bv:
+                                bv = score
+                                best_h = h
+                                best_kind = G_SIEGE
+                    if d > mp + pot:
+                        continue                                 # fights and sites: only this turn
+                    # challenge rampaging enemies next to h (11.1.5)
+                    nf = 0
+                    for k in range(6):
+                        nb = gs.hexes[h].neighbour[k]
+                        if nb >= 0 and is_rampaging(gs, st, nb):
+                            nf = hex_foes(self, gs, st, nb, 0, foes, nf)
+                    if nf > 0:
+                        self.move_exclusion(gs, es, d - mp, excluded)
+                        sort_foes(foes, nf)
+                        score = fight_plan(self, gs, es, st, foes, nf, excluded, 1, &kills, &wtaken)
+                        if kills > 0 and score > self.p.fight_threshold:
+                            score -= self.move_cost_penalty(d - mp, pot) + dist_pen
+                            if h == self.goal_hex and self.goal_kind == G_CHALLENGE:
+                                score += 0.3
+                            if score > bv:
+                                bv = score
+                                best_h = h
+                                best_kind = G_CHALLENGE
+                    if site < 0:
+                        continue
+                    score = self.site_score(eng, h, site, d, mp, pot, wounds, foes, excluded)
+                    if score > -1e8:
+                        score -= dist_pen
+                        if h == self.goal_hex:
                             score += 0.3
                         if score > bv:
                             bv = score
                             best_h = h
-                            best_kind = G_EXPLORE
-                if d > mp + pot:
-                    continue                                 # fights and sites: only this turn
-                # challenge rampaging enemies next to h (11.1.5)
-                nf = 0
-                for k in range(6):
-                    nb = gs.hexes[h].neighbour[k]
-                    if nb >= 0 and is_rampaging(gs, st, nb):
-                        nf = hex_foes(self, gs, st, nb, 0, foes, nf)
-                if nf > 0:
-                    self.move_exclusion(gs, es, d - mp, excluded)
-                    sort_foes(foes, nf)
-                    score = fight_plan(self, gs, es, st, foes, nf, excluded, 1, &kills, &wtaken)
-                    if kills > 0 and score > self.p.fight_threshold:
-                        score -= self.move_cost_penalty(d - mp, pot) + dist_pen
-                        if h == self.goal_hex and self.goal_kind == G_CHALLENGE:
-                            score += 0.3
-                        if score > bv:
-                            bv = score
-                            best_h = h
-                            best_kind = G_CHALLENGE
-                if site < 0:
-                    continue
-                score = self.site_score(eng, h, site, d, mp, pot, wounds, foes, excluded)
-                if score > -1e8:
-                    score -= dist_pen
-                    if h == self.goal_hex:
-                        score += 0.3
-                    if score > bv:
-                        bv = score
-                        best_h = h
-                        best_kind = self.site_goal_kind(eng, site)
+                            best_kind = self.site_goal_kind(eng, site)
+            if rpass == 0 and conquest and best_h >= 0 and best_h != here:
+                step = first_step(gs, prev, here, best_h)
+                c = move_cost(gs, st, gs.hexes[here].neighbour[step]) if step >= 0 else -1
+                if c >= 0 and mp + pot >= c:
+                    break
+            else:
+                break
         if best_h < 0:
             return self.end_of_move(eng, actions, n, wounds)
         self.goal_hex = best_h
@@ -1744,9 +1951,17 @@ cdef class HeuristicPolicy(RandomPolicy):
             for i in range(n):
                 if actions[i] == (A_MOVE << ACTION_SHIFT | step):
                     return i
+        if conquest and (c < 0 or mp + pot < c):
+            return self.end_of_move(eng, actions, n, wounds)     # the next step is out of reach: keep the cards
         i = self.play_for_move(eng, actions, n, 0.6 if best_kind != G_EXPLORE else 0.0, wounds)
         if i >= 0 and kind_of(actions[i]) != A_END_TURN:
             return i
+        if conquest and dist[best_h] <= mp + pot:
+            # the goal was planned with these cards paying the Move (move_exclusion): Move
+            # already played would be lost at the end of the turn
+            i = self.play_for_move(eng, actions, n, 0.0, wounds)
+            if i >= 0 and kind_of(actions[i]) != A_END_TURN:
+                return i
         return self.end_of_move(eng, actions, n, wounds)
 
     cdef double move_cost_penalty(self, int extra, double pot) noexcept nogil:
@@ -1804,6 +2019,8 @@ cdef class HeuristicPolicy(RandomPolicy):
         cdef int nf = 0, kills = 0, wt = 0, free_slots = 0, i, u, cheapest = INF, c, fortified, units_ok
         cdef double v, infl, pw = 0
         cdef Weights w
+        if site == es.sites.city and conquest_mode(es):
+            return self.city_assault_score(eng, h, d, mp, pot, foes, excluded)
         if site == es.sites.keep or site == es.sites.mage_tower or (site == es.sites.city and not es.city_closed):
             # 11.1.3 assault: the garrison defends the fortified site (11.10); Reputation -1 (10.4).
             # A city may be worn down over several assaults (11.12.2: a Shield per defender
@@ -1878,6 +2095,82 @@ cdef class HeuristicPolicy(RandomPolicy):
                 return -1e9
             return v - self.move_cost_penalty(d - mp, pot)
         return -1e9
+
+    cdef double city_assault_score(self, Engine eng, int h, int d, int mp, double pot, Foe* foes,
+                                   int* excluded) noexcept nogil:
+        """Worth of assaulting the city on hex ``h`` now (Solo Conquest; -1e9: not worth it).
+
+        The plan fights the whole garrison (city_foes: fortified, 11.13.1 bonuses, face-down
+        tokens as their colour's average) with the hand left after the Move to get there and the
+        ready Units.  A partial assault counts (11.12.2: a Shield per defender defeated, the
+        survivors stay for the next assault, 11.12.4), so one defeated defender is enough: each
+        is worth its Fame (in the plan) plus ``city_weight``; defeating them all conquers the
+        city, worth its +10 (and +15 for the last city, 20.5.2).  Reputation -1 per assault
+        (10.4, 11.13.2)."""
+        cdef GameState* gs = &eng.core.gs
+        cdef const EngineStatics* es = &eng.es
+        cdef const Statics* st = &eng.core.st
+        cdef const Hex* hx = &gs.hexes[h]
+        cdef int nf, kills = 0, wt = 0, revealed = 0, n_open
+        cdef double v
+        if hx.flags & HEX_CONQUERED or hx.n_tokens == 0 or d == 0:
+            return -1e9
+        self.move_exclusion(gs, es, d - mp, excluded)
+        nf = city_foes(self, gs, st, h, foes)
+        sort_foes(foes, nf)
+        v = fight_plan(self, gs, es, st, foes, nf, excluded, 1, &kills, &wt)
+        if kills <= 0:
+            return -1e9
+        v += self.p.city_weight * kills
+        if kills >= nf:
+            n_open = cities_open(gs, es, &revealed)
+            v += self.p.aggression * (10 + (15 if n_open <= 1 and revealed >= st.n_city_levels else 0))
+        v = v - 0.5 - self.move_cost_penalty(d - mp, pot)
+        return v if v > self.p.fight_threshold else -1e9
+
+    cdef double siege_score(self, Engine eng, int h, const unsigned char* ready) noexcept nogil:
+        """Worth of ending the turn on hex ``h`` for the sake of a city assault next turn (Solo
+        Conquest): ``h`` is next to an unconquered city that the hand and Units could hurt
+        (``ready[city hex]``: city_ready) and the round is ``siege_round`` or later;
+        ``siege_weight`` per round from then on (the round limit, 17.3.4, comes nearer), less a
+        little per city level (the lower city first).  0 if ``h`` is no such space."""
+        cdef GameState* gs = &eng.core.gs
+        cdef const EngineStatics* es = &eng.es
+        cdef int k, nb, best_level = 99
+        if gs.round < self.p.siege_round or gs.hexes[h].site == es.city_site:
+            return 0
+        for k in range(6):
+            nb = gs.hexes[h].neighbour[k]
+            if nb >= 0 and ready[nb]:
+                if gs.hexes[nb].city_level < best_level:
+                    best_level = gs.hexes[nb].city_level
+        if best_level == 99:
+            return 0
+        return self.p.siege_weight * (1 + gs.round - self.p.siege_round) - 0.05 * best_level
+
+    cdef int city_ready(self, Engine eng, unsigned char* ready) noexcept nogil:
+        """Mark in ``ready`` (per hex) the unconquered cities whose garrison the whole hand and
+        the Units could defeat at least one defender of now (fight_plan on city_foes, no card
+        spent on Move): the hand in hand is the policy's guess of the next turn's hand.
+        Returns how many are marked."""
+        cdef GameState* gs = &eng.core.gs
+        cdef const EngineStatics* es = &eng.es
+        cdef const Statics* st = &eng.core.st
+        cdef Foe foes[H_MAX_FOES]
+        cdef int h, nf, kills, wt, m = 0
+        for h in range(gs.n_hexes):
+            ready[h] = 0
+            if gs.hexes[h].site != es.city_site or gs.hexes[h].city_level <= 0 or \
+                    gs.hexes[h].flags & HEX_CONQUERED or gs.hexes[h].n_tokens == 0:
+                continue
+            nf = city_foes(self, gs, st, h, foes)
+            sort_foes(foes, nf)
+            kills = 0
+            fight_plan(self, gs, es, st, foes, nf, NULL, 1, &kills, &wt)
+            if kills > 0:
+                ready[h] = 1
+                m += 1
+        return m
 
     cdef void reset_caches(self) noexcept nogil:
         """Forget the per-decision values (the hand or the Units changed)."""

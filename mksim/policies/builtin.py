@@ -135,7 +135,11 @@ class HeuristicPolicy(_CPolicy):
     Face-down enemies count as the average token of their colour.  Ready skills (8.2) count
     in these plans and are used like cards (a once-a-round skill only for a need worth more
     than keeping it); the abilities of Long Night and The Right Moment are used as soon as
-    they are legal (3.2), and those tactics come first in its tactic order.
+    they are legal (3.2), and those tactics come first in its tactic order.  In Solo
+    Conquest (a city that may be entered, 17.3.4) it also plans city assaults (the
+    ``city_weight`` / ``siege_*`` parameters); its plans there count the knock-out (11.7.8)
+    and put unblocked blows on Units (11.7.3), and it keeps its cards when the next step is
+    out of the hand's reach.  None of this is active in First Reconnaissance.
 
     Parameters
     ----------
@@ -162,6 +166,20 @@ class HeuristicPolicy(_CPolicy):
         Worth of one Wound healed.
     learn_weight : float
         Worth of an Advanced Action or Spell bought.
+    city_weight : float
+        Solo Conquest only: worth of one city defender defeated besides its Fame (its share
+        of the city's +10 / +15, 20.5.2); a city assault is planned against the garrison as
+        the player sees it (face-down tokens as their colour's average, 9.9.3; fortified and
+        with the city's defender bonus, 11.13.1) and taken when it defeats at least one
+        defender (11.12.2: the Shields stay, the survivors wait for the next assault).
+    siege_weight : float
+        Solo Conquest only: worth, per round from ``siege_round`` on, of ending the turn next
+        to an unconquered city whose garrison the hand and Units could hurt (the assault then
+        comes next turn with a full hand).
+    siege_round : float
+        Solo Conquest only: the round from which the hero heads for the cities (timing).
+    city_explore : float
+        Solo Conquest only: extra worth of revealing a tile while a city is still unrevealed.
     stream : int, default 0
         Policy stream (unused: the policy is deterministic).
     """
@@ -172,7 +190,8 @@ class HeuristicPolicy(_CPolicy):
                 # measured with `mksim bench --policy heuristic`: about 4.5 us per decision on
                 # top of the engine's own ~2 us (about 470 games/s on one core)
                 "cost": "about 5 us per decision (C, no look-ahead)",
-                "rules": ("9.2", "9.8", "10.2", "11.5", "11.6", "11.7", "11.8", "17.3.1")}
+                "rules": ("9.2", "9.8", "10.2", "11.5", "11.6", "11.7", "11.8", "11.12.2", "11.13", "17.3.1",
+                          "17.3.4")}
     preset = "balanced"
 
     def __init__(self, preset: str | None = None, stream: int = 0, **params) -> None:
@@ -204,7 +223,17 @@ class HeuristicPolicy(_CPolicy):
         from .base import Parameter
         return [Parameter("preset", str, cls.preset, "named parameter set: " + ", ".join(sorted(_heuristic.PRESETS))),
                 Parameter("stream", int, 0, "policy stream (unused: the policy is deterministic)")] + [
-            Parameter(k, float, v) for k, v in _heuristic.PRESETS[cls.preset].items()]
+            Parameter(k, float, v, *([_CONQUEST_HELP[k]] if k in _CONQUEST_HELP else []))
+            for k, v in _heuristic.PRESETS[cls.preset].items()]
+
+
+#: Help lines of the Solo Conquest parameters (docs/policies.md, "The heuristic in Solo Conquest").
+_CONQUEST_HELP = {
+    "city_weight": "Solo Conquest: worth of a city defender defeated besides its Fame (11.12.2, 20.5.2)",
+    "siege_weight": "Solo Conquest: worth per round of ending the turn next to a city the hand could hurt",
+    "siege_round": "Solo Conquest: first round the hero heads for the cities (timing)",
+    "city_explore": "Solo Conquest: extra worth of a tile while a city is still unrevealed",
+}
 
 
 @register

@@ -4,6 +4,12 @@ what they do in a game, per hero and policy, with 95% intervals.
     python tests/benchmarks/strength.py [--games 1000] [--conquest-games 200] [--seed 2026]
                                         [--policy SPEC ...] [--trace-budgets 2,8,32]
                                         [--trace-games 40] [--jobs 1] [--json out.json]
+                                        [--scenario all|first-reconnaissance|solo-conquest]
+                                        [--speed-repeats 3]
+
+    # the Solo Conquest figures of issue 9 (n = 1,000 per hero, no trace, no speed runs):
+    python tests/benchmarks/strength.py --scenario solo-conquest --conquest-games 1000 \
+        --policy heuristic --speed-repeats 0 --jobs 2
 
 For each hero and policy (``--policy`` may be given several times, e.g.
 ``--policy search:budget=8``) it plays games ``0 .. n-1`` of the run seeded ``--seed`` (game
@@ -13,6 +19,8 @@ k is the same game for every policy: same setup, same chance) and reports
   score (Fame plus standard achievements, 20.2);
 * Solo Conquest (17.3.4): mean score (20.5) with a 95% t interval and the win rate (both
   cities conquered, termination ``scenario_won``) with a 95% Wilson interval;
+* Solo Conquest per hero: level, combats, Units recruited and held, cities revealed and
+  conquered, the player's Shields on cities at the end (11.12.2);
 * behaviour per game: combats entered, enemies defeated, Units recruited, level reached,
   Wounds taken, tiles explored (drawn from the tile stack), rounds played;
 * the skill trace of ``search`` at ``--trace-budgets``: First Reconnaissance Fame, Solo
@@ -86,11 +94,20 @@ def play_many(scenario: str, hero: str, policy: str, n: int, seed: int, start: i
             raise RuntimeError(f"{policy} {scenario} {hero} game {k} stopped: {message}")
         fill_stats(st.core, 0, buf, tactics, sites)
         term, fame, _steps, rnd = outcome_numbers(st.core)
-        rows.append(dict(fame=int(fame), termination=int(term), rounds=int(rnd),
-                         score=int(final_score(st.core, game.scoring, game.rounds, game.cities_total)),
-                         combats=int(buf[_F["combats"]]), defeated=int(buf[_DEFEATED].sum()),
-                         recruited=int(buf[_F["units_recruited"]]), level=int(buf[_F["level"]]),
-                         wounds=int(buf[_F["wounds_taken"]]), explored=stack0 - st.view().tile_stack_size))
+        row = dict(fame=int(fame), termination=int(term), rounds=int(rnd),
+                   score=int(final_score(st.core, game.scoring, game.rounds, game.cities_total)),
+                   combats=int(buf[_F["combats"]]), defeated=int(buf[_DEFEATED].sum()),
+                   recruited=int(buf[_F["units_recruited"]]), level=int(buf[_F["level"]]),
+                   wounds=int(buf[_F["wounds_taken"]]), explored=stack0 - st.view().tile_stack_size,
+                   units=int(buf[_F["units_held"]]))
+        if game.cities_total:
+            # cities on the map at the end: revealed, conquered, the player's Shields on them (11.12.2)
+            cities = [h for h in st.view().hexes if h["city_level"] > 0]
+            d = st.to_dict()
+            shields = sum(h["city_shields"][0] for t in d["map"]["tiles"] for h in t["hexes"] if h["site"] == "city")
+            row.update(cities_revealed=len(cities), cities_conquered=sum(bool(h["flags"] & 1) for h in cities),
+                       city_shields=int(shields))
+        rows.append(row)
     return rows
 
 
@@ -123,9 +140,15 @@ def main(argv=None) -> int:
     ap.add_argument("--trace-games", type=int, default=40, help="skill-trace games per hero and scenario")
     ap.add_argument("--speed-games", type=int, default=1000, help="games for the games/s figure (fast paths)")
     ap.add_argument("--speed-games-search", type=int, default=40, help="games for the games/s figure of search")
-    ap.add_argument("--speed-repeats", type=int, default=3, help="speed runs per policy (median reported)")
+    ap.add_argument("--speed-repeats", type=int, default=3, help="speed runs per policy (median reported; 0 = none)")
+    ap.add_argument("--scenario", choices=("all", "first-reconnaissance", "solo-conquest"), default="all",
+                    help="play only this scenario's tables (and no skill trace / speed unless asked)")
     ap.add_argument("--json", default=None, help="also write the figures to this file")
     args = ap.parse_args(argv)
+    if args.scenario == "solo-conquest":
+        args.games = 0
+    elif args.scenario == "first-reconnaissance":
+        args.conquest_games = 0
     policies = args.policy or list(POLICIES)
     for p in policies:
         parse_policy_spec(p)                     # a bad spec fails before anything is played
@@ -134,36 +157,37 @@ def main(argv=None) -> int:
                  "first_reconnaissance": {}, "solo_conquest": {}, "trace": {}, "speed": {}}
     t0 = time.time()
 
-    print(f"## Solo First Reconnaissance: mean Fame [95% t interval], n = {args.games} per cell, seed {args.seed}\n")
-    print("| policy | " + " | ".join(heroes) + " |")
-    print("|---" * (len(heroes) + 1) + "|")
-    fr_rows = {}
-    for pol in policies:
-        cells = []
-        for hero in heroes:
-            rows = play_parallel("first-reconnaissance", hero, pol, args.games, args.seed, args.jobs)
-            fr_rows[pol, hero] = rows
-            fame = t_interval([r["fame"] for r in rows])
-            score = t_interval([r["score"] for r in rows])
-            beh = {k: float(np.mean([r[k] for r in rows])) for k in BEHAVIOUR}
-            out["first_reconnaissance"].setdefault(pol, {})[hero] = {
-                "fame": fame, "score": score, "behaviour": beh,
-                "city_revealed": float(np.mean([r["termination"] == 1 for r in rows]))}
-            cells.append(fmt(fame))
-        print(f"| {pol} | " + " | ".join(cells) + " |", flush=True)
+    if args.games > 0:
+        print(f"## Solo First Reconnaissance: mean Fame [95% t interval], n = {args.games} per cell, seed {args.seed}\n")
+        print("| policy | " + " | ".join(heroes) + " |")
+        print("|---" * (len(heroes) + 1) + "|")
+        fr_rows = {}
+        for pol in policies:
+            cells = []
+            for hero in heroes:
+                rows = play_parallel("first-reconnaissance", hero, pol, args.games, args.seed, args.jobs)
+                fr_rows[pol, hero] = rows
+                fame = t_interval([r["fame"] for r in rows])
+                score = t_interval([r["score"] for r in rows])
+                beh = {k: float(np.mean([r[k] for r in rows])) for k in BEHAVIOUR}
+                out["first_reconnaissance"].setdefault(pol, {})[hero] = {
+                    "fame": fame, "score": score, "behaviour": beh,
+                    "city_revealed": float(np.mean([r["termination"] == 1 for r in rows]))}
+                cells.append(fmt(fame))
+            print(f"| {pol} | " + " | ".join(cells) + " |", flush=True)
 
-    print("\n## Solo First Reconnaissance: mean score (Fame + achievements, 20.2) [95% t]\n")
-    print("| policy | " + " | ".join(heroes) + " |")
-    print("|---" * (len(heroes) + 1) + "|")
-    for pol in policies:
-        print(f"| {pol} | " + " | ".join(fmt(out["first_reconnaissance"][pol][h]["score"]) for h in heroes) + " |")
+        print("\n## Solo First Reconnaissance: mean score (Fame + achievements, 20.2) [95% t]\n")
+        print("| policy | " + " | ".join(heroes) + " |")
+        print("|---" * (len(heroes) + 1) + "|")
+        for pol in policies:
+            print(f"| {pol} | " + " | ".join(fmt(out["first_reconnaissance"][pol][h]["score"]) for h in heroes) + " |")
 
-    print("\n## Behaviour per game (First Reconnaissance, mean over heroes and games)\n")
-    print("| policy | " + " | ".join(BEHAVIOUR) + " |")
-    print("|---" * (len(BEHAVIOUR) + 1) + "|")
-    for pol in policies:
-        allrows = [r for h in heroes for r in fr_rows[pol, h]]
-        print(f"| {pol} | " + " | ".join(f"{np.mean([r[k] for r in allrows]):.2f}" for k in BEHAVIOUR) + " |")
+        print("\n## Behaviour per game (First Reconnaissance, mean over heroes and games)\n")
+        print("| policy | " + " | ".join(BEHAVIOUR) + " |")
+        print("|---" * (len(BEHAVIOUR) + 1) + "|")
+        for pol in policies:
+            allrows = [r for h in heroes for r in fr_rows[pol, h]]
+            print(f"| {pol} | " + " | ".join(f"{np.mean([r[k] for r in allrows]):.2f}" for k in BEHAVIOUR) + " |")
 
     if args.conquest_games > 0:
         print(f"\n## Solo Conquest: mean score [95% t] / win rate (both cities conquered) [95% Wilson], "
@@ -183,6 +207,17 @@ def main(argv=None) -> int:
                                                                  "fame": t_interval([r["fame"] for r in rows])}
                 cells.append(f"{fmt(score, 1)} / {win[0]:.3f} [{win[1]:.3f}, {win[2]:.3f}]")
             print(f"| {pol} | " + " | ".join(cells) + " |", flush=True)
+        print("\n## Solo Conquest per hero: level, combats, Units recruited / held, cities revealed / "
+              "conquered, Shields on cities (mean per game)\n")
+        print("| policy | hero | level | combats | recruited | units | cities revealed | conquered | shields |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for pol in policies:
+            for hero in heroes:
+                rows = sc_rows[pol, hero]
+                cells = [f"{np.mean([r[k] for r in rows]):.2f}" for k in
+                         ("level", "combats", "recruited", "units", "cities_revealed", "cities_conquered",
+                          "city_shields")]
+                print(f"| {pol} | {hero} | " + " | ".join(cells) + " |")
         print("\n## Behaviour per game (Solo Conquest, mean over heroes and games)\n")
         print("| policy | " + " | ".join(BEHAVIOUR) + " |")
         print("|---" * (len(BEHAVIOUR) + 1) + "|")
@@ -191,7 +226,7 @@ def main(argv=None) -> int:
             print(f"| {pol} | " + " | ".join(f"{np.mean([r[k] for r in allrows]):.2f}" for k in BEHAVIOUR) + " |")
 
     budgets = [int(b) for b in args.trace_budgets.split(",") if b.strip()]
-    if budgets and args.trace_games > 0:
+    if budgets and args.trace_games > 0 and args.scenario == "all":
         n = args.trace_games
         print(f"\n## Skill trace of search: n = {n} games per hero and scenario ({len(heroes)} heroes), "
               f"games/s of this process (--jobs {args.jobs})\n")
@@ -212,27 +247,28 @@ def main(argv=None) -> int:
             print(f"| {spec} | {fmt(fame)} | {win[0]:.3f} [{win[1]:.3f}, {win[2]:.3f}] | {fmt(score, 1)} "
                   f"| {gps:.1f} |", flush=True)
 
-    print(f"\n## Speed: games/s on one core (First Reconnaissance, Arythea, `mksim bench --policy NAME`), "
-          f"median of {args.speed_repeats} runs alternating the policies\n")
-    print("| policy | games | games/s (median) | runs | ratio to random | decisions per game |")
-    print("|---|---|---|---|---|---|")
-    runs: dict = {p: [] for p in policies}
-    reps: dict = {}
-    for _ in range(max(1, args.speed_repeats)):
+    if args.speed_repeats > 0:
+        print(f"\n## Speed: games/s on one core (First Reconnaissance, Arythea, `mksim bench --policy NAME`), "
+              f"median of {args.speed_repeats} runs alternating the policies\n")
+        print("| policy | games | games/s (median) | runs | ratio to random | decisions per game |")
+        print("|---|---|---|---|---|---|")
+        runs: dict = {p: [] for p in policies}
+        reps: dict = {}
+        for _ in range(args.speed_repeats):
+            for pol in policies:
+                fast = bool(parse_policy_spec(pol).metadata.get("fast_path"))
+                rep = run_bench(args.speed_games if fast else args.speed_games_search, args.seed, policy=pol)
+                runs[pol].append(rep["games_per_s"])
+                reps[pol] = rep
+        base = float(np.median(runs["random"])) if "random" in runs else None
         for pol in policies:
-            fast = bool(parse_policy_spec(pol).metadata.get("fast_path"))
-            rep = run_bench(args.speed_games if fast else args.speed_games_search, args.seed, policy=pol)
-            runs[pol].append(rep["games_per_s"])
-            reps[pol] = rep
-    base = float(np.median(runs["random"])) if "random" in runs else None
-    for pol in policies:
-        med = float(np.median(runs[pol]))
-        out["speed"][pol] = {"games_per_s": runs[pol], "median": med, "games": reps[pol]["games"],
-                             "decisions_per_game": reps[pol]["mean_decisions_per_game"],
-                             "games_stopped": reps[pol]["games_stopped"]}
-        ratio = f"{med / base:.3f}" if base else "-"
-        print(f"| {pol} | {reps[pol]['games']} | {med:.1f} | {', '.join(f'{x:.0f}' for x in runs[pol])} | {ratio} "
-              f"| {reps[pol]['mean_decisions_per_game']} |", flush=True)
+            med = float(np.median(runs[pol]))
+            out["speed"][pol] = {"games_per_s": runs[pol], "median": med, "games": reps[pol]["games"],
+                                 "decisions_per_game": reps[pol]["mean_decisions_per_game"],
+                                 "games_stopped": reps[pol]["games_stopped"]}
+            ratio = f"{med / base:.3f}" if base else "-"
+            print(f"| {pol} | {reps[pol]['games']} | {med:.1f} | {', '.join(f'{x:.0f}' for x in runs[pol])} | {ratio} "
+                  f"| {reps[pol]['mean_decisions_per_game']} |", flush=True)
     print(f"\n({time.time() - t0:.0f} s)")
     if args.json:
         with open(args.json, "w") as f:

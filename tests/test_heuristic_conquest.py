@@ -1,0 +1,170 @@
+"""The ``heuristic`` policy's Solo Conquest planning (ext/_heuristic.pyx, conquest_mode()):
+the city garrison as the player sees it (9.9.3, 11.13.1, 11.13.5), partial assaults
+(11.12.2), knock-out (11.7.8) and Units taking damage (11.7.3) in the plan, the siege goal,
+and First Reconnaissance left as it was."""
+from __future__ import annotations
+
+import pytest
+
+from mksim.game import Game
+from mksim.policies import get_policy, parse_policy_spec
+from mksim.runner import GameConfig, _play_state
+
+# Solo Conquest, seed 5: the hero starts on the portal (hex 0); hex 2 next to it is plains
+# (Move 2 by Day, 9.2).  The sites a few spaces away (ruins, village, mage tower) are removed
+# so that the city is the only goal of the turn.
+SEED = 5
+PORTAL, CITY = 0, 2
+CLEARED = (8, 10, 14, 19)
+STRONG_HAND = ["rage", "rage", "determination", "march", "swiftness", "improvisation", "cold_toughness"]
+STRONG_UNITS = ["utem_guardsmen", "utem_swordsmen", "foresters"]
+GARRISON = ["minotaur", "gargoyle", "freezers"]       # brown, brown, white (green level 5, 9.9.3)
+
+
+@pytest.fixture(scope="module")
+def game():
+    return Game("solo-conquest", "tovak")
+
+
+def city_position(game, garrison=GARRISON, colour="green", hand=None, units=(), revealed=True,
+                  city=CITY, round_=None):
+    """Round 1's first turn at its movement, with a level-5 city of ``colour`` on hex
+    ``city`` holding ``garrison`` (face up when ``revealed``, 11.13.5), ``hand`` and ``units``."""
+    st = game.new_state(SEED, 0)
+    while st.to_dict()["phase"] != "move":
+        legal = st.legal_actions()
+        names = [st.action_to_string(int(a)) for a in legal]
+        st.apply(int(next((a for a, s in zip(legal, names) if s.startswith("take a regular turn")), legal[0])))
+    d = st.to_dict()
+    hexes = {str(k): {"site": None, "tokens": [], "ruins": None, "flags": []} for k in CLEARED}
+    hexes[str(city)] = {"site": "city", "colours": [colour], "city_level": 5, "tokens": list(garrison),
+                        "flags": ["tokens_revealed"] if revealed else []}
+    d["map"] = {"hexes": hexes}
+    p = d["players"][0]
+    if hand is not None:
+        p["hand"] = list(hand)
+    p["units"] = [{"unit": u} for u in units]
+    p["command_tokens"] = max(p["command_tokens"], len(units))
+    if round_ is not None:
+        d["round"] = round_
+    return game.state_from_dict(d)
+
+
+def enemy(game, ident):
+    return game.content.get("enemies", ident)
+
+
+def play_turn(st, pol):
+    """Let ``pol`` play until the next turn starts; return the city hex of the final state."""
+    pol.reset(SEED, 0)
+    for _ in range(300):
+        st.apply(pol.choose(st, st.legal_actions()))
+        if st.to_dict()["phase"] in ("turn_start", "tactics", "game_over"):
+            break
+    d = st.to_dict()
+    return d, next(h for t in d["map"]["tiles"] for h in t["hexes"] if h["index"] == CITY)
+
+
+# -- the garrison as the planner sees it (9.9.3, 11.10.1, 11.13.1) --------------------------
+
+@pytest.mark.parametrize("colour", ["green", "red", "white", "blue"])
+def test_11_13_1_garrison_gets_its_citys_defender_bonus(game, colour):
+    st = city_position(game, garrison=["minotaur", "fire_mages"], colour=colour)
+    garrison = get_policy("heuristic")._core.plan_city(st.engine, CITY)[0]
+    mino, mage = enemy(game, "minotaur"), enemy(game, "fire_mages")
+    # every defender is fortified (11.10.1); white: +1 Armor; blue: +2 on the Fire attack;
+    # red: the physical attacker gains Brutal, green: Poison (11.13.1)
+    assert all(g["fortified"] for g in garrison)
+    assert [g["armor"] for g in garrison] == [mino["armor"] + (colour == "white"), mage["armor"] + (colour == "white")]
+    assert garrison[1]["attack"] == [mage["attacks"][0]["value"] + 2 * (colour == "blue")]
+    assert garrison[0]["attack"] == [mino["attacks"][0]["value"]]
+    assert ("poison" in garrison[0]["abilities"]) == (colour == "green")
+    assert "brutal" in garrison[0]["abilities"]               # Minotaur's own Brutal
+    assert "poison" not in garrison[1]["abilities"] and "brutal" not in garrison[1]["abilities"]
+
+
+def test_9_9_3_face_down_garrison_counts_as_the_average_of_its_colours(game):
+    # face down (9.9.3), the tokens are valued by the average token of their back's colour,
+    # the same for any identity of the token (the planner never reads it)
+    pol = get_policy("heuristic")._core
+    seen = []
+    for garrison in (GARRISON, ["medusa", "werewolf", "gunners"]):
+        st = city_position(game, garrison=garrison, colour="white", revealed=False)
+        pol.bind(st.engine)
+        seen.append(pol.plan_city(st.engine, CITY)[0])
+    assert seen[0] == seen[1]
+    brown, white = pol.pile_average(3), pol.pile_average(5)
+    assert [g["armor"] for g in seen[0]] == [brown["armor"] + 1, brown["armor"] + 1, white["armor"] + 1]
+
+
+# -- the plan (11.7.3, 11.7.8, 11.12.2) -------------------------------------------------------
+
+def test_11_7_8_a_knocked_out_hero_defeats_no_defender(game):
+    # Seven cards and no Unit: whatever the hand blocks, the rest of the garrison's damage
+    # puts at least the Hand limit of Wounds into the hand, which knocks the hero out before
+    # the Attack phase (11.7.8): no defender falls, so the assault is not worth it.
+    st = city_position(game, hand=STRONG_HAND)
+    _, worth, kills, wounds = get_policy("heuristic")._core.plan_city(st.engine, CITY)
+    assert kills == 0 and worth is None and wounds >= 5
+
+
+def test_11_7_3_units_take_the_blows_so_a_defender_falls(game):
+    # The same hand with three Units: each unblocked attack goes to a Unit (11.7.3-11.7.4),
+    # the hero keeps its cards and defeats a defender -- a partial assault (11.12.2)
+    pol = get_policy("heuristic")._core
+    _, _, _, alone = pol.plan_city(city_position(game, hand=STRONG_HAND).engine, CITY)
+    st = city_position(game, hand=STRONG_HAND, units=STRONG_UNITS)
+    _, worth, kills, wounds = pol.plan_city(st.engine, CITY)
+    assert kills >= 1 and worth is not None and worth > 0
+    assert wounds < alone                 # Wounds counted with Poison's discard-pile ones (11.7.9)
+
+
+def test_11_12_2_the_policy_assaults_and_leaves_shields(game):
+    st = city_position(game, hand=STRONG_HAND, units=STRONG_UNITS)
+    d, city = play_turn(st, get_policy("heuristic"))
+    assert city["city_shields"][0] >= 1                    # a Shield per defender defeated
+    assert len(city["tokens"]) == 3 - city["city_shields"][0]
+    assert d["players"][0]["reputation"] == -1              # 10.4: the assault's Reputation
+    assert d["players"][0]["position"] == PORTAL            # 11.12.4: withdrawn
+
+
+def test_no_assault_with_a_hand_that_cannot_hurt_the_garrison(game):
+    st = city_position(game, hand=["march", "stamina", "promise", "tranquility", "concentration"])
+    d, city = play_turn(st, get_policy("heuristic"))
+    assert city["city_shields"][0] == 0 and len(city["tokens"]) == 3
+    assert d["players"][0]["reputation"] == 0
+
+
+def test_siege_goal_heads_for_a_city_the_hand_could_hurt(game):
+    # round 4 (siege_round): the city lies 7 Move away, beyond this turn's Move; the goal is
+    # a space next to it (G_SIEGE = 6), to assault next turn with a full hand
+    st = city_position(game, hand=STRONG_HAND, units=STRONG_UNITS, city=10, round_=4)
+    pol = get_policy("heuristic")._core
+    pol.reset(SEED, 0)
+    pol.choose_engine(st.engine)
+    mem = pol.memory()
+    nbs = {h["index"]: h["neighbours"] for t in st.to_dict()["map"]["tiles"] for h in t["hexes"]}
+    assert mem["goal_kind"] == 6 and 10 in nbs[mem["goal_hex"]]
+    # before siege_round the same position has another goal
+    st = city_position(game, hand=STRONG_HAND, units=STRONG_UNITS, city=10, round_=4)
+    late = parse_policy_spec("heuristic:siege_round=5")._core
+    late.reset(SEED, 0)
+    late.choose_engine(st.engine)
+    assert late.memory()["goal_kind"] != 6
+
+
+# -- First Reconnaissance is unchanged -------------------------------------------------------
+
+def test_17_3_1_conquest_parameters_do_not_touch_first_reconnaissance():
+    # the city of First Reconnaissance cannot be entered (17.3.1): conquest_mode() is off,
+    # so no conquest parameter changes a game
+    config = GameConfig("first-reconnaissance", "goldyx")
+    a, _, _ = _play_state(config, 11, 0, parse_policy_spec("heuristic"))
+    b, _, _ = _play_state(config, 11, 0, parse_policy_spec(
+        "heuristic:city_weight=50,siege_weight=50,siege_round=1,city_explore=9"))
+    assert a.to_dict() == b.to_dict()
+    # ... while in Solo Conquest they do
+    config = GameConfig("solo-conquest", "goldyx")
+    a, _, _ = _play_state(config, 11, 0, parse_policy_spec("heuristic"))
+    b, _, _ = _play_state(config, 11, 0, parse_policy_spec("heuristic:city_explore=9"))
+    assert a.to_dict() != b.to_dict()
