@@ -35,7 +35,7 @@ def city_position(game, garrison=GARRISON, colour="green", hand=None, units=(), 
         legal = st.legal_actions()
         names = [st.action_to_string(int(a)) for a in legal]
         st.apply(int(next((a for a, s in zip(legal, names) if s.startswith("take a regular turn")), legal[0])))
-    d = st.to_dict()
+    d = st.to_dict(format=1)          # format 1: the hand is written over the deck as it is
     hexes = {str(k): {"site": None, "tokens": [], "ruins": None, "flags": []} for k in CLEARED}
     hexes[str(city)] = {"site": "city", "colours": [colour], "city_level": 5, "tokens": list(garrison),
                         "flags": ["tokens_revealed"] if revealed else []}
