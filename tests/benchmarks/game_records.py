@@ -49,7 +49,7 @@ def record(games: int, seed: int, scenarios=SCENARIOS, heroes=HEROES, policies=P
                     rows = []
                     for g in range(games):
                         state, error, message = _play_state(config, seed, g, pol)
-                        d = state.to_dict()
+                        d = state.to_dict(format=1)   # format 1: the digests stay comparable with records written before format 2
                         rows.append(f"{digest(d)} err={error} steps={d['steps']} round={d['round']}")
                     out[key] = rows
     return out
