@@ -10,7 +10,9 @@ that differs is named.
     python tests/benchmarks/game_records.py --compare records.json    # after it: exit 1 on a difference
 
 Not a test (about 16 s at -O3, 30 s at -O0): the restructuring issue runs it before and after.
-``tests/benchmarks/records/solo-f7be297.json`` holds the records of commit f7be297 (after the
+``tests/benchmarks/records/solo-f966b16.json`` holds the records of f966b16 (solo-f7be297.json:
+the same but for the ten Solo Conquest heuristic configurations, which the city planning of
+issue 9 changed; f7be297 was after the
 engine-contract and cards issues; 100 games per configuration): ``--compare`` it after any
 change that must not change play; -O0 and -O3 builds give identical records.
 """
