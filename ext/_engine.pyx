@@ -571,10 +571,11 @@ cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, 
 # A handler keeps its progress in turn.handler_stage and turn.hvars between the question it
 # asks and the answer, and uses some of them - and the answer, one option of ask_options -
 # as indices (a hand index, an offer slot, a colour, a die, an enemy slot ...).  A game
-# only ever stores values the handler put there; a fixture may write anything.  Each group
-# file has a <group>_pending(...) next to its handlers that states, for the handler and
-# stage waiting, the range of each scratch value it indexes with and what its question
-# offers; pending_check adds what holds for every question.  It reads only (nogil).
+# only ever stores values the handler put there; a fixture may write anything.  Each handler
+# that asks has a pending function next to it (its registry entry's `pending`; the included
+# groups' <group>_pending) that states, for the stage waiting, the range of each scratch
+# value it indexes with and what its question offers; pending_check adds what holds for
+# every question (the types and pc_* helpers are in _engine.pxd).  It reads only (nogil).
 # ---------------------------------------------------------------------------------------
 
 cdef bint pc_subset(PendingCheck* c, const GameState* gs, uint64_t allowed) noexcept nogil:
@@ -2322,9 +2323,10 @@ def handler_registry():
     -------
     mapping
         ``{handler name: (group, argument names)}``: the group is the handler module
-        (``"advanced"`` for ext/_fx_advanced.pxi ...); the argument names are those the
-        handler reads, in its order.  Built from HANDLER_TABLES (the groups' own
-        declarations), so content validation (mksim/content.py) and ``Engine._bind_handlers``
+        (``"basic"`` for ext/_fx_basic.pyx, ``"advanced"`` for ext/_fx_advanced.pxi ...); the
+        argument names are those the handler reads, in its order.  Built from HANDLER_TABLES
+        (the groups' own declarations: a registry module's entries, an included group's
+        HANDLERS tuple), so content validation (mksim/content.py) and ``Engine._bind_handlers``
         read one source.  A content ``handler(name, k=v, ...)`` must give exactly these
         arguments.
     """
@@ -2591,8 +2593,8 @@ cdef class Engine:
         here, as one fixture message (``turn.hvars[0]: 5 is out of range (0 .. 3) ...``),
         or None when all are in range (or nothing is pending).
 
-        The bounds are each handler's own (``<group>_pending`` next to it in
-        ext/_fx_*.pxi) and pending_check's for every question: the stage, what is asked,
+        The bounds are each handler's own (its registry entry's pending function, or
+        ``<group>_pending`` next to it in ext/_fx_*.pxi) and pending_check's for every question: the stage, what is asked,
         each option against the hand, the Source, the offers, the combat's enemies, the
         Units.  mksim.fixtures.validate refuses a fixture with this message."""
         cdef PendingCheck c
