@@ -210,3 +210,170 @@ cdef enum Op:
     OP_ENEMY_NO_ATTACK = 19
     OP_EXTRA_SOURCE_DIE = 20
     OP_HANDLER = 21
+
+
+# ---------------------------------------------------------------------------------------
+# The handler API: what a separately compiled handler group (ext/_fx_<group>.pyx) reads.
+#
+# Everything below is shared with the group modules.  Types and small pure helpers are
+# inline here (moved from _engine.pyx unchanged); engine functions a handler calls are
+# declared further down and reached through Cython's C API (a function pointer per
+# function, looked up once at import).  See docs/engine.md "Handler registry".
+# ---------------------------------------------------------------------------------------
+from libc.stdint cimport int16_t, int8_t, uint64_t
+from mksim._types cimport Player, MAX_COMBAT_ENEMIES
+
+cdef enum ResolveResult:
+    RES_DONE = 0
+    RES_CHOICE = 1             # waiting for A_CHOOSE
+    RES_ERROR = 2
+
+cdef enum HandlerGroup:
+    HG_TACTICS = 0
+    HG_BASIC = 1
+    HG_ADVANCED = 2
+    HG_SPELLS = 3
+    HG_ARTIFACTS = 4
+    HG_UNITS_SKILLS = 5
+    HG_SKILLS = 6
+    HG_UNITS = 7
+
+
+cdef inline const int32_t* row_args(const EngineStatics* es, int row) noexcept nogil:
+    return es.row_args + row * MAX_HANDLER_ARGS
+
+
+cdef inline int ask(GameState* gs, int row, int stage, int what, uint64_t options) noexcept nogil:
+    """Ask the player to pick one of `options` (bit k = A_CHOOSE(k)); see the protocol."""
+    gs.turn.handler_row = <int16_t>row
+    gs.turn.handler_stage = <int8_t>stage
+    gs.turn.ask = <int8_t>what
+    gs.turn.ask_options = options
+    return RES_CHOICE
+
+
+cdef inline const int32_t* erow(const EngineStatics* es, int row) noexcept nogil:
+    return es.effects.data + row * es.effects.width
+
+
+cdef inline int card_deck(const EngineStatics* es, int card) noexcept nogil:
+    return es.card_deck[card * es.card_stride]
+
+
+cdef inline void set_error(GameState* gs, int code, int arg, int card) noexcept nogil:
+    if gs.error == ERR_NONE:
+        gs.error = <int16_t>code
+        gs.error_arg = <int16_t>arg
+        gs.error_card = <int16_t>card
+
+
+cdef inline void remove_at(int16_t* arr, int16_t* n, int i) noexcept nogil:
+    """Remove arr[i], keeping order."""
+    cdef int k
+    for k in range(i, n[0] - 1):
+        arr[k] = arr[k + 1]
+    n[0] -= 1
+
+
+cdef enum PendingField:
+    PF_NONE = -1
+    PF_HVAR = 0                # PF_HVAR + i: turn.hvars[i]
+    PF_STAGE = 8               # turn.handler_stage
+    PF_ASK = 9                 # turn.ask: not what this handler asks at this stage
+    PF_OPTION = 10             # turn.ask_options: an option (bit) the question cannot offer
+    PF_ROW = 11                # turn.handler_row: a row that never waits for a decision
+
+cdef struct PendingCheck:
+    int field                  # PendingField of the first value out of range, PF_NONE = all in range
+    int value
+    int lo
+    int hi
+    int ask                    # the ask kind of the handler's stage (ASK_*), -1 = it never asks
+    int n_options              # options 0 .. n_options - 1 (-1: the ask kind's own range)
+    bint done                  # ASK_DONE may be offered
+    const int16_t* offer       # ASK_OFFER: the offer its slots are of (a slot must hold a card)
+    int n_offer
+
+
+cdef inline int pc_n_enemies(const GameState* gs) noexcept nogil:
+    """The combat's enemies (0 with no combat in progress, or a count no combat holds)."""
+    if not gs.combat.active or gs.combat.n_enemies < 0 or gs.combat.n_enemies > MAX_COMBAT_ENEMIES:
+        return 0
+    return gs.combat.n_enemies
+
+
+cdef inline bint pc_bad(PendingCheck* c, int field, int value, int lo, int hi) noexcept nogil:
+    """Record `field` = `value` as out of lo .. hi (and say so) unless it is within."""
+    if lo <= value <= hi:
+        return False
+    c.field = field
+    c.value = value
+    c.lo = lo
+    c.hi = hi
+    return True
+
+
+cdef inline bint pc_stage(PendingCheck* c, const GameState* gs, int hi) noexcept nogil:
+    """The handler's stages are 0 .. hi."""
+    return pc_bad(c, PF_STAGE, gs.turn.handler_stage, 0, hi)
+
+
+cdef inline bint pc_hvar(PendingCheck* c, const GameState* gs, int i, int lo, int hi) noexcept nogil:
+    return pc_bad(c, PF_HVAR + i, gs.turn.hvars[i], lo, hi)
+
+
+cdef inline bint pc_asks(PendingCheck* c, int what, int n_options=-1, bint done=False,
+                         const int16_t* offer=NULL, int n_offer=3) noexcept nogil:
+    """The stage asks `what`: options 0 .. n_options - 1 (-1: the kind's range), ASK_DONE
+    if `done`; ASK_OFFER slots of `offer`."""
+    c.ask = what
+    c.n_options = n_options
+    c.done = done
+    c.offer = offer
+    c.n_offer = n_offer
+    return False
+
+
+# One registry entry per named handler.  A group module fills an array of them (one line per
+# handler: name, parameter names, run, playable, pending, flags) and hands it to
+# register_handler_group when it is imported; the engine dispatches through it and builds
+# handler_registry() (what content validation reads) from the same entries.
+ctypedef int (*handler_run_t)(GameState* gs, const EngineStatics* es, const Statics* st,
+                              int p, int row, int choice) noexcept nogil
+ctypedef bint (*handler_playable_t)(const GameState* gs, const EngineStatics* es, int row) noexcept nogil
+ctypedef bint (*handler_pending_t)(const GameState* gs, const EngineStatics* es, const Statics* st,
+                                   int p, int row, PendingCheck* c) noexcept nogil
+
+cdef enum HandlerFlag:
+    HF_PLAYS_OTHER_CARD = 1    # it plays another card's effect (Concentration, LL-9.6: no chains)
+
+ctypedef struct HandlerEntry:
+    const char* name           # the content's handler(name, ...)
+    const char* params         # its argument names, space separated, in row_args order
+    handler_run_t run          # the handler protocol (choice = -1 when its effect resolves)
+    handler_playable_t playable  # can it do something now (the card still in hand)
+    handler_pending_t pending  # bounds of its pending question; NULL: it never asks
+    int flags                  # HandlerFlag bits
+
+cdef int register_handler_group(int group, const HandlerEntry* entries, int n) except -1
+cdef const HandlerEntry* handler_entry(const EngineStatics* es, int hid) noexcept nogil
+
+# engine functions the handler groups call (defined in _engine.pyx and the files it includes)
+cdef bint push_card(int16_t* arr, int16_t* n, int cap, int card) noexcept nogil
+cdef int gain_crystal(Player* pl, GameState* gs, int colour) noexcept nogil
+cdef void change_reputation(Player* pl, int delta) noexcept nogil
+cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil
+cdef int push_eval(GameState* gs, int row) noexcept nogil
+cdef int card_bonus(GameState* gs) noexcept nogil
+cdef bint pay_ok(const GameState* gs, int pay, int colour) noexcept nogil
+cdef void pay_take(GameState* gs, int pay, int colour=*) noexcept nogil
+cdef int card_playable_mode(const GameState* gs, const EngineStatics* es, int card, int powered) noexcept nogil
+cdef bint pc_subset(PendingCheck* c, const GameState* gs, uint64_t allowed) noexcept nogil
+cdef bint pc_enemy_attack_options(PendingCheck* c, const GameState* gs) noexcept nogil
+cdef uint64_t reducible_attacks(const GameState* gs, const Statics* st, uint64_t taken) noexcept nogil
+cdef bint agility_move_usable(const GameState* gs) noexcept nogil                        # _fx_advanced.pxi
+cdef bint influence_elsewhere(const GameState* gs) noexcept nogil                        # _fx_advanced.pxi
+cdef int lift_self(GameState* gs, const EngineStatics* es, int row) noexcept nogil       # _fx_advanced.pxi
+cdef void put_back(GameState* gs, int lifted) noexcept nogil                             # _fx_advanced.pxi
+cdef bint wings_move_usable(const GameState* gs, const Statics* st) noexcept nogil       # _fx_spells.pxi
+cdef bint units_need_influence(const GameState* gs, const EngineStatics* es) noexcept nogil  # _fx_units.pxi

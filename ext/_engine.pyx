@@ -57,10 +57,6 @@ cdef enum:
     MAX_CRYSTALS = 3           # 5.1.3
     SKILL_CHOICES = 2          # 13.6.4: two own tokens revealed
 
-cdef enum ResolveResult:
-    RES_DONE = 0
-    RES_CHOICE = 1             # waiting for A_CHOOSE
-    RES_ERROR = 2
 
 
 # ---------------------------------------------------------------------------------------
@@ -83,31 +79,8 @@ cdef inline bint gain_deed(const EngineStatics* es, Player* pl, int card) noexce
     return True
 
 
-cdef inline const int32_t* erow(const EngineStatics* es, int row) noexcept nogil:
-    return es.effects.data + row * es.effects.width
-
-
-cdef inline int card_deck(const EngineStatics* es, int card) noexcept nogil:
-    return es.card_deck[card * es.card_stride]
-
-
 cdef inline int card_colour(const EngineStatics* es, int card) noexcept nogil:
     return es.card_colour[card * es.card_stride]
-
-
-cdef inline void set_error(GameState* gs, int code, int arg, int card) noexcept nogil:
-    if gs.error == ERR_NONE:
-        gs.error = <int16_t>code
-        gs.error_arg = <int16_t>arg
-        gs.error_card = <int16_t>card
-
-
-cdef inline void remove_at(int16_t* arr, int16_t* n, int i) noexcept nogil:
-    """Remove arr[i], keeping order."""
-    cdef int k
-    for k in range(i, n[0] - 1):
-        arr[k] = arr[k + 1]
-    n[0] -= 1
 
 
 # Cards a full zone refused during the action being applied (push_card, insert_bottom have no
@@ -124,7 +97,7 @@ cdef extern from *:
     int mksim_cards_refused
 
 
-cdef inline bint push_card(int16_t* arr, int16_t* n, int cap, int card) noexcept nogil:
+cdef bint push_card(int16_t* arr, int16_t* n, int cap, int card) noexcept nogil:
     """Put ``card`` on top of the zone ``arr[0:n]`` of capacity ``cap`` (MAX_*_CARDS)."""
     global mksim_cards_refused
     if n[0] >= cap:
@@ -436,11 +409,14 @@ cdef int move_bonus(GameState* gs) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # Handler protocol
 #
-# A named handler is a C function of one group file (ext/_fx_*.pxi, included below):
-#     cdef int <group>_handler(GameState* gs, const EngineStatics* es, const Statics* st,
-#                              int p, int row, int local, int choice) noexcept nogil
-# `local` is its code in the group's HANDLERS tuple; `row_args(es, row)` gives its declared
-# arguments.  It is called with choice = -1 when its effect resolves.  It returns
+# A named handler is a C function of a group.  Registry groups (ext/_fx_basic.pyx, a module
+# of its own) register one HandlerEntry per handler (_engine.pxd, register_handler_group):
+#     cdef int <name>(GameState* gs, const EngineStatics* es, const Statics* st,
+#                     int p, int row, int choice) noexcept nogil
+# (`p` = the acting player, whose effect it is).  The groups still included below keep the
+# older form <group>_handler(..., int local, int choice), `local` = its code in the group's
+# HANDLERS tuple.  `row_args(es, row)` gives the declared arguments.  A handler is called
+# with choice = -1 when its effect resolves.  It returns
 #   RES_DONE   finished (it may have pushed effect rows with push_eval: they run next);
 #   RES_CHOICE it needs a decision: it called ask(gs, row, stage, ASK_*, options) and will
 #              be called again with choice = the option the player picked and
@@ -448,28 +424,26 @@ cdef int move_bonus(GameState* gs) noexcept nogil:
 #   RES_ERROR  it called set_error.
 # ---------------------------------------------------------------------------------------
 
-cdef enum HandlerGroup:
-    HG_TACTICS = 0
-    HG_BASIC = 1
-    HG_ADVANCED = 2
-    HG_SPELLS = 3
-    HG_ARTIFACTS = 4
-    HG_UNITS_SKILLS = 5
-    HG_SKILLS = 6
-    HG_UNITS = 7
+# The registered groups' entries, by HandlerGroup (NULL: an included group, dispatched by the
+# switches below).  Filled once, when a group module is imported (register_handler_group).
+cdef const HandlerEntry* GROUP_ENTRIES[8]
+cdef int GROUP_N[8]
 
 
-cdef inline const int32_t* row_args(const EngineStatics* es, int row) noexcept nogil:
-    return es.row_args + row * MAX_HANDLER_ARGS
+cdef int register_handler_group(int group, const HandlerEntry* entries, int n) except -1:
+    if group < 0 or group >= 8 or n < 0:
+        raise ValueError(f"register_handler_group: no handler group {group}")
+    GROUP_ENTRIES[group] = entries
+    GROUP_N[group] = n
+    return 0
 
 
-cdef inline int ask(GameState* gs, int row, int stage, int what, uint64_t options) noexcept nogil:
-    """Ask the player to pick one of `options` (bit k = A_CHOOSE(k)); see the protocol."""
-    gs.turn.handler_row = <int16_t>row
-    gs.turn.handler_stage = <int8_t>stage
-    gs.turn.ask = <int8_t>what
-    gs.turn.ask_options = options
-    return RES_CHOICE
+cdef const HandlerEntry* handler_entry(const EngineStatics* es, int hid) noexcept nogil:
+    """The registry entry of content handler `hid` (NULL: unimplemented or an included group)."""
+    cdef int g = es.handler_group[hid]
+    if g < 0 or GROUP_ENTRIES[g] == NULL:
+        return NULL
+    return &GROUP_ENTRIES[g][es.handler_local[hid]]
 
 
 cdef bint block_has_use(const GameState* gs, const Statics* st) noexcept nogil:
@@ -484,6 +458,23 @@ cdef bint block_has_use(const GameState* gs, const Statics* st) noexcept nogil:
             if attack_is_live(gs, st, s, i):
                 return True
     return False
+
+
+cdef uint64_t reducible_attacks(const GameState* gs, const Statics* st, uint64_t taken) noexcept nogil:
+    """Enemy attacks an effect may reduce now: live (not blocked, 11.6.6), above 0, in the
+    Block phase; option k = slot * 3 + attack index.  Effects on an attack are allowed
+    against Arcane Immunity (LL-6.7, ambiguity register 13)."""
+    cdef uint64_t o = 0
+    cdef int s, i, k
+    if not gs.combat.active or gs.phase != PH_COMBAT_BLOCK:
+        return 0
+    for s in range(gs.combat.n_enemies):
+        for i in range(enemy_n_attacks(gs, st, s)):
+            k = s * 3 + i
+            if k < 63 and not ((taken >> k) & 1) and attack_is_live(gs, st, s, i) \
+                    and enemy_attack_value(gs, st, s, i) > 0:
+                o |= (<uint64_t>1) << k
+    return o
 
 
 cdef bint movement_only_row(const EngineStatics* es, int row) noexcept nogil:
@@ -524,10 +515,10 @@ cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row
     cdef int hid = erow(es, row)[1]
     cdef int group = es.handler_group[hid]
     cdef int local = es.handler_local[hid]
+    if group >= 0 and GROUP_ENTRIES[group] != NULL:
+        return GROUP_ENTRIES[group][local].playable(gs, es, row)
     if group == HG_TACTICS:
         return tactics_playable(gs, es, row, local)
-    if group == HG_BASIC:
-        return basic_playable(gs, es, row, local)
     if group == HG_ADVANCED:
         return advanced_playable(gs, es, row, local)
     if group == HG_SPELLS:
@@ -556,10 +547,10 @@ cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, 
     hid = erow(es, row)[1]
     group = es.handler_group[hid]
     local = es.handler_local[hid]
+    if group >= 0 and GROUP_ENTRIES[group] != NULL:
+        return GROUP_ENTRIES[group][local].run(gs, es, st, p, row, choice)
     if group == HG_TACTICS:
         return tactics_handler(gs, es, st, p, row, local, choice)
-    if group == HG_BASIC:
-        return basic_handler(gs, es, st, p, row, local, choice)
     if group == HG_ADVANCED:
         return advanced_handler(gs, es, st, p, row, local, choice)
     if group == HG_SPELLS:
@@ -580,70 +571,12 @@ cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, 
 # A handler keeps its progress in turn.handler_stage and turn.hvars between the question it
 # asks and the answer, and uses some of them - and the answer, one option of ask_options -
 # as indices (a hand index, an offer slot, a colour, a die, an enemy slot ...).  A game
-# only ever stores values the handler put there; a fixture may write anything.  Each group
-# file has a <group>_pending(...) next to its handlers that states, for the handler and
-# stage waiting, the range of each scratch value it indexes with and what its question
-# offers; pending_check adds what holds for every question.  It reads only (nogil).
+# only ever stores values the handler put there; a fixture may write anything.  Each handler
+# that asks has a pending function next to it (its registry entry's `pending`; the included
+# groups' <group>_pending) that states, for the stage waiting, the range of each scratch
+# value it indexes with and what its question offers; pending_check adds what holds for
+# every question (the types and pc_* helpers are in _engine.pxd).  It reads only (nogil).
 # ---------------------------------------------------------------------------------------
-
-cdef enum PendingField:
-    PF_NONE = -1
-    PF_HVAR = 0                # PF_HVAR + i: turn.hvars[i]
-    PF_STAGE = 8               # turn.handler_stage
-    PF_ASK = 9                 # turn.ask: not what this handler asks at this stage
-    PF_OPTION = 10             # turn.ask_options: an option (bit) the question cannot offer
-    PF_ROW = 11                # turn.handler_row: a row that never waits for a decision
-
-cdef struct PendingCheck:
-    int field                  # PendingField of the first value out of range, PF_NONE = all in range
-    int value
-    int lo
-    int hi
-    int ask                    # the ask kind of the handler's stage (ASK_*), -1 = it never asks
-    int n_options              # options 0 .. n_options - 1 (-1: the ask kind's own range)
-    bint done                  # ASK_DONE may be offered
-    const int16_t* offer       # ASK_OFFER: the offer its slots are of (a slot must hold a card)
-    int n_offer
-
-
-cdef inline int pc_n_enemies(const GameState* gs) noexcept nogil:
-    """The combat's enemies (0 with no combat in progress, or a count no combat holds)."""
-    if not gs.combat.active or gs.combat.n_enemies < 0 or gs.combat.n_enemies > MAX_COMBAT_ENEMIES:
-        return 0
-    return gs.combat.n_enemies
-
-
-cdef inline bint pc_bad(PendingCheck* c, int field, int value, int lo, int hi) noexcept nogil:
-    """Record `field` = `value` as out of lo .. hi (and say so) unless it is within."""
-    if lo <= value <= hi:
-        return False
-    c.field = field
-    c.value = value
-    c.lo = lo
-    c.hi = hi
-    return True
-
-
-cdef inline bint pc_stage(PendingCheck* c, const GameState* gs, int hi) noexcept nogil:
-    """The handler's stages are 0 .. hi."""
-    return pc_bad(c, PF_STAGE, gs.turn.handler_stage, 0, hi)
-
-
-cdef inline bint pc_hvar(PendingCheck* c, const GameState* gs, int i, int lo, int hi) noexcept nogil:
-    return pc_bad(c, PF_HVAR + i, gs.turn.hvars[i], lo, hi)
-
-
-cdef inline bint pc_asks(PendingCheck* c, int what, int n_options=-1, bint done=False,
-                         const int16_t* offer=NULL, int n_offer=3) noexcept nogil:
-    """The stage asks `what`: options 0 .. n_options - 1 (-1: the kind's range), ASK_DONE
-    if `done`; ASK_OFFER slots of `offer`."""
-    c.ask = what
-    c.n_options = n_options
-    c.done = done
-    c.offer = offer
-    c.n_offer = n_offer
-    return False
-
 
 cdef bint pc_subset(PendingCheck* c, const GameState* gs, uint64_t allowed) noexcept nogil:
     """Every option of the question is one of `allowed` (what the handler offers now)."""
@@ -709,10 +642,13 @@ cdef int pending_group_check(const GameState* gs, const EngineStatics* es, const
         return False
     group = es.handler_group[r[1]]
     local = es.handler_local[r[1]]
+    if group >= 0 and GROUP_ENTRIES[group] != NULL:
+        if GROUP_ENTRIES[group][local].pending == NULL:     # it never asks
+            c.ask = -1
+            return False
+        return GROUP_ENTRIES[group][local].pending(gs, es, st, p, row, c)
     if group == HG_TACTICS:
         return tactics_pending(gs, es, st, p, row, local, c)
-    if group == HG_BASIC:
-        return basic_pending(gs, es, st, p, row, local, c)
     if group == HG_ADVANCED:
         return advanced_pending(gs, es, st, p, row, local, c)
     if group == HG_SPELLS:
@@ -805,7 +741,6 @@ cdef bint pending_check(const GameState* gs, const EngineStatics* es, const Stat
 
 
 include "_fx_tactics.pxi"
-include "_fx_basic.pxi"
 include "_fx_advanced.pxi"
 include "_fx_spells.pxi"
 include "_fx_artifacts.pxi"
@@ -1082,7 +1017,7 @@ cdef bint action_forbidden(const GameState* gs, const EngineStatics* es, const S
             return False
         r = erow(es, gs.turn.handler_row)
         return r[0] == OP_HANDLER and es.handler_group[r[1]] == HG_BASIC \
-            and es.handler_local[r[1]] == H_CONCENTRATION and forbidden_bit(gs.forbid_cards, 4, pl.hand[arg])
+            and handler_entry(es, r[1]).flags & HF_PLAYS_OTHER_CARD and forbidden_bit(gs.forbid_cards, 4, pl.hand[arg])
     if kind == A_PLAY or kind == A_SIDEWAYS:
         i = arg & 0x7F
         return i < pl.n_hand and forbidden_bit(gs.forbid_cards, 4, pl.hand[i])
@@ -2326,8 +2261,9 @@ cdef void check_city_revealed(GameState* gs, const EngineStatics* es, const Stat
 # Python face
 # ---------------------------------------------------------------------------------------
 
+# {group: ((name, argument names), ...)}: the included groups' HANDLERS tuples; the registry
+# groups are added from their entries when their modules load (_load_handler_modules).
 HANDLER_TABLES = {HG_TACTICS: TACTICS_HANDLERS,
-                  HG_BASIC: BASIC_HANDLERS,
                   HG_ADVANCED: ADVANCED_HANDLERS,
                   HG_SPELLS: SPELLS_HANDLERS,
                   HG_ARTIFACTS: ARTIFACTS_HANDLERS,
@@ -2339,8 +2275,35 @@ HANDLER_GROUP_NAMES = {HG_TACTICS: "tactics", HG_BASIC: "basic", HG_ADVANCED: "a
                        HG_UNITS: "units"}
 
 
+# Handler groups compiled as modules of their own: they register their entries when imported.
+HANDLER_MODULES = {HG_BASIC: "mksim._fx_basic"}
+
+
+def _load_handler_modules():
+    """Import the registry groups (once) and add their entries to HANDLER_TABLES.  Done on
+    first use rather than at import: a group module imports this one for its C API."""
+    import importlib
+    cdef int g, k
+    cdef const HandlerEntry* e
+    for g, modname in HANDLER_MODULES.items():
+        if g in HANDLER_TABLES:
+            continue
+        importlib.import_module(modname)
+        if GROUP_ENTRIES[g] == NULL:
+            raise RuntimeError(f"handler module {modname} registered no handlers")
+        table = []
+        for k in range(GROUP_N[g]):
+            e = &GROUP_ENTRIES[g][k]
+            params = tuple(e.params.decode().split())
+            if len(params) > MAX_HANDLER_ARGS:
+                raise RuntimeError(f"handler {e.name.decode()!r} declares more than {MAX_HANDLER_ARGS} arguments")
+            table.append((e.name.decode(), params))
+        HANDLER_TABLES[g] = tuple(table)
+
+
 def _make_handler_registry():
     import types
+    _load_handler_modules()
     reg = {}
     for g, table in HANDLER_TABLES.items():
         for name, params in table:
@@ -2350,7 +2313,7 @@ def _make_handler_registry():
     return types.MappingProxyType(reg)
 
 
-_HANDLER_REGISTRY = _make_handler_registry()
+_HANDLER_REGISTRY = None
 
 
 def handler_registry():
@@ -2360,12 +2323,16 @@ def handler_registry():
     -------
     mapping
         ``{handler name: (group, argument names)}``: the group is the handler module
-        (``"advanced"`` for ext/_fx_advanced.pxi ...); the argument names are those the
-        handler reads, in its order.  Built from HANDLER_TABLES (the groups' own
-        declarations), so content validation (mksim/content.py) and ``Engine._bind_handlers``
+        (``"basic"`` for ext/_fx_basic.pyx, ``"advanced"`` for ext/_fx_advanced.pxi ...); the
+        argument names are those the handler reads, in its order.  Built from HANDLER_TABLES
+        (the groups' own declarations: a registry module's entries, an included group's
+        HANDLERS tuple), so content validation (mksim/content.py) and ``Engine._bind_handlers``
         read one source.  A content ``handler(name, k=v, ...)`` must give exactly these
         arguments.
     """
+    global _HANDLER_REGISTRY
+    if _HANDLER_REGISTRY is None:
+        _HANDLER_REGISTRY = _make_handler_registry()
     return _HANDLER_REGISTRY
 
 ERROR_TEXT = {
@@ -2513,6 +2480,7 @@ cdef class Engine:
         group = np.full(max(1, len(tables.handlers)), -1, dtype=np.int32)
         local = np.full(max(1, len(tables.handlers)), -1, dtype=np.int32)
         declared = {}
+        _load_handler_modules()
         for g, table in HANDLER_TABLES.items():
             for code, (name, params) in enumerate(table):
                 if name in declared:       # a handler shared by several decks lives in one group
@@ -2606,8 +2574,8 @@ cdef class Engine:
         here, as one fixture message (``turn.hvars[0]: 5 is out of range (0 .. 3) ...``),
         or None when all are in range (or nothing is pending).
 
-        The bounds are each handler's own (``<group>_pending`` next to it in
-        ext/_fx_*.pxi) and pending_check's for every question: the stage, what is asked,
+        The bounds are each handler's own (its registry entry's pending function, or
+        ``<group>_pending`` next to it in ext/_fx_*.pxi) and pending_check's for every question: the stage, what is asked,
         each option against the hand, the Source, the offers, the combat's enemies, the
         Units.  mksim.fixtures.validate refuses a fixture with this message."""
         cdef PendingCheck c

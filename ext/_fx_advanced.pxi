@@ -509,7 +509,7 @@ cdef inline bint learning_pending(const GameState* gs) noexcept nogil:
     return gs.turn.learning_cost > 0 and gs.phase == PH_MOVE
 
 
-cdef inline bint influence_elsewhere(const GameState* gs) noexcept nogil:
+cdef bint influence_elsewhere(const GameState* gs) noexcept nogil:
     """Influence effects outside an interaction that the engine can use (node_playable):
     in a combat's Block phase after Diplomacy (Influence as Block, LL-9.7.1), during
     Peaceful Moment played as the action (LL-8.1), and while moving for Learning's
@@ -660,8 +660,8 @@ cdef bint plays_other_card(const EngineStatics* es, int row) noexcept nogil:
         return False
     g = es.handler_group[r[1]]
     l = es.handler_local[r[1]]
-    if g == HG_BASIC:
-        return l == H_CONCENTRATION
+    if g == HG_BASIC:                  # a registry group: the entry says so
+        return handler_entry(es, r[1]).flags & HF_PLAYS_OTHER_CARD != 0
     if g == HG_ADVANCED:
         return l == H_MAXIMAL_BASIC or l == H_MAXIMAL_POWERED or l == H_BLOOD_USE_AA or l == H_TALENT_PLAY
     return False

@@ -342,6 +342,15 @@ BAD_CASES: tuple[BadCase, ...] = (
             _ICE + ("ice_shield_blok", "implements no handler")),
     BadCase("handler_missing_argument", _ice_shield("handler(ice_shield_block, block=3)"),
             _ICE + ("ice_shield_block", "missing argument", "'armor'")),
+    # ... and a handler of a registry group module (ext/_fx_basic.pyx: its entries are the declarations)
+    BadCase("registry_handler_mistyped_argument",
+            _override('[basic_actions.concentration]\npowered = "handler(concentration, bonsu=2)"\n'),
+            ("my_override.toml", "basic_actions.toml", "card 'concentration'", "field 'powered'",
+             "concentration", "'bonsu'", "bonus")),
+    BadCase("registry_handler_unknown_name",
+            _override('[basic_actions.concentration]\npowered = "handler(concentratoin, bonus=2)"\n'),
+            ("my_override.toml", "basic_actions.toml", "card 'concentration'", "field 'powered'",
+             "concentratoin", "implements no handler")),
     BadCase("handler_negative_amount", _ice_shield("handler(ice_shield_block, block=-3, armor=-3)"),
             _ICE + ("ice_shield_block", "'block'", "-3")),
     BadCase("handler_flag_not_0_or_1", _override(

@@ -1,4 +1,4 @@
-"""Named handlers of the Basic Action cards (ext/_fx_basic.pxi): Crystallize / Crystal Joy
+"""Named handlers of the Basic Action cards (ext/_fx_basic.pyx): Crystallize / Crystal Joy
 (5.3.2), Mana Draw / Mana Pull (5.5.6), Concentration / Will Focus (6.1.8), Tirelessness,
 Noble Manners.  Rule numbers in the test names; card texts in mksim/data/basic_actions.toml."""
 import pytest

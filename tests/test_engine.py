@@ -263,6 +263,29 @@ def test_handler_registry_is_read_only_and_is_what_the_groups_declare():
     assert reg["concentration"][0] == "basic" and reg["taunt"][0] == "skills"
 
 
+def test_the_basic_group_is_a_module_of_its_own_declaring_what_the_basic_cards_use(content):
+    """ext/_fx_basic.pyx is compiled apart from the engine (issue 12) and its registry entries
+    are the group's whole declaration: exactly the handlers the Basic Action cards name
+    (hero cards and Lost Legion printings included), each with the arguments the data gives."""
+    from mksim import _engine, _fx_basic
+    from mksim import effects as fx
+    assert _fx_basic.__file__ != _engine.__file__ and not hasattr(_engine, "BASIC_HANDLERS")
+    reg = _engine.handler_registry()
+    used = {}
+    for (kind, _key, _path), node in content.parsed.items():
+        stack = [node] if kind == "basic_actions" else []
+        while stack:
+            n = stack.pop()
+            stack.extend(n.children)
+            stack.extend(v for v in n.args.values() if isinstance(v, fx.Node))
+            if n.op == "handler":
+                used.setdefault(n.args["name"], set()).add(tuple(sorted(k for k in n.args if k != "name")))
+    assert {n for n, (g, _p) in reg.items() if g == "basic"} == set(used)
+    for name, arg_sets in used.items():
+        assert arg_sets == {tuple(sorted(reg[name][1]))}, name   # the data gives every declared argument
+    assert reg["cold_toughness_block"] == ("basic", ("block", "per_icon", "arcane_bonus"))
+
+
 def test_the_engine_binds_every_shipped_handler_the_registry_declares(content, tables):
     """Validation and binding read one source: the shipped handlers the registry declares are
     exactly those the engine binds, cooperative skills (LL-7) included."""
