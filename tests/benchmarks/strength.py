@@ -67,15 +67,12 @@ def t_interval(x) -> tuple[float, float, float]:
     return m, m - h, m + h
 
 
-def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float, float]:
-    """Proportion k/n and its 95% Wilson score interval."""
+def wilson(k: int, n: int) -> tuple[float, float, float]:
+    """Proportion k/n and its 95% Wilson score interval (scipy, as ``mksim.stats``)."""
     if n == 0:
         return 0.0, 0.0, 0.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return p, max(0.0, c - h), min(1.0, c + h)
+    ci = stats.binomtest(int(k), int(n)).proportion_ci(confidence_level=0.95, method="wilson")
+    return k / n, float(ci.low), float(ci.high)
 
 
 def play_many(scenario: str, hero: str, policy: str, n: int, seed: int, start: int = 0) -> list[dict]:
