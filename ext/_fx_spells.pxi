@@ -676,7 +676,7 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
             if n > 6:
                 n = 6
             for k in range(n):                                  # among the cards not yet picked
-                i = <int>rng_below(&gs.rng[<int>STREAM_DEEDS], <uint32_t>(pl.n_discard - k))
+                i = <int>rng_below(deeds_rng(gs, pl), <uint32_t>(pl.n_discard - k))
                 card = pl.discard[i]
                 remove_at(pl.discard, &pl.n_discard, i)
                 push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
