@@ -309,3 +309,43 @@ def test_invariants_hold_in_random_and_eager_games(games, n):
         else:
             assert "not implemented yet" in str(s.engine._error(err, last))
     assert finished >= 110
+
+
+# -- the command line and per-seat policies ---------------------------------------------
+
+def test_mksim_play_three_heroes_with_the_heuristic_logs_every_seat():
+    from typer.testing import CliRunner
+    from mksim.cli import app
+    res = CliRunner().invoke(app, ["play", "--scenario", "first_reconnaissance", "--players", "3",
+                                   "--hero", "arythea,tovak,goldyx", "--policy", "heuristic", "--log"])
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    # round 1: the last hero picked chooses first (3.1.2), each seat decides for itself
+    assert lines[2].split(": ")[0].strip().endswith("Goldyx") and "take tactic" in lines[2]
+    assert lines[3].split(": ")[0].strip().endswith("Tovak") and lines[4].split(": ")[0].strip().endswith("Arythea")
+    for hero in ("Arythea", "Tovak", "Goldyx"):
+        assert any(line.startswith(f"-- {hero}'s turn") for line in lines)
+    assert lines[-1].startswith("game over:") and lines[-1].count("score") == 3 and "(wins)" in lines[-1]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--players", "2", "--hero", "arythea"], "name one per seat"),
+    (["--players", "2", "--hero", "arythea,arythea"], "different hero"),
+    (["--players", "3", "--policy", "random", "--policy", "eager"], "once per seat"),
+    (["--players", "2", "--scenario", "solo-conquest"], "not set up for 2 players"),
+    (["--policy", "random", "--policy", "eager"], "needs --players"),
+])
+def test_mksim_play_bad_seat_arguments_are_one_error_line(args, words):
+    from typer.testing import CliRunner
+    from mksim.cli import app
+    res = CliRunner().invoke(app, ["play"] + args)
+    assert res.exit_code == 2 and words in res.output and "Traceback" not in res.output
+    assert res.output.strip().count("\n") == 0 and res.output.startswith("error:")
+
+
+def test_seat_policies_give_each_seat_its_own_stream():
+    from mksim.runner import seat_policies
+    pols = seat_policies("random", 3)
+    assert [p.parameters["stream"] for p in pols] == [0, 1, 2]
+    with pytest.raises(ValueError, match="2 policies for 3 seats"):
+        seat_policies(["random", "eager"], 3)
