@@ -2420,6 +2420,8 @@ ERROR_TEXT = {
 HEROES_RULE_TEXT = {
     HEROES_INTERACTIVE_SKILL: "its part that acts on the other heroes (8.2.2, interactive skill) with "
                               "more than one hero",
+    HEROES_INTERACTIVE_SPELL: "its effect on the other heroes (an interactive Spell, 19.7.1) with more "
+                              "than one hero",
     HEROES_OPPONENT_KEEP: "assault on another player's keep (10.7.3.5: a grey garrison drawn for it, "
                           "half Fame, the Shield replaced)",
 }

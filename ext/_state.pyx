@@ -1,8 +1,8 @@
 # cython: language_level=3
 """The game core: one GameState struct plus the static content tables, and game setup.
 
-Scope: setup of a solo game (one hero and the dummy player), rules 1.2, 1.3, 1.4 and
-18.1.  ``GameCore.new(...)`` seeds the NUM_STREAMS random streams from (seed, game_index)
+Scope: setup of a solo game (one hero and the dummy player) or of 2-4 heroes (a scenario's
+``multiplayer`` entry, 17.2), rules 1.2, 1.3, 1.4 and 18.1.  ``GameCore.new(...)`` seeds the NUM_STREAMS random streams from (seed, game_index)
 and fills the struct with C code (see ``_state.pxd`` for the split between the Python
 preparation and the C setup).  ``to_dict()`` describes the state in plain Python.
 """

@@ -853,8 +853,11 @@ class _Loader:
             elif k in ("tactics_available", "tactics_removed"):
                 self.patch[k] = self.ids("tactic", x, k, len(base[k]), optional=True)
             elif k in base and k not in _TOP_CONSUMED and k not in _NAMED_RAW:
-                if k == "n_players" and x != base[k]:
+                if k == "n_players" and x != base[k] and base[k] == 1:
                     raise FixtureError(f"{k}: only solo games ({base[k]} player) are supported (18)")
+                if k == "n_players" and x != base[k]:
+                    raise FixtureError(f"{k}: {_short(x)}, but the game seats {base[k]} heroes "
+                                       f"(Game(heroes=...) sets the players)")
                 self.patch[k] = x
             else:
                 raise FixtureError(f"{k}: unknown key")

@@ -131,7 +131,7 @@ class Game:
     ----------
     scenario : str
         Scenario id, kebab-case or snake_case (``"first-reconnaissance"``,
-        ``"solo_conquest"``).  Solo scenarios with a dummy player only (18.1).
+        ``"solo_conquest"``).  With one hero: solo scenarios with a dummy player (18.1).
     hero : str
         Hero id (``"arythea"``, ``"goldyx"``, ``"norowas"``, ``"tovak"``, ``"wolfhawk"``).
     content : None, str, Path or Content
@@ -140,7 +140,11 @@ class Game:
     lost_legion : bool
         Add The Lost Legion's tiles, enemies, cards and units (LL-2.3), play the cards it
         changed in their Lost Legion printing (``ll_printing``, LL-2.10.2) and deal each
-        hero's cooperative skill instead of its interactive one (LL-7.1).
+        hero's cooperative skill instead of its interactive one (LL-7.1; solo games).
+    heroes : list of str, optional
+        One hero per seat, 2 to 4 distinct ids in hero-selection order (1.1.2), for a
+        competitive game of several heroes (the scenario's ``multiplayer`` entry in
+        scenarios.toml, e.g. First Reconnaissance, 17.3.1); ``hero`` is then ignored.
 
     Raises
     ------
