@@ -21,7 +21,7 @@ from mksim._engine cimport (
     Engine, ASK_NONE, ASK_HAND_CARD, ASK_COLOUR, ASK_DIE, ASK_YES_NO, ASK_OFFER, ASK_NUMBER,
     ASK_DECK_CARD, ASK_OPTION, ASK_DISCARD_CARD, ASK_ENEMY, ASK_UNIT, ASK_PAYMENT,
 )
-from mksim._scoring cimport first_recon_score, solo_score, cities_conquered, achievement_scores
+from mksim._scoring cimport first_recon_score, solo_score, cities_conquered, achievement_scores, competitive_scores
 from mksim._view cimport (
     view_actor, view_player, view_phase, view_round, view_time, view_hand_size, view_hand_card,
     view_deck_size, view_discard_size, view_discard_card, view_fame, view_position, view_crystals,
@@ -70,6 +70,7 @@ def core_info(GameCore core):
         "pending_choice": gs.turn.pending_choice, "handler_row": gs.turn.handler_row,
         "ask": gs.turn.ask, "ask_options": gs.turn.ask_options,
         "resolving_card": gs.turn.resolving_card, "n_tiles": gs.n_tiles,
+        "n_players": gs.n_players,
     }
 
 
@@ -77,6 +78,23 @@ def outcome_numbers(GameCore core):
     """(termination, fame of player 0, steps, round) straight from the state."""
     cdef GameState* gs = &core.gs
     return gs.termination, gs.players[0].fame, gs.steps, gs.round
+
+
+def seat_scores(GameCore core, bint titles):
+    """Each seat's final score in a competitive game (17.3.1, 20.1-20.3): a list of
+    (score, title points) per player, seat order; see ``_scoring.competitive_scores``."""
+    cdef GameState* gs = &core.gs
+    cdef int out[MAX_PLAYERS]
+    cdef int tit[MAX_PLAYERS]
+    cdef int p
+    competitive_scores(gs, &core.st, 1 if titles else 0, out, tit)
+    return [(out[p], tit[p]) for p in range(gs.n_players)]
+
+
+def seat_fame(GameCore core):
+    """Fame of every seat, seat order."""
+    cdef int p
+    return [core.gs.players[p].fame for p in range(core.gs.n_players)]
 
 
 def final_score(GameCore core, str scoring, int rounds, int cities_total):

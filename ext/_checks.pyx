@@ -49,6 +49,8 @@ V_CONSERVATION_CODE = V_CONSERVATION
 LOOP_CHECKS = {
     V_CONSERVATION: "cards not conserved: the Deed cards in all zones + those thrown away differ from the start (6.1)",
     V_TWO_ACTIONS: "two actions in one turn (4.4.5)",
+    V_PLAYER_CONSERVATION: "a player's cards not conserved: the Deed cards in the zones of a player who was "
+                           "not deciding (+ those they threw away) changed (6.1, 6.4: no card passes between heroes)",
 }
 
 
@@ -172,6 +174,36 @@ cdef int count_deeds(const GameState* gs, int wound) noexcept nogil:
         if gs.unit_offer[k] < 0:                 # -(card + 1): an AA from a monastery
             n += 1
     return n
+
+
+cdef int player_deed_balance(const GameState* gs, int p, int wound) noexcept nogil:
+    """Per-player card conservation (issue 12): player p's non-Wound Deed cards in their own
+    zones (deck, hand, discard pile, play area, under Sparing Power, set aside, Banners on
+    Units) plus those they threw away.  It may change only by cards that pass between the
+    player and the shared zones (offers, decks) during that player's own decisions: no card
+    passes between heroes in the rules the engine plays (play_checked checks that the other
+    players' counts never change).  (PlayerStats.cards_gained is not used: Learning, the AA
+    gains of Training / Blood of Ancients and Magic Talent's Spell do not count there.)"""
+    cdef int n = 0, u
+    cdef const Player* pl = &gs.players[p]
+    n += count_zone(pl.deck, pl.n_deck, MAX_DECK_CARDS, wound)
+    n += count_zone(pl.hand, pl.n_hand, MAX_HAND_CARDS, wound)
+    n += count_zone(pl.discard, pl.n_discard, MAX_DISCARD_CARDS, wound)
+    n += count_zone(pl.play_area, pl.n_play, MAX_PLAY_CARDS, wound)
+    n += count_zone(pl.tactic_cards, pl.n_tactic_cards, 8, wound)
+    n += count_zone(pl.set_aside, pl.n_set_aside, 4, wound)
+    for u in range(MAX_UNITS):
+        if pl.units[u].card >= 0 and pl.units[u].banner >= 0:
+            n += 1
+    n += pl.removed
+    return n
+
+
+def player_balance(GameCore core, int p, int wound):
+    """:func:`player_deed_balance` of seat ``p`` (tests)."""
+    if p < 0 or p >= core.gs.n_players:
+        raise IndexError(f"player {p} is not in the game")
+    return player_deed_balance(&core.gs, p, wound)
 
 
 def deed_count(GameCore core, int wound):

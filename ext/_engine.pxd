@@ -73,9 +73,16 @@ cdef enum EngineError:
     ERR_CARD_BONUS = 9         # error_arg = op: Concentration / Will Focus bonus on Influence, Block or
                                # Attack (needs interaction / combat, not implemented yet)
     ERR_CITY = 10              # unused since city interaction (10.2.4, 10.10) exists; kept for the numbering
+    ERR_HEROES = 13            # a rule between heroes (several players) not implemented yet; error_arg
+                               # = HEROES_* what, error_card = the skill / card (as resolving_card)
     ERR_UNIT_RULES = 11        # error_card = unit: special rules the engine does not know (a units.toml
                                # special_rules missing from _fx_units.pxi SPECIAL_UNIT_CODES), or a Banner
                                # on Utem Swordsmen (7.5 not implemented)
+
+cdef enum HeroesRule:          # error_arg of ERR_HEROES
+    HEROES_INTERACTIVE_SKILL = 1    # 8.2.2: an interactive skill's part that acts on the other heroes
+    HEROES_OPPONENT_KEEP = 2        # 10.7.3.5: assault on another player's keep
+    HEROES_INTERACTIVE_SPELL = 3    # 19.7.1: an interactive Spell's effect on the other heroes
 
 cdef struct SiteRules:         # site codes (content.SITE_IDS) and numbers from sites.toml (10.7)
     int village
@@ -141,6 +148,7 @@ cdef struct EngineStatics:     # static tables and constants the decision loop r
     int remove_interactive_skills  # 17.3.4
     int elite_units            # 0: no Elite Units in this scenario (17.3.1)
     int city_closed            # 1: the city cannot be entered (17.3.1 First Reconnaissance)
+    int solo_tactics           # 1: 17.3.4 tactics (the dummy takes a random one; used tactics leave the game)
     int city_site              # content.SITE_IDS codes used by the loop
     int portal_site
     int glade_site

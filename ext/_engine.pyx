@@ -10,7 +10,7 @@ from libc.stdint cimport int32_t, int16_t, int8_t, uint8_t, uint16_t, uint32_t, 
 
 from mksim._types cimport (
     DECK_BASIC, DECK_AA, DECK_SPELL, DECK_ARTIFACT, DECK_WOUND, COLOURLESS,
-    GameState, Player, Dummy, Hex, TurnState, MAX_PLAYERS, MAX_DECK_CARDS, MAX_HAND_CARDS, MAX_DISCARD_CARDS, MAX_PLAY_CARDS, MAX_DUMMY_CARDS, MAX_DICE, MAX_PATH,
+    GameState, Player, Dummy, Hex, TurnState, deeds_rng, MAX_PLAYERS, MAX_DECK_CARDS, MAX_HAND_CARDS, MAX_DISCARD_CARDS, MAX_PLAY_CARDS, MAX_DUMMY_CARDS, MAX_DICE, MAX_PATH,
     MAX_SKILLS, MAX_DECK, MAX_OFFER,
     RED, BLUE, WHITE, GREEN, GOLD, BLACK, NUM_COLOURS, NUM_TERRAINS, DAY, NIGHT,
     PH_TACTICS, PH_TURN_START, PH_MOVE, PH_REST, PH_END_TURN, PH_GAME_OVER,
@@ -163,14 +163,17 @@ cdef void take_wounds(GameState* gs, const EngineStatics* es, Player* pl, int n)
     """12.1.1: Wound cards from the (unlimited) Wound pile into hand; in combat they count
     towards knock-out (11.7.8, 21.2 A17), whatever effect or cost gave them."""
     cdef int i, added = 0
-    for i in range(n):
+    cdef bint acting = <int>(pl - &gs.players[0]) == gs.current  # another hero's Wounds (Mana
+    for i in range(n):                                           # Radiance) are not this turn's
         if not push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, es.wound):
             set_error(gs, ERR_CAPACITY, 0, es.wound)
             break
-        gs.turn.wounds_to_hand += 1                             # Banner of Protection
+        if acting:
+            gs.turn.wounds_to_hand += 1                         # Banner of Protection
         added += 1
         pl.stats.wounds_taken += 1
-    combat_wounds_to_hand(gs, es.st, <int>(pl - &gs.players[0]), added)
+    if acting:
+        combat_wounds_to_hand(gs, es.st, <int>(pl - &gs.players[0]), added)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1634,6 +1637,9 @@ cdef void end_round(GameState* gs, const EngineStatics* es, const Statics* st) n
     if gs.round >= es.rounds:
         end_game(gs, es, TERM_ROUND_LIMIT)
         return
+    if gs.final_turns_left > 0 and not gs.has_dummy:             # 14.3.2: the round ends during
+        end_game(gs, es, TERM_SCENARIO_WON)                      # the last turns: the game ends
+        return                                                   # (solo kept as recorded: issue 12 note)
     prepare_round(gs, es, st)
 
 
@@ -1646,7 +1652,7 @@ cdef void shuffle_all_deeds(GameState* gs, Player* pl) noexcept nogil:
         push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, pl.discard[i])
     pl.n_hand = 0
     pl.n_discard = 0
-    rng_shuffle_i16(&gs.rng[<int>STREAM_DEEDS], pl.deck, pl.n_deck)
+    rng_shuffle_i16(deeds_rng(gs, pl), pl.deck, pl.n_deck)
     deck_shuffled(pl)
 
 
@@ -1725,7 +1731,7 @@ cdef void prepare_round(GameState* gs, const EngineStatics* es, const Statics* s
     for i in range(MAX_PLAYERS + 1):
         gs.last_turn_taken[i] = 0
     gs.phase = PH_TACTICS
-    gs.current = 0
+    gs.current = <int8_t>next_tactic_picker(gs)                  # 3.1.2 (solo: the player)
     reset_turn(gs)
 
 
@@ -1796,13 +1802,14 @@ cdef int take_tactic(GameState* gs, const EngineStatics* es, const Statics* st, 
         return ERR_ILLEGAL
     pl.tactic = <int8_t>t
     pl.round_order = <int8_t>es.tactic_row[t * es.tactic_stride + 1]   # 3.1.4
-    mark_removed(gs, t)
+    if es.solo_tactics:
+        mark_removed(gs, t)                                      # 17.3.4 (3.1.5 otherwise: set aside)
     n = 0
     for k in range(6):
         if gs.tactics_available[k] >= 0:
             left[n] = gs.tactics_available[k]
             n += 1
-    if gs.has_dummy and n > 0:
+    if gs.has_dummy and n > 0 and next_tactic_picker(gs) < 0:   # 17.3.4: after the player(s)
         pick = left[rng_below(&gs.rng[<int>STREAM_DUMMY], n)]
         gs.dummy.tactic = <int8_t>pick
         gs.dummy.round_order = <int8_t>es.tactic_row[pick * es.tactic_stride + 1]
@@ -1824,8 +1831,36 @@ cdef int take_tactic(GameState* gs, const EngineStatics* es, const Statics* st, 
             return gs.error
         if res == RES_CHOICE:
             return ERR_NONE          # a decision first; apply_action then starts the turns
-    start_round_turns(gs, es, st)
+    after_tactic(gs, es, st)
     return ERR_NONE
+
+
+cdef int next_tactic_picker(const GameState* gs) noexcept nogil:
+    """3.1.2: of the players without a tactic, the one with the lowest Fame chooses next;
+    a tie goes to the player whose Round Order token is lower in the column (the larger
+    round_order: tactics not yet taken this round keep last round's order, 1.1.3 in
+    round 1).  -1 = every player has a tactic."""
+    cdef int p, best = -1
+    cdef const Player* pl
+    for p in range(gs.n_players):
+        pl = &gs.players[p]
+        if pl.tactic >= 0:
+            continue
+        if best < 0 or pl.fame < gs.players[best].fame or (
+                pl.fame == gs.players[best].fame and pl.round_order > gs.players[best].round_order):
+            best = p
+    return best
+
+
+cdef void after_tactic(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
+    """After a tactic (and its 3.1.3 effect): the next player chooses (3.1.2); when all
+    have, the turns begin in the new round order (3.1.4, 2.4.1)."""
+    cdef int nxt = next_tactic_picker(gs)
+    if nxt < 0:
+        start_round_turns(gs, es, st)
+        return
+    gs.current = <int8_t>nxt
+    reset_turn(gs)
 
 
 cdef void mark_removed(GameState* gs, int t) noexcept nogil:
@@ -1869,7 +1904,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if res == RES_DONE:
             res = run_effects(gs, es, st, p)
         if res == RES_DONE and gs.phase == PH_TACTICS:
-            start_round_turns(gs, es, st)                        # 3.1.3 resolved: turns begin
+            after_tactic(gs, es, st)                             # 3.1.3 resolved: next chooser or the turns
         return gs.error if res == RES_ERROR else ERR_NONE
     if gs.turn.pending_choice >= 0:
         if kind != A_CHOOSE:
@@ -2347,6 +2382,15 @@ ERROR_TEXT = {
     ERR_CARD_BONUS: "the Concentration / Will Focus bonus on Influence, Block or Attack is not implemented yet",
     ERR_UNIT_RULES: "a unit's special rules (units.toml special_rules not known to ext/_fx_units.pxi, or a Banner on a unit, 7.5) are not implemented yet",
     ERR_CITY: "interaction in a conquered city (10.2.4, 10.10): no longer raised (kept for the numbering)",
+    ERR_HEROES: "a rule between heroes is not implemented yet",
+}
+HEROES_RULE_TEXT = {
+    HEROES_INTERACTIVE_SKILL: "its part that acts on the other heroes (8.2.2, interactive skill) with "
+                              "more than one hero",
+    HEROES_INTERACTIVE_SPELL: "its effect on the other heroes (an interactive Spell, 19.7.1) with more "
+                              "than one hero",
+    HEROES_OPPONENT_KEEP: "assault on another player's keep (10.7.3.5: a grey garrison drawn for it, "
+                          "half Fame, the Shield replaced)",
 }
 
 # The kind names and describe()'s argument layouts: the one table of action kinds, from which
@@ -2454,12 +2498,13 @@ cdef class Engine:
         es.skill_stride = sk.shape[1]
         es.n_skills = sk.shape[0]
         sc = content.get("scenarios", scenario_id)
-        rules = sc.get("special_rules", [])
-        es.rounds = sc["rounds"]
+        rules = self.core.setup.special_rules          # the solo or the N-player entry (prepare_setup)
+        es.rounds = self.core.setup.rounds
         es.end_city_revealed = 1 if sc["end"] == "city_revealed" else 0
         es.remove_interactive_skills = 1 if "remove_interactive_skills" in rules else 0
         es.elite_units = 1 if sc["elite_units"] else 0
         es.city_closed = 1 if "city_cannot_be_entered" in rules else 0
+        es.solo_tactics = 1 if "solo_tactics" in rules else 0
         self._bind_handlers(tables)
         self._bind_sites(content)
         _bind_units(self, tables, content)
@@ -2652,7 +2697,8 @@ cdef class Engine:
         gs.end_announced_by = -1
         gs.final_turns_left = 0
         gs.error = ERR_NONE
-        gs.turn_player = 0
+        gs.current = <int8_t>next_tactic_picker(gs)               # 3.1.2: round 1, the last hero picked
+        gs.turn_player = gs.current
         reset_turn(gs)
 
     def _skill_set(self, tables, content, int hero, bint dummy):
@@ -2679,7 +2725,9 @@ cdef class Engine:
         its interactive one, for the dummy too; without it there are no cooperative skills.
         17.3.4 (Solo Conquest) removes interactive skills, and cooperative ones are
         interactive skills too (LL-7.2), so it removes those as well."""
-        ll = self.core.st.lost_legion != 0
+        # LL-7.1 applies to cooperative and solo scenarios (those with the dummy); a
+        # competitive game of several heroes keeps the competitive interactive skills
+        ll = self.core.st.lost_legion != 0 and self.core.gs.has_dummy != 0
         if s.get("cooperative"):
             return ll and not self.es.remove_interactive_skills
         if s.get("interactive"):
@@ -2788,6 +2836,16 @@ cdef class Engine:
             return NotImplementedError(f"{what}: effect handler {handler!r} is not implemented yet")
         if code == ERR_UNIT_RULES:
             return NotImplementedError(f"unit {self.tables.unit_ids[gs.error_arg]!r}: {ERROR_TEXT[code]}")
+        if code == ERR_HEROES:                                    # issue 12: several heroes
+            card = gs.error_card
+            if card <= SKILL_CARD_BASE:
+                what = f"skill {self.tables.skill_ids[SKILL_CARD_BASE - card]!r}: "
+            elif card >= 0:
+                what = f"card {self.tables.card_ids[card]!r}: "
+            else:
+                what = ""
+            return NotImplementedError(f"{what}{HEROES_RULE_TEXT.get(gs.error_arg, 'a rule between heroes')} "
+                                       f"is not implemented yet")
         if code == ERR_UNIT_EFFECT and gs.error_card >= 0:      # name the card (Banners, Call to Arms)
             return NotImplementedError(f"card {self.tables.card_ids[gs.error_card]!r}: {ERROR_TEXT[code]}")
         return NotImplementedError(ERROR_TEXT.get(code, f"engine error {code}"))

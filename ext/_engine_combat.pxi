@@ -107,6 +107,18 @@ cdef int fight_after_move(GameState* gs, const EngineStatics* es, const Statics*
     cdef int n = 0, d, h, k
     cdef uint32_t fort = 0, ramp = 0
     cdef bint assault = ends_movement(gs, st, to_hex, p)
+    cdef int q
+    if assault and (gs.hexes[to_hex].flags & HEX_CONQUERED):      # another player's keep (9.4.1)
+        for q in range(gs.n_players):
+            if q != p and gs.players[q].position == to_hex:
+                # 10.7.3.5: with its owner there it would be PvP, which First Reconnaissance
+                # forbids (17.3.1, 19.7.3): movement ends, no action (9.7.5), and Forced
+                # Withdrawal at the end of the turn (13.2; the space is not safe, 9.7.1)
+                gs.turn.move_points = 0
+                gs.turn.action_taken = 1
+                return ERR_NONE
+        set_error(gs, ERR_HEROES, HEROES_OPPONENT_KEEP, -1)
+        return ERR_HEROES
     if assault:
         change_reputation(&gs.players[p], es.sites.rep_assault)    # 11.1.1: whatever the outcome
         n = collect_hex_tokens(gs, to_hex, tokens, origin, n)
@@ -223,10 +235,14 @@ cdef int legal_site_actions(const GameState* gs, const EngineStatics* es, const 
                             int32_t* out, int n) noexcept nogil:
     """The turn's one action (4.4.4), offered in the movement part while none was taken."""
     cdef const Player* pl = &gs.players[gs.current]
-    cdef int h = pl.position, site, dirs, sub
+    cdef int h = pl.position, site, dirs, sub, q
     if h < 0 or gs.turn.action_taken:
         return n
     site = hex_site(gs, h)
+    if site != es.portal_site and not (site == es.city_site and (gs.hexes[h].flags & HEX_CONQUERED)):
+        for q in range(gs.n_players):                          # 9.5.4, 9.7.5, 19.7.3: on another
+            if q != gs.current and gs.players[q].position == h:    # hero's space no action (no
+                return n                                       # PvP; Forced Withdrawal at the end)
     dirs = rampaging_dirs(gs, st, h)
     sub = dirs
     while sub > 0 and n < MAX_ACTIONS:                             # 11.1.5: any of them

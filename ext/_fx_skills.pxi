@@ -538,6 +538,9 @@ cdef int use_skill(GameState* gs, const EngineStatics* es, const Statics* st, in
         return ERR_ILLEGAL
     skill = pl.skills[slot]
     usage = skill_entry(es, skill)[1]
+    if usage == SKU_INTERACTIVE and gs.n_players > 1:         # the centre part is not modelled
+        set_error(gs, ERR_HEROES, HEROES_INTERACTIVE_SKILL, SKILL_CARD_BASE - skill)
+        return ERR_HEROES
     if usage == SKU_ONCE_PER_TURN:
         pl.skills_used |= <uint16_t>(1 << (SKILL_TURN_SHIFT + slot))     # 8.2.3
     else:

@@ -676,7 +676,7 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
             if n > 6:
                 n = 6
             for k in range(n):                                  # among the cards not yet picked
-                i = <int>rng_below(&gs.rng[<int>STREAM_DEEDS], <uint32_t>(pl.n_discard - k))
+                i = <int>rng_below(deeds_rng(gs, pl), <uint32_t>(pl.n_discard - k))
                 card = pl.discard[i]
                 remove_at(pl.discard, &pl.n_discard, i)
                 push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
@@ -721,15 +721,15 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
     if local == SP_MANA_MELTDOWN:
         # Each other player loses a random crystal (or takes a Wound): with no other player
         # (solo) it does nothing; with others it is not implemented.
-        if gs.n_players > 1:
-            set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+        if gs.n_players > 1:                                    # issue 12: a named error
+            set_error(gs, ERR_HEROES, HEROES_INTERACTIVE_SPELL, gs.turn.resolving_card)
             return RES_ERROR
         return RES_DONE
     if local == SP_MIND_READ:
         # Choose a colour, gain a crystal of it; the other players' discards need their
         # decisions (not implemented: a named error with more than one player).
-        if gs.n_players > 1:
-            set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+        if gs.n_players > 1:                                    # issue 12: a named error
+            set_error(gs, ERR_HEROES, HEROES_INTERACTIVE_SPELL, gs.turn.resolving_card)
             return RES_ERROR
         if choice < 0:
             return ask(gs, row, 0, ASK_COLOUR, 0xF)
@@ -800,8 +800,8 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
         # Ready one of your spent Units (heal=1: and heal it; ASK_OPTION = unit slot).  The
         # other players' Units (spent if level <= opponent_max_level) need their owners'
         # states: with more than one player a named error.
-        if gs.n_players > 1:
-            set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+        if gs.n_players > 1:                                    # issue 12: a named error
+            set_error(gs, ERR_HEROES, HEROES_INTERACTIVE_SPELL, gs.turn.resolving_card)
             return RES_ERROR
         if choice < 0:
             for i in range(MAX_UNITS_):
@@ -837,8 +837,8 @@ cdef int spells_handler(GameState* gs, const EngineStatics* es, const Statics* s
         # `per_turn` at the start of each of your later turns this round (option 1).
         # Mana Curse with other players (their Wounds) is not implemented: a named error.
         # Stage 0: the die (ASK_DIE); stage 1: the option.  hvars[0] = colour.
-        if a[2] and gs.n_players > 1:
-            set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
+        if a[2] and gs.n_players > 1:                           # issue 12: a named error
+            set_error(gs, ERR_HEROES, HEROES_INTERACTIVE_SPELL, gs.turn.resolving_card)
             return RES_ERROR
         if choice < 0:
             return ask(gs, row, 0, ASK_DIE, claim_dice(gs))

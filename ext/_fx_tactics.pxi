@@ -215,10 +215,10 @@ cdef int tactics_handler(GameState* gs, const EngineStatics* es, const Statics* 
             for i in range(pl.n_discard):
                 push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, pl.discard[i])
             pl.n_discard = 0
-            rng_shuffle_i16(&gs.rng[<int>STREAM_DEEDS], pl.deck, pl.n_deck)
+            rng_shuffle_i16(deeds_rng(gs, pl), pl.deck, pl.n_deck)
             deck_shuffled(pl)
         else:
-            rng_shuffle_i16(&gs.rng[<int>STREAM_DEEDS], pl.deck, pl.n_deck)
+            rng_shuffle_i16(deeds_rng(gs, pl), pl.deck, pl.n_deck)
             deck_shuffled(pl)
             draw_cards(gs, pl, k)
         return RES_DONE
@@ -267,7 +267,7 @@ cdef int tactics_handler(GameState* gs, const EngineStatics* es, const Statics* 
                 if i < ASK_DONE:
                     options |= (<uint64_t>1) << i
             return ask(gs, row, 0, ASK_DECK_CARD, options)
-        rng_shuffle_i16(&gs.rng[<int>STREAM_DEEDS], pl.deck, pl.n_deck)
+        rng_shuffle_i16(deeds_rng(gs, pl), pl.deck, pl.n_deck)
         deck_shuffled(pl)
         return RES_DONE
     if local == H_THE_RIGHT_MOMENT:
@@ -281,7 +281,7 @@ cdef int tactics_handler(GameState* gs, const EngineStatics* es, const Statics* 
     if local == H_LONG_NIGHT:
         # 3.2: shuffle the discard pile, `cards` random cards of it become the Deed deck
         pl.tactic_used = 1
-        rng_shuffle_i16(&gs.rng[<int>STREAM_DEEDS], pl.discard, pl.n_discard)
+        rng_shuffle_i16(deeds_rng(gs, pl), pl.discard, pl.n_discard)
         for i in range(a[0]):
             if pl.n_discard == 0:
                 break

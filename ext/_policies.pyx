@@ -15,12 +15,13 @@ from libc.stdint cimport uint64_t, uint32_t, int32_t
 
 from mksim._rng cimport Rng, rng_seed, rng_below, rng_next
 from mksim._rng import check_seed
-from mksim._types cimport GameState, PH_GAME_OVER, Player
+from mksim._types cimport GameState, PH_GAME_OVER, Player, MAX_PLAYERS
 from mksim._engine cimport (
     Engine, ACTION_SHIFT, ERR_CAPACITY, A_CHALLENGE, A_ENTER_SITE, A_BURN, A_INTERACT, A_END_TURN, A_ANNOUNCE_END,
     A_FORFEIT,
 )
-from mksim._checks cimport count_violations, count_deeds, CHECK_CODES, V_CONSERVATION, V_TWO_ACTIONS
+from mksim._checks cimport (count_violations, count_deeds, player_deed_balance, CHECK_CODES, V_CONSERVATION,
+                            V_TWO_ACTIONS, V_PLAYER_CONSERVATION)
 
 DEF_MASK = 0xFFFFFFFFFFFFFFFF
 STREAM_BASE = POLICY_STREAM_BASE
@@ -100,6 +101,46 @@ cdef class RandomPolicy:
             raise ValueError("no legal action to choose from")
         cdef int32_t[::1] buf = np.asarray(legal, dtype=np.int32)
         return int(legal[self.pick_engine(eng, &buf[0], n)])
+
+    def play_seats(self, policies, Engine eng, long max_steps=100000):
+        """Like :meth:`play` with one policy per seat (``policies[k]`` decides for seat k;
+        this policy is not used): the engine asks whoever's decision it is
+        (``GameState.current``; the dummy never decides).  Returns the actions applied."""
+        cdef long steps = 0
+        cdef int n = 1, a = 0, err = 0, c, i
+        cdef GameState* gs = &eng.core.gs
+        cdef RandomPolicy p0, p1, p2, p3
+        seats = list(policies)
+        if not seats or len(seats) > MAX_PLAYERS:
+            raise ValueError(f"play_seats: 1 to {MAX_PLAYERS} policies, not {len(seats)}")
+        p0 = seats[0]
+        p1 = seats[1 % len(seats)]
+        p2 = seats[2 % len(seats)]
+        p3 = seats[3 % len(seats)]
+        with nogil:
+            while gs.phase != PH_GAME_OVER and steps < max_steps:
+                n = eng.c_fill_legal()
+                if n <= 0:
+                    break
+                c = gs.current
+                if c == 1:
+                    i = p1.pick_engine(eng, eng.actions, n)
+                elif c == 2:
+                    i = p2.pick_engine(eng, eng.actions, n)
+                elif c == 3:
+                    i = p3.pick_engine(eng, eng.actions, n)
+                else:
+                    i = p0.pick_engine(eng, eng.actions, n)
+                a = eng.actions[i]
+                steps += 1
+                err = eng.c_apply(a)
+                if err != 0:
+                    break
+        if err != 0:
+            raise eng._error(err, a)
+        if n <= 0:
+            raise RuntimeError("no legal action although the game is not over")
+        return steps
 
     def play(self, Engine eng, long max_steps=100000):
         """Play ``eng`` until the game is over or ``max_steps`` actions were taken here.
@@ -221,11 +262,26 @@ def _restore_weighted(seed, game_index, stream, state, weights, default):
     return p
 
 
-def play_checked(RandomPolicy policy, Engine eng, long max_steps=100000):
-    """Play ``eng`` with ``policy`` like :meth:`RandomPolicy.play`, checking the invariants
+cdef inline int seat_pick(RandomPolicy p0, RandomPolicy p1, RandomPolicy p2, RandomPolicy p3, int seat,
+                          const int32_t* actions, int n) noexcept nogil:
+    """pick() of the policy of ``seat`` (one policy per seat, play_checked)."""
+    if seat == 1:
+        return p1.pick(actions, n)
+    if seat == 2:
+        return p2.pick(actions, n)
+    if seat == 3:
+        return p3.pick(actions, n)
+    return p0.pick(actions, n)
+
+
+def play_checked(policy, Engine eng, long max_steps=100000):
+    """Play ``eng`` with ``policy`` (one policy, or a list with one per seat: the player
+    whose decision it is picks) like :meth:`RandomPolicy.play`, checking the invariants
     after every action in the same nogil loop: the state checks of ``mksim._checks``
     (``count_violations``), card conservation (``count_deeds`` never changes, 6.1; a game
-    stopped by ERR_CAPACITY may miss only the cards a full zone refused) and at
+    stopped by ERR_CAPACITY may miss only the cards a full zone refused), per-player
+    conservation (the cards of each player who is not deciding never change,
+    ``player_deed_balance``: no card passes between heroes) and at
     most one action per turn (4.4.5: a site action, challenge or interaction, counted until
     the turn ends).  Stops at the first violation.
 
@@ -242,11 +298,20 @@ def play_checked(RandomPolicy policy, Engine eng, long max_steps=100000):
         one hero)``.
     """
     cdef long steps = 0
-    cdef int n = 1, a = 0, err = 0, k, p, t, viol = -1, nv, site_actions = 0, kind
+    cdef int n = 1, a = 0, err = 0, k, p, t, viol = -1, nv, site_actions = 0, kind, acting
     cdef long viol_step = -1
+    cdef RandomPolicy p0, p1, p2, p3
+    seats = list(policy) if isinstance(policy, (list, tuple)) else [policy]
+    if not seats or len(seats) > MAX_PLAYERS:
+        raise ValueError(f"play_checked: 1 to {MAX_PLAYERS} policies, not {len(seats)}")
+    p0 = seats[0]
+    p1 = seats[1 % len(seats)]
+    p2 = seats[2 % len(seats)]
+    p3 = seats[3 % len(seats)]
     cdef int total0, wound = eng.es.wound
     cdef int codes[CHECK_CODES]
     cdef int mx[7]
+    cdef int own0[MAX_PLAYERS]
     cdef GameState* gs = &eng.core.gs
     cdef Player* pl
     for k in range(7):
@@ -258,8 +323,11 @@ def play_checked(RandomPolicy policy, Engine eng, long max_steps=100000):
             if n <= 0:
                 err = -1
                 break
-            a = eng.actions[policy.pick(eng.actions, n)]
+            a = eng.actions[seat_pick(p0, p1, p2, p3, gs.current, eng.actions, n)]
             steps += 1
+            acting = gs.current
+            for p in range(gs.n_players):
+                own0[p] = player_deed_balance(gs, p, wound)
             err = eng.c_apply(a)
             kind = a >> ACTION_SHIFT
             if kind == A_CHALLENGE or kind == A_ENTER_SITE or kind == A_BURN or kind == A_INTERACT:
@@ -291,6 +359,11 @@ def play_checked(RandomPolicy policy, Engine eng, long max_steps=100000):
                 viol = V_CONSERVATION          # a card gone, not one a full zone refused (game stopped)
             elif site_actions > 1:
                 viol = V_TWO_ACTIONS
+            elif err != ERR_CAPACITY:
+                for p in range(gs.n_players):
+                    if p != acting and player_deed_balance(gs, p, wound) != own0[p]:
+                        viol = V_PLAYER_CONSERVATION   # a card passed between heroes, or a
+                        break                          # hero's card moved out of their decisions
             if viol >= 0:
                 viol_step = steps
                 break

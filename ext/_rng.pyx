@@ -7,7 +7,8 @@ Python code and tests.  Nothing here touches Python's ``random`` or numpy's glob
 from libc.stdint cimport uint64_t, uint32_t, int16_t, int8_t
 import numbers
 
-STREAM_NAMES = ("map", "enemies", "deeds", "source", "dummy", "offers", "rewards")
+STREAM_NAMES = ("map", "enemies", "deeds", "source", "dummy", "offers", "rewards",
+                "deeds_1", "deeds_2", "deeds_3")   # deeds = seat 0's Deed shuffles, deeds_k seat k's
 
 
 cdef inline uint64_t _splitmix(uint64_t* x) noexcept nogil:

@@ -39,3 +39,4 @@ cdef int cities_conquered(const GameState* gs, const Statics* st) noexcept nogil
 cdef int solo_score(const GameState* gs, const Statics* st, int p, int cities_total,
                     int n_cities_conquered, int rounds_left, int end_announced_last_round) noexcept nogil
 cdef int first_recon_score(const GameState* gs, const Statics* st, int p) noexcept nogil
+cdef int competitive_scores(const GameState* gs, const Statics* st, int titles, int* out, int* titles_out) noexcept nogil

@@ -341,6 +341,48 @@ cdef int first_recon_score(const GameState* gs, const Statics* st, int p) noexce
     return gs.players[p].fame + achievement_scores(gs, st, p, out6)
 
 
+cdef int competitive_scores(const GameState* gs, const Statics* st, int titles, int* out,
+                            int* titles_out) noexcept nogil:
+    """17.3.1, 20.1-20.3 [R]: each player's final score in a competitive game (out[p], p <
+    gs.n_players): Fame (tile Fame counted during play, 20.6.3) + standard achievements +,
+    when ``titles``, the titles of 20.3: in each of the first five categories the highest
+    score +3, or +1 to each tied player unless the tie is at 0 (20.3.1); Greatest Beating:
+    the most lost a further -3, or -1 to each tied player unless they have no Wounds
+    (20.3.2).  ``titles_out[p]`` (may be NULL) gets the title points alone.  Returns the
+    best score (most Fame wins; ties share the victory, 20.1.1)."""
+    cdef int ach[MAX_PLAYERS][6]
+    cdef int tit[MAX_PLAYERS]
+    cdef int p, c, best, n_best, n = gs.n_players, top
+    for p in range(n):
+        out[p] = gs.players[p].fame + achievement_scores(gs, st, p, ach[p])
+        tit[p] = 0
+    if titles and n >= 2:
+        for c in range(NUM_ACHIEVEMENTS):
+            best = ach[0][c]
+            for p in range(1, n):
+                if (c != ACH_BEATING and ach[p][c] > best) or (c == ACH_BEATING and ach[p][c] < best):
+                    best = ach[p][c]
+            n_best = 0
+            for p in range(n):
+                n_best += ach[p][c] == best
+            if best == 0:
+                continue                       # a tie at 0 (or nobody scored / lost anything)
+            for p in range(n):
+                if ach[p][c] == best:
+                    if c == ACH_BEATING:
+                        tit[p] += -3 if n_best == 1 else -1
+                    else:
+                        tit[p] += 3 if n_best == 1 else 1
+    top = -1000000
+    for p in range(n):
+        out[p] += tit[p]
+        if titles_out != NULL:
+            titles_out[p] = tit[p]
+        if out[p] > top:
+            top = out[p]
+    return top
+
+
 # ---------------------------------------------------------------------------------------
 # Python surface (tests and tools)
 # ---------------------------------------------------------------------------------------

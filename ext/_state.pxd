@@ -105,7 +105,10 @@ cdef enum:
 
 cdef struct SetupSpec:         # one setup, as integers (built by prepare_setup in Python)
     int scenario               # scenario content index
-    int hero                   # the player's hero (hero_ids index)
+    int hero                   # seat 0's hero (hero_ids index)
+    int n_players              # heroes in the game, 1 .. MAX_PLAYERS (seat order = hero-selection order, 1.1.2)
+    int heroes[4]              # hero of each seat (hero_ids index); heroes[0] == hero
+    int dummy                  # 1: a dummy player joins (18.1; solo and cooperative scenarios)
     int n_heroes
     int lost_legion            # 1 = Lost Legion content joins the base game
     int countryside_tiles      # 1.2.13

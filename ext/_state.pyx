@@ -1,8 +1,8 @@
 # cython: language_level=3
 """The game core: one GameState struct plus the static content tables, and game setup.
 
-Scope: setup of a solo game (one hero and the dummy player), rules 1.2, 1.3, 1.4 and
-18.1.  ``GameCore.new(...)`` seeds the NUM_STREAMS random streams from (seed, game_index)
+Scope: setup of a solo game (one hero and the dummy player) or of 2-4 heroes (a scenario's
+``multiplayer`` entry, 17.2), rules 1.2, 1.3, 1.4 and 18.1.  ``GameCore.new(...)`` seeds the NUM_STREAMS random streams from (seed, game_index)
 and fills the struct with C code (see ``_state.pxd`` for the split between the Python
 preparation and the C setup).  ``to_dict()`` describes the state in plain Python.
 """
@@ -12,7 +12,7 @@ from libc.stdint cimport int32_t, int16_t, int8_t, uint8_t, uint16_t, uint32_t, 
 import numpy as np
 
 from mksim._types cimport (
-    GameState, Hex, Tile, Player, Dummy, Unit, TurnState, CombatEnemy, Combat, RoundStats, PlayerStats,
+    GameState, Hex, Tile, Player, Dummy, Unit, TurnState, CombatEnemy, Combat, RoundStats, PlayerStats, deeds_rng,
     MAX_PLAYERS, MAX_DECK_CARDS, MAX_HAND_CARDS, MAX_DISCARD_CARDS, MAX_PLAY_CARDS, MAX_DUMMY_CARDS, MAX_UNITS, MAX_SKILLS, MAX_TILES, MAX_HEXES, MAX_TOKENS,
     MAX_PILE, MAX_DICE, MAX_OFFER, MAX_DECK, MAX_COMBAT_ENEMIES, NUM_PILES,
     RED, BLUE, WHITE, GREEN, GOLD, BLACK, NUM_COLOURS, DAY, NIGHT, PH_TACTICS, TERM_NONE,
@@ -400,7 +400,7 @@ cdef void setup_player(GameState* gs, const Statics* st, const SetupSpec* sp, in
     """1.3, 1.4: the hero's starting state; deck shuffled (1.3.4), hand drawn (1.3.5)."""
     cdef Player* pl = &gs.players[p]
     cdef int i, hand_limit
-    pl.hero = <int8_t>sp.hero
+    pl.hero = <int8_t>sp.heroes[p]
     pl.fame = 0                                                   # 1.2.1, 1.4
     pl.reputation = 0
     pl.level = 1
@@ -410,7 +410,7 @@ cdef void setup_player(GameState* gs, const Statics* st, const SetupSpec* sp, in
     for i in range(DECK_SIZE):
         pl.deck[i] = <int16_t>sp.hero_decks[sp.hero * DECK_SIZE + i]
     pl.n_deck = DECK_SIZE
-    shuffle16(&gs.rng[<int>STREAM_DEEDS], pl.deck, pl.n_deck)    # 1.3.4
+    shuffle16(deeds_rng(gs, pl), pl.deck, pl.n_deck)    # 1.3.4
     hand_limit = tv(&st.levels, 0, st.cols.level_hand_limit)      # 1.3.2: 5 at level 1
     pl.n_hand = 0
     while pl.n_hand < hand_limit and pl.n_deck > 0:               # 1.3.5: draw from the top
@@ -436,6 +436,15 @@ cdef void setup_player(GameState* gs, const Statics* st, const SetupSpec* sp, in
     pl.round_order = <int8_t>p                                    # 1.1.3: picking order
 
 
+cdef bint seated(const SetupSpec* sp, int h) noexcept nogil:
+    """Hero ``h`` is one of the players' heroes (18.1.2: the dummy is a hero not in the game)."""
+    cdef int p
+    for p in range(sp.n_players):
+        if sp.heroes[p] == h:
+            return True
+    return False
+
+
 cdef void setup_dummy(GameState* gs, const SetupSpec* sp) noexcept nogil:
     """18.1.2-18.1.4: random other hero, one crystal per dot, shuffled 16-card deck."""
     cdef Dummy* d = &gs.dummy
@@ -443,7 +452,7 @@ cdef void setup_dummy(GameState* gs, const SetupSpec* sp) noexcept nogil:
     cdef int n = 0, i, h
     cdef Rng* rng = &gs.rng[<int>STREAM_DUMMY]
     for h in range(sp.n_heroes):
-        if h != sp.hero and allowed(sp.hero_expansion[h], sp.lost_legion) and n < 32:
+        if not seated(sp, h) and allowed(sp.hero_expansion[h], sp.lost_legion) and n < 32:
             candidates[n] = h
             n += 1
     h = candidates[rng_below(rng, <unsigned int>n)] if n > 0 else -1
@@ -465,8 +474,10 @@ cdef void setup_dummy(GameState* gs, const SetupSpec* sp) noexcept nogil:
 
 
 cdef int setup_game(GameState* gs, const Statics* st, const SetupSpec* sp) noexcept nogil:
-    """Whole setup of a solo game after the streams are seeded (1.2-1.4, 18.1)."""
-    cdef int i, k, err, slot, n_players = 1
+    """Whole setup of a game of sp.n_players heroes after the streams are seeded (1.2-1.4;
+    18.1 when sp.dummy).  Seat p is the p-th hero picked (1.1.2), so the initial Round Order
+    column is seat 0 on top (1.1.3)."""
+    cdef int i, k, err, slot, n_players = sp.n_players
     cdef int n_tactics = 0
     # -- game -------------------------------------------------------------------------
     gs.scenario = <int8_t>sp.scenario
@@ -527,7 +538,13 @@ cdef int setup_game(GameState* gs, const Statics* st, const SetupSpec* sp) noexc
     # -- players (1.3, 1.4) and the dummy (18.1) --------------------------------------
     for i in range(n_players):
         setup_player(gs, st, sp, i)
-    setup_dummy(gs, sp)
+    if sp.dummy:
+        setup_dummy(gs, sp)
+    else:
+        gs.dummy.hero = -1                                        # no dummy (competitive games)
+        gs.dummy.tactic = -1
+        gs.dummy.round_order = <int8_t>MAX_PLAYERS
+        gs.has_dummy = 0
     return SETUP_OK
 
 
@@ -546,17 +563,46 @@ class SetupData:
 def prepare_setup(tables, content, scenario_id, hero_id, lost_legion_cards=False):
     """Map the content's words for a setup to integers (Python, once per setup kind).
 
+    ``hero_id`` is one hero id (a solo game with the dummy, 18.1) or a sequence of 1 to 4
+    distinct hero ids, one per seat in hero-selection order (1.1.2, 1.1.3: seat 0 on top of
+    the initial Round Order column).  Two or more heroes play the scenario's
+    ``multiplayer`` entry (17.2: tile counts and rounds for that many players).
     ``lost_legion_cards`` adds the Lost Legion tiles, enemies, ruins, cards and units to
     the base game and uses the Lost Legion hero-card editions (LL-2.3).
     """
     scenarios = content.ids("scenarios")
     if scenario_id not in scenarios:
         raise ValueError(f"unknown scenario {scenario_id!r}; known: {', '.join(scenarios)}")
-    if hero_id not in tables.hero_ids:
-        raise ValueError(f"unknown hero {hero_id!r}; known: {', '.join(tables.hero_ids)}")
+    seat_ids = [hero_id] if isinstance(hero_id, str) else list(hero_id)
+    if not 1 <= len(seat_ids) <= MAX_PLAYERS:
+        raise ValueError(f"a game holds 1 to {MAX_PLAYERS} heroes, not {len(seat_ids)}")
+    for h in seat_ids:
+        if h not in tables.hero_ids:
+            raise ValueError(f"unknown hero {h!r}; known: {', '.join(tables.hero_ids)}")
+    if len(set(seat_ids)) != len(seat_ids):
+        raise ValueError(f"heroes {', '.join(seat_ids)}: each player picks a different hero (1.1.2)")
+    hero_id = seat_ids[0]
+    n_players = len(seat_ids)
     sc = content.get("scenarios", scenario_id)
-    if sc["min_players"] > 1 or not sc["dummy"]:
-        raise ValueError(f"scenario {scenario_id!r} is not a solo scenario with a dummy (18.1)")
+    rules = list(sc.get("special_rules", []))
+    rounds, countryside, core, city = sc["rounds"], sc["countryside_tiles"], sc["core_tiles"], sc["city_tiles"]
+    dummy = bool(sc["dummy"])
+    if n_players == 1:
+        if sc["min_players"] > 1 or not sc["dummy"]:
+            raise ValueError(f"scenario {scenario_id!r} is not a solo scenario with a dummy (18.1)")
+    else:
+        mp = sc.get("multiplayer")
+        if mp is None or n_players not in mp["players"]:
+            known = ", ".join(str(n) for n in (mp["players"] if mp else [])) or "none"
+            raise ValueError(f"scenario {scenario_id!r} is not set up for {n_players} players "
+                             f"(scenarios.toml multiplayer.players: {known})")
+        rounds, core, city = mp["rounds"], mp["core_tiles"], mp["city_tiles"]
+        countryside = mp["countryside_tiles"][mp["players"].index(n_players)]
+        rules = list(mp.get("special_rules", []))
+        dummy = bool(mp["dummy"])
+        if dummy:
+            raise ValueError(f"scenario {scenario_id!r}: a dummy with several heroes (cooperative "
+                             f"scenarios, 17.3.5) is not implemented yet")
     shape = content.get("map_shapes", sc["shape"])
     card_index = {cid: i for i, cid in enumerate(tables.card_ids)}
     ll = bool(lost_legion_cards)
@@ -592,13 +638,15 @@ def prepare_setup(tables, content, scenario_id, hero_id, lost_legion_cards=False
         garrisons=garrisons, city_levels=city_levels, city_bonus=city_bonus,
         scenario_id=scenario_id, scenario=scenarios.index(scenario_id),
         hero_id=hero_id, hero=tables.hero_ids.index(hero_id), lost_legion=ll,
-        countryside_tiles=sc["countryside_tiles"], core_tiles=sc["core_tiles"], city_tiles=sc["city_tiles"],
+        seat_hero_ids=seat_ids, heroes=[tables.hero_ids.index(h) for h in seat_ids],
+        n_players=n_players, dummy=dummy, special_rules=rules,
+        countryside_tiles=countryside, core_tiles=core, city_tiles=city,
         first_round=_fx.TIMES.index(sc["first_round"]),
-        remove_interactive_spells="remove_interactive_spells" in sc.get("special_rules", []),
+        remove_interactive_spells="remove_interactive_spells" in rules,
         shape_id=shape["id"], start_tile=tables.tile_ids.index(shape["start_tile"]),
         setup_positions=setup_positions, shape_positions=shape_positions,
         shape_core_forbidden=shape_core_forbidden, core_restriction=bool(sc.get("core_restriction", False)),
-        fame_per_tile=int(sc.get("fame_per_tile", 0)), rounds=int(sc["rounds"]),
+        fame_per_tile=int(sc.get("fame_per_tile", 0)), rounds=int(rounds),
         hero_decks=hero_decks, hero_expansion=hero_expansion,
         dummy_crystals=dummy_crystals, ruins_ids=ruins_ids, ruins_expansion=ruins_expansion,
         hero_ids=list(tables.hero_ids), skill_ids=list(tables.skill_ids),
@@ -773,7 +821,8 @@ cdef class GameCore:
 
     @staticmethod
     def new(tables, content, scenario_id, hero_id, seed, game_index=0, lost_legion_cards=False):
-        """Set up game ``game_index`` of the run seeded ``seed`` (rules 1.2-1.4, 18.1)."""
+        """Set up game ``game_index`` of the run seeded ``seed`` (rules 1.2-1.4, 18.1);
+        ``hero_id``: one hero id or one per seat (:func:`prepare_setup`)."""
         setup = prepare_setup(tables, content, scenario_id, hero_id, lost_legion_cards)
         return GameCore.from_setup(tables, setup, seed, game_index)
 
@@ -802,6 +851,10 @@ cdef class GameCore:
         memset(&sp, 0, sizeof(SetupSpec))
         sp.scenario = setup.scenario
         sp.hero = setup.hero
+        sp.n_players = setup.n_players
+        for s in range(setup.n_players):
+            sp.heroes[s] = setup.heroes[s]
+        sp.dummy = 1 if setup.dummy else 0
         sp.n_heroes = <int>decks.shape[0]
         sp.lost_legion = 1 if setup.lost_legion else 0
         sp.countryside_tiles = setup.countryside_tiles

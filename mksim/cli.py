@@ -303,7 +303,11 @@ def play(
                                            "[default: first-reconnaissance]"),
     hero: Optional[str] = typer.Option(None, "--hero", help="Hero id (arythea, goldyx, norowas, "
                                        "tovak, wolfhawk) or 'all'. [default: arythea]"),
-    policy: str = typer.Option("random", "--policy", help=POLICY_HELP),
+    policy: list[str] = typer.Option(["random"], "--policy", help=POLICY_HELP + " With --players, "
+                                     "one for all seats or repeated once per seat."),
+    players: str = typer.Option("1", "--players", help="Heroes in the game: 1 (solo, with the dummy) "
+                                "or 2-4 (First Reconnaissance, 17.3.1; --hero names one per seat, "
+                                "comma-separated)."),
     seed: Optional[str] = typer.Option(None, "--seed", help="Root seed of the run (a whole number). "
                                        "[default: 0]"),
     game_index: Optional[str] = typer.Option(None, "--game-index", help="Which game of the run "
@@ -335,6 +339,14 @@ def play(
         if given:
             fail(f"--fixture FILE sets the scenario, hero, Lost Legion flag, seed and game index; "
                  f"leave out {', '.join(given)}")
+    n_players = _int(players, "--players", 1, 4)
+    if n_players > 1:
+        _play_seats(scenario, hero, policy, n_players, seed, game_index, log, lost_legion, max_steps,
+                    fixture, content)
+        return
+    if len(policy) > 1:
+        fail(f"--policy given {len(policy)} times: one policy per seat needs --players N")
+    policy = policy[0]
     scenario = "first-reconnaissance" if scenario is None else scenario
     hero = "arythea" if hero is None else hero
     seed_n = _int("0" if seed is None else seed, "--seed", 0, SEED_MAX)
@@ -362,6 +374,53 @@ def play(
             if _play_one(game, head, seed_n, index_n, pol, log, steps_n):
                 stopped = True
     if stopped:
+        raise typer.Exit(code=EXIT_STOPPED)
+
+
+def _play_seats(scenario, hero, policy, n_players, seed, game_index, log, lost_legion, max_steps,
+                fixture, content) -> None:
+    """``mksim play --players N``: one game of N heroes (17.3.1), one policy per seat."""
+    from .game import Game, normalize_id
+    from .runner import seat_policies
+
+    if fixture is not None:
+        fail("--fixture cannot be given with --players (the fixture file names its heroes)")
+    scenario = "first-reconnaissance" if scenario is None else scenario
+    if scenario.strip().lower() == "all":
+        fail("--scenario all cannot be given with --players; name one scenario")
+    c = _load(content, True)
+    known = [h["id"] for h in c["heroes"]]
+    if hero is None:
+        seats = known[:n_players]
+    else:
+        seats = [normalize_id(x) for x in hero.split(",") if x.strip()]
+        if "all" in seats:
+            fail("--hero all cannot be given with --players; name one hero per seat, comma-separated")
+        for x in seats:
+            if x not in known:
+                fail(f"unknown hero {x!r}; known: {', '.join(known)}")
+        if len(seats) != n_players:
+            fail(f"--hero names {len(seats)} hero(es) for --players {n_players}: name one per seat, "
+                 f"comma-separated (e.g. --hero {','.join(known[:n_players])})")
+    seed_n = _int("0" if seed is None else seed, "--seed", 0, SEED_MAX)
+    index_n = _int("0" if game_index is None else game_index, "--game-index", 0, SEED_MAX)
+    steps_n = _int(max_steps, "--max-steps", 1)
+    if len(policy) not in (1, n_players):
+        fail(f"--policy given {len(policy)} times for {n_players} seats: give it once for all seats "
+             f"or once per seat")
+    specs = [policy_from_spec(p) for p in policy]
+    try:
+        pols = seat_policies(specs if len(specs) > 1 else policy[0], n_players)
+    except ValueError as err:
+        fail(str(err))
+    try:
+        game = Game(scenario, heroes=seats, content=c, lost_legion=lost_legion)
+    except (ValueError, ContentError) as err:
+        fail(str(err))
+    names = " / ".join(repr(p) for p in pols) if len(specs) > 1 else repr(pols[0])
+    head = (f"{game.scenario_id.replace('_', '-')} / {','.join(seats)} / policy {names} / "
+            f"seed {seed_n} game {index_n}")
+    if _play_one(game, head, seed_n, index_n, pols, log, steps_n):
         raise typer.Exit(code=EXIT_STOPPED)
 
 

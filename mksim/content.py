@@ -250,7 +250,15 @@ KINDS: dict[str, Kind] = _with_printing({k.name: k for k in [
         "core_restriction": BOOL, "elite_units": BOOL, "fame_per_tile": F("int", min=0), "end": enum((
             "city_revealed", "all_cities_conquered")),
         "scoring": enum(("first_reconnaissance", "solo_conquest")),
-        "special_rules": F("list", required=False, enum=tuple(SPECIAL_RULES)), "rules": STR, **COMMON},
+        "special_rules": F("list", required=False, enum=tuple(SPECIAL_RULES)), "rules": STR,
+        # the scenario for several heroes (17.2: "2/3/4" values), when it differs from the
+        # solo entry above: one countryside_tiles entry per player count of `players`
+        "multiplayer": F("table", required=False, fields={
+            "players": F("list", item="int"), "rounds": F("int", min=1),
+            "countryside_tiles": F("list", item="int"), "core_tiles": F("int", min=0),
+            "city_tiles": F("int", min=0), "dummy": BOOL,
+            "special_rules": F("list", required=False, enum=tuple(SPECIAL_RULES)), "rules": STR}),
+        **COMMON},
         label="scenarios"),
 ]})
 
@@ -806,6 +814,17 @@ def _check_consistency(c: Content) -> None:
         if len(s["city_levels"]) != s["city_tiles"]:
             raise ContentError(where, f"field 'city_levels': {len(s['city_levels'])} levels for "
                                       f"{s['city_tiles']} city tiles")
+        mp = s.get("multiplayer")
+        if mp is not None:
+            if not mp["players"] or any(not 2 <= n <= 4 for n in mp["players"]) \
+                    or len(set(mp["players"])) != len(mp["players"]):
+                raise ContentError(where, "field 'multiplayer.players': distinct player counts from 2 to 4")
+            if len(mp["countryside_tiles"]) != len(mp["players"]):
+                raise ContentError(where, f"field 'multiplayer.countryside_tiles': "
+                                          f"{len(mp['countryside_tiles'])} counts for {len(mp['players'])} player counts")
+            if mp["city_tiles"] != s["city_tiles"]:
+                raise ContentError(where, "field 'multiplayer.city_tiles': the city levels are given for "
+                                          f"{s['city_tiles']} city tiles")
     from . import _hexmap  # compiled: rule 9.1.4 lattice
     mk = KINDS["map_shapes"]
     for m in c["map_shapes"]:

@@ -57,7 +57,7 @@ UNIT_WOUNDS = (0, 2)        # 11.7.9: a unit holds at most 2 Wounds (Poison)
 HAND_CAPACITY = 63          # MAX_HAND_INDEX of ext/_engine.pxd: hand indices fit the action encoding
 # other card zones hold one card less than their array (MAX_*_CARDS of ext/_types.pxd): a full
 # zone stops the game (check_capacity, ext/_engine.pyx)
-HEADER_KEYS = ("format", "scenario", "hero", "lost_legion")
+HEADER_KEYS = ("format", "scenario", "hero", "heroes", "lost_legion")
 MAX_DEPTH = 12              # tables / lists in a fixture nest at most 6 deep (map.tiles[0].hexes[0].tokens[0])
 NONE_WORDS = (None, "none")  # TOML has no null: write "none"
 
@@ -457,6 +457,8 @@ def state_to_dict(core, format: int = FORMAT) -> dict:
     te = raw["token_enemy"]
     out: dict = {"format": format, "scenario": su.scenario_id, "hero": su.hero_id,
                  "lost_legion": bool(su.lost_legion)}
+    if su.n_players > 1:
+        out["heroes"] = list(su.seat_hero_ids)   # one per seat (issue 12); "hero" is seat 0's
     for k, v in raw.items():
         if k in _TOP_CONSUMED:
             continue
@@ -1056,8 +1058,11 @@ class _Loader:
             elif k in ("tactics_available", "tactics_removed"):
                 self.patch[k] = self.ids("tactic", x, k, len(base[k]), optional=True)
             elif k in base and k not in _TOP_CONSUMED and k not in _NAMED_RAW:
-                if k == "n_players" and x != base[k]:
+                if k == "n_players" and x != base[k] and base[k] == 1:
                     raise FixtureError(f"{k}: only solo games ({base[k]} player) are supported (18)")
+                if k == "n_players" and x != base[k]:
+                    raise FixtureError(f"{k}: {_short(x)}, but the game seats {base[k]} heroes "
+                                       f"(Game(heroes=...) sets the players)")
                 self.patch[k] = x
             else:
                 raise FixtureError(f"{k}: unknown key")
@@ -1214,7 +1219,13 @@ def fixture_game_args(d: Any) -> dict:
     ll = d.get("lost_legion", False)
     if not isinstance(ll, bool):
         raise FixtureError(f"lost_legion: expected true or false, got {_short(ll)}")
-    return {"scenario": d["scenario"], "hero": d["hero"], "lost_legion": ll}
+    out = {"scenario": d["scenario"], "hero": d["hero"], "lost_legion": ll}
+    if "heroes" in d:
+        hs = d["heroes"]
+        if not isinstance(hs, list) or not hs or not all(isinstance(h, str) for h in hs):
+            raise FixtureError(f"heroes: expected a list of hero ids, got {_short(hs)}")
+        out["heroes"] = hs
+    return out
 
 
 def _check_header(setup, d: dict) -> None:
@@ -1226,6 +1237,13 @@ def _check_header(setup, d: dict) -> None:
                 raise FixtureError(f"{k}: expected an id, got {_short(d[k])}")
             if normalize_id(d[k]) != want:
                 raise FixtureError(f"{k}: the fixture is for {_short(d[k])}, the game is {want!r}")
+    if "heroes" in d:
+        hs = d["heroes"]
+        if not isinstance(hs, list) or not all(isinstance(h, str) for h in hs):
+            raise FixtureError(f"heroes: expected a list of hero ids, got {_short(hs)}")
+        if [normalize_id(h) for h in hs] != list(setup.seat_hero_ids):
+            raise FixtureError(f"heroes: the fixture is for {_short(hs)}, the game is "
+                               f"{list(setup.seat_hero_ids)!r}")
     if "lost_legion" in d:
         if not isinstance(d["lost_legion"], bool):
             raise FixtureError(f"lost_legion: expected true or false, got {_short(d['lost_legion'])}")
@@ -1499,8 +1517,9 @@ def validate(core, engine=None, version: int = FORMAT) -> None:
         _bad("turns_in_round", f"{raw['turns_in_round']} is out of range (0 .. 127)")
     if raw["error"] != 0:
         _bad("error", f"{raw['error']}: a position holds no engine error (0 = none)")
-    if raw["has_dummy"] != 1:
-        _bad("has_dummy", "a solo game has the dummy player (18): 1")
+    if raw["has_dummy"] != (1 if core.setup.dummy else 0):
+        _bad("has_dummy", "a solo game has the dummy player (18): 1" if core.setup.dummy else
+             "a competitive game of several heroes has no dummy player (17.3.1): 0")
     _validate_tactics_left(core, raw, N, rounds)
     if version >= 2:         # format 1 loads as before (its fixtures left these to chance)
         _validate_tactics_placed(raw, N)
@@ -1598,6 +1617,8 @@ def _validate_tactics_left(core, raw: dict, N: _Names, rounds: int) -> None:
     if raw["has_dummy"]:
         held.append(raw["dummy"]["tactic"])
     held = [x for x in held if 0 <= x < len(times)]
+    if "solo_tactics" not in core.setup.special_rules:
+        rounds = raw["round"]           # 2.2.7: every round lays out the whole set again
     gone = {x for x in raw["tactics_removed"] if 0 <= x < len(times)} | set(held)
     this_round = raw["time"]
     for time in (0, 1):

@@ -30,7 +30,7 @@ import numpy as np
 from . import effects as fx
 from ._engine import KIND_NAMES, Engine, check_action_id, describe
 from ._access import (ASK_NAMES, DUMMY_ACTOR, clone_engine, combat_enemies, core_info, final_score,
-                        outcome_numbers)
+                      outcome_numbers, seat_fame, seat_scores)
 from ._determinize import determinize_core
 from ._rules import Rules
 from ._state import PHASE_NAMES, TERMINATION_NAMES, GameCore, prepare_setup
@@ -121,6 +121,12 @@ class Outcome:
     steps: int
     stopped: Optional[str] = None
     score_by_category: Optional[dict] = None
+    #: Per seat (seat order), games of two or more heroes only (None in a solo game):
+    #: each player's Fame, final score (17.3.1, 20.1-20.3: Fame + achievements + titles;
+    #: None until finished) and whether they won (most points; ties share the victory, 20.1.1).
+    seat_fame: Optional[tuple] = None
+    seat_score: Optional[tuple] = None
+    seat_won: Optional[tuple] = None
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -164,7 +170,7 @@ class Game:
     ----------
     scenario : str
         Scenario id, kebab-case or snake_case (``"first-reconnaissance"``,
-        ``"solo_conquest"``).  Solo scenarios with a dummy player only (18.1).
+        ``"solo_conquest"``).  With one hero: solo scenarios with a dummy player (18.1).
     hero : str
         Hero id (``"arythea"``, ``"goldyx"``, ``"norowas"``, ``"tovak"``, ``"wolfhawk"``).
     content : None, str, Path or Content
@@ -173,7 +179,11 @@ class Game:
     lost_legion : bool
         Add The Lost Legion's tiles, enemies, cards and units (LL-2.3), play the cards it
         changed in their Lost Legion printing (``ll_printing``, LL-2.10.2) and deal each
-        hero's cooperative skill instead of its interactive one (LL-7.1).
+        hero's cooperative skill instead of its interactive one (LL-7.1; solo games).
+    heroes : list of str, optional
+        One hero per seat, 2 to 4 distinct ids in hero-selection order (1.1.2), for a
+        competitive game of several heroes (the scenario's ``multiplayer`` entry in
+        scenarios.toml, e.g. First Reconnaissance, 17.3.1); ``hero`` is then ignored.
 
     Raises
     ------
@@ -183,7 +193,8 @@ class Game:
     """
 
     def __init__(self, scenario: str = "first-reconnaissance", hero: str = "arythea",
-                 content: Union[None, str, Path, Content] = None, lost_legion: bool = False) -> None:
+                 content: Union[None, str, Path, Content] = None, lost_legion: bool = False,
+                 heroes: Optional[list] = None) -> None:
         if content is None or isinstance(content, (str, Path)):
             content = load_content(content)
         if not isinstance(content, Content):
@@ -197,15 +208,29 @@ class Game:
         sid = normalize_id(scenario)
         if sid not in scenarios:
             raise ValueError(f"unknown scenario {scenario!r}; known: {', '.join(_kebab(s) for s in scenarios)}")
-        hid = normalize_id(hero)
-        if hid not in self.tables.hero_ids:
-            raise ValueError(f"unknown hero {hero!r}; known: {', '.join(self.tables.hero_ids)}")
+        if heroes is not None:
+            if isinstance(heroes, str) or not all(isinstance(h, str) for h in heroes):
+                raise ValueError("heroes must be a list of hero ids, one per seat")
+            seats = [normalize_id(h) for h in heroes]
+            if not seats:
+                raise ValueError("heroes: at least one hero")
+        else:
+            seats = [normalize_id(hero)]
+        for hid, given in zip(seats, heroes if heroes is not None else [hero]):
+            if hid not in self.tables.hero_ids:
+                raise ValueError(f"unknown hero {given!r}; known: {', '.join(self.tables.hero_ids)}")
         self.scenario_id = sid
-        self.hero_id = hid
-        self.setup = prepare_setup(self.tables, content, sid, hid, self.lost_legion)
+        self.hero_id = seats[0]
+        #: Hero of each seat, in hero-selection (seat) order (1.1.2).
+        self.hero_ids = tuple(seats)
+        self.n_players = len(seats)
+        self.setup = prepare_setup(self.tables, content, sid, seats if len(seats) > 1 else seats[0],
+                                   self.lost_legion)
         sc = content.get("scenarios", sid)
         self.scenario = sc
-        self.rounds = int(sc["rounds"])
+        self.rounds = int(self.setup.rounds)
+        #: 20.3 titles are awarded (games of several heroes whose rules do not say "no_titles").
+        self.titles = self.n_players > 1 and "no_titles" not in self.setup.special_rules
         self.cities_total = len(sc.get("city_levels", []))
         self.scoring = sc.get("scoring", sid)
         self._names = self._name_table(content)
@@ -250,8 +275,9 @@ class Game:
 
     @property
     def title(self) -> str:
-        """Scenario and hero in words."""
-        return f"{self.name('scenario', self.scenario_id)}, {self.name('hero', self.hero_id)}"
+        """Scenario and hero(es) in words."""
+        heroes = ", ".join(self.name('hero', h) for h in self.hero_ids)
+        return f"{self.name('scenario', self.scenario_id)}, {heroes}"
 
     def new_state(self, seed: int, game_index: int = 0) -> "State":
         """Set up game ``game_index`` of the run seeded ``seed`` (rules 1.2-1.4, 18.1).
@@ -285,6 +311,8 @@ class Game:
 
     def __repr__(self) -> str:
         ll = ", lost_legion=True" if self.lost_legion else ""
+        if self.n_players > 1:
+            return f"Game({_kebab(self.scenario_id)!r}, heroes={list(self.hero_ids)!r}{ll})"
         return f"Game({_kebab(self.scenario_id)!r}, hero={self.hero_id!r}{ll})"
 
 
@@ -347,10 +375,22 @@ class State:
         return self.stopped is not None
 
     def result(self) -> Outcome:
-        """The outcome so far (final when :meth:`is_terminal`)."""
+        """The outcome so far (final when :meth:`is_terminal`).  ``fame`` / ``score`` are
+        seat 0's; a game of several heroes also gives every seat's (``seat_*``)."""
         term, fame, steps, rnd = outcome_numbers(self.core)
         finished = self.is_terminal()
         score = by_category = None
+        if self.game.n_players > 1:
+            fames = tuple(int(f) for f in seat_fame(self.core))
+            scores = won = None
+            if finished:
+                scores = tuple(int(x) for x, _ in seat_scores(self.core, self.game.titles))
+                top = max(scores)
+                won = tuple(x == top for x in scores)
+                score = scores[0]
+            return Outcome(termination=TERMINATION_NAMES[term], finished=finished, fame=int(fame),
+                           score=score, rounds=int(rnd), steps=int(steps), stopped=self.stopped,
+                           seat_fame=fames, seat_score=scores, seat_won=won)
         if finished:
             score = final_score(self.core, self.game.scoring, self.game.rounds, self.game.cities_total)
             if score is not None:
@@ -359,6 +399,24 @@ class State:
         return Outcome(termination=TERMINATION_NAMES[term], finished=finished, fame=int(fame),
                        score=score, rounds=int(rnd), steps=int(steps), stopped=self.stopped,
                        score_by_category=by_category)
+
+    def current_player(self) -> int:
+        """Seat index (0 .. players - 1) of the player whose decision it is.  Only players
+        decide: the dummy (18) acts by itself and never owns a decision.  -1 once the game
+        is over or stopped (no decision is open)."""
+        if self.is_terminal() or self.is_stopped():
+            return -1
+        return int(core_info(self.core)["current"])
+
+    def returns(self) -> list:
+        """One number per seat (OpenSpiel style): each player's score so far by the
+        scenario's scoring, final when :meth:`is_terminal`.  Several heroes: Fame +
+        standard achievements + titles (17.3.1, 20.1-20.3); solo: the scenario's score
+        (17.3.1 solo variant, 20.5) once finished, the Fame before that."""
+        if self.game.n_players > 1:
+            return [float(x) for x, _ in seat_scores(self.core, self.game.titles)]
+        out = self.result()
+        return [float(out.score if out.score is not None else out.fame)]
 
     def clone(self) -> "State":
         """An independent deep copy: changing one never changes the other.

@@ -30,7 +30,7 @@ from .game import Game, Outcome, State, actor_name
 from .policies import Policy, get_policy, resolve_policy
 
 __all__ = [
-    "GameConfig", "RunResult", "OUTCOME_DTYPE", "ERROR_NAMES", "play_game", "run", "play_logged",
+    "GameConfig", "RunResult", "OUTCOME_DTYPE", "ERROR_NAMES", "play_game", "run", "play_logged", "seat_policies",
     "ERROR_NONE", "ERROR_NOT_IMPLEMENTED", "ERROR_STEP_LIMIT", "ERROR_ILLEGAL_ACTION",
     "ERROR_NO_ACTION", "ERROR_CAPACITY", "ERROR_POLICY_FAILED", "SCORE_MISSING", "PolicyFailed",
 ]
@@ -314,6 +314,35 @@ def run(config: GameConfig, n_games: int, seed: int, jobs: int = 1, chunk: Optio
 # One game, told turn by turn
 # ---------------------------------------------------------------------------------------
 
+def seat_policies(specs, n_seats: int) -> list:
+    """One policy per seat from ``specs`` (a spec / Policy, or a list of them): one spec for
+    all seats, or exactly one per seat.  A policy given once that takes a ``stream`` is built
+    anew for each seat k with its stream + k, so the seats draw from distinct policy streams
+    (``ext/_policies.pxd``); seat 0 is the policy as given.
+
+    Raises
+    ------
+    ValueError
+        The number of specs is neither 1 nor ``n_seats``.
+    """
+    items = list(specs) if isinstance(specs, (list, tuple)) else [specs]
+    if len(items) not in (1, n_seats):
+        raise ValueError(f"{len(items)} policies for {n_seats} seats: give one for all or one per seat")
+    if len(items) == n_seats:
+        return [_policy(x) for x in items]
+    first = _policy(items[0])
+    out = [first]
+    takes_stream = any(q.name == "stream" for q in type(first).parameter_specs())
+    for k in range(1, n_seats):
+        if takes_stream:                          # seat k: the given stream + k
+            params = dict(first.parameters)
+            params["stream"] = int(params.get("stream", 0)) + k
+            out.append(type(first)(**params))
+        else:                                     # no stream: a fresh copy of the same policy
+            out.append(_policy(items[0]) if isinstance(items[0], (str, tuple)) else first)
+    return out
+
+
 def play_logged(game: Game, seed: int, game_index: int, policy: Policy,
                 echo: Callable[[str], None] = print, max_steps: int = 100_000,
                 state: Optional[State] = None) -> Outcome:
@@ -331,7 +360,9 @@ def play_logged(game: Game, seed: int, game_index: int, policy: Policy,
     Outcome
         ``stopped`` is set when the game did not finish.
     """
-    policy.reset(seed, game_index)
+    seats = list(policy) if isinstance(policy, (list, tuple)) else [policy]
+    for pol in seats:
+        pol.reset(seed, game_index)
     if state is None:
         state = game.new_state(seed, game_index)
     before = state.to_dict()
@@ -345,8 +376,13 @@ def play_logged(game: Game, seed: int, game_index: int, policy: Policy,
             echo(f"== Round {info['round']} ({TIMES[info['time']].capitalize()}) ==")
         at_start = info["phase"] == 1    # PH_TURN_START: before-turn decisions (4.1)
         if at_start and not turn_start:
-            echo(f"-- {actor_name(game, before, info['turn_player'])}'s turn "
-                 f"(hand {info['n_hand']}, deck {info['n_deck']}, Fame {info['fame']}) --")
+            tp = info["turn_player"]
+            if game.n_players > 1 and 0 <= tp < game.n_players:     # the acting seat's numbers
+                pl = before["players"][tp]
+                hand, deck, fame = len(pl["hand"]), len(pl["deck"]), pl["fame"]
+            else:
+                hand, deck, fame = info["n_hand"], info["n_deck"], info["fame"]
+            echo(f"-- {actor_name(game, before, tp)}'s turn (hand {hand}, deck {deck}, Fame {fame}) --")
         turn_start = at_start
         if step >= max_steps:
             echo(f"game stopped: no end after {max_steps} decisions (step limit)")
@@ -355,8 +391,9 @@ def play_logged(game: Game, seed: int, game_index: int, policy: Policy,
         if len(legal) == 0:
             echo("game stopped: no legal action although the game is not over")
             return state.result()
+        seat = info["current"] if 0 <= info["current"] < len(seats) else 0
         try:
-            action = choose_checked(policy, state, legal)
+            action = choose_checked(seats[seat], state, legal)
         except (PolicyFailed, ValueError) as err:
             state.stopped = str(err)
             echo(f"game stopped: {err}")
@@ -373,13 +410,21 @@ def play_logged(game: Game, seed: int, game_index: int, policy: Policy,
         if words.startswith(("announce the End", "forfeit")):
             turn_start = False           # the turn is over (4.2.6, 4.2.5)
         after = state.to_dict()
-        echo(f"  {step:4d}. {words}{_consequences(game, before, after)}")
+        who = f"{game.name('hero', game.hero_ids[seat])}: " if game.n_players > 1 else ""
+        echo(f"  {step:4d}. {who}{words}{_consequences(game, before, after, seat)}")
         for line in _combat_lines(game, fighting, combat_enemies(state.core)):
             echo(line)
         for line in _offstage(game, before, after):
             echo(line)
         before = after
     out = state.result()
+    if game.n_players > 1:                # 17.3.1, 20.1.1: most points win, ties share
+        seats_words = "; ".join(
+            f"{game.name('hero', h)} Fame {f}, score {sc}{' (wins)' if w else ''}"
+            for h, f, sc, w in zip(game.hero_ids, out.seat_fame, out.seat_score, out.seat_won))
+        echo(f"game over: {out.termination.replace('_', ' ')} in round {out.rounds}: "
+             f"{seats_words}; {out.steps} decisions")
+        return out
     score = f", score {out.score}" if out.score is not None else ""
     echo(f"game over: {out.termination.replace('_', ' ')} in round {out.rounds}: "
          f"Fame {out.fame}{score}, {out.steps} decisions")
@@ -427,10 +472,11 @@ def _wounds(player: dict) -> int:
     return sum(1 for zone in ("hand", "discard", "deck") for c in player.get(zone, []) if c == "wound")
 
 
-def _consequences(game: Game, before: dict, after: dict) -> str:
-    """What the decision visibly did to the hero: Fame, level, new tiles, the tactic."""
+def _consequences(game: Game, before: dict, after: dict, seat: int = 0) -> str:
+    """What the decision visibly did to the deciding hero (``seat``): Fame, level, new
+    tiles, the tactic."""
     notes = []
-    p0, p1 = before["players"][0], after["players"][0]
+    p0, p1 = before["players"][seat], after["players"][seat]
     if p1["tactic"] and p1["tactic"] != p0["tactic"] and after.get("dummy"):
         dummy_tactic = after["dummy"]["tactic"]
         if dummy_tactic:

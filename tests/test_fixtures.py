@@ -211,7 +211,7 @@ def test_to_dict_names_what_a_player_sees(fr):
     assert d["phase"] == "tactics" and d["time"] == "day"
     assert all(isinstance(t["tile"], str) for t in d["map"]["tiles"])
     assert all(isinstance(x, str) for x in d["source"]["dice"])
-    assert len(d["rng"]) == 7 and set(d["rng"][0]) == {"s0", "s1", "s2", "s3"}
+    assert len(d["rng"]) == 10 and set(d["rng"][0]) == {"s0", "s1", "s2", "s3"}   # 7 + a Deed stream per further seat (issue 12)
     assert "eval_stack" in d["turn"] and "dmg_left" in d["combat"]      # bookkeeping stays numeric
 
 

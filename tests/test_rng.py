@@ -63,7 +63,10 @@ def test_shuffle_is_a_permutation_and_depends_on_the_stream():
 
 
 def test_stream_names_are_the_documented_ones():
-    assert STREAM_NAMES == ("map", "enemies", "deeds", "source", "dummy", "offers", "rewards")
+    # issue 12: seats 1-3 shuffle their Deed decks on streams of their own (7, 8, 9); seat 0
+    # keeps "deeds", so the streams of a solo game are those of before
+    assert STREAM_NAMES == ("map", "enemies", "deeds", "source", "dummy", "offers", "rewards",
+                            "deeds_1", "deeds_2", "deeds_3")
     assert stream_id("offers") == 5
     with pytest.raises(ValueError, match="unknown stream 'dice'"):
         stream_id("dice")

@@ -62,6 +62,16 @@ POLICIES = (
 CONFIGS = tuple((sc, h, ll, pi) for sc in SCENARIOS for h in HEROES for ll in (False, True)
                 for pi in range(len(POLICIES)))
 
+
+def multi_configs(players: int, policies=None) -> tuple:
+    """``--players N`` (2-4): First Reconnaissance for N heroes (17.3.1), every ordered
+    choice of N distinct heroes (seat order = hero-selection order, 1.1.2), The Lost Legion
+    off / on, the chosen policies (one instance per seat, on its own stream = seat index)."""
+    import itertools
+    pis = [i for i, (n, _) in enumerate(POLICIES) if policies is None or n in policies]
+    return tuple(("first-reconnaissance", hs, ll, pi) for hs in itertools.permutations(HEROES, players)
+                 for ll in (False, True) for pi in pis)
+
 ZONES = ("deck", "hand", "discard", "play_area", "dummy_deck", "dummy_discard", "hero_cards")
 
 
@@ -70,17 +80,18 @@ def config_words(cfg) -> dict:
     return {"scenario": sc, "hero": h, "lost_legion": ll, "policy": POLICIES[pi][0]}
 
 
-def _policy_core(pi: int):
+def _policy_core(pi: int, stream: int = 0):
     from mksim import _policies
     name, weights = POLICIES[pi]
     if weights is None:
-        return _policies.RandomPolicy(0, 0, 0)
+        return _policies.RandomPolicy(0, 0, stream)
     merged = dict(_policies.EAGER_WEIGHTS)
     merged.update(weights)
-    return _policies.WeightedPolicy(0, 0, 0, merged, 4.0)
+    return _policies.WeightedPolicy(0, 0, stream, merged, 4.0)
 
 
-def play_block(seed: int, start: int, stop: int, max_steps: int) -> dict:
+def play_block(seed: int, start: int, stop: int, max_steps: int, players: int = 1,
+               policy_names=None) -> dict:
     """Play games ``start .. stop-1`` of root seed ``seed``; a small summary dict."""
     from mksim._checks import CHECKS, LOOP_CHECKS
     from mksim._engine import describe
@@ -97,17 +108,23 @@ def play_block(seed: int, start: int, stop: int, max_steps: int) -> dict:
     maxima = [0] * len(ZONES)
     max_where = [None] * len(ZONES)
     finished = steps_total = 0
+    configs = CONFIGS if players == 1 else multi_configs(players, policy_names)
+    seat_stats = Counter()
     for g in range(start, stop):
-        cfg = CONFIGS[g % len(CONFIGS)]
+        cfg = configs[g % len(configs)]
         sc, h, ll, pi = cfg
         game = games.get((sc, h, ll))
         if game is None:
-            game = games[(sc, h, ll)] = Game(sc, h, content=content, lost_legion=ll)
+            game = games[(sc, h, ll)] = (Game(sc, h, content=content, lost_legion=ll) if players == 1 else
+                                         Game(sc, heroes=list(h), content=content, lost_legion=ll))
         pol = policies.get(pi)
         if pol is None:
-            pol = policies[pi] = _policy_core(pi)
+            pol = policies[pi] = [_policy_core(pi, k) for k in range(players)]
         state = game.new_state(seed, g)
-        pol.reset(seed, g)
+        for q in pol:
+            q.reset(seed, g)
+        if players == 1:
+            pol = pol[0]
         eng = state.engine
         steps, err, last, viol, vstep, mx = play_checked(pol, eng, max_steps)
         steps_total += steps
@@ -122,6 +139,12 @@ def play_block(seed: int, start: int, stop: int, max_steps: int) -> dict:
         if err == 0 and eng.is_terminal():
             if eng.termination() in (1, 2):
                 finished += 1
+                if players > 1:
+                    out = state.result()
+                    seat_stats["termination " + out.termination] += 1
+                    for k, won in enumerate(out.seat_won):
+                        seat_stats[f"seat {k} won"] += bool(won)
+                    seat_stats["shared victory"] += sum(out.seat_won) > 1
             elif viol < 0:
                 violations.append({**where, "check": f"game over with termination {eng.termination()} (14.2, 14.3)",
                                    "step": steps, "action": describe(last)})
@@ -137,13 +160,15 @@ def play_block(seed: int, start: int, stop: int, max_steps: int) -> dict:
         stops[reason] += 1
         examples.setdefault(reason, where)
     return {"games": stop - start, "finished": finished, "steps": steps_total, "stops": dict(stops),
-            "examples": examples, "violations": violations, "maxima": maxima, "max_where": max_where}
+            "examples": examples, "violations": violations, "maxima": maxima, "max_where": max_where,
+            "seats": dict(seat_stats)}
 
 
 def merge(parts) -> dict:
     out = {"games": 0, "finished": 0, "steps": 0, "stops": Counter(), "examples": {},
-           "violations": [], "maxima": [0] * len(ZONES), "max_where": [None] * len(ZONES)}
+           "violations": [], "maxima": [0] * len(ZONES), "max_where": [None] * len(ZONES), "seats": Counter()}
     for p in parts:
+        out["seats"].update(p.get("seats", {}))
         for k in ("games", "finished", "steps"):
             out[k] += p[k]
         out["stops"].update(p["stops"])
@@ -176,14 +201,29 @@ def main(argv=None) -> int:
     ap.add_argument("--chunk", type=int, default=2000, help="games per task")
     ap.add_argument("--max-steps", type=int, default=100_000, help="step limit per game")
     ap.add_argument("--json", default=None, help="also write the report as JSON to this file")
+    ap.add_argument("--players", type=int, default=1, choices=(1, 2, 3, 4),
+                    help="1: the solo grid above; 2-4: First Reconnaissance for that many heroes (17.3.1), "
+                         "every ordered hero choice, one policy per seat")
+    ap.add_argument("--policies", default=None,
+                    help=f"with --players 2-4: policy names, comma-separated ({', '.join(n for n, _ in POLICIES)}); "
+                         f"default all")
     args = ap.parse_args(argv)
+    names = None
+    if args.policies:
+        names = tuple(x.strip() for x in args.policies.split(",") if x.strip())
+        bad = [x for x in names if x not in {n for n, _ in POLICIES}]
+        if bad or not names:
+            ap.error(f"--policies: unknown {', '.join(bad) or 'empty list'}")
+        if args.players == 1:
+            ap.error("--policies needs --players 2-4 (the solo grid plays every policy)")
     if args.games < 1 or args.jobs < 1 or args.chunk < 1:
         ap.error("--games, --jobs and --chunk must be >= 1")
     seeds = args.seeds or [int.from_bytes(os.urandom(8), "little")]
-    print(f"fuzz: {args.games} games, seeds {','.join(map(str, seeds))}, {len(CONFIGS)} configurations, "
-          f"jobs {args.jobs}", flush=True)
+    n_configs = len(CONFIGS) if args.players == 1 else len(multi_configs(args.players, names))
+    print(f"fuzz: {args.games} games, seeds {','.join(map(str, seeds))}, {n_configs} configurations, "
+          f"{args.players} player(s), jobs {args.jobs}", flush=True)
     per_seed = [args.games // len(seeds) + (1 if i < args.games % len(seeds) else 0) for i in range(len(seeds))]
-    tasks = [(s, a, min(a + args.chunk, n), args.max_steps)
+    tasks = [(s, a, min(a + args.chunk, n), args.max_steps, args.players, names)
              for s, n in zip(seeds, per_seed) for a in range(0, n, args.chunk)]
     t0 = time.time()
     if args.jobs == 1:
@@ -215,6 +255,8 @@ def main(argv=None) -> int:
     for reason, n in res["stops"].most_common():
         w = res["examples"][reason]
         print(f"  stopped {n:7d}  {reason}   [e.g. {w}]")
+    if res["seats"]:
+        print("seats: " + ", ".join(f"{k} {v}" for k, v in sorted(res["seats"].items())))
     for v in res["violations"][:50]:
         print(f"  VIOLATION {v}")
     print("largest zones: " + ", ".join(f"{z} {m} (seed {w[0]} game {w[1]})" if w else f"{z} {m}"
@@ -226,7 +268,8 @@ def main(argv=None) -> int:
 def _write_json(path, res, seeds, seconds, partial):
     if path:
         with open(path, "w", encoding="utf-8") as fh:
-            json.dump({**res, "stops": dict(res["stops"]), "seeds": seeds, "seconds": seconds,
+            json.dump({**res, "stops": dict(res["stops"]), "seats": dict(res.get("seats", {})),
+                       "seeds": seeds, "seconds": seconds,
                        "partial": partial}, fh, indent=1)
 
 
