@@ -408,7 +408,7 @@ cdef void setup_player(GameState* gs, const Statics* st, const SetupSpec* sp, in
     for i in range(4):
         pl.crystals[i] = 0                                        # 1.4: no crystals
     for i in range(DECK_SIZE):
-        pl.deck[i] = <int16_t>sp.hero_decks[sp.hero * DECK_SIZE + i]
+        pl.deck[i] = <int16_t>sp.hero_decks[pl.hero * DECK_SIZE + i]    # each seat its own hero's deck (1.3.4)
     pl.n_deck = DECK_SIZE
     shuffle16(deeds_rng(gs, pl), pl.deck, pl.n_deck)    # 1.3.4
     hand_limit = tv(&st.levels, 0, st.cols.level_hand_limit)      # 1.3.2: 5 at level 1

@@ -58,6 +58,18 @@ def end_turn_now(state):
 
 # -- setup (1.2, 17.2) ------------------------------------------------------------------
 
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_1_3_4_every_seat_shuffles_its_own_heros_deck(games, content, n):
+    """1.3.4, 1.3.5: each hero starts with that hero's 16 Basic Action cards (Arythea's Battle
+    Versatility, Tovak's Cold Toughness ...), not the first seat's."""
+    d = games[n].new_state(5).to_dict()
+    for p, hero in enumerate(HEROES[:n]):
+        pl = d["players"][p]
+        assert pl["hero"] == hero
+        assert sorted(pl["deck"] + pl["hand"]) == sorted(content.hero_deck(hero, False))
+    assert "battle_versatility" not in d["players"][1]["deck"] + d["players"][1]["hand"]
+
+
 @pytest.mark.parametrize("n, countryside", [(2, 8), (3, 9), (4, 11)])
 def test_17_2_setup_counts_per_player_count(games, content, n, countryside):
     """17.2 First Reconnaissance: 8/9/11 Countryside, 2 Core non-city, 1 city tile; 1.2.14 two
