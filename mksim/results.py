@@ -224,12 +224,13 @@ def write_chunk(out: Path, record: dict, games_table, rounds_table) -> None:
 
 def done_chunks(out: Path) -> dict:
     """{(cell, start, stop): record} of the whole chunks stored in ``out/chunks``."""
-    import pyarrow.parquet as pq
     found = {}
     d = out / CHUNKS
-    if not d.is_dir():
-        return found
-    for p in sorted(d.glob("c*-g*-*.games.parquet")):
+    files = sorted(d.glob("c*-g*-*.games.parquet")) if d.is_dir() else []
+    if not files:
+        return found             # a new run: pyarrow is imported while the workers start
+    import pyarrow.parquet as pq
+    for p in files:
         if not (d / p.name.replace(".games.", ".rounds.")).exists():
             continue
         try:
