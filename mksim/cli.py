@@ -580,32 +580,15 @@ def run_cmd(
     Rerunning the same experiment into the same folder runs only the missing chunks (resume);
     Ctrl-C stops it keeping whole chunks (exit status 130).  Bad input: exit status 2.
     """
-    from ._workers import cpus_available, start_workers   # no numpy yet: the workers start first
+    import time
+    from .experiments import ExperimentError, experiment_from_config
+    from .results import ResultsError, read_manifest
+    from .runner import RunError, RunInterrupted, cpus_available, run_experiment
 
     if backend not in ("loky", "dask"):
         fail(f"--backend: unknown backend {backend!r}; choose loky or dask")
     if scheduler and backend != "dask":
         fail("--scheduler needs --backend dask")
-    available = cpus_available()
-    n_jobs = _int(jobs, "--jobs", 1) if jobs is not None else available
-    if backend == "loky" and min(n_jobs, available) > 1:
-        # the workers boot (Python, numpy, mksim) on the idle core while this process reads the
-        # experiment; the run reuses them, and they are stopped when nothing runs (below)
-        start_workers(min(n_jobs, available))
-    try:
-        _run_cmd(experiment, scenario, hero, policy, lost_legion, content, games, seed, n_jobs, available, out,
-                 quiet, resume, overwrite, backend, scheduler, chunk_size)
-    finally:
-        from ._workers import _kill_loky_workers
-        _kill_loky_workers()
-
-
-def _run_cmd(experiment, scenario, hero, policy, lost_legion, content, games, seed, n_jobs, available, out,
-             quiet, resume, overwrite, backend, scheduler, chunk_size) -> None:
-    import time
-    from .experiments import ExperimentError, experiment_from_config
-    from .results import ResultsError, read_manifest
-    from .runner import RunError, RunInterrupted, run_experiment
     if resume and experiment is None and not any((scenario, hero, policy, lost_legion, content)):
         if out is None:
             fail("--resume needs --out DIR (or the experiment)")
@@ -623,6 +606,8 @@ def _run_cmd(experiment, scenario, hero, policy, lost_legion, content, games, se
             fail("--resume DIR continues the stored run; leave out --games and --seed")
     else:
         exp = _experiment_from_cli(experiment, scenario, hero, policy, lost_legion, content, games, seed)
+    available = cpus_available()
+    n_jobs = _int(jobs, "--jobs", 1) if jobs is not None else available
     if n_jobs > available:
         if not quiet:
             typer.echo(f"note: --jobs {n_jobs} capped at {available} (the CPUs available to this process)", err=True)

@@ -28,9 +28,6 @@ from ._policies import (DUMMY_ACTOR, combat_enemies, core_info, final_score, out
 from .effects import TIMES
 from .game import Game, Outcome, State, actor_name
 from .policies import Policy, get_policy, resolve_policy
-from . import _workers
-from ._workers import (_join_prestarted, _kill_loky_workers, _worker_init, cpus_available,  # noqa: F401
-                       start_workers)
 
 __all__ = [
     "GameConfig", "RunResult", "OUTCOME_DTYPE", "ERROR_NAMES", "play_game", "run", "play_logged",
@@ -591,6 +588,44 @@ def play_cell_chunk(cell, seed: int, start: int, stop: int, in_worker: bool = Fa
     return games, rounds, messages, time.perf_counter() - t_chunk
 
 
+_PARENT = None
+
+
+def _worker_init(parent: Optional[int] = None, preload: Optional[str] = None) -> None:
+    """Start of a worker process (loky's initializer; for other backends the first task):
+    ignore Ctrl-C (the parent stops the workers) and start a watchdog thread that ends the
+    worker when its parent is gone (kill -9 of ``mksim run``: loky's workers would otherwise
+    wait 300 s for tasks that never come).  Started at process start, so a worker whose
+    parent dies before it had any task exits too; ``parent`` is the pid the worker must have
+    as its parent (a worker orphaned even before this runs exits at once); ``preload`` is
+    the file of the content the parent loaded (:func:`_write_preload`).  Runs once per
+    process."""
+    global _PARENT
+    if _PARENT is not None:
+        return
+    if preload:
+        import pickle
+        try:
+            _PRELOADED.update(pickle.loads(Path(preload).read_bytes()))
+        except (OSError, pickle.UnpicklingError, EOFError):
+            pass                 # the worker reads the content files itself
+    import signal
+    import threading
+    import time
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:       # not the main thread (a Dask worker thread): Dask owns its workers
+        return
+    _PARENT = parent = parent if parent is not None else os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="mksim-parent-watchdog", daemon=True).start()
+
+
 def peak_rss_mb() -> float:
     """Peak resident memory of this process so far, MiB: Linux's ``VmHWM`` (the peak of this
     program image; ``ru_maxrss`` also keeps the peak from before ``exec``, so a loky worker
@@ -606,6 +641,14 @@ def peak_rss_mb() -> float:
         pass
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return round(rss / (2**20 if sys.platform == "darwin" else 1024), 1)
+
+
+def cpus_available() -> int:
+    import os
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
 
 
 def default_chunk_size(games: int) -> int:
@@ -864,14 +907,11 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
     stored = sum(stop - start for (_, start, stop) in plan if (_, start, stop) in done)
     cells = {c.index: c for c in exp.cells}
     # the workers start first: they import mksim and load the content while this process
-    # writes the manifest and sets up pyarrow; workers already booting (start_workers) are
-    # waited for only after that
+    # writes the manifest and sets up pyarrow
     parallel = todo and not (jobs == 1 and backend == "loky")
     preload = _write_preload(out, cells) if parallel and backend == "loky" else None
-    late = parallel and backend == "loky" and _workers._PRESTARTED is not None
     try:
-        gen = _launch(todo, cells, exp.seed, jobs, backend, preload and str(preload)) \
-            if parallel and not late else None
+        gen = _launch(todo, cells, exp.seed, jobs, backend, preload and str(preload)) if parallel else None
     except BaseException:
         _unlink(preload)
         raise
@@ -902,11 +942,7 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
         # games.parquet / rounds.parquet are written as the chunks come in (in plan order),
         # not read back from the chunk files at the end
         stream = StreamingConsolidation(out, plan, done) if consolidate_results else None
-        if late:
-            _warm_up_arrow()
-            gen = _launch(todo, cells, exp.seed, jobs, backend, str(preload) if preload else None)
     except BaseException:
-        _abort(stream)
         _close(gen)
         _kill_loky_workers()
         _unlink(preload)
@@ -1010,27 +1046,24 @@ def _launch(todo, cells, seed, jobs, backend, preload=None):
     """Start playing the chunks ``todo`` on ``jobs`` workers: joblib's generator of
     ``(key, chunk result, worker peak RSS)`` in the order the chunks finish (at most
     ``2 * jobs`` chunks in flight).  ``preload``: a file of the cells' loaded content
-    (:func:`_write_preload`) that each loky worker reads with its first task."""
+    (:func:`_write_preload`) that each loky worker reads at start."""
     import warnings
     from joblib import Parallel, delayed
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         # loky: the watchdog starts with each worker process (initializer), not with its
         # first task
-        extra = {"initializer": _worker_init, "initargs": (os.getpid(),)} if backend == "loky" else {}
-        if backend == "loky":
-            _join_prestarted()   # the same executor (same arguments): joblib reuses its workers
+        extra = {"initializer": _worker_init, "initargs": (os.getpid(), preload)} if backend == "loky" else {}
         par = Parallel(n_jobs=jobs, backend="loky" if backend == "loky" else None,
                        return_as="generator_unordered", pre_dispatch="2*n_jobs", batch_size=1, **extra)
-        return par(delayed(_task)(cells[k[0]], seed, k, preload) for k in todo)
+        return par(delayed(_task)(cells[k[0]], seed, k) for k in todo)
 
 
 def _write_preload(out: Path, cells) -> Optional[Path]:
     """The cells' loaded content (``{(path, stamp): Content}``, already in this process) pickled
     to a temporary file of ``out`` for the loky workers: unpickling takes ~20 ms where reading
-    and checking the files takes ~0.3 s per worker.  A file, not loky's ``initargs`` (those go
-    through a pipe the parent blocks on until each worker has started, one after the other, and
-    must equal those of :func:`start_workers`) nor every task's arguments (pickled per task).
+    and checking the files takes ~0.3 s per worker.  A file, not loky's ``initargs``: those go
+    through a pipe the parent blocks on until each worker has started, one after the other.
     None when it cannot be written (the workers then load the content themselves)."""
     import pickle
     keys = sorted({c.content or "" for c in cells.values()})
@@ -1046,22 +1079,8 @@ def _write_preload(out: Path, cells) -> Optional[Path]:
     return path
 
 
-def _task(cell, seed, key, preload=None):
-    if preload and preload not in _PRELOADED_FROM:
-        _PRELOADED_FROM.add(preload)
-        _read_preload(preload)
+def _task(cell, seed, key):
     return key, play_cell_chunk(cell, seed, key[1], key[2], True), peak_rss_mb()
-
-
-_PRELOADED_FROM: set = set()
-
-
-def _read_preload(path: str) -> None:
-    import pickle
-    try:
-        _PRELOADED.update(pickle.loads(Path(path).read_bytes()))
-    except (OSError, pickle.UnpicklingError, EOFError):
-        pass                     # the worker reads the content files itself
 
 
 def _unlink(path) -> None:
@@ -1092,3 +1111,14 @@ def _close(gen) -> None:
             gen.close()
         except BaseException:   # noqa: BLE001 - closing an aborted generator may re-raise
             pass
+
+
+def _kill_loky_workers() -> None:
+    """Stop loky's reusable worker processes now (they would otherwise idle for 300 s)."""
+    try:
+        from joblib.externals.loky import reusable_executor
+        ex = reusable_executor._executor
+        if ex is not None:
+            ex.shutdown(wait=True, kill_workers=True)
+    except Exception:   # noqa: BLE001 - best effort at exit
+        pass
