@@ -682,6 +682,10 @@ def plan_chunks(exp, chunk_size: int) -> list[tuple[int, int, int]]:
     return plan
 
 
+#: What a run writes under temporary names ``.NAME.tmpPID`` in its folder.
+_TEMPORARIES = {".games.parquet", ".rounds.parquet", ".manifest.json", ".content.pickle"}
+
+
 def prepare_folder(out: Path, exp, resume: bool, overwrite: bool) -> Optional[dict]:
     """Check the output folder against ``exp``; returns the manifest there (None: new run).
 
@@ -712,14 +716,16 @@ def prepare_folder(out: Path, exp, resume: bool, overwrite: bool) -> Optional[di
         else:
             remove_results(out)
             manifest = None
-    if manifest is not None:                  # leftovers of a killed run: never whole chunks
-        for stale in list(out.glob(".*.tmp*")) + list((out / "chunks").glob(".*.tmp*")):
-            stale.unlink()
     if resume and manifest is None:
         raise RunError(f"--resume: {out} holds no run to resume")
-    if manifest is None and out.is_dir() and any(p.name != "chunks" for p in out.iterdir()):
+    # leftovers of a killed run (temporary names: never whole chunks or results)
+    stale = [p for p in out.glob(".*.tmp*") if p.name.split(".tmp")[0] in _TEMPORARIES] if out.is_dir() else []
+    if manifest is None and out.is_dir() and any(p.name != "chunks" and p not in stale for p in out.iterdir()):
         raise RunError(f"--out {out}: the folder is not empty and holds no mksim results; "
                        f"choose an empty or new folder")
+    if out.is_dir():
+        for p in stale + list((out / "chunks").glob(".*.tmp*")):
+            p.unlink()
     try:
         out.mkdir(parents=True, exist_ok=True)
         (out / "chunks").mkdir(exist_ok=True)

@@ -613,3 +613,19 @@ def test_workers_get_the_loaded_content_from_a_preload_file(tmp_path):
     finally:
         del runner._PRELOADED[key]
         runner._content.cache_clear()
+
+
+def test_temporaries_of_a_run_killed_at_once_do_not_block_a_new_run(tmp_path):
+    """A run killed before its first manifest leaves only temporary names (its content pickle):
+    the next run into that folder removes them; anything else still makes the folder foreign."""
+    out = tmp_path / "killed"
+    (out / "chunks").mkdir(parents=True)
+    (out / ".content.pickle.tmp4242").write_bytes(b"half")
+    r = invoke("run", "--games", 2, "--jobs", 1, "--out", out, "--quiet")
+    assert r.exit_code == 0, r.output
+    assert sorted(p.name for p in out.iterdir()) == ["games.parquet", "manifest.json", "rounds.parquet"]
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / ".notes.tmp1").write_text("mine")
+    assert_error(invoke("run", "--games", 2, "--jobs", 1, "--out", mine), "not empty", "no mksim results")
+    assert (mine / ".notes.tmp1").read_text() == "mine"
