@@ -207,7 +207,7 @@ def _write_parquet(table, path: Path, metadata: Optional[dict] = None) -> None:
                                                b"mksim": json.dumps(metadata).encode()})
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
     try:
-        pq.write_table(table, tmp, compression="zstd")
+        pq.write_table(table, tmp, **_parquet_options(table.schema))
         os.replace(tmp, path)
     finally:
         if tmp.exists():
@@ -224,12 +224,13 @@ def write_chunk(out: Path, record: dict, games_table, rounds_table) -> None:
 
 def done_chunks(out: Path) -> dict:
     """{(cell, start, stop): record} of the whole chunks stored in ``out/chunks``."""
-    import pyarrow.parquet as pq
     found = {}
     d = out / CHUNKS
-    if not d.is_dir():
-        return found
-    for p in sorted(d.glob("c*-g*-*.games.parquet")):
+    files = sorted(d.glob("c*-g*-*.games.parquet")) if d.is_dir() else []
+    if not files:
+        return found             # a new run: pyarrow is imported while the workers start
+    import pyarrow.parquet as pq
+    for p in files:
         if not (d / p.name.replace(".games.", ".rounds.")).exists():
             continue
         try:
@@ -241,34 +242,101 @@ def done_chunks(out: Path) -> dict:
     return found
 
 
+def _parquet_options(schema) -> dict:
+    """Writer settings of every Parquet file of a run: zstd; dictionary pages only for the
+    string columns (names repeated on every row; numbers gain nothing from a dictionary and
+    cost the parent its hashing) - about a quarter less parent CPU per chunk than the
+    defaults, and smaller files."""
+    import pyarrow as pa
+    return {"compression": "zstd",
+            "use_dictionary": [f.name for f in schema if pa.types.is_string(f.type)] or False}
+
+
+class StreamingConsolidation:
+    """``games.parquet`` / ``rounds.parquet`` written while the run goes, instead of read back
+    from the chunk files at its end: each chunk of ``plan`` is appended (one row group, in plan
+    order, to temporary names) as soon as it and every chunk before it are stored - from the
+    tables just written when it is the next one, else from its chunk files.  :meth:`finish`
+    appends what is left and renames; :meth:`abort` removes the temporary files.  The bytes are
+    those of :func:`consolidate` (the same tables, the same writer settings).
+
+    Parameters
+    ----------
+    out : Path
+    plan : list of (cell, start, stop)
+    stored : iterable of (cell, start, stop)
+        Chunks already whole on disk (a resumed run).
+    """
+
+    KINDS = ("games", "rounds")
+
+    def __init__(self, out: Path, plan: list, stored=()):
+        self.out, self.plan, self.next = Path(out), list(plan), 0
+        self.stored = set(stored)
+        self.tmp = {k: self.out / f".{k}.parquet.tmp{os.getpid()}" for k in self.KINDS}
+        self.writers = {}
+
+    def _append(self, kind: str, table) -> None:
+        import pyarrow.parquet as pq
+        table = table.replace_schema_metadata(None)
+        if kind not in self.writers:
+            self.writers[kind] = pq.ParquetWriter(self.tmp[kind], table.schema, **_parquet_options(table.schema))
+        self.writers[kind].write_table(table)
+
+    def add(self, key=None, tables=None) -> None:
+        """Chunk ``key`` is stored (``tables``: its games and rounds tables): append every chunk
+        that is now next in plan order."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+        if key is not None:
+            self.stored.add(key)
+        while self.next < len(self.plan) and self.plan[self.next] in self.stored:
+            k = self.plan[self.next]
+            if k == key and tables is not None:
+                parts = tables
+            else:
+                stem = self.out / CHUNKS / _chunk_stem(*k)
+                parts = [pq.ParquetFile(f"{stem}.{kind}.parquet").read() for kind in self.KINDS]
+            for kind, t in zip(self.KINDS, parts):
+                self._append(kind, t)
+            del parts
+            pa.default_memory_pool().release_unused()     # mimalloc keeps freed pages otherwise
+            self.next += 1
+
+    def finish(self) -> None:
+        """Append the chunks still missing from the files (all must be stored) and rename the
+        files to ``games.parquet`` / ``rounds.parquet``."""
+        self.stored.update(self.plan)
+        self.add()
+        try:
+            for kind in self.KINDS:
+                if kind in self.writers:
+                    self.writers.pop(kind).close()
+            for kind in self.KINDS:
+                if self.tmp[kind].exists():
+                    os.replace(self.tmp[kind], self.out / f"{kind}.parquet")
+        finally:
+            self.abort()
+
+    def abort(self) -> None:
+        """Close and remove the temporary files (nothing half-written is left)."""
+        for kind in self.KINDS:
+            w = self.writers.pop(kind, None)
+            if w is not None:
+                try:
+                    w.close()
+                except Exception:    # noqa: BLE001 - a vanished folder: the file is gone anyway
+                    pass
+            try:
+                self.tmp[kind].unlink()
+            except OSError:
+                pass
+
+
 def consolidate(out: Path, plan: list) -> None:
     """Stream the chunk files of ``plan`` (in order) into ``games.parquet`` / ``rounds.parquet``
-    (temporary names, then rename), then remove the chunk files."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-    d = out / CHUNKS
-    for kind in ("games", "rounds"):
-        target = out / f"{kind}.parquet"
-        tmp = out / f".{kind}.parquet.tmp{os.getpid()}"
-        writer = None
-        try:
-            for cell, start, stop in plan:
-                t = pq.ParquetFile(d / f"{_chunk_stem(cell, start, stop)}.{kind}.parquet").read()
-                t = t.replace_schema_metadata(None)
-                if writer is None:
-                    writer = pq.ParquetWriter(tmp, t.schema, compression="zstd")
-                writer.write_table(t)
-                del t
-                pa.default_memory_pool().release_unused()     # mimalloc keeps freed pages otherwise
-            if writer is not None:
-                writer.close()
-                writer = None
-                os.replace(tmp, target)
-        finally:
-            if writer is not None:
-                writer.close()
-            if tmp.exists():
-                tmp.unlink()
+    (temporary names, then rename); the chunk files stay (:func:`remove_chunks`)."""
+    StreamingConsolidation(out, plan).finish()
 
 
 def remove_chunks(out: Path) -> None:

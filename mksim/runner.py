@@ -108,10 +108,19 @@ def _game(scenario, hero, content, lost_legion, stamp=()) -> Game:
     return Game(scenario, hero, content=_content(content, stamp), lost_legion=lost_legion)
 
 
+#: (path, stamp) -> Content a worker received from its parent at start (``_worker_init``).
+_PRELOADED: dict = {}
+
+
 @functools.lru_cache(maxsize=8)
 def _content(path, stamp=()):
     """The loaded content of ``path`` (None: shipped), once per process and version of the
-    files (``stamp``): the cells of an experiment share it, so its tables are compiled once."""
+    files (``stamp``): the cells of an experiment share it, so its tables are compiled once.
+    A loky worker of ``mksim run`` gets its parent's loaded content at start instead of
+    reading and checking the files again (~0.3 s per worker)."""
+    hit = _PRELOADED.get((path, stamp))
+    if hit is not None:
+        return hit
     from .content import load_content
     return load_content(Path(path) if path else None)
 
@@ -628,17 +637,24 @@ def play_cell_chunk(cell, seed: int, start: int, stop: int, in_worker: bool = Fa
 _PARENT = None
 
 
-def _worker_init(parent: Optional[int] = None) -> None:
+def _worker_init(parent: Optional[int] = None, preload: Optional[str] = None) -> None:
     """Start of a worker process (loky's initializer; for other backends the first task):
     ignore Ctrl-C (the parent stops the workers) and start a watchdog thread that ends the
     worker when its parent is gone (kill -9 of ``mksim run``: loky's workers would otherwise
     wait 300 s for tasks that never come).  Started at process start, so a worker whose
     parent dies before it had any task exits too; ``parent`` is the pid the worker must have
-    as its parent (a worker orphaned even before this runs exits at once).  Runs once per
+    as its parent (a worker orphaned even before this runs exits at once); ``preload`` is
+    the file of the content the parent loaded (:func:`_write_preload`).  Runs once per
     process."""
     global _PARENT
     if _PARENT is not None:
         return
+    if preload:
+        import pickle
+        try:
+            _PRELOADED.update(pickle.loads(Path(preload).read_bytes()))
+        except (OSError, pickle.UnpicklingError, EOFError):
+            pass                 # the worker reads the content files itself
     import signal
     import threading
     import time
@@ -689,10 +705,31 @@ def default_chunk_size(games: int) -> int:
     return max(1, min(5000, math.ceil(games / 8)))
 
 
+#: The run's last chunk is played as this many pieces when each holds at least TAIL_MIN games:
+#: the cores finish nearly together instead of one idling while the other plays a whole last
+#: chunk (issue 10's parallel efficiency).
+TAIL_PIECES = 4
+TAIL_MIN = 100
+
+
 def plan_chunks(exp, chunk_size: int) -> list[tuple[int, int, int]]:
-    """(cell, start, stop) of every chunk, in the order the results are stored."""
-    return [(c.index, s, min(s + chunk_size, exp.games))
+    """(cell, start, stop) of every chunk, in the order the results are stored: chunks of
+    ``chunk_size`` consecutive games of each cell, the run's last one cut into TAIL_PIECES
+    (not in a precision run, whose rounds extend the last cell: a cut chunk of one round
+    would not be a chunk of the next)."""
+    plan = [(c.index, s, min(s + chunk_size, exp.games))
             for c in exp.cells for s in range(0, exp.games, chunk_size)]
+    if plan and not getattr(exp, "precision", None):
+        cell, start, stop = plan[-1]
+        piece = (stop - start) // TAIL_PIECES
+        if piece >= TAIL_MIN:
+            cuts = [start + i * piece for i in range(TAIL_PIECES)] + [stop]
+            plan[-1:] = [(cell, a, b) for a, b in zip(cuts, cuts[1:])]
+    return plan
+
+
+#: What a run writes under temporary names ``.NAME.tmpPID`` in its folder.
+_TEMPORARIES = {".games.parquet", ".rounds.parquet", ".manifest.json", ".content.pickle"}
 
 
 def prepare_folder(out: Path, exp, resume: bool, overwrite: bool) -> Optional[dict]:
@@ -725,14 +762,16 @@ def prepare_folder(out: Path, exp, resume: bool, overwrite: bool) -> Optional[di
         else:
             remove_results(out)
             manifest = None
-    if manifest is not None:                  # leftovers of a killed run: never whole chunks
-        for stale in list(out.glob(".*.tmp*")) + list((out / "chunks").glob(".*.tmp*")):
-            stale.unlink()
     if resume and manifest is None:
         raise RunError(f"--resume: {out} holds no run to resume")
-    if manifest is None and out.is_dir() and any(p.name != "chunks" for p in out.iterdir()):
+    # leftovers of a killed run (temporary names: never whole chunks or results)
+    stale = [p for p in out.glob(".*.tmp*") if p.name.split(".tmp")[0] in _TEMPORARIES] if out.is_dir() else []
+    if manifest is None and out.is_dir() and any(p.name != "chunks" and p not in stale for p in out.iterdir()):
         raise RunError(f"--out {out}: the folder is not empty and holds no mksim results; "
                        f"choose an empty or new folder")
+    if out.is_dir():
+        for p in stale + list((out / "chunks").glob(".*.tmp*")):
+            p.unlink()
     try:
         out.mkdir(parents=True, exist_ok=True)
         (out / "chunks").mkdir(exist_ok=True)
@@ -892,8 +931,8 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
     import time
     import warnings
     from . import __version__
-    from .results import (chunk_tables, consolidate, done_chunks, git_commit, machine_info, now,
-                          remove_chunks, write_chunk, write_manifest, FORMAT)
+    from .results import (chunk_tables, done_chunks, git_commit, machine_info, now, remove_chunks,
+                          write_chunk, write_manifest, FORMAT, StreamingConsolidation)
     out = Path(out)
     manifest = prepare_folder(out, exp, resume, overwrite)
     if manifest is not None:
@@ -910,36 +949,56 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
         manifest["cells"] = [{"index": c.index, "label": c.label, "games": exp.games} for c in exp.cells]
         manifest["games_total"] = total
         manifest["run"]["n_chunks"] = len(plan)
-    if manifest is None:
-        manifest = {
-            "format": FORMAT, "mksim": __version__, "git_commit": git_commit(),
-            "fingerprint": exp.fingerprint(), "experiment": exp.config(), "source": exp.source,
-            "content_hashes": exp.content_hashes, "root_seed": exp.seed,
-            "cells": [{"index": c.index, "label": c.label, "games": exp.games} for c in exp.cells],
-            "games_total": total, "machine": machine_info(),
-            "run": {"chunk_size": chunk_size, "n_chunks": len(plan), "started": now(), "ended": None,
-                    "status": "running"},
-            "sessions": [], "chunks": [],
-        }
-    if manifest.get("run", {}).get("status") == "complete" and (out / "games.parquet").exists():
+    if manifest is not None and manifest.get("run", {}).get("status") == "complete" \
+            and (out / "games.parquet").exists():
         if on_start:             # the stored total (a precision run may hold more than exp.games)
             on_start(manifest["games_total"], manifest["games_total"])
         return manifest                                   # nothing is missing
-    session = {"started": now(), "ended": None, "jobs": jobs, "backend": backend, "scheduler": scheduler,
-               "status": "running", "peak_rss_mb": {"parent": None, "workers": None}}
-    manifest["sessions"].append(session)
-    manifest["run"]["status"] = "running"
-    manifest["run"]["ended"] = None
     done = done_chunks(out)
-    chunks_rec = {(r["cell"], r["start"], r["stop"]): r for r in manifest["chunks"]}
-    chunks_rec.update({k: v for k, v in done.items() if v is not None})
     todo = [k for k in plan if k not in done]
     stored = sum(stop - start for (_, start, stop) in plan if (_, start, stop) in done)
     cells = {c.index: c for c in exp.cells}
-    game_info = {}
-    for c in exp.cells:
-        g = cell_config(c).game()
-        game_info[c.index] = (list(g.tables.tactic_ids), g.rounds)
+    # the workers start first: they import mksim and load the content while this process
+    # writes the manifest and sets up pyarrow
+    parallel = todo and not (jobs == 1 and backend == "loky")
+    preload = _write_preload(out, cells) if parallel and backend == "loky" else None
+    try:
+        gen = _launch(todo, cells, exp.seed, jobs, backend, preload and str(preload)) if parallel else None
+    except BaseException:
+        _unlink(preload)
+        raise
+    stream = None
+    try:
+        if manifest is None:
+            manifest = {
+                "format": FORMAT, "mksim": __version__, "git_commit": git_commit(),
+                "fingerprint": exp.fingerprint(), "experiment": exp.config(), "source": exp.source,
+                "content_hashes": exp.content_hashes, "root_seed": exp.seed,
+                "cells": [{"index": c.index, "label": c.label, "games": exp.games} for c in exp.cells],
+                "games_total": total, "machine": machine_info(),
+                "run": {"chunk_size": chunk_size, "n_chunks": len(plan), "started": now(), "ended": None,
+                        "status": "running"},
+                "sessions": [], "chunks": [],
+            }
+        session = {"started": now(), "ended": None, "jobs": jobs, "backend": backend, "scheduler": scheduler,
+                   "status": "running", "peak_rss_mb": {"parent": None, "workers": None}}
+        manifest["sessions"].append(session)
+        manifest["run"]["status"] = "running"
+        manifest["run"]["ended"] = None
+        chunks_rec = {(r["cell"], r["start"], r["stop"]): r for r in manifest["chunks"]}
+        chunks_rec.update({k: v for k, v in done.items() if v is not None})
+        game_info = {}
+        for c in exp.cells:
+            g = cell_config(c).game()
+            game_info[c.index] = (list(g.tables.tactic_ids), g.rounds)
+        # games.parquet / rounds.parquet are written as the chunks come in (in plan order),
+        # not read back from the chunk files at the end
+        stream = StreamingConsolidation(out, plan, done) if consolidate_results else None
+    except BaseException:
+        _close(gen)
+        _kill_loky_workers()
+        _unlink(preload)
+        raise
 
     def save_manifest():
         session["peak_rss_mb"]["parent"] = peak_rss_mb()
@@ -957,6 +1016,8 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
         rec = {"cell": key[0], "start": key[1], "stop": key[2], "games": len(games),
                "finished": int(games["finished"].sum()), "seconds": round(seconds, 4), "written": now()}
         write_chunk(out, rec, gt, rt)
+        if stream is not None:
+            stream.add(key, (gt, rt))
         chunks_rec[key] = rec
         stored += key[2] - key[1]
         if on_chunk:
@@ -974,29 +1035,16 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
     if on_start:
         on_start(stored, total)
     last_save = time.monotonic()
-    gen = None
     try:
-        if todo and jobs == 1 and backend == "loky":
+        if todo and gen is None:
             for key in todo:
                 store(key, play_cell_chunk(cells[key[0]], exp.seed, key[1], key[2]))
                 if time.monotonic() - last_save > 2:
                     save_manifest()
                     last_save = time.monotonic()
         elif todo:
-            from joblib import Parallel, delayed
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                # loky: the watchdog starts with each worker process (initializer), not with
-                # its first task
-                extra = {"initializer": _worker_init, "initargs": (os.getpid(),)} if backend == "loky" else {}
-                par = Parallel(n_jobs=jobs, backend="loky" if backend == "loky" else None,
-                               return_as="generator_unordered", pre_dispatch="2*n_jobs", batch_size=1,
-                               **extra)
-
-                def task(key):
-                    return key, play_cell_chunk(cells[key[0]], exp.seed, key[1], key[2], True), peak_rss_mb()
-
-                gen = par(delayed(task)(k) for k in todo)
                 _warm_up_arrow()         # while the workers start: the first chunk is stored at once
                 for key, result, rss in gen:
                     store(key, result, rss)
@@ -1009,7 +1057,7 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
             session["ended"] = now()
             save_manifest()
             return manifest
-        consolidate(out, plan)
+        stream.finish()
         session["status"] = manifest["run"]["status"] = "complete"
         session["ended"] = manifest["run"]["ended"] = now()
         save_manifest()
@@ -1019,7 +1067,9 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
         signal.signal(signal.SIGINT, signal.SIG_IGN)      # a second Ctrl-C must not break the clean-up
         warnings.simplefilter("ignore")                   # joblib's note on cancelled tasks
         _close(gen)
+        _abort(stream)
         _kill_loky_workers()
+        _unlink(preload)
         session["status"] = manifest["run"]["status"] = "interrupted"
         session["ended"] = now()
         try:
@@ -1029,14 +1079,73 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
         raise RunInterrupted(stored, total) from None
     except OSError as err:
         _close(gen)
+        _abort(stream)
         _kill_loky_workers()
+        _unlink(preload)
         fail_write(err)
     except BaseException:
         _close(gen)
+        _abort(stream)
         _kill_loky_workers()
+        _unlink(preload)
         raise
     _kill_loky_workers()
+    _unlink(preload)
     return manifest
+
+
+def _launch(todo, cells, seed, jobs, backend, preload=None):
+    """Start playing the chunks ``todo`` on ``jobs`` workers: joblib's generator of
+    ``(key, chunk result, worker peak RSS)`` in the order the chunks finish (at most
+    ``2 * jobs`` chunks in flight).  ``preload``: a file of the cells' loaded content
+    (:func:`_write_preload`) that each loky worker reads at start."""
+    import warnings
+    from joblib import Parallel, delayed
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        # loky: the watchdog starts with each worker process (initializer), not with its
+        # first task
+        extra = {"initializer": _worker_init, "initargs": (os.getpid(), preload)} if backend == "loky" else {}
+        par = Parallel(n_jobs=jobs, backend="loky" if backend == "loky" else None,
+                       return_as="generator_unordered", pre_dispatch="2*n_jobs", batch_size=1, **extra)
+        return par(delayed(_task)(cells[k[0]], seed, k) for k in todo)
+
+
+def _write_preload(out: Path, cells) -> Optional[Path]:
+    """The cells' loaded content (``{(path, stamp): Content}``, already in this process) pickled
+    to a temporary file of ``out`` for the loky workers: unpickling takes ~20 ms where reading
+    and checking the files takes ~0.3 s per worker.  A file, not loky's ``initargs``: those go
+    through a pipe the parent blocks on until each worker has started, one after the other.
+    None when it cannot be written (the workers then load the content themselves)."""
+    import pickle
+    keys = sorted({c.content or "" for c in cells.values()})
+    data = {}
+    for k in keys:
+        key = (k or None, _content_stamp(k or None))
+        data[key] = _content(*key)
+    path = out / f".content.pickle.tmp{os.getpid()}"
+    try:
+        path.write_bytes(pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL))
+    except OSError:
+        return None
+    return path
+
+
+def _task(cell, seed, key):
+    return key, play_cell_chunk(cell, seed, key[1], key[2], True), peak_rss_mb()
+
+
+def _unlink(path) -> None:
+    if path is not None:
+        try:
+            path.unlink()
+        except OSError:
+            pass
+
+
+def _abort(stream) -> None:
+    if stream is not None:
+        stream.abort()
 
 
 def _warm_up_arrow() -> None:

@@ -134,6 +134,8 @@ def test_identical_for_jobs_chunk_sizes_and_dask(small, tmp_path):
     exp_path, exp, ref, _ = small
     run_experiment(exp, tmp_path / "j2", jobs=2, chunk_size=3)
     run_experiment(exp, tmp_path / "dask", jobs=2, chunk_size=4, backend="dask")   # a real LocalCluster
+    # nothing temporary is left (the workers' content pickle, the files written as chunks came in)
+    assert sorted(p.name for p in (tmp_path / "j2").iterdir()) == ["games.parquet", "manifest.json", "rounds.parquet"]
     for kind in ("games", "rounds"):
         assert table(tmp_path / "j2", kind).equals(table(ref, kind))
         assert table(tmp_path / "dask", kind).equals(table(ref, kind))
@@ -539,3 +541,91 @@ def test_arrow_buffers_round_trip_with_nulls_offsets_and_chunks():
     assert names.to_pylist() == ["zzz", None, "x"]
     with pytest.raises(IndexError):
         store._names(np.array([3]), ["x", "yy", "zzz"])
+
+
+def test_the_last_chunk_of_a_run_is_cut_in_four_but_not_in_a_precision_run():
+    """The cut keeps every game exactly once, in order; a precision run's rounds extend the
+    last cell, so its chunks stay whole."""
+    from dataclasses import replace
+    from mksim.experiments import experiment_from_options
+    from mksim.runner import TAIL_MIN, TAIL_PIECES
+    exp = experiment_from_options("first-reconnaissance", ["arythea", "tovak"], ["random"], False, None, 2100, 0)
+    plan = plan_chunks(exp, 1000)
+    assert plan[:5] == [(0, 0, 1000), (0, 1000, 2000), (0, 2000, 2100), (1, 0, 1000), (1, 1000, 2000)]
+    assert plan[5:] == [(1, 2000, 2100)]                    # 25 games a piece: under TAIL_MIN, whole
+    exp = replace(exp, games=2000)
+    plan = plan_chunks(exp, 1000)
+    assert TAIL_PIECES == 4 and TAIL_MIN <= 250
+    assert plan == [(0, 0, 1000), (0, 1000, 2000), (1, 0, 1000),
+                    (1, 1000, 1250), (1, 1250, 1500), (1, 1500, 1750), (1, 1750, 2000)]
+    precise = replace(exp, precision={"metric": "fame", "ci_width": 1.0, "max_games": 4000, "round": 2000})
+    assert plan_chunks(precise, 1000) == [(0, 0, 1000), (0, 1000, 2000), (1, 0, 1000), (1, 1000, 2000)]
+
+
+def test_streamed_results_are_the_chunks_in_plan_order_whatever_order_they_come_in(tmp_path):
+    """Chunks that arrive early wait in their files; the final files hold every chunk once, in
+    plan order, one row group each; abort leaves nothing."""
+    import pyarrow as pa
+    plan = [(0, 0, 2), (0, 2, 4), (1, 0, 2)]
+    (tmp_path / "chunks").mkdir()
+
+    def tables(key):
+        g = pa.table({"cell": pa.array([key[0]] * 2, pa.int32()), "game_index": pa.array(range(key[1], key[2])),
+                      "hero": pa.array(["arythea", "tovak"])})
+        return g, pa.table({"game_index": pa.array([key[1]] * 3), "round": pa.array([1, 2, 3], pa.int8())})
+
+    stream = store.StreamingConsolidation(tmp_path, plan)
+    for key in (plan[2], plan[1], plan[0]):                 # the last first
+        g, r = tables(key)
+        store.write_chunk(tmp_path, {"cell": key[0], "start": key[1], "stop": key[2]}, g, r)
+        stream.add(key, (g, r))
+        assert not (tmp_path / "games.parquet").exists()    # renamed only at the end
+    stream.finish()
+    got = pq.read_table(tmp_path / "games.parquet")
+    assert list(zip(got.column("cell").to_pylist(), got.column("game_index").to_pylist())) == \
+        [(0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 1)]
+    assert pq.ParquetFile(tmp_path / "games.parquet").num_row_groups == 3
+    assert pq.read_table(tmp_path / "rounds.parquet").num_rows == 9
+    assert not list(tmp_path.glob(".*tmp*"))
+    half = store.StreamingConsolidation(tmp_path / "chunks", plan[:1])
+    half.add(plan[0], tables(plan[0]))
+    assert list((tmp_path / "chunks").glob(".games.parquet.tmp*"))
+    half.abort()
+    assert not list((tmp_path / "chunks").glob(".*tmp*"))
+
+
+def test_workers_get_the_loaded_content_from_a_preload_file(tmp_path):
+    """_write_preload pickles the content the parent holds; a worker that read it returns that
+    content from runner._content without reading the files (the key is path and stamp)."""
+    import pickle
+    from mksim import runner
+    from mksim.experiments import experiment_from_options
+    exp = experiment_from_options("first-reconnaissance", ["arythea"], ["random"], False, None, 10, 0)
+    path = runner._write_preload(tmp_path, {c.index: c for c in exp.cells})
+    data = pickle.loads(path.read_bytes())
+    assert list(data) == [(None, ())]
+    shipped = data[(None, ())]
+    assert shipped.get("heroes", "arythea") == runner._content(None, ()).get("heroes", "arythea")
+    key = (str(tmp_path / "not-there"), ("stamp",))
+    runner._PRELOADED[key] = shipped
+    try:
+        assert runner._content(*key) is shipped            # never read from disk (no such folder)
+    finally:
+        del runner._PRELOADED[key]
+        runner._content.cache_clear()
+
+
+def test_temporaries_of_a_run_killed_at_once_do_not_block_a_new_run(tmp_path):
+    """A run killed before its first manifest leaves only temporary names (its content pickle):
+    the next run into that folder removes them; anything else still makes the folder foreign."""
+    out = tmp_path / "killed"
+    (out / "chunks").mkdir(parents=True)
+    (out / ".content.pickle.tmp4242").write_bytes(b"half")
+    r = invoke("run", "--games", 2, "--jobs", 1, "--out", out, "--quiet")
+    assert r.exit_code == 0, r.output
+    assert sorted(p.name for p in out.iterdir()) == ["games.parquet", "manifest.json", "rounds.parquet"]
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / ".notes.tmp1").write_text("mine")
+    assert_error(invoke("run", "--games", 2, "--jobs", 1, "--out", mine), "not empty", "no mksim results")
+    assert (mine / ".notes.tmp1").read_text() == "mine"

@@ -110,6 +110,7 @@ def main() -> None:
     ap.add_argument("--only", default="123", help="figures to measure, e.g. 12")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="mksim-run-speed-"))
+    bars = []                    # the two ratios, repeated at the end
     print(f"machine: {os.cpu_count()} CPUs, load average at start {os.getloadavg()[0]:.1f}", flush=True)
     try:
         if "1" in args.only:
@@ -118,6 +119,12 @@ def main() -> None:
                 b.append(bench(args.games))
                 r.append(run(args.games, 2, "random", tmp / "o"))
             ratio = [x["rate"] / (2 * y["rate"]) for x, y in zip(r, b)]
+            for i, (x, y, q) in enumerate(zip(r, b, ratio)):
+                print(f"   pair {i + 1}: bench {y['rate']:.0f} games/s, run --jobs 2 {x['rate']:.0f} games/s "
+                      f"({args.games} games in {x['wall']:.2f} s): {q:.3f}", flush=True)
+            bars.append(f"overhead bar (target >= 0.70): run --jobs 2 / (2 x bench) = {_fig(ratio)}; inputs: "
+                        f"run {_fig([x['rate'] for x in r], 0)} games/s, bench {_fig([x['rate'] for x in b], 0)} "
+                        f"games/s ({args.games} random games)")
             cpu = [x["cpu"] / y["cpu"] for x, y in zip(r, b)]
             print(f"1. overhead, {args.games} random games: bench 1 core {_fig([x['rate'] for x in b], 0)} games/s; "
                   f"run --jobs 2 (whole command) {_fig([x['rate'] for x in r], 0)} games/s; "
@@ -130,6 +137,12 @@ def main() -> None:
                 one.append(run(args.eff_games, 1, args.policy, tmp / "o"))
                 two.append(run(args.eff_games, 2, args.policy, tmp / "o"))
             eff = [y["rate"] / (2 * x["rate"]) for x, y in zip(one, two)]
+            for i, (x, y, q) in enumerate(zip(one, two, eff)):
+                print(f"   pair {i + 1}: --jobs 1 {x['rate']:.0f} games/s ({x['wall']:.2f} s), --jobs 2 "
+                      f"{y['rate']:.0f} games/s ({y['wall']:.2f} s): {q:.3f}", flush=True)
+            bars.append(f"efficiency bar (target >= 0.90): --jobs 2 / (2 x --jobs 1) = {_fig(eff)}; inputs: "
+                        f"--jobs 2 {_fig([x['rate'] for x in two], 0)} games/s, --jobs 1 "
+                        f"{_fig([x['rate'] for x in one], 0)} games/s ({args.eff_games} {args.policy} games)")
             print(f"2. parallel efficiency, {args.eff_games} {args.policy} games: --jobs 1 "
                   f"{_fig([x['rate'] for x in one], 0)} games/s, --jobs 2 {_fig([x['rate'] for x in two], 0)} "
                   f"games/s; efficiency {_fig(eff)} (target >= 0.9); per worker core (play only) --jobs 1 "
@@ -143,6 +156,10 @@ def main() -> None:
                   f"largest worker {m['child_mb']:.0f} MB; ru_maxrss parent {ru.get('parent')} MB, workers "
                   f"{ru.get('workers')} MB (target < 200 MB each); games.parquet {m['sizes_mb']['games']:.1f} MB, "
                   f"rounds.parquet {m['sizes_mb']['rounds']:.1f} MB", flush=True)
+        if bars:
+            print(f"load average at the end {os.getloadavg()[0]:.1f}")
+            for line in bars:
+                print(line)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
