@@ -15,8 +15,9 @@ cdef enum Stream:
     STREAM_DUMMY = 4      # dummy player: hero, deck, tactic (18)
     STREAM_OFFERS = 5     # unit, AA, spell, artifact decks and skill stacks (1.2.3-1.2.9)
     STREAM_REWARDS = 6    # any other chance (rewards, variants)
-    STREAM_DEEDS_P1 = 7   # Deed shuffles of seats 1, 2, 3 (7, 8, 9): each player has their own
-                          # chance (issue 12); seat 0 keeps STREAM_DEEDS, so a solo game is unchanged
+    STREAM_DEEDS_1 = 7    # Deed shuffles of seats 1, 2, 3: each player has their own chance
+    STREAM_DEEDS_2 = 8    # (issue 12); seat 0 keeps STREAM_DEEDS, so a solo game is unchanged
+    STREAM_DEEDS_3 = 9
     NUM_STREAMS = 10
 
 cdef struct Rng:

@@ -9,7 +9,7 @@
 # Status: this header fixes the layout for issue 3 (rules engine).  _rng and _hexmap are
 # implemented; _state/_rules/_combat/_effects/_policies are to be written against it.
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
-from mksim._rng cimport Rng, NUM_STREAMS, STREAM_DEEDS, STREAM_DEEDS_P1
+from mksim._rng cimport Rng, NUM_STREAMS, STREAM_DEEDS, STREAM_DEEDS_1
 
 # ---------------------------------------------------------------------------------------
 # Limits (fixed-size arrays keep the state one flat struct)
@@ -564,7 +564,7 @@ cdef struct GameState:
 
 cdef inline Rng* deeds_rng(GameState* gs, const Player* pl) noexcept nogil:
     """The Deed-shuffle stream of the player ``pl`` (one of gs.players): seat 0 draws from
-    STREAM_DEEDS (the solo stream), seat k > 0 from STREAM_DEEDS_P1 + k - 1, so one
+    STREAM_DEEDS (the solo stream), seat k > 0 from STREAM_DEEDS_1 + k - 1, so one
     player's shuffles never shift another's (issue 12)."""
     cdef int p = <int>(pl - &gs.players[0])
-    return &gs.rng[<int>STREAM_DEEDS if p <= 0 else <int>STREAM_DEEDS_P1 + p - 1]
+    return &gs.rng[<int>STREAM_DEEDS if p <= 0 else <int>STREAM_DEEDS_1 + p - 1]
