@@ -147,20 +147,9 @@ cdef int count_deeds(const GameState* gs, int wound) noexcept nogil:
     Spell offers and decks, the Artifact deck, monastery AAs in the Unit offer (2.2.4) and the
     Artifacts drawn for a reward (13.5.2).  Wounds come from an unlimited pile (1.2.4) and
     are not counted."""
-    cdef int n = 0, p, u, k
-    cdef const Player* pl
+    cdef int n = 0, p, k
     for p in range(gs.n_players):
-        pl = &gs.players[p]
-        n += count_zone(pl.deck, pl.n_deck, MAX_DECK_CARDS, wound)
-        n += count_zone(pl.hand, pl.n_hand, MAX_HAND_CARDS, wound)
-        n += count_zone(pl.discard, pl.n_discard, MAX_DISCARD_CARDS, wound)
-        n += count_zone(pl.play_area, pl.n_play, MAX_PLAY_CARDS, wound)
-        n += count_zone(pl.tactic_cards, pl.n_tactic_cards, 8, wound)
-        n += count_zone(pl.set_aside, pl.n_set_aside, 4, wound)
-        for u in range(MAX_UNITS):
-            if pl.units[u].card >= 0 and pl.units[u].banner >= 0:
-                n += 1
-        n += pl.removed
+        n += player_deed_balance(gs, p, wound)
     if gs.has_dummy:
         n += count_zone(gs.dummy.deck, gs.dummy.n_deck, MAX_DUMMY_CARDS, wound)
         n += count_zone(gs.dummy.discard, gs.dummy.n_discard, MAX_DUMMY_CARDS, wound)

@@ -157,24 +157,7 @@ cdef class RandomPolicy:
         RuntimeError
             If a game that is not over offers no legal action.
         """
-        cdef long steps = 0
-        cdef int n = 1, a = 0, err = 0
-        cdef GameState* gs = &eng.core.gs
-        with nogil:                                    # no Python object per decision
-            while gs.phase != PH_GAME_OVER and steps < max_steps:
-                n = eng.c_fill_legal()
-                if n <= 0:
-                    break
-                a = eng.actions[self.pick_engine(eng, eng.actions, n)]
-                steps += 1
-                err = eng.c_apply(a)
-                if err != 0:
-                    break
-        if err != 0:
-            raise eng._error(err, a)
-        if n <= 0:
-            raise RuntimeError("no legal action although the game is not over")
-        return steps
+        return self.play_seats((self,), eng, max_steps)    # one seat: the same nogil loop
 
     def rng_state(self):
         """The stream's four state words (for tests)."""
