@@ -51,7 +51,8 @@ from mksim.policies import parse_policy_spec
 from mksim.runner import GameConfig, _play_state
 
 HEROES = ("arythea", "tovak", "goldyx", "norowas", "wolfhawk")
-POLICIES = ("random", "eager", "heuristic", "heuristic-explorer", "heuristic-conqueror", "search:budget=8")
+POLICIES = ("random", "eager", "heuristic", "heuristic-explorer", "heuristic-conqueror", "search:budget=8",
+            "search:budget=16")          # the best honest policy (README)
 BEHAVIOUR = ("combats", "defeated", "recruited", "level", "wounds", "explored", "rounds")
 _F = {k: i for i, k in enumerate(STATS_FIELDS)}
 _DEFEATED = [_F[k] for k in STATS_FIELDS if k.startswith("defeated_")]
