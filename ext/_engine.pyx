@@ -1637,9 +1637,9 @@ cdef void end_round(GameState* gs, const EngineStatics* es, const Statics* st) n
     if gs.round >= es.rounds:
         end_game(gs, es, TERM_ROUND_LIMIT)
         return
-    if gs.final_turns_left > 0 and not gs.has_dummy:             # 14.3.2: the round ends during
-        end_game(gs, es, TERM_SCENARIO_WON)                      # the last turns: the game ends
-        return                                                   # (solo kept as recorded: issue 12 note)
+    if gs.final_turns_left > 0:                                  # 14.3.2 / 14.3.3: the round ends
+        end_game(gs, es, TERM_SCENARIO_WON)                      # during the last turns (solo too:
+        return                                                   # the End of the Round came first)
     prepare_round(gs, es, st)
 
 

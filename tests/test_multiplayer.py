@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from mksim._engine import KIND_NAMES, describe
-from mksim._access import seat_scores
+from mksim._access import DUMMY_ACTOR, seat_scores
 from mksim._policies import RandomPolicy, play_checked
 from mksim._rules import Rules
 from mksim.game import Game
@@ -213,6 +213,26 @@ def test_14_3_2_the_round_ending_during_the_last_turns_ends_the_game(games, tabl
         turns += 1
         end_turn_now(s)
     assert turns == 2                                   # the two others, then the round (and game) ends
+    assert s.info()["round"] == 1 and s.result().termination == "scenario_won"
+
+
+
+def test_14_3_2_and_14_3_3_solo_the_round_ending_during_the_last_turn_ends_the_game(content, tables):
+    # Solo (dummy): the End of the Round is announced (as the dummy does when its deck runs
+    # out, 18.2), then the hero reveals the city in its last turn of the round.  14.3.3: the
+    # hero gets only one final turn counted from the first event, and 14.3.2: the round
+    # ending during the last turns ends the game -- no new round is dealt for a last turn.
+    g = Game("first-reconnaissance", hero="arythea", content=content)
+    s = g.new_state(5)
+    play_tactics(s)
+    while s.current_player() != 0:
+        end_turn_now(s)
+    s.apply(int([a for a in s.legal_actions() if kind(a) == KIND["regular_turn"]][0]))
+    reveal_city_now(s, g.tables)
+    assert s.to_dict()["final_turns_left"] == 2        # this turn + one more (the dummy takes none)
+    s.core.set_raw({"end_announced_by": DUMMY_ACTOR})
+    end_turn_now(s)
+    assert s.is_terminal()
     assert s.info()["round"] == 1 and s.result().termination == "scenario_won"
 
 
