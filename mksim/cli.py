@@ -542,8 +542,11 @@ def _fmt_ci(t, digits: int = 2) -> str:
 
 def _summary_lines(manifest: dict, games) -> list[str]:
     """The per-cell table: n, finished, mean Fame / score with 95% intervals, win rate with a
-    Wilson interval (Solo Conquest), games/s per worker core."""
+    Wilson interval (Solo Conquest), games/s per worker core.  Several heroes: one line per
+    cell and seat, with the seat's win rate (ties share the victory, 20.1.1)."""
     from .results import summary_rows
+    if manifest["experiment"].get("players", 1) > 1:
+        return _seat_summary_lines(manifest, games)
     rows = summary_rows(manifest, games)
     solo_conquest = manifest["experiment"]["scenario"] == "solo_conquest"
     head = ["cell", "n", "finished", "Fame mean [95% CI]", "score mean [95% CI]"]
@@ -567,6 +570,29 @@ def _summary_lines(manifest: dict, games) -> list[str]:
     return out
 
 
+def _seat_summary_lines(manifest: dict, games) -> list[str]:
+    """The per-cell and per-seat table of an experiment of several heroes."""
+    from .results import seat_summary_rows
+    head = ["cell", "seat", "n", "finished", "Fame mean [95% CI]", "score mean [95% CI]",
+            "win rate [95% Wilson]", "games/s"]
+    table = [head]
+    last = None
+    for r in seat_summary_rows(manifest, games):
+        first = r["cell"] != last
+        last = r["cell"]
+        table.append([f"{r['cell']} {r['label']}" if first else "",
+                      f"{r['player']} {r['hero']} ({r['policy_label']})", str(r["n"]), str(r["finished"]),
+                      _fmt_ci(r["fame"]), _fmt_ci(r["score"]), _fmt_ci(r["win"], 3),
+                      (f"{r['games_per_s']:.0f}" if r["games_per_s"] else "-") if first else ""])
+    widths = [max(len(row[i]) for row in table) for i in range(len(head))]
+    out = []
+    for k, row in enumerate(table):
+        out.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
+        if k == 0:
+            out.append("  ".join("-" * w for w in widths))
+    return out
+
+
 def _precision_line(manifest: dict) -> None:
     """Say whether a precision target was reached (a warning, exit status 0, when the cap came first)."""
     p = manifest.get("precision")
@@ -583,12 +609,13 @@ def _precision_line(manifest: dict) -> None:
                    f"{p['max_games']} games per cell; the widest is {worst!r} at {p['widths'][worst]:.3g}", err=True)
 
 
-def _experiment_from_cli(experiment, scenario, hero, policy, lost_legion, content, games, seed):
+def _experiment_from_cli(experiment, scenario, hero, policy, lost_legion, content, games, seed, players=None):
     from .experiments import ExperimentError, experiment_from_options, load_experiment
     try:
         if experiment is not None:
             given = [n for n, v in (("--scenario", scenario), ("--hero", hero or None), ("--policy", policy or None),
-                                    ("--lost-legion", lost_legion or None), ("--content", content)) if v is not None]
+                                    ("--lost-legion", lost_legion or None), ("--content", content),
+                                    ("--players", players)) if v is not None]
             if given:
                 fail(f"{experiment}: the experiment file sets the factors; leave out {', '.join(given)}")
             exp = load_experiment(experiment)
@@ -597,6 +624,21 @@ def _experiment_from_cli(experiment, scenario, hero, policy, lost_legion, conten
                 exp = replace(exp, games=_int(games, "--games", 1) if games is not None else exp.games,
                               seed=_int(seed, "--seed", 0) if seed is not None else exp.seed)
             return exp
+        n_players = _int(players, "--players", 1, 4) if players is not None else 1
+        if n_players > 1:
+            # --hero a,b,c: the heroes of one game, one per seat (repeat for more seat arms);
+            # --hero all: every set of N different heroes; --policy once or once per seat
+            seats = None
+            if hero:
+                seats = []
+                for item in hero:
+                    names = [h.strip() for h in item.split(",") if h.strip()]
+                    seats.append("all" if [x.lower() for x in names] == ["all"] else names)
+            return experiment_from_options(
+                scenario or "first-reconnaissance", (), policy or ["random"], lost_legion,
+                str(content) if content is not None else None,
+                _int(games if games is not None else "100", "--games", 1),
+                _int(seed if seed is not None else "0", "--seed", 0), players=n_players, seats=seats)
         heroes = [h.strip() for item in (hero or ["arythea"]) for h in item.split(",") if h.strip()]
         return experiment_from_options(
             scenario or "first-reconnaissance", heroes, policy or ["random"], lost_legion,
@@ -616,7 +658,13 @@ def run_cmd(
     hero: Optional[list[str]] = typer.Option(None, "--hero", help="Hero id, several (repeat or "
                                              "comma-separate) or 'all'. [default: arythea]"),
     policy: Optional[list[str]] = typer.Option(None, "--policy", metavar="NAME[:k=v,...]",
-                                               help="A policy with parameters; repeat for more arms. [default: random]"),
+                                               help="A policy with parameters; repeat for more arms "
+                                                    "(with --players N: once for all seats or once per seat). "
+                                                    "[default: random]"),
+    players: Optional[str] = typer.Option(None, "--players", help="Heroes per game: 1 (solo) or 2-4 "
+                                          "(First Reconnaissance, 17.3.1): then --hero a,b,c names one hero "
+                                          "per seat (repeat for more seat arms; 'all': every set of N "
+                                          "heroes). [default: 1]"),
     lost_legion: bool = typer.Option(False, "--lost-legion", help="Add The Lost Legion components."),
     content: Optional[Path] = CONTENT_OPTION,
     games: Optional[str] = typer.Option(None, "--games", help="Games per cell (also overrides the file's). [default: 100]"),
@@ -648,7 +696,7 @@ def run_cmd(
         fail(f"--backend: unknown backend {backend!r}; choose loky or dask")
     if scheduler and backend != "dask":
         fail("--scheduler needs --backend dask")
-    if resume and experiment is None and not any((scenario, hero, policy, lost_legion, content)):
+    if resume and experiment is None and not any((scenario, hero, policy, lost_legion, content, players)):
         if out is None:
             fail("--resume needs --out DIR (or the experiment)")
         try:
@@ -664,7 +712,7 @@ def run_cmd(
         if games is not None or seed is not None:
             fail("--resume DIR continues the stored run; leave out --games and --seed")
     else:
-        exp = _experiment_from_cli(experiment, scenario, hero, policy, lost_legion, content, games, seed)
+        exp = _experiment_from_cli(experiment, scenario, hero, policy, lost_legion, content, games, seed, players)
     available = cpus_available()
     n_jobs = _int(jobs, "--jobs", 1) if jobs is not None else available
     if n_jobs > available:
@@ -874,7 +922,7 @@ def experiment_cmd(
     except ExperimentError as err:
         fail(str(err))
     out = out if out is not None else Path("results") / exp.name
-    run_cmd(experiment=experiment, scenario=None, hero=None, policy=None, lost_legion=False, content=None,
+    run_cmd(experiment=experiment, scenario=None, hero=None, policy=None, players=None, lost_legion=False, content=None,
             games=None, seed=None, jobs=jobs, out=out, quiet=quiet, resume=False, overwrite=overwrite,
             backend=backend, scheduler=scheduler, chunk_size=None)
     _write_report(out, metric, correction)
