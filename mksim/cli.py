@@ -855,19 +855,37 @@ def replay_cmd(
             from .runner import restriction_indices
             set_restrictions(state.core, **restriction_indices(the_cell, g.tables))
         typer.echo(f"# {g.title} -- cell {c} ({the_cell.label}), seed {exp.seed} game {k}")
-        play_logged(g, exp.seed, k, get_policy(the_cell.policy, **dict(the_cell.params)), echo=typer.echo,
-                    max_steps=the_cell.max_steps, state=state)
+        if the_cell.seats:
+            from .runner import cell_policies
+            pols = cell_policies(the_cell)
+        else:
+            pols = get_policy(the_cell.policy, **dict(the_cell.params))
+        play_logged(g, exp.seed, k, pols, echo=typer.echo, max_steps=the_cell.max_steps, state=state)
     games_a, rounds_a, messages, _ = play_cell_chunk(the_cell, exp.seed, k, k + 1)
     g = cell_config(the_cell).game()
     replayed, _ = chunk_tables(exp, the_cell, games_a, rounds_a, messages, list(g.tables.tactic_ids), g.rounds)
-    a = stored.to_pylist()[0]
-    b = replayed.to_pylist()[0]
-    fields = [f for f in a if f not in TIMING_COLUMNS]
-    for f in fields:
-        if a.get(f) != b.get(f):
-            typer.echo(f"replay: game {k} of cell {c} ({the_cell.label}) differs from the stored row: "
-                       f"first differing field {f!r}: stored {a.get(f)!r}, replayed {b.get(f)!r}")
-            raise typer.Exit(code=1)
+    stored_rows = sorted(stored.to_pylist(), key=lambda r: r["player"])
+    replayed_rows = replayed.to_pylist()
+    if len(stored_rows) != len(replayed_rows):
+        typer.echo(f"replay: game {k} of cell {c} ({the_cell.label}) differs from the stored rows: "
+                   f"{len(stored_rows)} stored, {len(replayed_rows)} replayed")
+        raise typer.Exit(code=1)
+    fields = [f for f in stored_rows[0] if f not in TIMING_COLUMNS]
+    for a, b in zip(stored_rows, replayed_rows):
+        for f in fields:
+            if a.get(f) != b.get(f):
+                seat = f" seat {a['player']}" if the_cell.seats else ""
+                typer.echo(f"replay: game {k} of cell {c} ({the_cell.label}){seat} differs from the stored row: "
+                           f"first differing field {f!r}: stored {a.get(f)!r}, replayed {b.get(f)!r}")
+                raise typer.Exit(code=1)
+    if the_cell.seats:
+        seats = "; ".join(f"{b['hero']} Fame {b['fame']}, score {b['score']}{' (wins)' if b['won'] else ''}"
+                          for b in replayed_rows)
+        typer.echo(f"replay: game {k} of cell {c} ({the_cell.label}) reproduces the {len(replayed_rows)} stored "
+                   f"rows exactly, one per seat ({len(fields)} fields each; {seats}; "
+                   f"{replayed_rows[0]['termination']})")
+        return
+    b = replayed_rows[0]
     typer.echo(f"replay: game {k} of cell {c} ({the_cell.label}) reproduces the stored row exactly "
                f"({len(fields)} fields; Fame {b['fame']}, score {b['score']}, {b['termination']})")
 
