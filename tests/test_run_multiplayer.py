@@ -92,6 +92,10 @@ def test_cells_seats_and_per_seat_policies(mp):
     assert (ps[0].parameters["stream"], ps[2].parameters["stream"]) == (0, 6)
     cfg = exp.config()
     assert cfg["players"] == 3 and cfg["factors"]["seats"] == [["tovak", "arythea", "goldyx"]]
+    # --resume and replay rebuild the experiment from the manifest: the same cells and fingerprint
+    from mksim.experiments import experiment_from_config
+    back = experiment_from_config(mp[3]["experiment"], "manifest")
+    assert back.players == 3 and back.cells == exp.cells and back.fingerprint() == exp.fingerprint()
     assert cfg["cells"][1]["seat_policies"][2] == {"name": "random", "params": {"stream": 4},
                                                    "label": "random:stream=4"}
 
@@ -208,6 +212,24 @@ def test_identical_for_jobs_and_chunk_sizes(mp, tmp_path):
     for kind in ("games", "rounds"):
         assert table(tmp_path / "j2", kind).equals(table(ref, kind))
         assert table(tmp_path / "j1", kind).equals(table(ref, kind))
+
+
+def test_interrupted_run_resumes_to_the_same_rows(mp, tmp_path):
+    from mksim.runner import RunInterrupted
+    _, exp, ref, _ = mp
+    out = tmp_path / "cut"
+
+    def stop(rec, done, total):
+        if done >= 8:
+            raise KeyboardInterrupt
+
+    with pytest.raises(RunInterrupted):
+        run_experiment(exp, out, jobs=1, chunk_size=4, on_chunk=stop)
+    assert len(list((out / "chunks").glob("*.games.parquet"))) == 3      # 4 + 2 + 4 games
+    r = invoke("run", "--resume", "--out", out, "--jobs", 1, "--quiet")
+    assert r.exit_code == 0 and "1 arythea (heuristic)" in r.output, r.output
+    for kind in ("games", "rounds"):
+        assert table(out, kind).equals(table(ref, kind))
 
 
 def test_replay_reproduces_every_seat_and_names_a_changed_one(mp, tmp_path):
