@@ -542,8 +542,11 @@ def _fmt_ci(t, digits: int = 2) -> str:
 
 def _summary_lines(manifest: dict, games) -> list[str]:
     """The per-cell table: n, finished, mean Fame / score with 95% intervals, win rate with a
-    Wilson interval (Solo Conquest), games/s per worker core."""
+    Wilson interval (Solo Conquest), games/s per worker core.  Several heroes: one line per
+    cell and seat, with the seat's win rate (ties share the victory, 20.1.1)."""
     from .results import summary_rows
+    if manifest["experiment"].get("players", 1) > 1:
+        return _seat_summary_lines(manifest, games)
     rows = summary_rows(manifest, games)
     solo_conquest = manifest["experiment"]["scenario"] == "solo_conquest"
     head = ["cell", "n", "finished", "Fame mean [95% CI]", "score mean [95% CI]"]
@@ -567,6 +570,29 @@ def _summary_lines(manifest: dict, games) -> list[str]:
     return out
 
 
+def _seat_summary_lines(manifest: dict, games) -> list[str]:
+    """The per-cell and per-seat table of an experiment of several heroes."""
+    from .results import seat_summary_rows
+    head = ["cell", "seat", "n", "finished", "Fame mean [95% CI]", "score mean [95% CI]",
+            "win rate [95% Wilson]", "games/s"]
+    table = [head]
+    last = None
+    for r in seat_summary_rows(manifest, games):
+        first = r["cell"] != last
+        last = r["cell"]
+        table.append([f"{r['cell']} {r['label']}" if first else "",
+                      f"{r['player']} {r['hero']} ({r['policy_label']})", str(r["n"]), str(r["finished"]),
+                      _fmt_ci(r["fame"]), _fmt_ci(r["score"]), _fmt_ci(r["win"], 3),
+                      (f"{r['games_per_s']:.0f}" if r["games_per_s"] else "-") if first else ""])
+    widths = [max(len(row[i]) for row in table) for i in range(len(head))]
+    out = []
+    for k, row in enumerate(table):
+        out.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
+        if k == 0:
+            out.append("  ".join("-" * w for w in widths))
+    return out
+
+
 def _precision_line(manifest: dict) -> None:
     """Say whether a precision target was reached (a warning, exit status 0, when the cap came first)."""
     p = manifest.get("precision")
@@ -583,12 +609,13 @@ def _precision_line(manifest: dict) -> None:
                    f"{p['max_games']} games per cell; the widest is {worst!r} at {p['widths'][worst]:.3g}", err=True)
 
 
-def _experiment_from_cli(experiment, scenario, hero, policy, lost_legion, content, games, seed):
+def _experiment_from_cli(experiment, scenario, hero, policy, lost_legion, content, games, seed, players=None):
     from .experiments import ExperimentError, experiment_from_options, load_experiment
     try:
         if experiment is not None:
             given = [n for n, v in (("--scenario", scenario), ("--hero", hero or None), ("--policy", policy or None),
-                                    ("--lost-legion", lost_legion or None), ("--content", content)) if v is not None]
+                                    ("--lost-legion", lost_legion or None), ("--content", content),
+                                    ("--players", players)) if v is not None]
             if given:
                 fail(f"{experiment}: the experiment file sets the factors; leave out {', '.join(given)}")
             exp = load_experiment(experiment)
@@ -597,6 +624,21 @@ def _experiment_from_cli(experiment, scenario, hero, policy, lost_legion, conten
                 exp = replace(exp, games=_int(games, "--games", 1) if games is not None else exp.games,
                               seed=_int(seed, "--seed", 0) if seed is not None else exp.seed)
             return exp
+        n_players = _int(players, "--players", 1, 4) if players is not None else 1
+        if n_players > 1:
+            # --hero a,b,c: the heroes of one game, one per seat (repeat for more seat arms);
+            # --hero all: every set of N different heroes; --policy once or once per seat
+            seats = None
+            if hero:
+                seats = []
+                for item in hero:
+                    names = [h.strip() for h in item.split(",") if h.strip()]
+                    seats.append("all" if [x.lower() for x in names] == ["all"] else names)
+            return experiment_from_options(
+                scenario or "first-reconnaissance", (), policy or ["random"], lost_legion,
+                str(content) if content is not None else None,
+                _int(games if games is not None else "100", "--games", 1),
+                _int(seed if seed is not None else "0", "--seed", 0), players=n_players, seats=seats)
         heroes = [h.strip() for item in (hero or ["arythea"]) for h in item.split(",") if h.strip()]
         return experiment_from_options(
             scenario or "first-reconnaissance", heroes, policy or ["random"], lost_legion,
@@ -616,7 +658,13 @@ def run_cmd(
     hero: Optional[list[str]] = typer.Option(None, "--hero", help="Hero id, several (repeat or "
                                              "comma-separate) or 'all'. [default: arythea]"),
     policy: Optional[list[str]] = typer.Option(None, "--policy", metavar="NAME[:k=v,...]",
-                                               help="A policy with parameters; repeat for more arms. [default: random]"),
+                                               help="A policy with parameters; repeat for more arms "
+                                                    "(with --players N: once for all seats or once per seat). "
+                                                    "[default: random]"),
+    players: Optional[str] = typer.Option(None, "--players", help="Heroes per game: 1 (solo) or 2-4 "
+                                          "(First Reconnaissance, 17.3.1): then --hero a,b,c names one hero "
+                                          "per seat (repeat for more seat arms; 'all': every set of N "
+                                          "heroes). [default: 1]"),
     lost_legion: bool = typer.Option(False, "--lost-legion", help="Add The Lost Legion components."),
     content: Optional[Path] = CONTENT_OPTION,
     games: Optional[str] = typer.Option(None, "--games", help="Games per cell (also overrides the file's). [default: 100]"),
@@ -648,7 +696,7 @@ def run_cmd(
         fail(f"--backend: unknown backend {backend!r}; choose loky or dask")
     if scheduler and backend != "dask":
         fail("--scheduler needs --backend dask")
-    if resume and experiment is None and not any((scenario, hero, policy, lost_legion, content)):
+    if resume and experiment is None and not any((scenario, hero, policy, lost_legion, content, players)):
         if out is None:
             fail("--resume needs --out DIR (or the experiment)")
         try:
@@ -664,7 +712,7 @@ def run_cmd(
         if games is not None or seed is not None:
             fail("--resume DIR continues the stored run; leave out --games and --seed")
     else:
-        exp = _experiment_from_cli(experiment, scenario, hero, policy, lost_legion, content, games, seed)
+        exp = _experiment_from_cli(experiment, scenario, hero, policy, lost_legion, content, games, seed, players)
     available = cpus_available()
     n_jobs = _int(jobs, "--jobs", 1) if jobs is not None else available
     if n_jobs > available:
@@ -807,19 +855,37 @@ def replay_cmd(
             from .runner import restriction_indices
             set_restrictions(state.core, **restriction_indices(the_cell, g.tables))
         typer.echo(f"# {g.title} -- cell {c} ({the_cell.label}), seed {exp.seed} game {k}")
-        play_logged(g, exp.seed, k, get_policy(the_cell.policy, **dict(the_cell.params)), echo=typer.echo,
-                    max_steps=the_cell.max_steps, state=state)
+        if the_cell.seats:
+            from .runner import cell_policies
+            pols = cell_policies(the_cell)
+        else:
+            pols = get_policy(the_cell.policy, **dict(the_cell.params))
+        play_logged(g, exp.seed, k, pols, echo=typer.echo, max_steps=the_cell.max_steps, state=state)
     games_a, rounds_a, messages, _ = play_cell_chunk(the_cell, exp.seed, k, k + 1)
     g = cell_config(the_cell).game()
     replayed, _ = chunk_tables(exp, the_cell, games_a, rounds_a, messages, list(g.tables.tactic_ids), g.rounds)
-    a = stored.to_pylist()[0]
-    b = replayed.to_pylist()[0]
-    fields = [f for f in a if f not in TIMING_COLUMNS]
-    for f in fields:
-        if a.get(f) != b.get(f):
-            typer.echo(f"replay: game {k} of cell {c} ({the_cell.label}) differs from the stored row: "
-                       f"first differing field {f!r}: stored {a.get(f)!r}, replayed {b.get(f)!r}")
-            raise typer.Exit(code=1)
+    stored_rows = sorted(stored.to_pylist(), key=lambda r: r["player"])
+    replayed_rows = replayed.to_pylist()
+    if len(stored_rows) != len(replayed_rows):
+        typer.echo(f"replay: game {k} of cell {c} ({the_cell.label}) differs from the stored rows: "
+                   f"{len(stored_rows)} stored, {len(replayed_rows)} replayed")
+        raise typer.Exit(code=1)
+    fields = [f for f in stored_rows[0] if f not in TIMING_COLUMNS]
+    for a, b in zip(stored_rows, replayed_rows):
+        for f in fields:
+            if a.get(f) != b.get(f):
+                seat = f" seat {a['player']}" if the_cell.seats else ""
+                typer.echo(f"replay: game {k} of cell {c} ({the_cell.label}){seat} differs from the stored row: "
+                           f"first differing field {f!r}: stored {a.get(f)!r}, replayed {b.get(f)!r}")
+                raise typer.Exit(code=1)
+    if the_cell.seats:
+        seats = "; ".join(f"{b['hero']} Fame {b['fame']}, score {b['score']}{' (wins)' if b['won'] else ''}"
+                          for b in replayed_rows)
+        typer.echo(f"replay: game {k} of cell {c} ({the_cell.label}) reproduces the {len(replayed_rows)} stored "
+                   f"rows exactly, one per seat ({len(fields)} fields each; {seats}; "
+                   f"{replayed_rows[0]['termination']})")
+        return
+    b = replayed_rows[0]
     typer.echo(f"replay: game {k} of cell {c} ({the_cell.label}) reproduces the stored row exactly "
                f"({len(fields)} fields; Fame {b['fame']}, score {b['score']}, {b['termination']})")
 
@@ -840,6 +906,14 @@ def _write_report(directory: Path, metric, correction: str) -> None:
     except ReportError as err:
         fail(str(err))
     typer.echo(f"report: {md} and {page} ({n_fig} figures in {directory / 'figures'}, PNG and SVG)")
+
+
+def _solo_only(exp, what: str) -> None:
+    """Refuse, before anything is played, an experiment of several heroes where ``what``
+    reads each row as a game (one row per seat there)."""
+    if exp.players > 1:
+        fail(f"{exp.source}: players = {exp.players}: {what} for games of several heroes (one row per "
+             f"seat) is not implemented yet; use mksim run and mksim results")
 
 
 @app.command("report")
@@ -873,8 +947,9 @@ def experiment_cmd(
         exp = load_experiment(experiment)
     except ExperimentError as err:
         fail(str(err))
+    _solo_only(exp, "mksim experiment (its report)")
     out = out if out is not None else Path("results") / exp.name
-    run_cmd(experiment=experiment, scenario=None, hero=None, policy=None, lost_legion=False, content=None,
+    run_cmd(experiment=experiment, scenario=None, hero=None, policy=None, players=None, lost_legion=False, content=None,
             games=None, seed=None, jobs=jobs, out=out, quiet=quiet, resume=False, overwrite=overwrite,
             backend=backend, scheduler=scheduler, chunk_size=None)
     _write_report(out, metric, correction)
@@ -911,6 +986,7 @@ def check_cmd(
         exp = load_experiment(experiment)
     except (CheckError, ExperimentError) as err:
         fail(str(err))
+    _solo_only(exp, "mksim check")
     n_jobs = min(_int(jobs, "--jobs", 1), cpus_available()) if jobs is not None else cpus_available()
     tmp = None
     if out is None:

@@ -28,9 +28,11 @@ __all__ = ["ExperimentError", "Cell", "Experiment", "load_experiment", "experime
            "content_hash", "FACTORS", "FORBID_KINDS", "forbid_ids"]
 
 #: Factor names of ``[factors]`` in the order cells are enumerated.
-FACTORS = ("heroes", "policies", "lost_legion", "content", "tactics", "restrictions")
+FACTORS = ("heroes", "seats", "policies", "lost_legion", "content", "tactics", "restrictions")
 TOP_KEYS = {"name": str, "description": str, "scenario": str, "games": int, "seed": int,
-            "max_steps": int, "chunk_size": int, "factors": dict, "precision": dict}
+            "max_steps": int, "chunk_size": int, "players": int, "factors": dict, "precision": dict}
+#: Players per game: 1 (solo, with the dummy) or a competitive game of 2-4 heroes (17.3.1).
+MAX_PLAYERS = 4
 #: Keys of ``[precision]``: a target interval width that the runner plays games towards.
 PRECISION_KEYS = {"metric": str, "ci_width": (int, float), "max_games": int}
 REQUIRED = ("name", "scenario", "games", "seed")
@@ -83,12 +85,19 @@ class Cell:
     max_steps: int = 100_000
     restriction_arm: str = UNRESTRICTED
     forbid: tuple = ()
+    #: A game of several heroes: the hero of each seat (seat order, 1.1.2); empty in a solo
+    #: cell.  ``hero`` is then seat 0's.
+    seats: tuple = ()
+    #: Per seat ``(name, params pairs, label)`` as given when the policy level names one
+    #: policy per seat; empty when ``policy`` plays every seat.  Either way seat k plays on
+    #: its stream + k (:meth:`seat_specs`).
+    seat_policies: tuple = ()
 
     @property
     def label(self) -> str:
         """``hero | policy | LL | content arm | tactic arm | restriction arm`` (the last four
-        only when set)."""
-        parts = [self.hero, self.policy_label or self.policy]
+        only when set); with several heroes ``hero,hero,...`` (seat order)."""
+        parts = [",".join(self.seats) if self.seats else self.hero, self.policy_label or self.policy]
         if self.lost_legion:
             parts.append("lost-legion")
         if self.content_arm != SHIPPED:
@@ -110,8 +119,33 @@ class Cell:
             del d["restriction_arm"], d["forbid"]     # as before the factor: same fingerprints
         else:
             d["forbid"] = {k: list(ids) for k, ids in self.forbid}
+        if self.seats:
+            d["seats"] = list(self.seats)
+            d["seat_policies"] = [{"name": n, "params": dict(p), "label": lab} for n, p, lab in self.seat_policies]
+        else:
+            del d["seats"], d["seat_policies"]        # solo cells: the fingerprints of before
         d["label"] = self.label
         return d
+
+    @property
+    def players(self) -> int:
+        return len(self.seats) or 1
+
+    def seat_specs(self) -> list:
+        """``(name, params dict, label)`` of the policy of every seat: the per-seat level, or
+        the cell's policy for all seats; seat k's policy plays on its stream + k when it takes
+        a stream, so no two seats draw the same numbers (the rule of
+        :func:`mksim.runner.seat_policies`)."""
+        from .policies import get_policy
+        given = [(n, dict(p), lab) for n, p, lab in self.seat_policies] or \
+            [(self.policy, dict(self.params), self.policy_label or self.policy)] * self.players
+        out = []
+        for k, (name, params, label) in enumerate(given):
+            cls = type(get_policy(name, **params))
+            if k and any(q.name == "stream" for q in cls.parameter_specs()):
+                params = dict(params, stream=int(params.get("stream", 0)) + k)
+            out.append((name, params, label))
+        return out
 
 
 @dataclass
@@ -133,6 +167,8 @@ class Experiment:
     #: cell until every cell's 95% interval of ``metric`` is narrower than ``ci_width`` or each
     #: cell has ``max_games`` (docs/experiments.md, "Precision targets").
     precision: Optional[dict] = None
+    #: Heroes per game: 1 (solo) or 2-4 (every cell's ``seats``; one row per game and player).
+    players: int = 1
 
     def config(self) -> dict:
         """The full resolved configuration (JSON-able; stored in the manifest)."""
@@ -144,6 +180,8 @@ class Experiment:
         }
         if self.precision is not None:         # absent otherwise: older fingerprints stay valid
             cfg["precision"] = self.precision
+        if self.players > 1:                   # absent in solo experiments (as before)
+            cfg["players"] = self.players
         return cfg
 
     def fingerprint(self) -> str:
@@ -345,9 +383,16 @@ def _resolve(raw: dict, where: str, base: Path) -> Experiment:
     sc = shipped.get("scenarios", scenario)
     rounds = int(sc["rounds"])
     hero_ids = [h["id"] for h in shipped["heroes"]]
+    players = raw.get("players", 1)
+    seat_levels = _seat_levels(where, players, factors, sc, scenario, hero_ids)
+    if players > 1 and precision is not None:
+        raise ExperimentError(f"{where}: precision: a precision target is for solo experiments "
+                              f"(players = 1); not implemented for {players} players")
 
     heroes = []
-    for i, h in enumerate(_levels(f"{where}: factors.heroes", factors.get("heroes", ["arythea"]), True)):
+    hero_levels = factors.get("heroes", ["arythea"]) if players == 1 else \
+        list(dict.fromkeys(h for lv in seat_levels for h in lv))
+    for i, h in enumerate(_levels(f"{where}: factors.heroes", hero_levels, True)):
         _check_type(f"{where}: factors.heroes[{i}]", h, str)
         if h.strip().lower() == "all":
             heroes.extend(x for x in hero_ids if x not in heroes)
@@ -359,7 +404,7 @@ def _resolve(raw: dict, where: str, base: Path) -> Experiment:
         if hid not in heroes:
             heroes.append(hid)
 
-    policies = [_policy_level(f"{where}: factors.policies[{i}]", p)
+    policies = [_seat_policy_level(f"{where}: factors.policies[{i}]", p, players)
                 for i, p in enumerate(_levels(f"{where}: factors.policies", factors.get("policies", ["random"])))]
     labels = [p[2] for p in policies]
     if len(set(labels)) != len(labels):
@@ -429,21 +474,99 @@ def _resolve(raw: dict, where: str, base: Path) -> Experiment:
 
     max_steps = raw.get("max_steps", 100_000)
     cells = []
-    for k, (h, (pname, params, plabel), lost, (carm, cpath), (tarm, forced), (rarm, forbid)) in enumerate(
-            itertools.product(heroes, policies, ll, content_arms, tactic_arms, restriction_arms)):
-        cells.append(Cell(k, scenario, h, pname, tuple(sorted(params.items())), plabel, lost,
-                          carm, cpath, tarm, forced, max_steps, rarm, forbid))
+    first = heroes if players == 1 else seat_levels
+    for k, (h, (pname, params, plabel, per_seat), lost, (carm, cpath), (tarm, forced), (rarm, forbid)) in \
+            enumerate(itertools.product(first, policies, ll, content_arms, tactic_arms, restriction_arms)):
+        seats = tuple(h) if players > 1 else ()
+        cells.append(Cell(k, scenario, seats[0] if seats else h, pname, tuple(sorted(params.items())), plabel,
+                          lost, carm, cpath, tarm, forced, max_steps, rarm, forbid, seats,
+                          tuple((n, tuple(sorted(p.items())), lab) for n, p, lab in per_seat)))
     resolved = {
-        "heroes": heroes, "policies": [{"name": n, "params": p, "label": lab} for n, p, lab in policies],
+        "heroes": heroes, "policies": [_policy_resolved(n, p, lab, per_seat) for n, p, lab, per_seat in policies],
         "lost_legion": ll, "content": [{"name": n, "path": p} for n, p in content_arms],
         "tactics": [{"name": n, "force": {str(r): t for r, t in f}} for n, f in tactic_arms],
     }
     if "restrictions" in factors:          # absent: the resolved configuration of older files
         resolved["restrictions"] = [{"name": n, "forbid": {k: list(ids) for k, ids in f}}
                                     for n, f in restriction_arms]
+    if players > 1:                        # absent in solo experiments (their fingerprints of before)
+        resolved["seats"] = [list(lv) for lv in seat_levels]
     return Experiment(raw["name"].strip(), scenario, raw["games"], raw["seed"], cells, resolved,
                       source=where, description=raw.get("description", ""), max_steps=max_steps,
-                      chunk_size=raw.get("chunk_size"), content_hashes=hashes, precision=precision)
+                      chunk_size=raw.get("chunk_size"), content_hashes=hashes, precision=precision,
+                      players=players)
+
+
+def _policy_resolved(name: str, params: dict, label: str, per_seat: list) -> dict:
+    d = {"name": name, "params": params, "label": label}
+    if per_seat:
+        d["seats"] = [{"name": n, "params": p, "label": lab} for n, p, lab in per_seat]
+    return d
+
+
+def _seat_levels(where: str, players: Any, factors: dict, sc: dict, scenario: str, hero_ids: list) -> list:
+    """``players`` and ``factors.seats`` checked: the hero tuples (one hero per seat) of a
+    game of several heroes, ``[]`` in a solo experiment.  A level is a list of ``players``
+    different heroes (1.1.2) or ``"all"`` (every set of ``players`` different heroes, each in
+    content order); the default is the first ``players`` heroes."""
+    from .game import normalize_id
+    if not 1 <= players <= MAX_PLAYERS:
+        raise ExperimentError(f"{where}: players: must be 1 (solo) to {MAX_PLAYERS}, got {players}")
+    if players == 1:
+        if "seats" in factors:
+            raise ExperimentError(f"{where}: factors.seats: needs players = 2 to {MAX_PLAYERS} "
+                                  f"(a solo experiment names its heroes in factors.heroes)")
+        return []
+    mp = sc.get("multiplayer")
+    allowed = list(mp.get("players", [])) if mp else []
+    if players not in allowed:
+        raise ExperimentError(f"{where}: players: scenario {scenario.replace('_', '-')!r} is not set up for "
+                              f"{players} players (scenarios.toml multiplayer.players: "
+                              f"{', '.join(map(str, allowed)) or 'none'})")
+    if "heroes" in factors:
+        raise ExperimentError(f"{where}: factors.heroes: a game of {players} players names one hero per seat "
+                              f"in factors.seats (e.g. seats = [{list(hero_ids[:players])!r}] or \"all\")")
+    if "tactics" in factors:
+        raise ExperimentError(f"{where}: factors.tactics: forced tactics are for solo experiments (players = 1); "
+                              f"not implemented for {players} players")
+    value = factors.get("seats", [list(hero_ids[:players])])
+    levels = []
+    for i, lv in enumerate(_levels(f"{where}: factors.seats", value, True)):
+        w = f"{where}: factors.seats[{i}]"
+        if isinstance(lv, str) and lv.strip().lower() == "all":
+            levels.extend(c for c in itertools.combinations(hero_ids, players) if c not in levels)
+            continue
+        if not isinstance(lv, list) or not all(isinstance(h, str) for h in lv):
+            raise ExperimentError(f"{w}: must be a list of {players} heroes (one per seat) or \"all\", got {lv!r}")
+        if len(lv) != players:
+            raise ExperimentError(f"{w}: names {len(lv)} hero(es) for players = {players}: name one per seat")
+        seats = []
+        for j, h in enumerate(lv):
+            hid = normalize_id(h)
+            if hid not in hero_ids:
+                raise ExperimentError(f"{w}[{j}]: unknown hero {h!r}; known: {', '.join(hero_ids)}")
+            if hid in seats:
+                raise ExperimentError(f"{w}[{j}]: hero {h!r} twice; each player picks a different hero (1.1.2)")
+            seats.append(hid)
+        if tuple(seats) not in levels:
+            levels.append(tuple(seats))
+    return levels
+
+
+def _seat_policy_level(where: str, level: Any, players: int) -> tuple[str, dict, str, list]:
+    """A policies level of an experiment of ``players`` heroes: one policy for every seat
+    (as :func:`_policy_level`), or a list of one policy per seat.  Returns (name, params,
+    label, per-seat list of (name, params, label)); the name and params are seat 0's when
+    the level is per seat."""
+    if not isinstance(level, list):
+        return (*_policy_level(where, level), [])
+    if players == 1:
+        raise ExperimentError(f"{where}: a list of policies is one per seat: needs players = 2 to {MAX_PLAYERS}")
+    if len(level) != players:
+        raise ExperimentError(f"{where}: {len(level)} policies for {players} seats: give one for all seats "
+                              f"or one per seat")
+    per_seat = [_policy_level(f"{where}[{j}]", x) for j, x in enumerate(level)]
+    return per_seat[0][0], per_seat[0][1], " / ".join(lab for _, _, lab in per_seat), per_seat
 
 
 def _precision(p: Optional[dict], games: int, scenario: str, where: str) -> Optional[dict]:
@@ -501,10 +624,22 @@ def load_experiment(path) -> Experiment:
 
 def experiment_from_options(scenario: str = "first-reconnaissance", heroes=("arythea",),
                             policies=("random",), lost_legion: bool = False, content: Optional[str] = None,
-                            games: int = 100, seed: int = 0, name: str = "command-line") -> Experiment:
-    """The experiment ``mksim run`` flags describe (one content arm, no forced tactics)."""
+                            games: int = 100, seed: int = 0, name: str = "command-line",
+                            players: int = 1, seats=None) -> Experiment:
+    """The experiment ``mksim run`` flags describe (one content arm, no forced tactics).
+
+    With ``players`` > 1, ``seats`` lists the seat levels (lists of heroes, or ``"all"``;
+    None: the first ``players`` heroes) and ``policies`` is one policy for all seats or
+    one per seat (a single per-seat level)."""
     raw = {"name": name, "scenario": scenario, "games": games, "seed": seed,
            "factors": {"heroes": list(heroes), "policies": list(policies), "lost_legion": [bool(lost_legion)]}}
+    if players != 1:
+        raw["players"] = players
+        del raw["factors"]["heroes"]
+        if seats is not None:
+            raw["factors"]["seats"] = list(seats)
+        if len(policies) > 1:
+            raw["factors"]["policies"] = [list(policies)]
     if content is not None:
         raw["factors"]["content"] = [{"name": Path(content).stem or "content", "path": str(Path(content).resolve())}]
     try:
@@ -513,6 +648,10 @@ def experiment_from_options(scenario: str = "first-reconnaissance", heroes=("ary
         import re
         msg = str(err)
         for pattern, option in ((r"command line: factors\.heroes(\[\d+\])?", "--hero"),
+                                (r"command line: factors\.seats(\[\d+\])?(\[\d+\])?", "--hero"),
+                                (r"command line: players", "--players"),
+                                (r"command line: factors\.policies\[0\](\[\d+\])?: (\d+) policies for",
+                                 r"--policy: given \2 times for"),
                                 (r"command line: factors\.policies(\[\d+\])?", "--policy"),
                                 (r"command line: factors\.content(\[\d+\])?(\.path)?", "--content"),
                                 (r"command line: scenario", "--scenario")):
@@ -531,10 +670,13 @@ def experiment_from_config(config: dict, where: str) -> Experiment:
                               tuple(sorted((int(r), t) for r, t in c["forced"].items())), c["max_steps"],
                               c.get("restriction_arm", UNRESTRICTED),
                               tuple((k, tuple(c["forbid"][k])) for k in FORBID_KINDS
-                                    if c.get("forbid", {}).get(k))))
+                                    if c.get("forbid", {}).get(k)),
+                              tuple(c.get("seats", ())),
+                              tuple((p["name"], tuple(sorted(p["params"].items())), p["label"])
+                                    for p in c.get("seat_policies", ()))))
         return Experiment(config["name"], config["scenario"], config["games"], config["seed"], cells,
                           config["factors"], source=where, description=config.get("description", ""),
                           max_steps=config["max_steps"], content_hashes=config["content_hashes"],
-                          precision=config.get("precision"))
+                          precision=config.get("precision"), players=config.get("players", 1))
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise ExperimentError(f"{where}: the manifest's configuration is not readable ({err!r})") from None

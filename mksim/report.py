@@ -107,6 +107,12 @@ def load_results(out: Path) -> Results:
         raise ReportError(str(err)) from None
     if m is None:
         raise ReportError(f"{out}: no mksim results here (no manifest.json)")
+    players = m.get("experiment", {}).get("players", 1)
+    if players > 1:
+        # its tables and comparisons treat a row as a game: a game of several heroes has one
+        # row per seat (mksim results DIR gives the per-seat figures)
+        raise ReportError(f"{out}: a report of games of {players} heroes (one row per seat) is not "
+                          f"implemented yet; mksim results {out} prints the per-seat figures")
     run = m.get("run", {})
     gp, rp = out / "games.parquet", out / "rounds.parquet"
     if run.get("status") != "complete" or not gp.exists() or not rp.exists():

@@ -54,7 +54,9 @@ GAMES_DTYPE = np.dtype(
      ("error", "i1"), ("score", "<i4")]
     + [(f, "<i4") for f in STATS_FIELDS]
     + [("tactics", "i1", (STATS_MAX_ROUNDS,)), ("conquered", "<i2", (STATS_SITE_KINDS,)),
-       ("seconds", "<f8")])
+       ("seconds", "<f8"),
+       # games of several heroes only (the columns are written when the experiment's players > 1):
+       ("titles", "<i2"), ("won", "?"), ("rank", "i1")])
 #: One game, player and round (the state at the round's end).
 ROUNDS_DTYPE = np.dtype([("game_index", "<i8"), ("player", "i1"), ("round", "i1")]
                         + [(f, "<i4") for f in ROUND_FIELDS])
@@ -144,6 +146,9 @@ def chunk_tables(exp, cell, games: np.ndarray, rounds: np.ndarray, messages: dic
     """
     import pyarrow as pa
     n = len(games)
+    seats = tuple(getattr(cell, "seats", ()))
+    if seats:           # several heroes: each row is one seat's hero and policy
+        return _seat_chunk_tables(exp, cell, games, rounds, messages, tactic_ids, n_rounds)
     cols = {
         "experiment": _const_str(exp.name, n),
         "cell": _arrow(np.full(n, cell.index, np.int32)),
@@ -185,6 +190,77 @@ def chunk_tables(exp, cell, games: np.ndarray, rounds: np.ndarray, messages: dic
         "cell": _arrow(np.full(rn, cell.index, np.int32)),
         "game_index": _arrow(rounds["game_index"]),
         "player": _arrow(rounds["player"]),
+        "round": _arrow(rounds["round"]),
+    }
+    for f in ROUND_FIELDS:
+        if f == "tactic":
+            rcols["tactic"] = _names(rounds["tactic"].astype(np.int64) - 1, tactic_ids)
+        else:
+            rcols[f] = _arrow(rounds[f])
+    return gt, pa.table(rcols)
+
+
+def _seat_names(codes: np.ndarray, names: list):
+    """Per-row strings of a seat's name (``names[player]``)."""
+    return _names(codes.astype(np.int64), list(names))
+
+
+def _seat_chunk_tables(exp, cell, games: np.ndarray, rounds: np.ndarray, messages: dict,
+                       tactic_ids: list, n_rounds: int):
+    """:func:`chunk_tables` of a cell of several heroes: one row per game and seat, with that
+    seat's hero and policy, and the columns of a competitive game: ``players``, ``titles``
+    (20.3), ``won`` (20.1.1: ties share) and ``rank`` (tied seats share)."""
+    import pyarrow as pa
+    n = len(games)
+    seat = games["player"]
+    specs = cell.seat_specs()
+    cols = {
+        "experiment": _const_str(exp.name, n),
+        "cell": _arrow(np.full(n, cell.index, np.int32)),
+        "cell_label": _const_str(cell.label, n),
+        "seed": _arrow(np.full(n, exp.seed, np.uint64)),
+        "game_index": _arrow(games["game_index"]),
+        "player": _arrow(seat),
+        "players": _arrow(np.full(n, len(cell.seats), np.int8)),
+        "scenario": _const_str(cell.scenario, n),
+        "lost_legion": _arrow(np.full(n, bool(cell.lost_legion))),
+        "content_arm": _const_str(cell.content_arm, n),
+        "content_hash": _const_str(exp.content_hashes.get(cell.content_arm, ""), n),
+        "hero": _seat_names(seat, cell.seats),
+        "policy": _seat_names(seat, [x[0] for x in specs]),
+        "policy_label": _seat_names(seat, [x[2] for x in specs]),
+        "policy_params": _seat_names(seat, [json.dumps(x[1], sort_keys=True) for x in specs]),
+        "tactic_arm": _const_str(cell.tactic_arm, n),
+        "restriction_arm": _const_str(cell.restriction_arm, n),
+    }
+    for r in range(n_rounds):
+        cols[f"tactic_r{r + 1}"] = _names(games["tactics"][:, r].astype(np.int64) - 1, tactic_ids)
+    cols["termination"] = _names(games["termination"], TERMINATIONS, -99)
+    cols["finished"] = _arrow(games["finished"])
+    cols["error"] = _names(games["error"], ERRORS, -99)
+    texts = sorted(set(messages.values()))
+    which = {t: i for i, t in enumerate(texts)}
+    cols["stopped_reason"] = _names([which[messages[int(g)]] if int(g) in messages else -1
+                                     for g in games["game_index"]] if messages else np.full(n, -1), texts)
+    score = games["score"]
+    fin = games["finished"]
+    cols["score"] = _arrow(score, score != SCORE_MISSING)
+    cols["titles"] = _arrow(games["titles"].astype(np.int32), fin)
+    cols["won"] = _arrow(games["won"], fin)
+    cols["rank"] = _arrow(games["rank"], fin)
+    for f in STATS_FIELDS:
+        cols[f] = _arrow(games[f])
+    for k, site in enumerate(SITE_IDS):
+        cols[f"conquered_{site}"] = _arrow(games["conquered"][:, k].astype(np.int32))
+    cols["seconds"] = _arrow(games["seconds"])
+    gt = pa.table(cols)
+    rn = len(rounds)
+    rcols = {
+        "experiment": _const_str(exp.name, rn),
+        "cell": _arrow(np.full(rn, cell.index, np.int32)),
+        "game_index": _arrow(rounds["game_index"]),
+        "player": _arrow(rounds["player"]),
+        "hero": _seat_names(rounds["player"], cell.seats),
         "round": _arrow(rounds["round"]),
     }
     for f in ROUND_FIELDS:
@@ -602,4 +678,59 @@ def summary_rows(manifest: dict, games) -> list[dict]:
         s = float(acc["secs"][i])
         row["games_per_s"] = n / s if s > 0 else None
         rows.append(row)
+    return rows
+
+
+SEAT_SUMMARY_COLUMNS = ["cell", "player", "finished", "fame", "score", "won", "seconds"]
+
+
+def seat_summary_rows(manifest: dict, games) -> list[dict]:
+    """:func:`summary_rows` of an experiment of several heroes: one row per cell and seat
+    (its hero and policy), n games, finished, mean Fame and mean final score (finished games;
+    17.3.1 with achievements and titles) with 95% t intervals, the win rate (most points,
+    ties share, 20.1.1) with a Wilson interval, and the cell's games/s per worker core.
+
+    ``games`` is a pyarrow Table or a results folder (streamed by row groups)."""
+    import pyarrow.parquet as pq
+    cells = manifest["experiment"]["cells"]
+    k = max(c["index"] for c in cells) + 1
+    seats = max(len(c.get("seats", ())) for c in cells) or 1
+    shape = (k, seats)
+    acc = {name: np.zeros(shape) for name in ("n", "fin", "fame", "fame2", "score", "score2", "won", "secs")}
+    if isinstance(games, (str, Path)):
+        out = Path(games)
+        files = [out / "games.parquet"] if (out / "games.parquet").exists() else \
+            sorted((out / CHUNKS).glob("c*-g*-*.games.parquet")) if (out / CHUNKS).is_dir() else []
+        batches = (b for f in files for b in pq.ParquetFile(f).iter_batches(columns=SEAT_SUMMARY_COLUMNS,
+                                                                              batch_size=65536))
+    else:
+        batches = games.select(SEAT_SUMMARY_COLUMNS).to_batches(max_chunksize=65536)
+    for b in batches:
+        cell = _numpy(b.column(0), np.int64)
+        seat = _numpy(b.column(1), np.int64)
+        idx = cell * seats + seat
+        fin = _numpy(b.column(2), np.bool_)
+        fame = _numpy(b.column(3), np.int32).astype(np.float64)
+        score = _numpy(b.column(4), np.int32).astype(np.float64)      # null (not finished) reads 0
+        won = _numpy(b.column(5), np.bool_) & fin
+        secs = _numpy(b.column(6), np.float64) * (seat == 0)          # the game's time, once per game
+        size = k * seats
+        for name, w in (("n", None), ("fin", fin), ("fame", fame), ("fame2", fame * fame),
+                        ("score", score * fin), ("score2", score * score * fin), ("won", won), ("secs", secs)):
+            acc[name] += np.bincount(idx, weights=w, minlength=size).reshape(shape)
+    rows = []
+    for c in cells:
+        i = c["index"]
+        s = float(acc["secs"][i].sum())
+        n_games = int(acc["n"][i][0])
+        labels = [p["label"] for p in c.get("seat_policies", ())] or [c["policy_label"] or c["policy"]] * len(c["seats"])
+        for p, hero in enumerate(c["seats"]):
+            n, fin = int(acc["n"][i][p]), int(acc["fin"][i][p])
+            wins = int(acc["won"][i][p])
+            rows.append({"cell": i, "label": c["label"], "player": p, "hero": hero, "policy_label": labels[p],
+                         "n": n, "finished": fin,
+                         "fame": _t_ci(n, acc["fame"][i][p], acc["fame2"][i][p]),
+                         "score": _t_ci(fin, acc["score"][i][p], acc["score2"][i][p]),
+                         "win": (wins / fin, *_wilson(wins, fin)) if fin else None,
+                         "games_per_s": n_games / s if s > 0 else None})
     return rows

@@ -76,6 +76,8 @@ class GameConfig:
         Add The Lost Legion's components (LL-2.3).
     max_steps : int
         Safety valve: decisions after which a game is stopped with ERROR_STEP_LIMIT.
+    heroes : tuple of str
+        A game of several heroes: one hero per seat (``hero`` is then ignored); empty: solo.
     """
 
     scenario: str = "first-reconnaissance"
@@ -83,9 +85,13 @@ class GameConfig:
     content: Optional[str] = None
     lost_legion: bool = False
     max_steps: int = 100_000
+    heroes: tuple = ()
 
     def game(self) -> Game:
         """The :class:`Game` (built once per process, configuration and content version)."""
+        if self.heroes:
+            return _game_seats(self.scenario, tuple(self.heroes), self.content, self.lost_legion,
+                               _content_stamp(self.content))
         return _game(self.scenario, self.hero, self.content, self.lost_legion, _content_stamp(self.content))
 
 
@@ -106,6 +112,11 @@ def _content_stamp(path) -> tuple:
 @functools.lru_cache(maxsize=32)
 def _game(scenario, hero, content, lost_legion, stamp=()) -> Game:
     return Game(scenario, hero, content=_content(content, stamp), lost_legion=lost_legion)
+
+
+@functools.lru_cache(maxsize=64)
+def _game_seats(scenario, heroes, content, lost_legion, stamp=()) -> Game:
+    return Game(scenario, heroes=list(heroes), content=_content(content, stamp), lost_legion=lost_legion)
 
 
 #: (path, stamp) -> Content a worker received from its parent at start (``_worker_init``).
@@ -233,10 +244,14 @@ def _play_state(config: GameConfig, seed: int, game_index: int, pol: Policy,
         set_forced_tactics(state.core, forced)
     if restrict:
         set_restrictions(state.core, **restrict)
-    pol.reset(seed, game_index)
+    seats = pol if isinstance(pol, list) else None       # one policy per seat (several heroes)
+    for p in seats or (pol,):
+        p.reset(seed, game_index)
     error, message = ERROR_NONE, ""
     try:
-        if pol.metadata.get("fast_path"):
+        if seats is not None:
+            _play_seats(state, seats, config.max_steps)
+        elif pol.metadata.get("fast_path"):
             pol.play_engine(state.engine, config.max_steps)
         else:
             _play_python(state, pol, config.max_steps)
@@ -262,6 +277,31 @@ def _play_python(state: State, policy: Policy, max_steps: int) -> None:
         if len(legal) == 0:
             raise RuntimeError("no legal action although the game is not over")
         state.apply(choose_checked(policy, state, legal))
+        steps += 1
+
+
+def _play_seats(state: State, seats: list, max_steps: int) -> None:
+    """Play a game of several heroes, each decision by the policy of the seat whose decision
+    it is (``State.current_player``; the dummy never decides).  When every seat's policy has
+    a C core (random, eager, heuristic) the whole game runs in the engine's nogil loop
+    (``play_seats``); else one Python call per decision.  Both make the same decisions."""
+    from .policies.builtin import _CPolicy
+    if all(isinstance(p, _CPolicy) and p.metadata.get("fast_path") for p in seats):
+        cores = [p._core for p in seats]
+        for core in cores:
+            # the per-content data a core reads (the heuristic's tactic ranks and average
+            # tokens): its own play() and choose_engine() bind it, play_seats does not
+            bind = getattr(core, "bind", None)
+            if bind is not None:
+                bind(state.engine)
+        cores[0].play_seats(cores, state.engine, max_steps)
+        return
+    steps = 0
+    while not state.is_terminal() and steps < max_steps:
+        legal = state.legal_actions()
+        if len(legal) == 0:
+            raise RuntimeError("no legal action although the game is not over")
+        state.apply(choose_checked(seats[state.current_player()], state, legal))
         steps += 1
 
 
@@ -325,9 +365,10 @@ def run(config: GameConfig, n_games: int, seed: int, jobs: int = 1, chunk: Optio
 
 def seat_policies(specs, n_seats: int) -> list:
     """One policy per seat from ``specs`` (a spec / Policy, or a list of them): one spec for
-    all seats, or exactly one per seat.  A policy given once that takes a ``stream`` is built
-    anew for each seat k with its stream + k, so the seats draw from distinct policy streams
-    (``ext/_policies.pxd``); seat 0 is the policy as given.
+    all seats, or exactly one per seat.  Seat k's policy, when it takes a ``stream``, is built
+    anew with its stream + k, so no two seats draw from the same policy stream
+    (``ext/_policies.pxd``), whether the seats share one spec or each has its own; seat 0 is
+    the policy as given (``mksim run`` plays the same, :meth:`mksim.experiments.Cell.seat_specs`).
 
     Raises
     ------
@@ -337,18 +378,16 @@ def seat_policies(specs, n_seats: int) -> list:
     items = list(specs) if isinstance(specs, (list, tuple)) else [specs]
     if len(items) not in (1, n_seats):
         raise ValueError(f"{len(items)} policies for {n_seats} seats: give one for all or one per seat")
-    if len(items) == n_seats:
-        return [_policy(x) for x in items]
-    first = _policy(items[0])
-    out = [first]
-    takes_stream = any(q.name == "stream" for q in type(first).parameter_specs())
-    for k in range(1, n_seats):
-        if takes_stream:                          # seat k: the given stream + k
-            params = dict(first.parameters)
+    per_seat = len(items) == n_seats
+    out = []
+    for k in range(n_seats):
+        item = items[k] if per_seat else items[0]
+        pol = _policy(item) if (k == 0 or per_seat or isinstance(item, (str, tuple))) else out[0]
+        if k and any(q.name == "stream" for q in type(pol).parameter_specs()):   # seat k: stream + k
+            params = dict(pol.parameters)
             params["stream"] = int(params.get("stream", 0)) + k
-            out.append(type(first)(**params))
-        else:                                     # no stream: a fresh copy of the same policy
-            out.append(_policy(items[0]) if isinstance(items[0], (str, tuple)) else first)
+            pol = type(pol)(**params)
+        out.append(pol)
     return out
 
 
@@ -549,7 +588,13 @@ def restriction_indices(cell, tables) -> dict:
 
 
 def cell_config(cell) -> GameConfig:
-    return GameConfig(cell.scenario, cell.hero, cell.content, cell.lost_legion, cell.max_steps)
+    return GameConfig(cell.scenario, cell.hero, cell.content, cell.lost_legion, cell.max_steps,
+                      tuple(getattr(cell, "seats", ())))
+
+
+def cell_policies(cell) -> list:
+    """The policy of every seat of a cell of several heroes (:meth:`Cell.seat_specs`)."""
+    return [get_policy(n, **p) for n, p, _ in cell.seat_specs()]
 
 
 def play_cell_chunk(cell, seed: int, start: int, stop: int, in_worker: bool = False):
@@ -572,6 +617,8 @@ def play_cell_chunk(cell, seed: int, start: int, stop: int, in_worker: bool = Fa
     from .results import GAMES_DTYPE, ROUNDS_DTYPE
     if in_worker:
         _worker_init()           # no-op when loky's initializer already ran it
+    if getattr(cell, "seats", ()):
+        return _play_seats_chunk(cell, seed, start, stop)
     t_chunk = time.perf_counter()
     config = cell_config(cell)
     game = config.game()
@@ -627,6 +674,75 @@ def play_cell_chunk(cell, seed: int, start: int, stop: int, in_worker: bool = Fa
     rounds = np.zeros(nr, dtype=ROUNDS_DTYPE)
     rounds["game_index"] = np.repeat(np.arange(start, stop, dtype=np.int64), n_rounds)
     # round numbers 1..k of each game: positions within each game's run of rows
+    first_row = np.repeat(np.cumsum(n_rounds) - n_rounds, n_rounds)
+    rounds["round"] = np.arange(nr) - first_row + 1
+    for k, name in enumerate(ROUND_FIELDS):
+        rounds[name] = rbuf[:nr, k]
+    return games, rounds, messages, time.perf_counter() - t_chunk
+
+
+def _play_seats_chunk(cell, seed: int, start: int, stop: int):
+    """:func:`play_cell_chunk` for a cell of several heroes: one games row per game and seat
+    (game order, then seat order) and one rounds row per game, seat and round.  ``score`` is
+    the seat's final score (17.3.1, 20.1-20.3: Fame, achievements, titles), ``titles`` its
+    title points (20.3), ``won`` most points (ties share the victory, 20.1.1) and ``rank``
+    1 + the seats with more points (tied seats share a rank); ``seconds`` is the game's time
+    on each of its rows."""
+    import time
+    from ._access import ROUND_FIELDS, STATS_FIELDS, STATS_MAX_ROUNDS, STATS_SITE_KINDS, fill_game, seat_scores
+    from .results import GAMES_DTYPE, ROUNDS_DTYPE
+    t_chunk = time.perf_counter()
+    config = cell_config(cell)
+    game = config.game()
+    pols = cell_policies(cell)
+    restrict = restriction_indices(cell, game.tables)
+    n_seats = len(cell.seats)
+    n = stop - start
+    rows = n * n_seats
+    stats = np.zeros((rows, len(STATS_FIELDS)), np.int32)
+    tactics = np.zeros((rows, STATS_MAX_ROUNDS), np.int32)
+    sites = np.zeros((rows, STATS_SITE_KINDS), np.int32)
+    rbuf = np.zeros((rows * STATS_MAX_ROUNDS, len(ROUND_FIELDS)), np.int32)
+    n_rounds = np.zeros(rows, np.int64)
+    games = np.zeros(rows, dtype=GAMES_DTYPE)
+    games["score"] = SCORE_MISSING
+    messages = {}
+    nr = 0
+    clock = time.perf_counter
+    for i in range(n):
+        g = start + i
+        t0 = clock()
+        state, error, message = _play_state(config, seed, g, pols, None, restrict)
+        core = state.core
+        done = error == ERROR_NONE and state.engine.is_terminal()
+        first = i * n_seats
+        block = games[first:first + n_seats]
+        block["game_index"] = g
+        block["player"] = np.arange(n_seats)
+        block["termination"] = TERM_STEP_LIMIT if error == ERROR_STEP_LIMIT else outcome_numbers(core)[0]
+        block["finished"] = done
+        block["error"] = error
+        if done:
+            scored = seat_scores(core, game.titles)
+            points = [x for x, _ in scored]
+            block["score"] = points
+            block["titles"] = [t for _, t in scored]
+            block["won"] = [x == max(points) for x in points]
+            block["rank"] = [1 + sum(y > x for y in points) for x in points]
+        for p in range(n_seats):
+            k = fill_game(core, p, first + p, stats, tactics, sites, rbuf, nr)
+            n_rounds[first + p] = k
+            nr += k
+        if message:
+            messages[g] = message
+        block["seconds"] = clock() - t0
+    for k, name in enumerate(STATS_FIELDS):
+        games[name] = stats[:, k]
+    games["tactics"] = tactics
+    games["conquered"] = sites
+    rounds = np.zeros(nr, dtype=ROUNDS_DTYPE)
+    rounds["game_index"] = np.repeat(np.repeat(np.arange(start, stop, dtype=np.int64), n_seats), n_rounds)
+    rounds["player"] = np.repeat(np.tile(np.arange(n_seats, dtype=np.int8), n), n_rounds)
     first_row = np.repeat(np.cumsum(n_rounds) - n_rounds, n_rounds)
     rounds["round"] = np.arange(nr) - first_row + 1
     for k, name in enumerate(ROUND_FIELDS):
@@ -1013,8 +1129,10 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
         games, rounds, messages, seconds = result
         tactic_ids, n_rounds = game_info[key[0]]
         gt, rt = chunk_tables(exp, cell, games, rounds, messages, tactic_ids, n_rounds)
-        rec = {"cell": key[0], "start": key[1], "stop": key[2], "games": len(games),
-               "finished": int(games["finished"].sum()), "seconds": round(seconds, 4), "written": now()}
+        # games, not rows: a game of several heroes has one row per seat
+        rec = {"cell": key[0], "start": key[1], "stop": key[2], "games": key[2] - key[1],
+               "finished": int(games["finished"][games["player"] == 0].sum()), "seconds": round(seconds, 4),
+               "written": now()}
         write_chunk(out, rec, gt, rt)
         if stream is not None:
             stream.add(key, (gt, rt))
