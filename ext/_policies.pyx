@@ -113,6 +113,10 @@ cdef class RandomPolicy:
         seats = list(policies)
         if not seats or len(seats) > MAX_PLAYERS:
             raise ValueError(f"play_seats: 1 to {MAX_PLAYERS} policies, not {len(seats)}")
+        for pol in seats:                  # per-content tables (the heuristic's tactic ranks and
+            bind = getattr(pol, "bind", None)      # average tokens), as each policy's play() does
+            if bind is not None:
+                bind(eng)
         p0 = seats[0]
         p1 = seats[1 % len(seats)]
         p2 = seats[2 % len(seats)]

@@ -288,13 +288,7 @@ def _play_seats(state: State, seats: list, max_steps: int) -> None:
     from .policies.builtin import _CPolicy
     if all(isinstance(p, _CPolicy) and p.metadata.get("fast_path") for p in seats):
         cores = [p._core for p in seats]
-        for core in cores:
-            # the per-content data a core reads (the heuristic's tactic ranks and average
-            # tokens): its own play() and choose_engine() bind it, play_seats does not
-            bind = getattr(core, "bind", None)
-            if bind is not None:
-                bind(state.engine)
-        cores[0].play_seats(cores, state.engine, max_steps)
+        cores[0].play_seats(cores, state.engine, max_steps)     # binds each core to the content
         return
     steps = 0
     while not state.is_terminal() and steps < max_steps:

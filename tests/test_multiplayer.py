@@ -382,3 +382,23 @@ def test_seat_policies_give_each_seat_its_own_stream():
     assert [p.parameters["stream"] for p in pols] == [0, 1, 2]
     with pytest.raises(ValueError, match="2 policies for 3 seats"):
         seat_policies(["random", "eager"], 3)
+
+
+def test_play_seats_binds_each_heuristic_seat_like_its_step_by_step_path(games):
+    # The nogil loop of several seats must make the decisions the one-call-per-decision path
+    # makes: the heuristic's per-content tables (tactic ranks, average tokens) are bound by
+    # play_seats itself, so fresh, unbound policies play the same game both ways.
+    from mksim._heuristic import HeuristicPolicy
+    g = games[2]
+    for k in (3, 4):
+        fast = g.new_state(k)
+        seats = [HeuristicPolicy(7, k, s) for s in range(2)]
+        steps = seats[0].play_seats(seats, fast.engine)
+        slow = g.new_state(k)
+        seats = [HeuristicPolicy(7, k, s) for s in range(2)]
+        n = 0
+        while not slow.is_terminal() and n < 100000:
+            slow.apply(int(seats[slow.current_player()].choose_engine(slow.engine)))
+            n += 1
+        assert fast.is_terminal() and n == steps
+        assert fast.to_dict() == slow.to_dict()
