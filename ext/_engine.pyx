@@ -262,7 +262,7 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
         return phase == PH_COMBAT_BLOCK and block_has_use(gs, es.st)
     if op == OP_INFLUENCE:
         return phase == PH_INTERACT or influence_elsewhere(gs) \
-            or units_need_influence(gs, es)   # 10.2.2; Diplomacy, Peaceful Moment; LL-4.3.4 (_fx_units)
+            or units_need_influence(gs, es)   # 10.2.2; Diplomacy, Peaceful Moment; LL-4.3.4 (_engine_units.pxi)
     if op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
         return enemy_op_playable(gs, es, row)        # 11.4.4: any phase of a combat (_fx_advanced)
     if op == OP_HEAL:                                # any time outside combat (12.4.1)
@@ -509,7 +509,8 @@ cdef bint movement_only_row(const EngineStatics* es, int row) noexcept nogil:
         return t[5] > 0
     return (group == HG_ADVANCED and (local == H_TERRAIN_COST_SET or local == H_TERRAIN_PASSABLE)) \
         or (group == HG_SPELLS and local == SP_TERRAIN_FORBIDDEN) \
-        or (group == HG_UNITS and local == U_SCOUTS_EXPLORE) or (group == HG_SKILLS and local == SK_HAWK_EYES)
+        or (handler_entry(es, r[1]) != NULL and handler_entry(es, r[1]).flags & HF_MOVEMENT_ONLY) \
+        or (group == HG_SKILLS and local == SK_HAWK_EYES)
 
 
 cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil:
@@ -530,8 +531,6 @@ cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row
         return artifacts_playable(gs, es, row, local)
     if group == HG_SKILLS:
         return skills_playable(gs, es, row, local)
-    if group == HG_UNITS:
-        return units_playable(gs, es, row, local)
     return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT or gs.combat.active != 0
 
 
@@ -562,8 +561,6 @@ cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, 
         return artifacts_handler(gs, es, st, p, row, local, choice)
     if group == HG_SKILLS:
         return skills_handler(gs, es, st, p, row, local, choice)
-    if group == HG_UNITS:
-        return units_handler(gs, es, st, p, row, local, choice)
     set_error(gs, ERR_HANDLER, hid, gs.turn.resolving_card)
     return RES_ERROR
 
@@ -660,8 +657,6 @@ cdef int pending_group_check(const GameState* gs, const EngineStatics* es, const
         return artifacts_pending(gs, es, st, p, row, local, c)
     if group == HG_SKILLS:
         return skills_pending(gs, es, st, p, row, local, c)
-    if group == HG_UNITS:
-        return units_pending(gs, es, st, p, row, local, c)
     c.ask = -1
     return False
 
@@ -748,7 +743,6 @@ include "_fx_advanced.pxi"
 include "_fx_spells.pxi"
 include "_fx_artifacts.pxi"
 include "_fx_skills.pxi"
-include "_fx_units.pxi"
 include "_engine_combat.pxi"
 include "_engine_units.pxi"
 
@@ -990,7 +984,7 @@ cdef int legal_play(Engine eng, const GameState* cgs, const EngineStatics* es, i
         if combat_move_usable(gs, es) and n < MAX_ACTIONS:
             out[n] = act(A_SIDEWAYS, i)                        # Move 1 with a use in combat (LL-9.7.5)
             n += 1
-        n = units_sideways(gs, es, out, n, i)                    # Thugs / Heroes pay, Altem Mages (_fx_units)
+        n = units_sideways(gs, es, out, n, i)                    # Thugs / Heroes pay, Altem Mages (_engine_units.pxi)
     return n
 
 
@@ -1145,7 +1139,7 @@ cdef int legal_actions_all(Engine eng, int32_t* out) noexcept nogil:
         n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
         n = legal_bow_changes(gs, out, n)                    # Bow of Starsdawn powered
         n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
-        n = legal_unit_payments(gs, es, out, n)              # LL-4.3.4 (_fx_units.pxi)
+        n = legal_unit_payments(gs, es, out, n)              # LL-4.3.4 (_engine_units.pxi)
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
         return legal_combat(gs, es, st, out, n)
     if gs.phase == PH_INTERACT:                              # 10.2 (_engine_units.pxi)
@@ -1185,7 +1179,7 @@ cdef int legal_actions_all(Engine eng, int32_t* out) noexcept nogil:
                     m = box_explorable(gs, st, h, pos)           # 9.8.8: holes filled from the box
                     i = EXPLORE_BOX_FLAG
                 else:
-                    m = units_explorable_far(gs, st, h, pos, m)  # Scouts (_fx_units.pxi)
+                    m = units_explorable_far(gs, st, h, pos, m)  # Scouts (_engine_units.pxi)
                 for k in range(m if m > 0 else 0):
                     if n < MAX_ACTIONS:
                         out[n] = act(A_EXPLORE, i | ((pos[2 * k] + 64) << 7) | (pos[2 * k + 1] + 64))
@@ -1482,7 +1476,7 @@ cdef void finish_turn(GameState* gs, const EngineStatics* es, const Statics* st)
 # ---------------------------------------------------------------------------------------
 
 cdef void reset_turn(GameState* gs) noexcept nogil:
-    units_turn_reset(gs)                                         # "this turn" unit effects (_fx_units)
+    units_turn_reset(gs)                                         # "this turn" unit effects (_engine_units.pxi)
     memset(&gs.turn, 0, sizeof(TurnState))
     gs.turn.pending_choice = -1
     gs.turn.resolving_card = -1
@@ -1716,7 +1710,7 @@ cdef void prepare_round(GameState* gs, const EngineStatics* es, const Statics* s
         for i in range(MAX_UNITS_):
             if pl.units[i].card >= 0:
                 pl.units[i].ready = 1
-        units_round_start(gs, es, pl)                            # LL-4.5.4 familiar upkeep (_fx_units)
+        units_round_start(gs, es, pl)                            # LL-4.5.4 familiar upkeep (_engine_units.pxi)
         pl.skills_used = 0
         pl.banner_flipped = 0                                    # Banners face up
         if banners_attached(pl):
@@ -1927,9 +1921,9 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         push_eval(gs, r[4] + arg)
         res = run_effects(gs, es, st, p)
         return gs.error if res == RES_ERROR else ERR_NONE
-    if kind == A_UPKEEP:                                         # LL-4.5.4 (_fx_units.pxi)
+    if kind == A_UPKEEP:                                         # LL-4.5.4 (_engine_units.pxi)
         return apply_upkeep(gs, arg)
-    if kind == A_PAY_UNIT:                                       # LL-4.3.4 (_fx_units.pxi)
+    if kind == A_PAY_UNIT:                                       # LL-4.3.4 (_engine_units.pxi)
         return apply_unit_payment(gs, es, arg)
     if (kind >= A_BANNER_COURAGE and kind <= A_BANNER_RETURN) or kind == A_BANNER_COMMAND:   # 7.5
         return apply_banner_action(gs, es, st, p, kind, arg)
@@ -2125,7 +2119,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         b = (arg & 0x7F) - 64
         slot = explore(gs, st, p, a, b)
         if slot == RULES_ILLEGAL:
-            slot = units_explore_far(gs, st, p, a, b)            # Scouts (_fx_units.pxi)
+            slot = units_explore_far(gs, st, p, a, b)            # Scouts (_engine_units.pxi)
         if slot < 0:
             return ERR_ILLEGAL
         gs.turn.move_points += gs.turn.explore_discount          # Hawk Eyes: explore() paid 2
@@ -2303,7 +2297,6 @@ HANDLER_TABLES = {HG_TACTICS: TACTICS_HANDLERS,
                   HG_SPELLS: SPELLS_HANDLERS,
                   HG_ARTIFACTS: ARTIFACTS_HANDLERS,
                   HG_SKILLS: SKILLS_HANDLERS,
-                  HG_UNITS: UNITS_HANDLERS,
                   }
 HANDLER_GROUP_NAMES = {HG_TACTICS: "tactics", HG_BASIC: "basic", HG_ADVANCED: "advanced",
                        HG_SPELLS: "spells", HG_ARTIFACTS: "artifacts", HG_SKILLS: "skills",
@@ -2311,7 +2304,9 @@ HANDLER_GROUP_NAMES = {HG_TACTICS: "tactics", HG_BASIC: "basic", HG_ADVANCED: "a
 
 
 # Handler groups compiled as modules of their own: they register their entries when imported.
-HANDLER_MODULES = {HG_BASIC: "mksim._fx_basic"}
+HANDLER_MODULES = {HG_BASIC: "mksim._fx_basic",
+                   HG_UNITS: "mksim._fx_units",
+                   }
 
 
 def _load_handler_modules():
@@ -2380,7 +2375,7 @@ ERROR_TEXT = {
     ERR_UNIT_EFFECT: "effects on Units (ready/heal a unit, 7.3.4, 12.3.4) are not implemented yet",
     ERR_CAPACITY: "ERR_CAPACITY: a size limit of the core was reached, the game stops rather than lose a card (a card zone is full: ext/_types.pxd MAX_*_CARDS; or more than 62 cards other than Wounds in a hand)",
     ERR_CARD_BONUS: "the Concentration / Will Focus bonus on Influence, Block or Attack is not implemented yet",
-    ERR_UNIT_RULES: "a unit's special rules (units.toml special_rules not known to ext/_fx_units.pxi, or a Banner on a unit, 7.5) are not implemented yet",
+    ERR_UNIT_RULES: "a unit's special rules (units.toml special_rules not known to ext/_engine_units.pxi SPECIAL_UNIT_CODES, or a Banner on a unit, 7.5) are not implemented yet",
     ERR_CITY: "interaction in a conquered city (10.2.4, 10.10): no longer raised (kept for the numbering)",
     ERR_HEROES: "a rule between heroes is not implemented yet",
 }
