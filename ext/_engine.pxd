@@ -410,3 +410,18 @@ cdef int unit_heat_bonus(const GameState* gs) noexcept nogil                    
 cdef bint enemy_effect_ok(const GameState* gs, const Statics* st, int slot, int colour) noexcept nogil  # _fx_advanced.pxi
 cdef uint64_t pay_options(const GameState* gs, int colour) noexcept nogil                # _fx_advanced.pxi
 cdef int single_option(uint64_t o) noexcept nogil                                        # _fx_advanced.pxi
+
+# ---- Tactics (ext/_fx_tactics.pyx is a registry module; the round / turn bookkeeping that
+# ---- reads no tactic, tactic_round_end and return_stolen_die, is in _engine.pyx) ----
+cdef enum:
+    END_LONG_NIGHT = 5         # end-of-turn stage: the draw ran out of cards, Long Night may refill (13.7.4)
+
+cdef inline int tactic_effect_row(const EngineStatics* es, int t) noexcept nogil:
+    return es.tactic_row[t * es.tactic_stride + 3]
+
+# The rules of the ongoing tactics the loop asks (3.2, 4.1, 13.7.2): registered by the tactics
+# module when it is imported, called by the engine's tactic_ability_ok / planning_bonus.
+ctypedef bint (*tactic_ability_t)(const GameState* gs, const EngineStatics* es, int variant) noexcept nogil
+ctypedef int (*tactic_hand_bonus_t)(const GameState* gs, const EngineStatics* es, int p) noexcept nogil
+cdef int register_tactic_rules(tactic_ability_t ability_ok, tactic_hand_bonus_t hand_bonus) except -1
+cdef int draw_cards(GameState* gs, Player* pl, int n) noexcept nogil

@@ -521,8 +521,6 @@ cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row
     cdef int local = es.handler_local[hid]
     if group >= 0 and GROUP_ENTRIES[group] != NULL:
         return GROUP_ENTRIES[group][local].playable(gs, es, row)
-    if group == HG_TACTICS:
-        return tactics_playable(gs, es, row, local)
     if group == HG_ADVANCED:
         return advanced_playable(gs, es, row, local)
     if group == HG_SPELLS:
@@ -551,8 +549,6 @@ cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, 
     local = es.handler_local[hid]
     if group >= 0 and GROUP_ENTRIES[group] != NULL:
         return GROUP_ENTRIES[group][local].run(gs, es, st, p, row, choice)
-    if group == HG_TACTICS:
-        return tactics_handler(gs, es, st, p, row, local, choice)
     if group == HG_ADVANCED:
         return advanced_handler(gs, es, st, p, row, local, choice)
     if group == HG_SPELLS:
@@ -647,8 +643,6 @@ cdef int pending_group_check(const GameState* gs, const EngineStatics* es, const
             c.ask = -1
             return False
         return GROUP_ENTRIES[group][local].pending(gs, es, st, p, row, c)
-    if group == HG_TACTICS:
-        return tactics_pending(gs, es, st, p, row, local, c)
     if group == HG_ADVANCED:
         return advanced_pending(gs, es, st, p, row, local, c)
     if group == HG_SPELLS:
@@ -738,7 +732,6 @@ cdef bint pending_check(const GameState* gs, const EngineStatics* es, const Stat
     return False
 
 
-include "_fx_tactics.pxi"
 include "_fx_advanced.pxi"
 include "_fx_spells.pxi"
 include "_fx_artifacts.pxi"
@@ -1286,7 +1279,7 @@ cdef enum EndStage:
     END_LEVEL_SKILL = 2    # 13.6.4: choose a skill (decision)
     END_LEVEL_AA = 3       # 13.6.4: choose an AA (decision)
     END_DISCARD = 4        # 13.7.1: discard, then draw (decision)
-    END_REWARDS = 6        # 13.5: claim rewards (decisions); 5 is END_LONG_NIGHT (_fx_tactics.pxi)
+    END_REWARDS = 6        # 13.5: claim rewards (decisions); 5 is END_LONG_NIGHT (_engine.pxd)
 
 
 cdef int legal_end_turn(const GameState* gs, const EngineStatics* es, const Statics* st, int32_t* out) noexcept nogil:
@@ -1773,6 +1766,72 @@ cdef int forced_tactic(const GameState* gs) noexcept nogil:
         if gs.tactics_available[k] == t:
             return t
     return -1
+
+
+# ---------------------------------------------------------------------------------------
+# Tactics in the loop (3.2).  What an ongoing tactic allows is the tactic handlers' rule
+# (ext/_fx_tactics.pyx registers it, register_tactic_rules); the bookkeeping that reads no
+# tactic is here.
+# ---------------------------------------------------------------------------------------
+
+cdef tactic_ability_t TACTIC_ABILITY_OK = NULL
+cdef tactic_hand_bonus_t TACTIC_HAND_BONUS = NULL
+
+
+cdef int register_tactic_rules(tactic_ability_t ability_ok, tactic_hand_bonus_t hand_bonus) except -1:
+    global TACTIC_ABILITY_OK, TACTIC_HAND_BONUS
+    if ability_ok == NULL or hand_bonus == NULL:
+        raise ValueError("register_tactic_rules: both rules are needed")
+    TACTIC_ABILITY_OK = ability_ok
+    TACTIC_HAND_BONUS = hand_bonus
+    return 0
+
+
+cdef bint tactic_ability_ok(const GameState* gs, const EngineStatics* es, int variant) noexcept nogil:
+    """Can the current player use the ongoing ability of their tactic now (3.2, 4.1)?
+    (Set before any game: binding the content loads the tactics module.)"""
+    return TACTIC_ABILITY_OK != NULL and TACTIC_ABILITY_OK(gs, es, variant)
+
+
+cdef int legal_tactic_abilities(const GameState* gs, const EngineStatics* es, int32_t* out, int n) noexcept nogil:
+    cdef int v
+    for v in range(2):
+        if tactic_ability_ok(gs, es, v) and n < MAX_ACTIONS:
+            out[n] = act(A_TACTIC_ABILITY, v)
+            n += 1
+    return n
+
+
+cdef int planning_bonus(const GameState* gs, const EngineStatics* es, int p) noexcept nogil:
+    """3.2 Planning / 13.7.2: the Hand limit bonus of player p's tactic (ext/_fx_tactics.pyx)."""
+    return TACTIC_HAND_BONUS(gs, es, p) if TACTIC_HAND_BONUS != NULL else 0
+
+
+cdef void tactic_round_end(GameState* gs) noexcept nogil:
+    """3.2.1: cards under Sparing Power go back among the Deed cards (to the discard pile:
+    2.2.8 shuffles them into the new deck); an unused Mana Steal die returns to the Source
+    (before its reroll, 2.2.2)."""
+    cdef int p, i
+    cdef Player* pl
+    for p in range(gs.n_players):
+        pl = &gs.players[p]
+        for i in range(pl.n_tactic_cards):
+            push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, pl.tactic_cards[i])
+            pl.tactic_cards[i] = -1
+        pl.n_tactic_cards = 0
+        if pl.stolen_die >= 0 and gs.n_dice < MAX_DICE:
+            gs.dice[gs.n_dice] = pl.stolen_die
+            gs.n_dice += 1
+        pl.stolen_die = -1
+        pl.used_before_turn = 0
+
+
+cdef void return_stolen_die(GameState* gs, Player* pl) noexcept nogil:
+    """3.2 Mana Steal: a die used this turn is rerolled and returned at the end of the turn."""
+    if gs.turn.stolen_used and gs.n_dice < MAX_DICE:
+        gs.dice[gs.n_dice] = <int8_t>rng_below(&gs.rng[<int>STREAM_SOURCE], 6)
+        gs.n_dice += 1
+    gs.turn.stolen_used = 0
 
 
 cdef int take_tactic(GameState* gs, const EngineStatics* es, const Statics* st, int t) noexcept nogil:
@@ -2292,8 +2351,7 @@ cdef void check_city_revealed(GameState* gs, const EngineStatics* es, const Stat
 
 # {group: ((name, argument names), ...)}: the included groups' HANDLERS tuples; the registry
 # groups are added from their entries when their modules load (_load_handler_modules).
-HANDLER_TABLES = {HG_TACTICS: TACTICS_HANDLERS,
-                  HG_ADVANCED: ADVANCED_HANDLERS,
+HANDLER_TABLES = {HG_ADVANCED: ADVANCED_HANDLERS,
                   HG_SPELLS: SPELLS_HANDLERS,
                   HG_ARTIFACTS: ARTIFACTS_HANDLERS,
                   HG_SKILLS: SKILLS_HANDLERS,
@@ -2306,6 +2364,7 @@ HANDLER_GROUP_NAMES = {HG_TACTICS: "tactics", HG_BASIC: "basic", HG_ADVANCED: "a
 # Handler groups compiled as modules of their own: they register their entries when imported.
 HANDLER_MODULES = {HG_BASIC: "mksim._fx_basic",
                    HG_UNITS: "mksim._fx_units",
+                   HG_TACTICS: "mksim._fx_tactics",
                    }
 
 
@@ -2329,6 +2388,8 @@ def _load_handler_modules():
                 raise RuntimeError(f"handler {e.name.decode()!r} declares more than {MAX_HANDLER_ARGS} arguments")
             table.append((e.name.decode(), params))
         HANDLER_TABLES[g] = tuple(table)
+    if TACTIC_ABILITY_OK == NULL:
+        raise RuntimeError("handler module mksim._fx_tactics registered no tactic rules (register_tactic_rules)")
 
 
 def _make_handler_registry():
