@@ -384,7 +384,7 @@ cdef bint influence_elsewhere(const GameState* gs) noexcept nogil               
 cdef int lift_self(GameState* gs, const EngineStatics* es, int row) noexcept nogil       # _fx_advanced.pxi
 cdef void put_back(GameState* gs, int lifted) noexcept nogil                             # _fx_advanced.pxi
 cdef bint wings_move_usable(const GameState* gs, const Statics* st) noexcept nogil       # _fx_spells.pxi
-cdef bint units_need_influence(const GameState* gs, const EngineStatics* es) noexcept nogil  # _fx_units.pxi
+cdef bint units_need_influence(const GameState* gs, const EngineStatics* es) noexcept nogil  # _engine_units.pxi
 
 # ---- Units (ext/_fx_units.pyx is a registry module; the units' rules the loop calls live in
 # ---- ext/_engine_units.pxi: units_need_influence above, the ones below) ----
