@@ -76,7 +76,7 @@ cdef enum EngineError:
     ERR_HEROES = 13            # a rule between heroes (several players) not implemented yet; error_arg
                                # = HEROES_* what, error_card = the skill / card (as resolving_card)
     ERR_UNIT_RULES = 11        # error_card = unit: special rules the engine does not know (a units.toml
-                               # special_rules missing from _fx_units.pxi SPECIAL_UNIT_CODES), or a Banner
+                               # special_rules missing from _engine_units.pxi SPECIAL_UNIT_CODES), or a Banner
                                # on Utem Swordsmen (7.5 not implemented)
 
 cdef enum HeroesRule:          # error_arg of ERR_HEROES
@@ -114,7 +114,7 @@ cdef struct UnitRules:         # Units and interaction prices (_engine_units.pxi
     const int32_t* ability     # unit_abilities table: effect row, mana colour (-1 = none)
     int ability_stride
     const int32_t* reputation  # Influence modifier at reputation + 7 (tables.reputation, 10.2.3)
-    const int32_t* special     # per unit: SU_* code of its special_rules (units.toml; _fx_units.pxi)
+    const int32_t* special     # per unit: SU_* code of its special_rules (units.toml; _engine_units.pxi)
     int heal_village           # 10.5: Influence per Healing point (sites.toml heal_cost)
     int heal_monastery
     int aa_cost                # 10.7.2.2
@@ -384,4 +384,44 @@ cdef bint influence_elsewhere(const GameState* gs) noexcept nogil               
 cdef int lift_self(GameState* gs, const EngineStatics* es, int row) noexcept nogil       # _fx_advanced.pxi
 cdef void put_back(GameState* gs, int lifted) noexcept nogil                             # _fx_advanced.pxi
 cdef bint wings_move_usable(const GameState* gs, const Statics* st) noexcept nogil       # _fx_spells.pxi
-cdef bint units_need_influence(const GameState* gs, const EngineStatics* es) noexcept nogil  # _fx_units.pxi
+cdef bint units_need_influence(const GameState* gs, const EngineStatics* es) noexcept nogil  # _engine_units.pxi
+
+# ---- Units (ext/_fx_units.pyx is a registry module; the units' rules the loop calls live in
+# ---- ext/_engine_units.pxi: units_need_influence above, the ones below) ----
+cdef enum:
+    UNIT_CARD_BASE = -1000     # resolving_card of a unit ability: UNIT_CARD_BASE - (unit * 8 + slot)
+    HF_MOVEMENT_ONLY = 2       # HandlerFlag: works only while moving (movement_only_row: in combat it
+                               # goes with the Move 1, LL-9.7.10); the Scouts' exploring range
+
+cdef inline bint unit_resolving(int resolving_card) noexcept nogil:
+    """Is a Unit's ability resolving?  Its code lies in (SKILL_CARD_BASE, UNIT_CARD_BASE]:
+    a skill's code (SKILL_CARD_BASE - skill) is lower still and is no unit."""
+    return SKILL_CARD_BASE < resolving_card <= UNIT_CARD_BASE
+
+cdef int resolving_unit_slot(const GameState* gs) noexcept nogil                         # _engine_units.pxi
+cdef int units_attack_bonus(const GameState* gs) noexcept nogil                          # _engine_units.pxi
+cdef void units_check_destroy(GameState* gs, const Statics* st) noexcept nogil           # _engine_units.pxi
+cdef bint pc_enemy_slot(PendingCheck* c, const GameState* gs, int i) noexcept nogil
+# other groups' helpers the Units handlers call (still included there; they move with their group)
+cdef bint special_now(const GameState* gs) noexcept nogil                                # _fx_spells.pxi
+cdef int hex_distance(const GameState* gs, int a, int b) noexcept nogil                  # _fx_spells.pxi
+cdef int resolving_colour(const GameState* gs, const EngineStatics* es) noexcept nogil   # _fx_advanced.pxi
+cdef int unit_heat_bonus(const GameState* gs) noexcept nogil                             # _fx_advanced.pxi
+cdef bint enemy_effect_ok(const GameState* gs, const Statics* st, int slot, int colour) noexcept nogil  # _fx_advanced.pxi
+cdef uint64_t pay_options(const GameState* gs, int colour) noexcept nogil                # _fx_advanced.pxi
+cdef int single_option(uint64_t o) noexcept nogil                                        # _fx_advanced.pxi
+
+# ---- Tactics (ext/_fx_tactics.pyx is a registry module; the round / turn bookkeeping that
+# ---- reads no tactic, tactic_round_end and return_stolen_die, is in _engine.pyx) ----
+cdef enum:
+    END_LONG_NIGHT = 5         # end-of-turn stage: the draw ran out of cards, Long Night may refill (13.7.4)
+
+cdef inline int tactic_effect_row(const EngineStatics* es, int t) noexcept nogil:
+    return es.tactic_row[t * es.tactic_stride + 3]
+
+# The rules of the ongoing tactics the loop asks (3.2, 4.1, 13.7.2): registered by the tactics
+# module when it is imported, called by the engine's tactic_ability_ok / planning_bonus.
+ctypedef bint (*tactic_ability_t)(const GameState* gs, const EngineStatics* es, int variant) noexcept nogil
+ctypedef int (*tactic_hand_bonus_t)(const GameState* gs, const EngineStatics* es, int p) noexcept nogil
+cdef int register_tactic_rules(tactic_ability_t ability_ok, tactic_hand_bonus_t hand_bonus) except -1
+cdef int draw_cards(GameState* gs, Player* pl, int n) noexcept nogil

@@ -262,7 +262,7 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
         return phase == PH_COMBAT_BLOCK and block_has_use(gs, es.st)
     if op == OP_INFLUENCE:
         return phase == PH_INTERACT or influence_elsewhere(gs) \
-            or units_need_influence(gs, es)   # 10.2.2; Diplomacy, Peaceful Moment; LL-4.3.4 (_fx_units)
+            or units_need_influence(gs, es)   # 10.2.2; Diplomacy, Peaceful Moment; LL-4.3.4 (_engine_units.pxi)
     if op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
         return enemy_op_playable(gs, es, row)        # 11.4.4: any phase of a combat (_fx_advanced)
     if op == OP_HEAL:                                # any time outside combat (12.4.1)
@@ -509,7 +509,8 @@ cdef bint movement_only_row(const EngineStatics* es, int row) noexcept nogil:
         return t[5] > 0
     return (group == HG_ADVANCED and (local == H_TERRAIN_COST_SET or local == H_TERRAIN_PASSABLE)) \
         or (group == HG_SPELLS and local == SP_TERRAIN_FORBIDDEN) \
-        or (group == HG_UNITS and local == U_SCOUTS_EXPLORE) or (group == HG_SKILLS and local == SK_HAWK_EYES)
+        or (handler_entry(es, r[1]) != NULL and handler_entry(es, r[1]).flags & HF_MOVEMENT_ONLY) \
+        or (group == HG_SKILLS and local == SK_HAWK_EYES)
 
 
 cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil:
@@ -520,8 +521,6 @@ cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row
     cdef int local = es.handler_local[hid]
     if group >= 0 and GROUP_ENTRIES[group] != NULL:
         return GROUP_ENTRIES[group][local].playable(gs, es, row)
-    if group == HG_TACTICS:
-        return tactics_playable(gs, es, row, local)
     if group == HG_ADVANCED:
         return advanced_playable(gs, es, row, local)
     if group == HG_SPELLS:
@@ -530,8 +529,6 @@ cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row
         return artifacts_playable(gs, es, row, local)
     if group == HG_SKILLS:
         return skills_playable(gs, es, row, local)
-    if group == HG_UNITS:
-        return units_playable(gs, es, row, local)
     return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT or gs.combat.active != 0
 
 
@@ -552,8 +549,6 @@ cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, 
     local = es.handler_local[hid]
     if group >= 0 and GROUP_ENTRIES[group] != NULL:
         return GROUP_ENTRIES[group][local].run(gs, es, st, p, row, choice)
-    if group == HG_TACTICS:
-        return tactics_handler(gs, es, st, p, row, local, choice)
     if group == HG_ADVANCED:
         return advanced_handler(gs, es, st, p, row, local, choice)
     if group == HG_SPELLS:
@@ -562,8 +557,6 @@ cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, 
         return artifacts_handler(gs, es, st, p, row, local, choice)
     if group == HG_SKILLS:
         return skills_handler(gs, es, st, p, row, local, choice)
-    if group == HG_UNITS:
-        return units_handler(gs, es, st, p, row, local, choice)
     set_error(gs, ERR_HANDLER, hid, gs.turn.resolving_card)
     return RES_ERROR
 
@@ -650,8 +643,6 @@ cdef int pending_group_check(const GameState* gs, const EngineStatics* es, const
             c.ask = -1
             return False
         return GROUP_ENTRIES[group][local].pending(gs, es, st, p, row, c)
-    if group == HG_TACTICS:
-        return tactics_pending(gs, es, st, p, row, local, c)
     if group == HG_ADVANCED:
         return advanced_pending(gs, es, st, p, row, local, c)
     if group == HG_SPELLS:
@@ -660,8 +651,6 @@ cdef int pending_group_check(const GameState* gs, const EngineStatics* es, const
         return artifacts_pending(gs, es, st, p, row, local, c)
     if group == HG_SKILLS:
         return skills_pending(gs, es, st, p, row, local, c)
-    if group == HG_UNITS:
-        return units_pending(gs, es, st, p, row, local, c)
     c.ask = -1
     return False
 
@@ -743,12 +732,10 @@ cdef bint pending_check(const GameState* gs, const EngineStatics* es, const Stat
     return False
 
 
-include "_fx_tactics.pxi"
 include "_fx_advanced.pxi"
 include "_fx_spells.pxi"
 include "_fx_artifacts.pxi"
 include "_fx_skills.pxi"
-include "_fx_units.pxi"
 include "_engine_combat.pxi"
 include "_engine_units.pxi"
 
@@ -990,7 +977,7 @@ cdef int legal_play(Engine eng, const GameState* cgs, const EngineStatics* es, i
         if combat_move_usable(gs, es) and n < MAX_ACTIONS:
             out[n] = act(A_SIDEWAYS, i)                        # Move 1 with a use in combat (LL-9.7.5)
             n += 1
-        n = units_sideways(gs, es, out, n, i)                    # Thugs / Heroes pay, Altem Mages (_fx_units)
+        n = units_sideways(gs, es, out, n, i)                    # Thugs / Heroes pay, Altem Mages (_engine_units.pxi)
     return n
 
 
@@ -1145,7 +1132,7 @@ cdef int legal_actions_all(Engine eng, int32_t* out) noexcept nogil:
         n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
         n = legal_bow_changes(gs, out, n)                    # Bow of Starsdawn powered
         n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
-        n = legal_unit_payments(gs, es, out, n)              # LL-4.3.4 (_fx_units.pxi)
+        n = legal_unit_payments(gs, es, out, n)              # LL-4.3.4 (_engine_units.pxi)
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
         return legal_combat(gs, es, st, out, n)
     if gs.phase == PH_INTERACT:                              # 10.2 (_engine_units.pxi)
@@ -1185,7 +1172,7 @@ cdef int legal_actions_all(Engine eng, int32_t* out) noexcept nogil:
                     m = box_explorable(gs, st, h, pos)           # 9.8.8: holes filled from the box
                     i = EXPLORE_BOX_FLAG
                 else:
-                    m = units_explorable_far(gs, st, h, pos, m)  # Scouts (_fx_units.pxi)
+                    m = units_explorable_far(gs, st, h, pos, m)  # Scouts (_engine_units.pxi)
                 for k in range(m if m > 0 else 0):
                     if n < MAX_ACTIONS:
                         out[n] = act(A_EXPLORE, i | ((pos[2 * k] + 64) << 7) | (pos[2 * k + 1] + 64))
@@ -1292,7 +1279,7 @@ cdef enum EndStage:
     END_LEVEL_SKILL = 2    # 13.6.4: choose a skill (decision)
     END_LEVEL_AA = 3       # 13.6.4: choose an AA (decision)
     END_DISCARD = 4        # 13.7.1: discard, then draw (decision)
-    END_REWARDS = 6        # 13.5: claim rewards (decisions); 5 is END_LONG_NIGHT (_fx_tactics.pxi)
+    END_REWARDS = 6        # 13.5: claim rewards (decisions); 5 is END_LONG_NIGHT (_engine.pxd)
 
 
 cdef int legal_end_turn(const GameState* gs, const EngineStatics* es, const Statics* st, int32_t* out) noexcept nogil:
@@ -1482,7 +1469,7 @@ cdef void finish_turn(GameState* gs, const EngineStatics* es, const Statics* st)
 # ---------------------------------------------------------------------------------------
 
 cdef void reset_turn(GameState* gs) noexcept nogil:
-    units_turn_reset(gs)                                         # "this turn" unit effects (_fx_units)
+    units_turn_reset(gs)                                         # "this turn" unit effects (_engine_units.pxi)
     memset(&gs.turn, 0, sizeof(TurnState))
     gs.turn.pending_choice = -1
     gs.turn.resolving_card = -1
@@ -1716,7 +1703,7 @@ cdef void prepare_round(GameState* gs, const EngineStatics* es, const Statics* s
         for i in range(MAX_UNITS_):
             if pl.units[i].card >= 0:
                 pl.units[i].ready = 1
-        units_round_start(gs, es, pl)                            # LL-4.5.4 familiar upkeep (_fx_units)
+        units_round_start(gs, es, pl)                            # LL-4.5.4 familiar upkeep (_engine_units.pxi)
         pl.skills_used = 0
         pl.banner_flipped = 0                                    # Banners face up
         if banners_attached(pl):
@@ -1779,6 +1766,72 @@ cdef int forced_tactic(const GameState* gs) noexcept nogil:
         if gs.tactics_available[k] == t:
             return t
     return -1
+
+
+# ---------------------------------------------------------------------------------------
+# Tactics in the loop (3.2).  What an ongoing tactic allows is the tactic handlers' rule
+# (ext/_fx_tactics.pyx registers it, register_tactic_rules); the bookkeeping that reads no
+# tactic is here.
+# ---------------------------------------------------------------------------------------
+
+cdef tactic_ability_t TACTIC_ABILITY_OK = NULL
+cdef tactic_hand_bonus_t TACTIC_HAND_BONUS = NULL
+
+
+cdef int register_tactic_rules(tactic_ability_t ability_ok, tactic_hand_bonus_t hand_bonus) except -1:
+    global TACTIC_ABILITY_OK, TACTIC_HAND_BONUS
+    if ability_ok == NULL or hand_bonus == NULL:
+        raise ValueError("register_tactic_rules: both rules are needed")
+    TACTIC_ABILITY_OK = ability_ok
+    TACTIC_HAND_BONUS = hand_bonus
+    return 0
+
+
+cdef bint tactic_ability_ok(const GameState* gs, const EngineStatics* es, int variant) noexcept nogil:
+    """Can the current player use the ongoing ability of their tactic now (3.2, 4.1)?
+    (Set before any game: binding the content loads the tactics module.)"""
+    return TACTIC_ABILITY_OK != NULL and TACTIC_ABILITY_OK(gs, es, variant)
+
+
+cdef int legal_tactic_abilities(const GameState* gs, const EngineStatics* es, int32_t* out, int n) noexcept nogil:
+    cdef int v
+    for v in range(2):
+        if tactic_ability_ok(gs, es, v) and n < MAX_ACTIONS:
+            out[n] = act(A_TACTIC_ABILITY, v)
+            n += 1
+    return n
+
+
+cdef int planning_bonus(const GameState* gs, const EngineStatics* es, int p) noexcept nogil:
+    """3.2 Planning / 13.7.2: the Hand limit bonus of player p's tactic (ext/_fx_tactics.pyx)."""
+    return TACTIC_HAND_BONUS(gs, es, p) if TACTIC_HAND_BONUS != NULL else 0
+
+
+cdef void tactic_round_end(GameState* gs) noexcept nogil:
+    """3.2.1: cards under Sparing Power go back among the Deed cards (to the discard pile:
+    2.2.8 shuffles them into the new deck); an unused Mana Steal die returns to the Source
+    (before its reroll, 2.2.2)."""
+    cdef int p, i
+    cdef Player* pl
+    for p in range(gs.n_players):
+        pl = &gs.players[p]
+        for i in range(pl.n_tactic_cards):
+            push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, pl.tactic_cards[i])
+            pl.tactic_cards[i] = -1
+        pl.n_tactic_cards = 0
+        if pl.stolen_die >= 0 and gs.n_dice < MAX_DICE:
+            gs.dice[gs.n_dice] = pl.stolen_die
+            gs.n_dice += 1
+        pl.stolen_die = -1
+        pl.used_before_turn = 0
+
+
+cdef void return_stolen_die(GameState* gs, Player* pl) noexcept nogil:
+    """3.2 Mana Steal: a die used this turn is rerolled and returned at the end of the turn."""
+    if gs.turn.stolen_used and gs.n_dice < MAX_DICE:
+        gs.dice[gs.n_dice] = <int8_t>rng_below(&gs.rng[<int>STREAM_SOURCE], 6)
+        gs.n_dice += 1
+    gs.turn.stolen_used = 0
 
 
 cdef int take_tactic(GameState* gs, const EngineStatics* es, const Statics* st, int t) noexcept nogil:
@@ -1927,9 +1980,9 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         push_eval(gs, r[4] + arg)
         res = run_effects(gs, es, st, p)
         return gs.error if res == RES_ERROR else ERR_NONE
-    if kind == A_UPKEEP:                                         # LL-4.5.4 (_fx_units.pxi)
+    if kind == A_UPKEEP:                                         # LL-4.5.4 (_engine_units.pxi)
         return apply_upkeep(gs, arg)
-    if kind == A_PAY_UNIT:                                       # LL-4.3.4 (_fx_units.pxi)
+    if kind == A_PAY_UNIT:                                       # LL-4.3.4 (_engine_units.pxi)
         return apply_unit_payment(gs, es, arg)
     if (kind >= A_BANNER_COURAGE and kind <= A_BANNER_RETURN) or kind == A_BANNER_COMMAND:   # 7.5
         return apply_banner_action(gs, es, st, p, kind, arg)
@@ -2125,7 +2178,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         b = (arg & 0x7F) - 64
         slot = explore(gs, st, p, a, b)
         if slot == RULES_ILLEGAL:
-            slot = units_explore_far(gs, st, p, a, b)            # Scouts (_fx_units.pxi)
+            slot = units_explore_far(gs, st, p, a, b)            # Scouts (_engine_units.pxi)
         if slot < 0:
             return ERR_ILLEGAL
         gs.turn.move_points += gs.turn.explore_discount          # Hawk Eyes: explore() paid 2
@@ -2298,12 +2351,10 @@ cdef void check_city_revealed(GameState* gs, const EngineStatics* es, const Stat
 
 # {group: ((name, argument names), ...)}: the included groups' HANDLERS tuples; the registry
 # groups are added from their entries when their modules load (_load_handler_modules).
-HANDLER_TABLES = {HG_TACTICS: TACTICS_HANDLERS,
-                  HG_ADVANCED: ADVANCED_HANDLERS,
+HANDLER_TABLES = {HG_ADVANCED: ADVANCED_HANDLERS,
                   HG_SPELLS: SPELLS_HANDLERS,
                   HG_ARTIFACTS: ARTIFACTS_HANDLERS,
                   HG_SKILLS: SKILLS_HANDLERS,
-                  HG_UNITS: UNITS_HANDLERS,
                   }
 HANDLER_GROUP_NAMES = {HG_TACTICS: "tactics", HG_BASIC: "basic", HG_ADVANCED: "advanced",
                        HG_SPELLS: "spells", HG_ARTIFACTS: "artifacts", HG_SKILLS: "skills",
@@ -2311,7 +2362,10 @@ HANDLER_GROUP_NAMES = {HG_TACTICS: "tactics", HG_BASIC: "basic", HG_ADVANCED: "a
 
 
 # Handler groups compiled as modules of their own: they register their entries when imported.
-HANDLER_MODULES = {HG_BASIC: "mksim._fx_basic"}
+HANDLER_MODULES = {HG_BASIC: "mksim._fx_basic",
+                   HG_UNITS: "mksim._fx_units",
+                   HG_TACTICS: "mksim._fx_tactics",
+                   }
 
 
 def _load_handler_modules():
@@ -2334,6 +2388,8 @@ def _load_handler_modules():
                 raise RuntimeError(f"handler {e.name.decode()!r} declares more than {MAX_HANDLER_ARGS} arguments")
             table.append((e.name.decode(), params))
         HANDLER_TABLES[g] = tuple(table)
+    if TACTIC_ABILITY_OK == NULL:
+        raise RuntimeError("handler module mksim._fx_tactics registered no tactic rules (register_tactic_rules)")
 
 
 def _make_handler_registry():
@@ -2380,7 +2436,7 @@ ERROR_TEXT = {
     ERR_UNIT_EFFECT: "effects on Units (ready/heal a unit, 7.3.4, 12.3.4) are not implemented yet",
     ERR_CAPACITY: "ERR_CAPACITY: a size limit of the core was reached, the game stops rather than lose a card (a card zone is full: ext/_types.pxd MAX_*_CARDS; or more than 62 cards other than Wounds in a hand)",
     ERR_CARD_BONUS: "the Concentration / Will Focus bonus on Influence, Block or Attack is not implemented yet",
-    ERR_UNIT_RULES: "a unit's special rules (units.toml special_rules not known to ext/_fx_units.pxi, or a Banner on a unit, 7.5) are not implemented yet",
+    ERR_UNIT_RULES: "a unit's special rules (units.toml special_rules not known to ext/_engine_units.pxi SPECIAL_UNIT_CODES, or a Banner on a unit, 7.5) are not implemented yet",
     ERR_CITY: "interaction in a conquered city (10.2.4, 10.10): no longer raised (kept for the numbering)",
     ERR_HEROES: "a rule between heroes is not implemented yet",
 }

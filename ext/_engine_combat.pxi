@@ -360,7 +360,7 @@ cdef int legal_combat(const GameState* gs, const EngineStatics* es, const Static
         return n + 1
     if ph == PH_COMBAT_DAMAGE:                                     # 11.7
         if c.dmg_slot >= 0:
-            if draw_fire_pending(gs, es):                          # Shocktroops first (_fx_units)
+            if draw_fire_pending(gs, es):                          # Shocktroops first (_engine_units.pxi)
                 out[n] = act(A_DAMAGE_UNIT, gs.turn.draw_fire_unit)
                 return n + 1
             for i in range(MAX_UNITS_):                            # 12.2.2, 11.7.6, 7.3.8, LL-6.4.1
@@ -438,7 +438,7 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         if res > 0:
             fx_combat_event(gs, es, st, p, FXE_BLOCKED, s)            # Burning / Exploding Shield
             artifacts_after_block(gs)                                  # Shield of the Fallen Kings
-            units_check_destroy(gs, st)                            # Delphana Masters (_fx_units)
+            units_check_destroy(gs, st)                            # Delphana Masters (_engine_units.pxi)
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     if kind == A_DAMAGE_START:
         res = damage_start(gs, st, arg & 0x1F, arg >> 5)
@@ -448,7 +448,7 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
             return ERR_ILLEGAL
         if gs.combat.dmg_slot >= 0 and gs.combat.dmg_slot == gs.turn.duel_slot - 1:
             gs.turn.duel_units = 1                                 # Dueling: no Fame bonus
-        return units_damage_unit(gs, es, st, arg)                 # Shocktroops, Thugs (_fx_units)
+        return units_damage_unit(gs, es, st, arg)                 # Shocktroops, Thugs (_engine_units.pxi)
     if kind == A_DAMAGE_HERO:
         if draw_fire_pending(gs, es):
             return ERR_ILLEGAL
@@ -491,7 +491,7 @@ cdef void finish_combat(GameState* gs, const EngineStatics* es, const Statics* s
         policy = UNDEFEATED_DISCARD                                # 11.12.4
     fx_combat_event(gs, es, st, p, FXE_COMBAT_END, -1)               # Sword of Justice
     duel_combat_end(gs, pl)                                        # Dueling (_fx_skills)
-    units_combat_end(gs, p)                                        # Scouts' Fame, "this combat" (_fx_units)
+    units_combat_end(gs, p)                                        # Scouts' Fame, "this combat" (_engine_units.pxi)
     cleared = combat_site_cleared(gs)
     if reason == CK_ASSAULT and site == es.sites.city:
         place_city_shields(gs, p, site_hex)                        # 11.12.2

@@ -8,7 +8,7 @@
 # gs.turn.influence may be negative after a reputation penalty: nothing can be bought until
 # it reaches the price (21.2 A20: effective Influence is clamped at 0).
 #
-# Special units (LL-4; codes and hooks in _fx_units.pxi): Thugs / Heroes change the
+# Special units (LL-4; codes and hooks at the end of this file): Thugs / Heroes change the
 # reputation modifier when the first of them is recruited (recruit_rep_delta), need 2
 # Influence in combat (A_PAY_UNIT); Magic Familiars take a basic mana when recruited (A_RECRUIT
 # pay bits), may be recruited at a Magical Glade, pay upkeep before each round's tactics
@@ -21,13 +21,7 @@
 
 cdef enum:
     NO_INTERACTION = -99       # mksim.tables.NO_INTERACTION: the X space of the track (10.2.3)
-    UNIT_CARD_BASE = -1000     # resolving_card of a unit ability: UNIT_CARD_BASE - (unit * 8 + slot)
-
-
-cdef inline bint unit_resolving(int resolving_card) noexcept nogil:
-    """Is a Unit's ability resolving?  Its code lies in (SKILL_CARD_BASE, UNIT_CARD_BASE]:
-    a skill's code (SKILL_CARD_BASE - skill) is lower still and is no unit."""
-    return SKILL_CARD_BASE < resolving_card <= UNIT_CARD_BASE
+# UNIT_CARD_BASE and unit_resolving (who resolves): ext/_engine.pxd, shared with the handler modules
 
 
 cdef inline int unit_value(const EngineStatics* es, int unit, int col) noexcept nogil:
@@ -815,7 +809,7 @@ def _bind_units(Engine eng, tables, content):
     if rep.shape[0] != 16:
         raise ValueError("reputation table: 16 spaces -7..+8 expected (reputation.toml)")
     special = np.array([(SPECIAL_UNIT_CODES.get(u["id"], SU_UNKNOWN) if u.get("special_rules") else SU_NONE)
-                        for u in content["units"]] or [0], dtype=np.int32)   # _fx_units.pxi
+                        for u in content["units"]] or [0], dtype=np.int32)   # SpecialUnit, below
     if [u["id"] for u in content["units"]] != list(tables.unit_ids):
         raise ValueError("units table and content disagree")
     eng._unit_tables = (units, abilities, rep, special)
@@ -888,7 +882,7 @@ cdef class UnitsTester:
             u.upkeep = _fx.MANA_COLOURS.index(upkeep) + 1
 
     def unit_extras(self, int slot):
-        """The units-area fields of a slot (_fx_units.pxi)."""
+        """The units-area fields of a slot (the unit effects of _fx_units.pyx, the special rules below)."""
         cdef Unit* u = &self.eng.core.gs.players[self.eng.core.gs.current].units[slot]
         return {"gained_res": [r for i, r in enumerate(("physical", "fire", "ice")) if (u.gained_res | u.gained_res >> 3) >> i & 1],
                 "combat_res": [r for i, r in enumerate(("physical", "fire", "ice")) if u.gained_res >> (i + 3) & 1],
@@ -1009,3 +1003,305 @@ cdef class UnitsTester:
 
 cdef enum:
     MAX_TOKENS_ = 128
+
+
+# ---------------------------------------------------------------------------------------
+# The units' special rules the loop calls (LL-4; moved here from _fx_units.pxi when the Unit
+# handlers became the registry module ext/_fx_units.pyx): Thugs / Heroes payments, Magic
+# Familiars' upkeep, the Shocktroops' drawn attack, Delphana Masters' destroy, the Scouts'
+# far exploring, and the "this turn" / "this combat" ends of unit effects.
+# ---------------------------------------------------------------------------------------
+
+from mksim._types cimport (CEU_NO_RESISTANCES, CEU_DESTROY_IF_BLOCKED, CE_NO_FORTIFICATION, COLDFIRE,
+                           SIEGE, NUM_PILES)
+from mksim._combat cimport (fortification_level, all_attacks_blocked, attack_element, defeat_enemy,
+                            assign_to_unit, AB_POISON, AB_PARALYZE, RES_PHYSICAL, RES_FIRE, RES_ICE)
+
+cdef enum SpecialUnit:         # UnitRules.special: a unit's special rules (units.toml special_rules)
+    SU_NONE = 0
+    SU_THUGS = 1               # LL-4.2.1, LL-4.3.1
+    SU_HEROES = 2              # LL-4.2.2, LL-4.3.2
+    SU_FAMILIARS = 3           # LL-4.5
+    SU_DELPHANA = 4            # LL-4.4
+    SU_UNKNOWN = 9             # special_rules the engine does not know: ERR_UNIT_RULES
+
+# A_PAY_UNIT, A_UPKEEP: the table of action kinds (mksim/actions.py), via ext/_engine.pxd
+
+# A_PAY_UNIT, A_UPKEEP: the table of action kinds (mksim/actions.py), via ext/_engine.pxd
+
+cdef enum:
+    UNIT_PAY_PRICE = 2         # LL-4.3.4: Influence per unit per combat
+
+SPECIAL_UNIT_CODES = {"thugs": SU_THUGS, "hero_blue": SU_HEROES, "hero_red": SU_HEROES,
+                      "hero_green": SU_HEROES, "hero_white": SU_HEROES,
+                      "magic_familiars": SU_FAMILIARS, "delphana_masters": SU_DELPHANA}
+
+
+cdef inline int resolving_unit_slot(const GameState* gs) noexcept nogil:
+    """Slot of the unit whose ability resolves, -1 if a card / skill / tactic resolves."""
+    cdef int rc = gs.turn.resolving_card, slot
+    if not unit_resolving(rc):
+        return -1
+    slot = (UNIT_CARD_BASE - rc) & 7
+    return slot if slot < MAX_UNITS_ else -1      # 7: an offer Unit used by Call to Arms
+
+
+cdef inline int unit_special(const EngineStatics* es, int unit) noexcept nogil:
+    return es.units.special[unit] if unit >= 0 else SU_NONE
+
+
+cdef inline int units_attack_bonus(const GameState* gs) noexcept nogil:
+    """Shocktroops (coordinated fire): + bonus to an attack of a unit other than the giver,
+    once per giver, this turn."""
+    cdef int slot = resolving_unit_slot(gs), k, n = 0
+    if slot < 0 or gs.turn.attack_bonus_givers == 0:
+        return 0
+    for k in range(8):                            # bit 7: Shocktroops used by Call to Arms
+        if k != slot and (gs.turn.attack_bonus_givers >> k) & 1:
+            n += 1
+    return n * gs.turn.unit_attack_bonus
+
+
+cdef void units_check_destroy(GameState* gs, const Statics* st) noexcept nogil:
+    """Delphana Masters (red): an enemy marked 'destroyed if blocked' is destroyed (defeated,
+    with its Fame) once all its attacks are blocked (LL-6.1.6; reduced to 0 counts,
+    LL-6.3.6)."""
+    cdef int s
+    cdef CombatEnemy* e
+    if not gs.combat.active:
+        return
+    for s in range(gs.combat.n_enemies):
+        e = &gs.combat.enemies[s]
+        if e.unit_fx & CEU_DESTROY_IF_BLOCKED and not (e.flags & (CE_DEFEATED | CE_GONE)) \
+                and all_attacks_blocked(gs, st, s):
+            e.unit_fx &= ~CEU_DESTROY_IF_BLOCKED
+            defeat_enemy(gs, st, s)
+
+
+cdef void units_turn_reset(GameState* gs) noexcept nogil:
+    """End of a turn: resistances gained "this turn" and Delphana Masters' open activation
+    (LL-4.4.3: later in the same turn) end."""
+    cdef int p, i
+    for p in range(gs.n_players):
+        for i in range(MAX_UNITS_):
+            gs.players[p].units[i].gained_res = 0
+            gs.players[p].units[i].abilities_used = 0
+            gs.players[p].units[i].paid_combat = 0
+
+
+cdef void units_combat_end(GameState* gs, int p) noexcept nogil:
+    """Before the tokens leave (11.12): the Scouts' Fame for the enemy looked at; effects
+    that last "this combat" end; Thugs / Heroes payments were for this combat (LL-4.3.4)."""
+    cdef int s, i
+    if gs.turn.recon_token > 0:
+        for s in range(gs.combat.n_enemies):
+            if gs.combat.enemies[s].token == gs.turn.recon_token - 1 and gs.combat.enemies[s].flags & CE_DEFEATED \
+                    and gs.combat.enemies[s].summoned_by < 0:
+                gs.players[p].fame += gs.turn.recon_fame
+                gs.turn.recon_token = 0
+    gs.turn.attacks_coldfire = 0
+    gs.turn.attacks_siege = 0
+    gs.turn.draw_fire_slot = 0
+    for i in range(MAX_UNITS_):
+        gs.players[p].units[i].paid_combat = 0
+        gs.players[p].units[i].gained_res &= 7                     # Force of Nature: "this combat"
+
+
+cdef void units_round_start(GameState* gs, const EngineStatics* es, Player* pl) noexcept nogil:
+    """LL-4.5.4: each Magic Familiars unit needs its upkeep at the start of the round."""
+    cdef int i
+    for i in range(MAX_UNITS_):
+        if pl.units[i].card >= 0 and unit_special(es, pl.units[i].card) == SU_FAMILIARS:
+            pl.units[i].upkeep_due = 1
+
+
+cdef bint units_upkeep_pending(const GameState* gs) noexcept nogil:
+    cdef int i
+    if gs.current < 0 or gs.current >= MAX_PLAYERS:
+        return False
+    for i in range(MAX_UNITS_):
+        if gs.players[gs.current].units[i].card >= 0 and gs.players[gs.current].units[i].upkeep_due:
+            return True
+    return False
+
+
+cdef int legal_upkeep(const GameState* gs, int32_t* out, int n) noexcept nogil:
+    """LL-4.5.4, LL-4.5.4.1 [R]: before the tactic is chosen, pay each familiar's upkeep with
+    a crystal of a basic colour (it becomes the mana kept on the card) or disband it."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int i, c
+    for i in range(MAX_UNITS_):
+        if pl.units[i].card >= 0 and pl.units[i].upkeep_due:
+            for c in range(4):
+                if pl.crystals[c] > 0 and n < MAX_ACTIONS:
+                    out[n] = act(A_UPKEEP, i | ((c + 1) << 3))
+                    n += 1
+            if n < MAX_ACTIONS:
+                out[n] = act(A_UPKEEP, i)
+                n += 1
+            return n                                               # one familiar at a time
+    return n
+
+
+cdef int apply_upkeep(GameState* gs, int arg) noexcept nogil:
+    cdef Player* pl = &gs.players[gs.current]
+    cdef int slot = arg & 7, c = (arg >> 3) - 1
+    if gs.phase != PH_TACTICS or slot >= MAX_UNITS_ or pl.units[slot].card < 0 or not pl.units[slot].upkeep_due:
+        return ERR_ILLEGAL
+    if c >= 4 or (c >= 0 and pl.crystals[c] <= 0):
+        return ERR_ILLEGAL
+    if c < 0:
+        disband(pl, slot)                                          # removed from the game
+        return ERR_NONE
+    pl.crystals[c] -= 1
+    pl.units[slot].upkeep = <int8_t>(c + 1)
+    pl.units[slot].upkeep_due = 0
+    return ERR_NONE
+
+
+cdef bint unit_needs_payment(const GameState* gs, const EngineStatics* es, const Unit* u) noexcept nogil:
+    """LL-4.3.1: Thugs take damage only once paid in this combat; LL-4.3.2: Heroes'
+    abilities need the payment in an assault on a fortified site (LL-4.3.3 reading: the
+    Heroes card; they may always take damage)."""
+    cdef int kind
+    if u.card < 0 or u.paid_combat or not gs.combat.active or not gs.combat.units_allowed:
+        return False
+    kind = unit_special(es, u.card)
+    if kind == SU_THUGS:
+        return u.wounds == 0 and not u.damaged_this_combat and gs.phase != PH_COMBAT_ATTACK
+    if kind == SU_HEROES:
+        return gs.combat.reason == CK_ASSAULT and u.wounds == 0 and u.ready
+    return False
+
+
+cdef bint units_need_influence(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    """Influence may be played in this combat: a Thugs / Heroes unit waits for its payment
+    (LL-4.3.4, LL-9.3)."""
+    cdef int i
+    if not gs.combat.active or gs.current < 0 or gs.current >= MAX_PLAYERS:
+        return False
+    for i in range(MAX_UNITS_):
+        if unit_needs_payment(gs, es, &gs.players[gs.current].units[i]):
+            return True
+    return False
+
+
+cdef int legal_unit_payments(const GameState* gs, const EngineStatics* es, int32_t* out, int n) noexcept nogil:
+    cdef int i
+    if gs.turn.influence < UNIT_PAY_PRICE:
+        return n
+    for i in range(MAX_UNITS_):
+        if unit_needs_payment(gs, es, &gs.players[gs.current].units[i]) and n < MAX_ACTIONS:
+            out[n] = act(A_PAY_UNIT, i)
+            n += 1
+    return n
+
+
+cdef int apply_unit_payment(GameState* gs, const EngineStatics* es, int arg) noexcept nogil:
+    cdef Unit* u
+    if arg >= MAX_UNITS_ or gs.turn.influence < UNIT_PAY_PRICE:
+        return ERR_ILLEGAL
+    u = &gs.players[gs.current].units[arg]
+    if not unit_needs_payment(gs, es, u):
+        return ERR_ILLEGAL
+    gs.turn.influence -= UNIT_PAY_PRICE
+    u.paid_combat = 1
+    return ERR_NONE
+
+
+cdef int units_sideways(const GameState* gs, const EngineStatics* es, int32_t* out, int n, int i) noexcept nogil:
+    """Sideways options a unit rule adds in combat (6.1.7): Influence 1 for a Thugs / Heroes
+    payment (LL-4.3.4), Attack 1 in the Ranged phase once all attacks are Siege (Altem Mages)."""
+    if not gs.combat.active:
+        return n
+    if units_need_influence(gs, es) and n < MAX_ACTIONS:
+        out[n] = act(A_SIDEWAYS, i | (1 << 7))
+        n += 1
+    if gs.phase == PH_COMBAT_RANGED and gs.turn.attacks_siege and n < MAX_ACTIONS:
+        out[n] = act(A_SIDEWAYS, i | (2 << 7))
+        n += 1
+    return n
+
+
+cdef bint draw_fire_pending(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    """Shocktroops: the attack being assigned must hit that unit first, while it can take
+    damage (unwounded, not resisted yet, Units allowed; Assassination does not stop it)."""
+    cdef const Unit* u
+    cdef const Combat* c = &gs.combat
+    if gs.turn.draw_fire_slot == 0 or c.dmg_slot != gs.turn.draw_fire_slot - 1 \
+            or c.dmg_attack != gs.turn.draw_fire_attack or not c.units_allowed or gs.turn.no_unit_damage:
+        return False
+    u = &gs.players[gs.current].units[gs.turn.draw_fire_unit]
+    return u.card >= 0 and u.wounds == 0 and not u.damaged_this_combat
+
+
+cdef int units_damage_unit(GameState* gs, const EngineStatics* es, const Statics* st, int slot) noexcept nogil:
+    """A_DAMAGE_UNIT with the units' rules: the Shocktroops' drawn attack goes to it first
+    (even vs Assassination), Thugs only once paid (LL-4.3.1)."""
+    cdef Combat* c = &gs.combat
+    cdef int r, s
+    if slot < 0 or slot >= MAX_UNITS_:
+        return ERR_ILLEGAL
+    if draw_fire_pending(gs, es):
+        if slot != gs.turn.draw_fire_unit:
+            return ERR_ILLEGAL
+        gs.turn.draw_fire_slot = 0
+        s = c.dmg_slot
+        r = assign_to_unit(gs, st, gs.current, slot, c.dmg_left, attack_element(gs, st, s, c.dmg_attack),
+                           1 if enemy_ability(gs, st, s, AB_POISON) else 0,
+                           1 if enemy_ability(gs, st, s, AB_PARALYZE) else 0)
+        if r < 0:
+            return ERR_ILLEGAL
+        c.dmg_left = <int16_t>r
+        if r == 0:
+            damage_to_hero(gs, st)                                 # nothing left: the attack is done
+        return ERR_NONE
+    if not unit_can_take_damage(gs, es, st, slot):
+        return ERR_ILLEGAL
+    r = damage_to_unit(gs, st, slot)
+    return ERR_NONE if r >= 0 else ERR_ILLEGAL
+
+
+cdef int units_explorable_far(const GameState* gs, const Statics* st, int h, int* pos, int m) noexcept nogil:
+    """Scouts: positions explorable from a space next to the hero's (distance 2, LL-4.6.1),
+    added to the m found from the hero's own space (at most MAX_EXPLORABLE in all)."""
+    cdef int more[2 * MAX_EXPLORABLE]
+    cdef int d, nb, k, j, q
+    cdef bint seen
+    if gs.turn.explore_range < 2 or m < 0:
+        return m
+    for d in range(6):
+        nb = gs.hexes[h].neighbour[d]
+        if nb < 0:
+            continue
+        q = explorable(gs, st, nb, more)
+        for k in range(q if q > 0 else 0):
+            seen = False
+            for j in range(m):
+                if pos[2 * j] == more[2 * k] and pos[2 * j + 1] == more[2 * k + 1]:
+                    seen = True
+            if not seen and m < MAX_EXPLORABLE:
+                pos[2 * m] = more[2 * k]
+                pos[2 * m + 1] = more[2 * k + 1]
+                m += 1
+    return m
+
+
+cdef int units_explore_far(GameState* gs, const Statics* st, int p, int a, int b) noexcept nogil:
+    """Scouts: explore (a, b) from a space next to the hero (the hero does not move)."""
+    cdef int more[2 * MAX_EXPLORABLE]
+    cdef int h = gs.players[p].position, d, nb, k, q, slot
+    if gs.turn.explore_range < 2 or h < 0:
+        return -1
+    for d in range(6):
+        nb = gs.hexes[h].neighbour[d]
+        if nb < 0:
+            continue
+        q = explorable(gs, st, nb, more)
+        for k in range(q if q > 0 else 0):
+            if more[2 * k] == a and more[2 * k + 1] == b:
+                gs.players[p].position = <int16_t>nb               # explore() checks from the position
+                slot = explore(gs, st, p, a, b)
+                gs.players[p].position = <int16_t>h
+                return slot
+    return -1

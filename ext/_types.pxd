@@ -418,7 +418,7 @@ cdef struct TurnState:
     int8_t wings_step          # ... and how much more each further one costs
     int16_t time_bending       # Time Bending: the card to set aside + 1 (another turn follows, played cards to hand), 0 = none
     int8_t spells_cast[4]      # Spells cast this turn per basic colour (played for a basic or powered effect, not sideways; Rings)
-    # --- units --- (ext/_fx_units.pxi)
+    # --- units --- (ext/_fx_units.pyx, ext/_engine_units.pxi)
     int8_t unit_attack_bonus   # Shocktroops: + to the attacks of Units other than a giver, per giver
     uint8_t attack_bonus_givers  # bit per unit slot that gave unit_attack_bonus (no bonus to itself)
     uint8_t attacks_coldfire   # Altem Mages: all your attacks are Cold Fire this combat
@@ -450,7 +450,7 @@ cdef struct CombatEnemy:
     # --- spells ---
     uint8_t res_lost           # RES_* bits an effect removed for this combat (Chill, 11.4.4)
     # --- units ---
-    uint8_t unit_fx            # CEU_* bits (ext/_fx_units.pxi): lost resistances, destroy if blocked
+    uint8_t unit_fx            # CEU_* bits (ext/_fx_units.pyx): lost resistances, destroy if blocked
 
 cdef enum CombatEnemyFlags:
     CE_DEFEATED = 1
@@ -462,7 +462,7 @@ cdef enum CombatEnemyFlags:
     CE_GONE = 64               # summoned monster discarded (11.6.6 [R], 11.7.11); no longer in the combat
     CE_NO_FORTIFICATION = 128  # an effect removed its fortification (11.4.3); set by the engine
 
-cdef enum CombatEnemyUnitFx:   # CombatEnemy.unit_fx (ext/_fx_units.pxi)
+cdef enum CombatEnemyUnitFx:   # CombatEnemy.unit_fx (ext/_fx_units.pyx)
     CEU_NO_RESISTANCES = 1     # lost all its resistances this combat (Sorcerers, Expose, Delphana Masters)
     CEU_DESTROY_IF_BLOCKED = 2 # Delphana Masters: destroyed once all its attacks are blocked
 

@@ -146,7 +146,7 @@ def _trim(values: list) -> list:
 
 #: CombatEnemyUnitFx CEU_* (ext/_types.pxd), bit by bit
 ENEMY_UNIT_FX_NAMES = ("no_resistances", "destroy_if_blocked")
-#: TT_* bits of TurnState.tactic_turn (ext/_fx_tactics.pxi)
+#: TT_* bits of TurnState.tactic_turn (ext/_fx_tactics.pxd)
 TACTIC_TURN_NAMES = ("mana_search",)
 #: BF_* bits of Player.banner_fx (ext/_fx_artifacts.pxi); the two low bits are the Armor
 #: bonus BF_ARMOR (0 .. 3): ``armor_1`` and ``armor_2`` add up to it
@@ -1349,7 +1349,7 @@ MAX_SKILLS = 8
 PH = {name: i for i, name in enumerate(PHASE_NAMES)}
 COMBAT_PHASES = (PH["combat_ranged"], PH["combat_block"], PH["combat_damage"], PH["combat_attack"])
 N_ASKS = 13                 # ASK_NONE .. ASK_PAYMENT (ext/_engine.pxd)
-N_END_STAGES = 7            # END_NONE .. END_REWARDS (ext/_engine.pyx, _fx_tactics.pxi)
+N_END_STAGES = 7            # END_NONE .. END_REWARDS (ext/_engine.pyx, _engine.pxd)
 N_COMBAT_REASONS = 4        # CK_RAMPAGING .. CK_BURN (ext/_engine_combat.pxi)
 _OPS = [op.name for op in _fx.OPS]
 

@@ -1,5 +1,5 @@
 """The twelve tactic cards (rules 3.2, 3.2.1, 4.1, 4.2.5, 13.7.2, 13.7.4, 21.2 A7 / A28) in
-the decision loop (ext/_fx_tactics.pxi).  Rule numbers in the test names."""
+the decision loop (ext/_fx_tactics.pyx, the loop in ext/_engine.pyx).  Rule numbers in the test names."""
 import pytest
 
 from mksim._engine import Engine, describe, encode

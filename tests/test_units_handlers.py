@@ -1,4 +1,5 @@
-"""Unit ability handlers and the units' special rules (ext/_fx_units.pxi): the card texts of
+"""Unit ability handlers and the units' special rules (ext/_fx_units.pyx; the special rules in
+ext/_engine_units.pxi): the card texts of
 units.toml / units.csv, LL-4.2-LL-4.6 (Thugs, Heroes, Delphana Masters, Magic Familiars,
 Scouts), and the spells / Advanced Action sharing the handlers (Expose, Mist Form, Force of
 Nature).  Enemy numbers from enemies.toml: Prowlers armor 3, attack 4, Fame 2; Diggers armor
