@@ -79,10 +79,6 @@ cdef inline bint gain_deed(const EngineStatics* es, Player* pl, int card) noexce
     return True
 
 
-cdef inline int card_colour(const EngineStatics* es, int card) noexcept nogil:
-    return es.card_colour[card * es.card_stride]
-
-
 # Cards a full zone refused during the action being applied (push_card, insert_bottom have no
 # GameState at hand).  One per thread, so engines in nogil threads do not share it; c_apply
 # clears it first and moves it into GameState.cards_refused, which stops the game.
@@ -121,12 +117,6 @@ cdef int draw_cards(GameState* gs, Player* pl, int n) noexcept nogil:
 
 cdef inline int level_value(const Statics* st, int level, int col) noexcept nogil:
     return st.levels.data[(level - 1) * st.levels.width + col]
-
-
-cdef inline bint night_mana(const GameState* gs) noexcept nogil:
-    """Night mana rules apply: a Night round, or a "night rules" combat by Day (5.6.1:
-    dungeons and tombs)."""
-    return gs.time == NIGHT or (gs.combat.active != 0 and gs.combat.night_rules != 0)
 
 
 cdef inline bint mana_usable(const GameState* gs, int colour) noexcept nogil:
@@ -526,8 +516,6 @@ cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row
         return advanced_playable(gs, es, row, local)
     if group == HG_SPELLS:
         return spells_playable(gs, es, row, local)
-    if group == HG_ARTIFACTS:
-        return artifacts_playable(gs, es, row, local)
     if group == HG_SKILLS:
         return skills_playable(gs, es, row, local)
     if group == HG_UNITS:
@@ -558,8 +546,6 @@ cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, 
         return advanced_handler(gs, es, st, p, row, local, choice)
     if group == HG_SPELLS:
         return spells_handler(gs, es, st, p, row, local, choice)
-    if group == HG_ARTIFACTS:
-        return artifacts_handler(gs, es, st, p, row, local, choice)
     if group == HG_SKILLS:
         return skills_handler(gs, es, st, p, row, local, choice)
     if group == HG_UNITS:
@@ -656,8 +642,6 @@ cdef int pending_group_check(const GameState* gs, const EngineStatics* es, const
         return advanced_pending(gs, es, st, p, row, local, c)
     if group == HG_SPELLS:
         return spells_pending(gs, es, st, p, row, local, c)
-    if group == HG_ARTIFACTS:
-        return artifacts_pending(gs, es, st, p, row, local, c)
     if group == HG_SKILLS:
         return skills_pending(gs, es, st, p, row, local, c)
     if group == HG_UNITS:
@@ -746,7 +730,7 @@ cdef bint pending_check(const GameState* gs, const EngineStatics* es, const Stat
 include "_fx_tactics.pxi"
 include "_fx_advanced.pxi"
 include "_fx_spells.pxi"
-include "_fx_artifacts.pxi"
+include "_engine_artifacts.pxi"       # the Artifacts' turn-flow rules (handlers: _fx_artifacts.pyx)
 include "_fx_skills.pxi"
 include "_fx_units.pxi"
 include "_engine_combat.pxi"
@@ -1142,7 +1126,7 @@ cdef int legal_actions_all(Engine eng, int32_t* out) noexcept nogil:
         n = legal_wings_target(gs, st, out, n)               # Wings of Night (_fx_spells.pxi)
         n = legal_cumbersome(gs, st, out, n)                 # LL-6.5.2 (_engine_combat.pxi)
         n = legal_unit_actions(gs, es, out, n)               # 7.3 (_engine_units.pxi)
-        n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
+        n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_engine_artifacts.pxi)
         n = legal_bow_changes(gs, out, n)                    # Bow of Starsdawn powered
         n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
         n = legal_unit_payments(gs, es, out, n)              # LL-4.3.4 (_fx_units.pxi)
@@ -1152,14 +1136,14 @@ cdef int legal_actions_all(Engine eng, int32_t* out) noexcept nogil:
         n = legal_play(eng, gs, es, out, n)
         n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
-        n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
+        n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_engine_artifacts.pxi)
         n = legal_advanced_actions(gs, es, out, n)               # Learning (_fx_advanced.pxi)
         return legal_interaction(gs, es, st, out, n)
     if gs.phase == PH_MOVE:
         n = legal_play(eng, gs, es, out, n)
         n = legal_heal(gs, es, out, n)
         n = legal_unit_actions(gs, es, out, n)
-        n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
+        n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_engine_artifacts.pxi)
         n = legal_tactic_abilities(gs, es, out, n)           # 3.2 during the turn
         n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
@@ -1198,7 +1182,7 @@ cdef int legal_actions_all(Engine eng, int32_t* out) noexcept nogil:
         n = legal_play(eng, gs, es, out, n)
         n = legal_heal(gs, es, out, n)
         n = legal_unit_actions(gs, es, out, n)
-        n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
+        n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_engine_artifacts.pxi)
         n = legal_tactic_abilities(gs, es, out, n)           # 3.2 during the turn
         n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
@@ -2301,7 +2285,6 @@ cdef void check_city_revealed(GameState* gs, const EngineStatics* es, const Stat
 HANDLER_TABLES = {HG_TACTICS: TACTICS_HANDLERS,
                   HG_ADVANCED: ADVANCED_HANDLERS,
                   HG_SPELLS: SPELLS_HANDLERS,
-                  HG_ARTIFACTS: ARTIFACTS_HANDLERS,
                   HG_SKILLS: SKILLS_HANDLERS,
                   HG_UNITS: UNITS_HANDLERS,
                   }
@@ -2312,6 +2295,7 @@ HANDLER_GROUP_NAMES = {HG_TACTICS: "tactics", HG_BASIC: "basic", HG_ADVANCED: "a
 
 # Handler groups compiled as modules of their own: they register their entries when imported.
 HANDLER_MODULES = {HG_BASIC: "mksim._fx_basic"}
+HANDLER_MODULES[HG_ARTIFACTS] = "mksim._fx_artifacts"
 
 
 def _load_handler_modules():

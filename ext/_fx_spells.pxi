@@ -87,23 +87,13 @@ cdef enum FxCombatEvent:
     FXE_PHASE_START = 2        # A_NEXT_PHASE, after the phase changed
     FXE_COMBAT_END = 3         # finish_combat, before the tokens leave (11.12)
 
-cdef enum:
-    NO_ARG = -9999             # row_args: argument not given
+cdef enum:                     # (NO_ARG, the row_args "not given": ext/_engine.pxd)
     TRAVEL_MAX_BFS = MAX_HEXES
 
 
 # -- small helpers shared with _fx_artifacts.pxi ------------------------------------------
 
-cdef inline bint outside_combat_now(const GameState* gs) noexcept nogil:
-    """Movement part or rest of a turn: where Heal and 'outside combat' effects go (12.4.1)."""
-    return gs.phase == PH_MOVE or gs.phase == PH_REST
-
-
-cdef inline bint special_now(const GameState* gs) noexcept nogil:
-    """6.3.3: a special effect may be played any time during the turn, combat and
-    interaction included."""
-    return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT or gs.combat.active != 0
-
+# (outside_combat_now, special_now: ext/_engine.pxd)
 
 cdef int faced_enemies(const GameState* gs) noexcept nogil:
     """Enemy tokens still in the combat (not defeated, not discarded summons)."""
