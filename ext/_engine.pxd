@@ -383,12 +383,11 @@ cdef bint agility_move_usable(const GameState* gs) noexcept nogil               
 cdef bint influence_elsewhere(const GameState* gs) noexcept nogil                        # _fx_advanced.pxi
 cdef int lift_self(GameState* gs, const EngineStatics* es, int row) noexcept nogil       # _fx_advanced.pxi
 cdef void put_back(GameState* gs, int lifted) noexcept nogil                             # _fx_advanced.pxi
-cdef bint wings_move_usable(const GameState* gs, const Statics* st) noexcept nogil       # _fx_spells.pxi
+cdef bint wings_move_usable(const GameState* gs, const Statics* st) noexcept nogil       # _engine_spells.pxi
 cdef bint units_need_influence(const GameState* gs, const EngineStatics* es) noexcept nogil  # _fx_units.pxi
 
 # --- Artifacts (ext/_fx_artifacts.pyx; the turn-flow part stays in ext/_engine_artifacts.pxi) ---
 from libc.stdint cimport uint32_t
-from mksim._types cimport NIGHT, PH_MOVE, PH_REST, PH_INTERACT
 
 cdef enum BannerFx:            # Player.banner_fx bits (mirrored in _combat.assign_to_unit)
     BF_ARMOR = 3               # Armor bonus of the Unit (Glory, Protection), 0-3
@@ -402,22 +401,10 @@ cdef enum BannerFx:            # Player.banner_fx bits (mirrored in _combat.assi
 cdef enum:
     NO_ARG = -9999             # row_args: argument not given
 
-cdef inline int card_colour(const EngineStatics* es, int card) noexcept nogil:
-    return es.card_colour[card * es.card_stride]
-
-cdef inline bint night_mana(const GameState* gs) noexcept nogil:
-    """Night mana rules apply: a Night round, or a "night rules" combat by Day (5.6.1:
-    dungeons and tombs)."""
-    return gs.time == NIGHT or (gs.combat.active != 0 and gs.combat.night_rules != 0)
-
-cdef inline bint outside_combat_now(const GameState* gs) noexcept nogil:
-    """Movement part or rest of a turn: where Heal and 'outside combat' effects go (12.4.1)."""
-    return gs.phase == PH_MOVE or gs.phase == PH_REST
-
-cdef inline bint special_now(const GameState* gs) noexcept nogil:
-    """6.3.3: a special effect may be played any time during the turn, combat and
-    interaction included."""
-    return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT or gs.combat.active != 0
+cdef int card_colour(const EngineStatics* es, int card) noexcept nogil
+cdef bint night_mana(const GameState* gs) noexcept nogil
+cdef bint outside_combat_now(const GameState* gs) noexcept nogil                         # _engine_spells.pxi
+cdef bint special_now(const GameState* gs) noexcept nogil                                # _engine_spells.pxi
 
 cdef void take_wounds(GameState* gs, const EngineStatics* es, Player* pl, int n) noexcept nogil
 cdef void refill_offer(GameState* gs, int16_t* offer, int16_t* deck, int8_t* n_deck, int slot) noexcept nogil
@@ -426,13 +413,38 @@ cdef void remove_commanded_unit(Player* pl, int slot) noexcept nogil            
 cdef int soul_process(GameState* gs, const Statics* st, Player* pl) noexcept nogil            # _engine_artifacts.pxi
 cdef bint circlet_skill_now(const GameState* gs, const EngineStatics* es, int skill) noexcept nogil  # _engine_artifacts.pxi
 cdef int circlet_use(GameState* gs, const EngineStatics* es, int skill) noexcept nogil       # _engine_artifacts.pxi
-cdef uint32_t defeated_mask(const GameState* gs) noexcept nogil                             # _fx_spells.pxi
-cdef uint64_t non_wound_hand(const GameState* gs, const EngineStatics* es) noexcept nogil   # _fx_spells.pxi
-cdef bint travel_playable(const GameState* gs, int spaces, int per) noexcept nogil          # _fx_spells.pxi
-cdef int travel(GameState* gs, const Statics* st, int p, int row, int choice, int spaces, int per) noexcept nogil  # _fx_spells.pxi
-cdef bint pc_travel(PendingCheck* c, const GameState* gs, bint attack) noexcept nogil       # _fx_spells.pxi
+cdef uint32_t defeated_mask(const GameState* gs) noexcept nogil                             # _engine_spells.pxi
 # other groups' helpers (cross-group: Advanced, Skills; still included .pxi files)
 cdef uint64_t enemy_effect_targets(const GameState* gs, const Statics* st, int colour) noexcept nogil  # _fx_advanced.pxi
 cdef bint enemy_op_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil     # _fx_advanced.pxi
-cdef int resolving_colour_api(const GameState* gs, const EngineStatics* es) noexcept nogil   # resolving_colour, _fx_advanced.pxi
-cdef const int32_t* skill_entry_api(const EngineStatics* es, int skill) noexcept nogil      # skill_entry, _fx_skills.pxi
+cdef int resolving_colour(const GameState* gs, const EngineStatics* es) noexcept nogil   # _fx_advanced.pxi
+cdef const int32_t* skill_entry(const EngineStatics* es, int skill) noexcept nogil       # _fx_skills.pxi
+
+# --- Spells (ext/_fx_spells.pyx; the turn-flow part stays in ext/_engine_spells.pxi) ---
+from mksim._types cimport CombatEnemy
+cdef enum:                     # HandlerFlag bits, continued
+    HF_MOVEMENT_ONLY = 2       # it works only while moving (movement_only_row: goes with the Move in combat)
+cdef uint64_t call_to_arms_offer(const GameState* gs, const EngineStatics* es) noexcept nogil   # _engine_spells.pxi
+cdef uint64_t recruit_free_offer(const GameState* gs, const EngineStatics* es) noexcept nogil   # _engine_spells.pxi
+cdef int call_to_arms(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
+                      int choice) noexcept nogil                                                 # _engine_spells.pxi
+cdef int recruit_free(GameState* gs, const EngineStatics* es, int p, int row, int choice) noexcept nogil  # _engine_spells.pxi
+cdef bint colour_resisted(const GameState* gs, const Statics* st, int s, int colour) noexcept nogil    # _engine_spells.pxi
+cdef void destroy(GameState* gs, const Statics* st, int slot) noexcept nogil                         # _engine_spells.pxi
+cdef uint64_t no_attack_targets(const GameState* gs, const Statics* st, int colour) noexcept nogil  # _engine_spells.pxi
+cdef void set_armor_delta(CombatEnemy* e, int d) noexcept nogil                                     # _engine_spells.pxi
+cdef uint64_t wings_options(const GameState* gs, const Statics* st) noexcept nogil                  # _engine_spells.pxi
+cdef void wings_take(GameState* gs, int slot) noexcept nogil                                        # _engine_spells.pxi
+cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row) noexcept nogil
+cdef int draw_cards(GameState* gs, Player* pl, int n) noexcept nogil
+cdef int n_pay_codes(const GameState* gs) noexcept nogil
+cdef bint pc_directions(PendingCheck* c, const GameState* gs) noexcept nogil
+cdef int unit_value(const EngineStatics* es, int unit, int col) noexcept nogil                      # _engine_units.pxi
+cdef int unit_level(const EngineStatics* es, int unit) noexcept nogil                                # _engine_units.pxi
+cdef int fight_after_move(GameState* gs, const EngineStatics* es, const Statics* st, int p,
+                          int from_hex, int to_hex, int provoked_dirs) noexcept nogil                # _engine_combat.pxi
+cdef int single_option(uint64_t o) noexcept nogil                                                    # _fx_advanced.pxi
+cdef int interaction_site(const GameState* gs, const EngineStatics* es, int p) noexcept nogil        # _engine_units.pxi
+cdef int interaction_city(const GameState* gs, const EngineStatics* es, int p) noexcept nogil        # _engine_units.pxi
+cdef bint can_recruit(const EngineStatics* es, int unit, int site, int colour) noexcept nogil        # _engine_units.pxi
+cdef void count_refused_card() noexcept nogil                                                      # _engine_spells.pxi

@@ -79,6 +79,10 @@ cdef inline bint gain_deed(const EngineStatics* es, Player* pl, int card) noexce
     return True
 
 
+cdef inline int card_colour(const EngineStatics* es, int card) noexcept nogil:
+    return es.card_colour[card * es.card_stride]
+
+
 # Cards a full zone refused during the action being applied (push_card, insert_bottom have no
 # GameState at hand).  One per thread, so engines in nogil threads do not share it; c_apply
 # clears it first and moves it into GameState.cards_refused, which stops the game.
@@ -117,6 +121,12 @@ cdef int draw_cards(GameState* gs, Player* pl, int n) noexcept nogil:
 
 cdef inline int level_value(const Statics* st, int level, int col) noexcept nogil:
     return st.levels.data[(level - 1) * st.levels.width + col]
+
+
+cdef inline bint night_mana(const GameState* gs) noexcept nogil:
+    """Night mana rules apply: a Night round, or a "night rules" combat by Day (5.6.1:
+    dungeons and tombs)."""
+    return gs.time == NIGHT or (gs.combat.active != 0 and gs.combat.night_rules != 0)
 
 
 cdef inline bint mana_usable(const GameState* gs, int colour) noexcept nogil:
@@ -497,8 +507,9 @@ cdef bint movement_only_row(const EngineStatics* es, int row) noexcept nogil:
             if not movement_only_row(es, t[4] + local):
                 return False
         return t[5] > 0
+    if handler_entry(es, r[1]) != NULL and handler_entry(es, r[1]).flags & HF_MOVEMENT_ONLY:
+        return True                                 # a registry group's (Terrain Forbidden: Mist Form)
     return (group == HG_ADVANCED and (local == H_TERRAIN_COST_SET or local == H_TERRAIN_PASSABLE)) \
-        or (group == HG_SPELLS and local == SP_TERRAIN_FORBIDDEN) \
         or (group == HG_UNITS and local == U_SCOUTS_EXPLORE) or (group == HG_SKILLS and local == SK_HAWK_EYES)
 
 
@@ -514,8 +525,6 @@ cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row
         return tactics_playable(gs, es, row, local)
     if group == HG_ADVANCED:
         return advanced_playable(gs, es, row, local)
-    if group == HG_SPELLS:
-        return spells_playable(gs, es, row, local)
     if group == HG_SKILLS:
         return skills_playable(gs, es, row, local)
     if group == HG_UNITS:
@@ -544,8 +553,6 @@ cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, 
         return tactics_handler(gs, es, st, p, row, local, choice)
     if group == HG_ADVANCED:
         return advanced_handler(gs, es, st, p, row, local, choice)
-    if group == HG_SPELLS:
-        return spells_handler(gs, es, st, p, row, local, choice)
     if group == HG_SKILLS:
         return skills_handler(gs, es, st, p, row, local, choice)
     if group == HG_UNITS:
@@ -640,8 +647,6 @@ cdef int pending_group_check(const GameState* gs, const EngineStatics* es, const
         return tactics_pending(gs, es, st, p, row, local, c)
     if group == HG_ADVANCED:
         return advanced_pending(gs, es, st, p, row, local, c)
-    if group == HG_SPELLS:
-        return spells_pending(gs, es, st, p, row, local, c)
     if group == HG_SKILLS:
         return skills_pending(gs, es, st, p, row, local, c)
     if group == HG_UNITS:
@@ -729,7 +734,7 @@ cdef bint pending_check(const GameState* gs, const EngineStatics* es, const Stat
 
 include "_fx_tactics.pxi"
 include "_fx_advanced.pxi"
-include "_fx_spells.pxi"
+include "_engine_spells.pxi"          # the Spells' turn-flow rules (handlers: _fx_spells.pyx)
 include "_engine_artifacts.pxi"       # the Artifacts' turn-flow rules (handlers: _fx_artifacts.pyx)
 include "_fx_skills.pxi"
 include "_fx_units.pxi"
@@ -1122,8 +1127,8 @@ cdef int legal_actions_all(Engine eng, int32_t* out) noexcept nogil:
         n = legal_play(eng, gs, es, out, n)
         n = legal_convert_move(gs, out, n)                   # Agility (_fx_advanced.pxi)
         n = legal_advanced_actions(gs, es, out, n)               # Diplomacy (_fx_advanced.pxi)
-        n = legal_possess(gs, st, out, n)                    # Possess (_fx_spells.pxi)
-        n = legal_wings_target(gs, st, out, n)               # Wings of Night (_fx_spells.pxi)
+        n = legal_possess(gs, st, out, n)                    # Possess (_engine_spells.pxi)
+        n = legal_wings_target(gs, st, out, n)               # Wings of Night (_engine_spells.pxi)
         n = legal_cumbersome(gs, st, out, n)                 # LL-6.5.2 (_engine_combat.pxi)
         n = legal_unit_actions(gs, es, out, n)               # 7.3 (_engine_units.pxi)
         n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_engine_artifacts.pxi)
@@ -2065,7 +2070,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if gs.turn.draw_per_heal + gs.turn.cure_draw > 0:        # Golden Grail, Cure
             draw_cards(gs, pl, gs.turn.draw_per_heal + gs.turn.cure_draw)
         return ERR_NONE
-    if kind == A_MOVE and arg >= BEND_MOVE:                      # Space Bending (_fx_spells.pxi)
+    if kind == A_MOVE and arg >= BEND_MOVE:                      # Space Bending (_engine_spells.pxi)
         return space_bending_move(gs, es, st, p, arg - BEND_MOVE)
     if kind == A_MOVE:                                           # 9.3.5
         if gs.phase != PH_MOVE or gs.turn.action_taken or pl.position < 0 or arg > 5:
@@ -2143,9 +2148,9 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         return apply_site_action(gs, es, st, p, kind, arg)
     if kind == A_CONVERT_MOVE:                                   # Agility (_fx_advanced.pxi)
         return apply_convert_move(gs, arg)
-    if kind == A_POSSESS:                                        # Possess (_fx_spells.pxi)
+    if kind == A_POSSESS:                                        # Possess (_engine_spells.pxi)
         return apply_possess(gs, st)
-    if kind == A_WINGS_TARGET:                                   # Wings of Night (_fx_spells.pxi)
+    if kind == A_WINGS_TARGET:                                   # Wings of Night (_engine_spells.pxi)
         return apply_wings_target(gs, st, arg)
     if kind == A_CUMBERSOME:                                     # LL-6.5.2 (_engine_combat.pxi)
         return apply_cumbersome(gs, st, arg)
@@ -2284,7 +2289,6 @@ cdef void check_city_revealed(GameState* gs, const EngineStatics* es, const Stat
 # groups are added from their entries when their modules load (_load_handler_modules).
 HANDLER_TABLES = {HG_TACTICS: TACTICS_HANDLERS,
                   HG_ADVANCED: ADVANCED_HANDLERS,
-                  HG_SPELLS: SPELLS_HANDLERS,
                   HG_SKILLS: SKILLS_HANDLERS,
                   HG_UNITS: UNITS_HANDLERS,
                   }
@@ -2296,6 +2300,7 @@ HANDLER_GROUP_NAMES = {HG_TACTICS: "tactics", HG_BASIC: "basic", HG_ADVANCED: "a
 # Handler groups compiled as modules of their own: they register their entries when imported.
 HANDLER_MODULES = {HG_BASIC: "mksim._fx_basic"}
 HANDLER_MODULES[HG_ARTIFACTS] = "mksim._fx_artifacts"
+HANDLER_MODULES[HG_SPELLS] = "mksim._fx_spells"
 
 
 def _load_handler_modules():

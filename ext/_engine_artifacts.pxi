@@ -469,14 +469,3 @@ def set_skill_offer(Engine eng, skills):
     gs.n_skill_offer = len(skills)
 
 
-
-
-# Cross-group: inline helpers of groups that are still included .pxi files, exported under a
-# name of their own for ext/_fx_artifacts.pyx (which cimports them `as` the helper); they go
-# when those helpers move into ext/_engine.pxd or their group's header.
-cdef int resolving_colour_api(const GameState* gs, const EngineStatics* es) noexcept nogil:
-    return resolving_colour(gs, es)                          # _fx_advanced.pxi
-
-
-cdef const int32_t* skill_entry_api(const EngineStatics* es, int skill) noexcept nogil:
-    return skill_entry(es, skill)                            # _fx_skills.pxi

@@ -31,11 +31,12 @@ from mksim._engine cimport (
     card_colour, night_mana, special_now, outside_combat_now, NO_ARG, unit_healed,
     BF_GLORY, BF_FEAR, BF_FIRE_ICE, BF_COURAGE, BF_FORTITUDE, BF_COMMAND,
     remove_commanded_unit, soul_process, circlet_skill_now, circlet_use,
-    defeated_mask, non_wound_hand, travel, travel_playable, pc_travel,      # _fx_spells.pxi
-    enemy_effect_targets, enemy_op_playable, resolving_colour_api as resolving_colour,   # _fx_advanced.pxi
-    skill_entry_api as skill_entry,                                          # _fx_skills.pxi
+    defeated_mask,
+    enemy_effect_targets, enemy_op_playable, resolving_colour,   # _fx_advanced.pxi
+    skill_entry,                                          # _fx_skills.pxi
 )
 from mksim._rng cimport rng_below, STREAM_REWARDS
+from mksim._fx_spells cimport non_wound_hand, travel, travel_playable, pc_travel   # Druidic Staff, Sword / Bow
 
 cdef enum:
     SKU_ONCE_PER_TURN = 0      # skills.toml usage code (the SkillUsage enum of ext/_fx_skills.pxi)
