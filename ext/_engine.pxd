@@ -383,7 +383,7 @@ cdef bint agility_move_usable(const GameState* gs) noexcept nogil               
 cdef bint influence_elsewhere(const GameState* gs) noexcept nogil                        # _fx_advanced.pxi
 cdef int lift_self(GameState* gs, const EngineStatics* es, int row) noexcept nogil       # _fx_advanced.pxi
 cdef void put_back(GameState* gs, int lifted) noexcept nogil                             # _fx_advanced.pxi
-cdef bint wings_move_usable(const GameState* gs, const Statics* st) noexcept nogil       # _fx_spells.pxi
+cdef bint wings_move_usable(const GameState* gs, const Statics* st) noexcept nogil       # _engine_spells.pxi
 cdef bint units_need_influence(const GameState* gs, const EngineStatics* es) noexcept nogil  # _engine_units.pxi
 
 # ---- Units (ext/_fx_units.pyx is a registry module; the units' rules the loop calls live in
@@ -403,8 +403,8 @@ cdef int units_attack_bonus(const GameState* gs) noexcept nogil                 
 cdef void units_check_destroy(GameState* gs, const Statics* st) noexcept nogil           # _engine_units.pxi
 cdef bint pc_enemy_slot(PendingCheck* c, const GameState* gs, int i) noexcept nogil
 # other groups' helpers the Units handlers call (still included there; they move with their group)
-cdef bint special_now(const GameState* gs) noexcept nogil                                # _fx_spells.pxi
-cdef int hex_distance(const GameState* gs, int a, int b) noexcept nogil                  # _fx_spells.pxi
+cdef bint special_now(const GameState* gs) noexcept nogil                                # _engine_spells.pxi
+cdef int hex_distance(const GameState* gs, int a, int b) noexcept nogil                  # _engine_spells.pxi
 cdef int resolving_colour(const GameState* gs, const EngineStatics* es) noexcept nogil   # _fx_advanced.pxi
 cdef int unit_heat_bonus(const GameState* gs) noexcept nogil                             # _fx_advanced.pxi
 cdef bint enemy_effect_ok(const GameState* gs, const Statics* st, int slot, int colour) noexcept nogil  # _fx_advanced.pxi
@@ -425,3 +425,60 @@ ctypedef bint (*tactic_ability_t)(const GameState* gs, const EngineStatics* es, 
 ctypedef int (*tactic_hand_bonus_t)(const GameState* gs, const EngineStatics* es, int p) noexcept nogil
 cdef int register_tactic_rules(tactic_ability_t ability_ok, tactic_hand_bonus_t hand_bonus) except -1
 cdef int draw_cards(GameState* gs, Player* pl, int n) noexcept nogil
+
+# --- Artifacts (ext/_fx_artifacts.pyx; the turn-flow part stays in ext/_engine_artifacts.pxi) ---
+from libc.stdint cimport uint32_t
+
+cdef enum BannerFx:            # Player.banner_fx bits (mirrored in _combat.assign_to_unit)
+    BF_ARMOR = 3               # Armor bonus of the Unit (Glory, Protection), 0-3
+    BF_FIRE_ICE = 4            # fire and ice resistance (Protection)
+    BF_GLORY = 8               # + bonus to its Attacks / Blocks, Fame whenever it attacks or blocks
+    BF_FEAR = 16               # Block phase: spend the Unit to cancel one enemy attack
+    BF_COURAGE = 32            # once a round, outside combat: flip to ready the Unit
+    BF_FORTITUDE = 64          # once a round: flip to ignore a wound of the Unit
+    BF_COMMAND = 128           # Banner of Command: the Unit holds it instead of a Command token (LL-5.1)
+
+cdef enum:
+    NO_ARG = -9999             # row_args: argument not given
+
+cdef int card_colour(const EngineStatics* es, int card) noexcept nogil
+cdef bint night_mana(const GameState* gs) noexcept nogil
+cdef bint outside_combat_now(const GameState* gs) noexcept nogil                         # _engine_spells.pxi
+
+cdef void take_wounds(GameState* gs, const EngineStatics* es, Player* pl, int n) noexcept nogil
+cdef void refill_offer(GameState* gs, int16_t* offer, int16_t* deck, int8_t* n_deck, int slot) noexcept nogil
+cdef void unit_healed(GameState* gs, int p, int slot) noexcept nogil                          # _engine_units.pxi
+cdef void remove_commanded_unit(Player* pl, int slot) noexcept nogil                         # _engine_artifacts.pxi
+cdef int soul_process(GameState* gs, const Statics* st, Player* pl) noexcept nogil            # _engine_artifacts.pxi
+cdef bint circlet_skill_now(const GameState* gs, const EngineStatics* es, int skill) noexcept nogil  # _engine_artifacts.pxi
+cdef int circlet_use(GameState* gs, const EngineStatics* es, int skill) noexcept nogil       # _engine_artifacts.pxi
+cdef uint32_t defeated_mask(const GameState* gs) noexcept nogil                             # _engine_spells.pxi
+# other groups' helpers (cross-group: Advanced, Skills; still included .pxi files)
+cdef uint64_t enemy_effect_targets(const GameState* gs, const Statics* st, int colour) noexcept nogil  # _fx_advanced.pxi
+cdef bint enemy_op_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil     # _fx_advanced.pxi
+cdef const int32_t* skill_entry(const EngineStatics* es, int skill) noexcept nogil       # _fx_skills.pxi
+
+# --- Spells (ext/_fx_spells.pyx; the turn-flow part stays in ext/_engine_spells.pxi) ---
+from mksim._types cimport CombatEnemy
+cdef uint64_t call_to_arms_offer(const GameState* gs, const EngineStatics* es) noexcept nogil   # _engine_spells.pxi
+cdef uint64_t recruit_free_offer(const GameState* gs, const EngineStatics* es) noexcept nogil   # _engine_spells.pxi
+cdef int call_to_arms(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
+                      int choice) noexcept nogil                                                 # _engine_spells.pxi
+cdef int recruit_free(GameState* gs, const EngineStatics* es, int p, int row, int choice) noexcept nogil  # _engine_spells.pxi
+cdef bint colour_resisted(const GameState* gs, const Statics* st, int s, int colour) noexcept nogil    # _engine_spells.pxi
+cdef void destroy(GameState* gs, const Statics* st, int slot) noexcept nogil                         # _engine_spells.pxi
+cdef uint64_t no_attack_targets(const GameState* gs, const Statics* st, int colour) noexcept nogil  # _engine_spells.pxi
+cdef void set_armor_delta(CombatEnemy* e, int d) noexcept nogil                                     # _engine_spells.pxi
+cdef uint64_t wings_options(const GameState* gs, const Statics* st) noexcept nogil                  # _engine_spells.pxi
+cdef void wings_take(GameState* gs, int slot) noexcept nogil                                        # _engine_spells.pxi
+cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row) noexcept nogil
+cdef int n_pay_codes(const GameState* gs) noexcept nogil
+cdef bint pc_directions(PendingCheck* c, const GameState* gs) noexcept nogil
+cdef int unit_value(const EngineStatics* es, int unit, int col) noexcept nogil                      # _engine_units.pxi
+cdef int unit_level(const EngineStatics* es, int unit) noexcept nogil                                # _engine_units.pxi
+cdef int fight_after_move(GameState* gs, const EngineStatics* es, const Statics* st, int p,
+                          int from_hex, int to_hex, int provoked_dirs) noexcept nogil                # _engine_combat.pxi
+cdef int interaction_site(const GameState* gs, const EngineStatics* es, int p) noexcept nogil        # _engine_units.pxi
+cdef int interaction_city(const GameState* gs, const EngineStatics* es, int p) noexcept nogil        # _engine_units.pxi
+cdef bint can_recruit(const EngineStatics* es, int unit, int site, int colour) noexcept nogil        # _engine_units.pxi
+cdef void count_refused_card() noexcept nogil                                                      # _engine_spells.pxi

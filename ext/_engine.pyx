@@ -507,9 +507,9 @@ cdef bint movement_only_row(const EngineStatics* es, int row) noexcept nogil:
             if not movement_only_row(es, t[4] + local):
                 return False
         return t[5] > 0
+    if handler_entry(es, r[1]) != NULL and handler_entry(es, r[1]).flags & HF_MOVEMENT_ONLY:
+        return True                                 # a registry group's (Terrain Forbidden: Mist Form)
     return (group == HG_ADVANCED and (local == H_TERRAIN_COST_SET or local == H_TERRAIN_PASSABLE)) \
-        or (group == HG_SPELLS and local == SP_TERRAIN_FORBIDDEN) \
-        or (handler_entry(es, r[1]) != NULL and handler_entry(es, r[1]).flags & HF_MOVEMENT_ONLY) \
         or (group == HG_SKILLS and local == SK_HAWK_EYES)
 
 
@@ -523,10 +523,6 @@ cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row
         return GROUP_ENTRIES[group][local].playable(gs, es, row)
     if group == HG_ADVANCED:
         return advanced_playable(gs, es, row, local)
-    if group == HG_SPELLS:
-        return spells_playable(gs, es, row, local)
-    if group == HG_ARTIFACTS:
-        return artifacts_playable(gs, es, row, local)
     if group == HG_SKILLS:
         return skills_playable(gs, es, row, local)
     return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT or gs.combat.active != 0
@@ -551,10 +547,6 @@ cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, 
         return GROUP_ENTRIES[group][local].run(gs, es, st, p, row, choice)
     if group == HG_ADVANCED:
         return advanced_handler(gs, es, st, p, row, local, choice)
-    if group == HG_SPELLS:
-        return spells_handler(gs, es, st, p, row, local, choice)
-    if group == HG_ARTIFACTS:
-        return artifacts_handler(gs, es, st, p, row, local, choice)
     if group == HG_SKILLS:
         return skills_handler(gs, es, st, p, row, local, choice)
     set_error(gs, ERR_HANDLER, hid, gs.turn.resolving_card)
@@ -645,10 +637,6 @@ cdef int pending_group_check(const GameState* gs, const EngineStatics* es, const
         return GROUP_ENTRIES[group][local].pending(gs, es, st, p, row, c)
     if group == HG_ADVANCED:
         return advanced_pending(gs, es, st, p, row, local, c)
-    if group == HG_SPELLS:
-        return spells_pending(gs, es, st, p, row, local, c)
-    if group == HG_ARTIFACTS:
-        return artifacts_pending(gs, es, st, p, row, local, c)
     if group == HG_SKILLS:
         return skills_pending(gs, es, st, p, row, local, c)
     c.ask = -1
@@ -733,8 +721,8 @@ cdef bint pending_check(const GameState* gs, const EngineStatics* es, const Stat
 
 
 include "_fx_advanced.pxi"
-include "_fx_spells.pxi"
-include "_fx_artifacts.pxi"
+include "_engine_spells.pxi"          # the Spells' turn-flow rules (handlers: _fx_spells.pyx)
+include "_engine_artifacts.pxi"       # the Artifacts' turn-flow rules (handlers: _fx_artifacts.pyx)
 include "_fx_skills.pxi"
 include "_engine_combat.pxi"
 include "_engine_units.pxi"
@@ -1125,11 +1113,11 @@ cdef int legal_actions_all(Engine eng, int32_t* out) noexcept nogil:
         n = legal_play(eng, gs, es, out, n)
         n = legal_convert_move(gs, out, n)                   # Agility (_fx_advanced.pxi)
         n = legal_advanced_actions(gs, es, out, n)               # Diplomacy (_fx_advanced.pxi)
-        n = legal_possess(gs, st, out, n)                    # Possess (_fx_spells.pxi)
-        n = legal_wings_target(gs, st, out, n)               # Wings of Night (_fx_spells.pxi)
+        n = legal_possess(gs, st, out, n)                    # Possess (_engine_spells.pxi)
+        n = legal_wings_target(gs, st, out, n)               # Wings of Night (_engine_spells.pxi)
         n = legal_cumbersome(gs, st, out, n)                 # LL-6.5.2 (_engine_combat.pxi)
         n = legal_unit_actions(gs, es, out, n)               # 7.3 (_engine_units.pxi)
-        n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
+        n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_engine_artifacts.pxi)
         n = legal_bow_changes(gs, out, n)                    # Bow of Starsdawn powered
         n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
         n = legal_unit_payments(gs, es, out, n)              # LL-4.3.4 (_engine_units.pxi)
@@ -1139,14 +1127,14 @@ cdef int legal_actions_all(Engine eng, int32_t* out) noexcept nogil:
         n = legal_play(eng, gs, es, out, n)
         n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
-        n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
+        n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_engine_artifacts.pxi)
         n = legal_advanced_actions(gs, es, out, n)               # Learning (_fx_advanced.pxi)
         return legal_interaction(gs, es, st, out, n)
     if gs.phase == PH_MOVE:
         n = legal_play(eng, gs, es, out, n)
         n = legal_heal(gs, es, out, n)
         n = legal_unit_actions(gs, es, out, n)
-        n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
+        n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_engine_artifacts.pxi)
         n = legal_tactic_abilities(gs, es, out, n)           # 3.2 during the turn
         n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
@@ -1185,7 +1173,7 @@ cdef int legal_actions_all(Engine eng, int32_t* out) noexcept nogil:
         n = legal_play(eng, gs, es, out, n)
         n = legal_heal(gs, es, out, n)
         n = legal_unit_actions(gs, es, out, n)
-        n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
+        n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_engine_artifacts.pxi)
         n = legal_tactic_abilities(gs, es, out, n)           # 3.2 during the turn
         n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
         n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
@@ -2134,7 +2122,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if gs.turn.draw_per_heal + gs.turn.cure_draw > 0:        # Golden Grail, Cure
             draw_cards(gs, pl, gs.turn.draw_per_heal + gs.turn.cure_draw)
         return ERR_NONE
-    if kind == A_MOVE and arg >= BEND_MOVE:                      # Space Bending (_fx_spells.pxi)
+    if kind == A_MOVE and arg >= BEND_MOVE:                      # Space Bending (_engine_spells.pxi)
         return space_bending_move(gs, es, st, p, arg - BEND_MOVE)
     if kind == A_MOVE:                                           # 9.3.5
         if gs.phase != PH_MOVE or gs.turn.action_taken or pl.position < 0 or arg > 5:
@@ -2212,9 +2200,9 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         return apply_site_action(gs, es, st, p, kind, arg)
     if kind == A_CONVERT_MOVE:                                   # Agility (_fx_advanced.pxi)
         return apply_convert_move(gs, arg)
-    if kind == A_POSSESS:                                        # Possess (_fx_spells.pxi)
+    if kind == A_POSSESS:                                        # Possess (_engine_spells.pxi)
         return apply_possess(gs, st)
-    if kind == A_WINGS_TARGET:                                   # Wings of Night (_fx_spells.pxi)
+    if kind == A_WINGS_TARGET:                                   # Wings of Night (_engine_spells.pxi)
         return apply_wings_target(gs, st, arg)
     if kind == A_CUMBERSOME:                                     # LL-6.5.2 (_engine_combat.pxi)
         return apply_cumbersome(gs, st, arg)
@@ -2352,8 +2340,6 @@ cdef void check_city_revealed(GameState* gs, const EngineStatics* es, const Stat
 # {group: ((name, argument names), ...)}: the included groups' HANDLERS tuples; the registry
 # groups are added from their entries when their modules load (_load_handler_modules).
 HANDLER_TABLES = {HG_ADVANCED: ADVANCED_HANDLERS,
-                  HG_SPELLS: SPELLS_HANDLERS,
-                  HG_ARTIFACTS: ARTIFACTS_HANDLERS,
                   HG_SKILLS: SKILLS_HANDLERS,
                   }
 HANDLER_GROUP_NAMES = {HG_TACTICS: "tactics", HG_BASIC: "basic", HG_ADVANCED: "advanced",
@@ -2365,6 +2351,8 @@ HANDLER_GROUP_NAMES = {HG_TACTICS: "tactics", HG_BASIC: "basic", HG_ADVANCED: "a
 HANDLER_MODULES = {HG_BASIC: "mksim._fx_basic",
                    HG_UNITS: "mksim._fx_units",
                    HG_TACTICS: "mksim._fx_tactics",
+                   HG_ARTIFACTS: "mksim._fx_artifacts",
+                   HG_SPELLS: "mksim._fx_spells",
                    }
 
 

@@ -458,7 +458,7 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         clear_block_fx(gs)                                         # 11.4.5: unused Block is lost
         gs.turn.duel_pool_units = 0                                # ... and the units in it
         fx_combat_event(gs, es, st, p, FXE_PHASE_END, -1)              # Bow of Starsdawn, Burning Shield
-        artifacts_phase_end(gs)                                        # _fx_artifacts.pxi
+        artifacts_phase_end(gs)                                        # _engine_artifacts.pxi
         if gs.phase == PH_COMBAT_ATTACK:
             finish_combat(gs, es, st, p)
             return ERR_NONE

@@ -34,7 +34,7 @@ cdef inline int unit_level(const EngineStatics* es, int unit) noexcept nogil:
 
 cdef int units_held(const Player* pl) noexcept nogil:
     """Units that hold a Command token (7.2.1); one with the Banner of Command holds the
-    Banner instead (LL-5.1, _fx_artifacts.pxi)."""
+    Banner instead (LL-5.1, _engine_artifacts.pxi)."""
     cdef int i, n = 0
     for i in range(MAX_UNITS):
         if pl.units[i].card >= 0 and not (pl.units[i].banner >= 0 and pl.banner_fx[i] & BF_COMMAND):

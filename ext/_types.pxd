@@ -216,7 +216,7 @@ cdef struct Player:
     int8_t claimed_die         # Mana Claim: colour + 1 of the die kept until the round ends, 0 = none
     int8_t claim_per_turn      # Mana Claim: tokens of that colour at the start of each later turn
     # --- artifacts ---
-    uint8_t banner_fx[MAX_UNITS]   # BF_* bits of the Banner on unit slot i (_fx_artifacts.pxi); read only while units[i].banner >= 0
+    uint8_t banner_fx[MAX_UNITS]   # BF_* bits of the Banner on unit slot i (BannerFx, _engine.pxd); read only while units[i].banner >= 0
     uint8_t banner_flipped     # bit per unit slot: its Banner was flipped this round (Courage, Fortitude; 2.2.8 flips it back)
     uint8_t banner_prep        # 7.5.3 / 2.2.8: 1 = keep-or-return choice for attached Banners pending before the round draw
     # --- skills --- (ext/_fx_skills.pxi)
@@ -328,7 +328,7 @@ cdef struct TurnState:
     uint8_t heat_window        # 1 = at the start of a combat (no action taken in it yet); see Engine.apply
     int8_t heroic_rep          # Heroic Tale: Reputation + n per Unit recruited from now on this turn
     int8_t heroic_fame         # ... and Fame + n
-    # spells and artifacts (ext/_fx_spells.pxi, ext/_fx_artifacts.pxi)
+    # spells and artifacts (ext/_fx_spells.pyx, ext/_fx_artifacts.pyx)
     uint8_t endless_mana       # bit per colour: endless supply of mana tokens this turn (Rings)
     uint8_t ring_fame          # bit per basic colour: Fame +1 per Spell of it in play at end of turn (Rings)
     uint8_t mana_anytime       # 1: gold usable at Night (Amulet of the Sun); 2: black by Day (Amulet of Darkness)

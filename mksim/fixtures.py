@@ -148,7 +148,7 @@ def _trim(values: list) -> list:
 ENEMY_UNIT_FX_NAMES = ("no_resistances", "destroy_if_blocked")
 #: TT_* bits of TurnState.tactic_turn (ext/_fx_tactics.pxd)
 TACTIC_TURN_NAMES = ("mana_search",)
-#: BF_* bits of Player.banner_fx (ext/_fx_artifacts.pxi); the two low bits are the Armor
+#: BF_* bits of Player.banner_fx (BannerFx, ext/_engine.pxd); the two low bits are the Armor
 #: bonus BF_ARMOR (0 .. 3): ``armor_1`` and ``armor_2`` add up to it
 BANNER_FX_NAMES = ("armor_1", "armor_2", "fire_ice", "glory", "fear", "courage", "fortitude", "command")
 #: Unit.gained_res: RES_* bits gained this turn, the same bits << 3 gained this combat

@@ -1,4 +1,4 @@
-"""Artifact handlers of ext/_fx_artifacts.pxi completed for the artifacts area: Banners
+"""Artifact handlers of ext/_fx_artifacts.pyx completed for the artifacts area: Banners
 (7.5: assigned to a Unit, their ongoing effects, 7.5.2 replaced / destroyed, 7.5.3 round
 preparation), the powered Banners, and the remaining Artifact effects.  Card texts from
 artifacts.toml (cards.csv summaries) read as the published cards; rule numbers or card

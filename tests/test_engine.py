@@ -286,6 +286,37 @@ def test_the_basic_group_is_a_module_of_its_own_declaring_what_the_basic_cards_u
     assert reg["cold_toughness_block"] == ("basic", ("block", "per_icon", "arcane_bonus"))
 
 
+@pytest.mark.parametrize("group, module, tuple_name", [("artifacts", "_fx_artifacts", "ARTIFACTS_HANDLERS"),
+                                                      ("spells", "_fx_spells", "SPELLS_HANDLERS")])
+def test_the_artifact_and_spell_groups_are_modules_declaring_what_their_cards_use(content, group, module, tuple_name):
+    """ext/_fx_artifacts.pyx and ext/_fx_spells.pyx are compiled apart from the engine (issue
+    12; no name tuple left in it): each handler their registry entries declare is named by the
+    shipped Artifact or Spell cards (Banner of Fear's skip_block_and_damage is the base Wings
+    of Night's too, Banner of Command recruits like Call to Glory), with exactly the arguments
+    the data gives."""
+    import importlib
+    from mksim import _engine
+    from mksim import effects as fx
+    mod = importlib.import_module(f"mksim.{module}")
+    assert mod.__file__ != _engine.__file__ and not hasattr(_engine, tuple_name)
+    reg = _engine.handler_registry()
+    used = {}
+    for (kind, _key, _path), node in content.parsed.items():
+        stack = [node] if kind in ("artifacts", "spells") else []
+        while stack:
+            n = stack.pop()
+            stack.extend(n.children)
+            stack.extend(v for v in n.args.values() if isinstance(v, fx.Node))
+            if n.op == "handler":
+                used.setdefault(n.args["name"], set()).add(tuple(sorted(k for k in n.args if k != "name")))
+    declared = {n for n, (g, _p) in reg.items() if g == group}
+    assert len(declared) == {"artifacts": 32, "spells": 30}[group] and declared <= set(used)
+    for name in declared:
+        assert used[name] == {tuple(sorted(reg[name][1]))}, name
+    assert reg["banner_of_glory_attached"] == ("artifacts", ("armor", "bonus", "fame"))
+    assert reg["wings_of_night"] == ("spells", ("first_extra_cost", "step"))
+
+
 def test_the_engine_binds_every_shipped_handler_the_registry_declares(content, tables):
     """Validation and binding read one source: the shipped handlers the registry declares are
     exactly those the engine binds, cooperative skills (LL-7) included."""

@@ -62,7 +62,7 @@ def test_flag_names_are_the_c_constants_bit_by_bit():
     assert _bits(ct.RESISTANCES) == c_named("RES_", "_combat")
     assert _bits(TACTIC_TURN_NAMES) == c_named("TT_", "_fx_tactics")
     assert _bits(HEX_FLAG_NAMES) == c_named("HEX_")
-    bf = c_named("BF_", "_fx_artifacts")
+    bf = c_named("BF_", "_engine")                 # BannerFx, ext/_engine.pxd
     assert bf.pop("armor") == 3                    # the Armor bonus 0 .. 3: two bits, armor_1 + armor_2
     assert _bits(BANNER_FX_NAMES) == dict(armor_1=1, armor_2=2, **bf)
     colours = {k: v for k, v in _constants("").items() if k in ("RED", "BLUE", "WHITE", "GREEN", "GOLD", "BLACK")}

@@ -1,4 +1,4 @@
-"""Spell and Artifact handlers (ext/_fx_spells.pxi, ext/_fx_artifacts.pxi) in the decision
+"""Spell and Artifact handlers (ext/_fx_spells.pyx, ext/_fx_artifacts.pyx) in the decision
 loop.  Rules 5.1.5-5.1.6, 5.3.2, 5.4.2-5.4.3, 6.1.4-6.1.5, 6.2.1-6.2.2, 9.2, 9.7, 11.6,
 11.8, 12.3, 13.7.2; card texts from spells.toml / artifacts.toml.  Rule numbers in the names."""
 import pytest

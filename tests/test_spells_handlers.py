@@ -1,4 +1,4 @@
-"""The Spell handlers of ext/_fx_spells.pxi added for the enemy, movement, turn and Unit
+"""The Spell handlers of ext/_fx_spells.pyx added for the enemy, movement, turn and Unit
 spells: Chill / Lethal Chill, Tremor / Earthquake, Demolish, Cure / Disease, Wings of Night,
 Charm / Possess, Mist Form / Veil of Mist, Time Bending, Underground Attack, Restoration /
 Rebirth, Call to Arms / Call to Glory.  Rules 5.4.3 (strong effect at Night: colour + black),
