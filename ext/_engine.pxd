@@ -385,3 +385,53 @@ cdef int lift_self(GameState* gs, const EngineStatics* es, int row) noexcept nog
 cdef void put_back(GameState* gs, int lifted) noexcept nogil                             # _fx_advanced.pxi
 cdef bint wings_move_usable(const GameState* gs, const Statics* st) noexcept nogil       # _fx_spells.pxi
 cdef bint units_need_influence(const GameState* gs, const EngineStatics* es) noexcept nogil  # _fx_units.pxi
+
+
+# --- Skills group (ext/_fx_skills.pyx; the skill rules of the loop: ext/_engine_skills.pxi) ---
+cdef enum SkillHandlerFlag:    # HandlerEntry.flags bits the engine recognises a skill handler by
+    HF_TAKES_WOUND = 1 << 8    # it plays or discards a Wound from the hand (4.3.2: skill_takes_wound)
+    HF_RUNS_ARG0 = 1 << 9      # it resolves its argument 0 as its effect (outside_combat)
+    HF_MOTIVATION = 1 << 10    # usable just before the owner's turn (8.3.2)
+    HF_BONDS_OF_LOYALTY = 1 << 11  # Bonds of Loyalty (Command token, offer units)
+    HF_COOPERATIVE = 1 << 12   # a cooperative skill (LL-7.3)
+    HF_OVERLOAD_BONUS = 1 << 13    # automatic secondary effects (LL-7.3.1): Mana Overload's ...
+    HF_FIRST_COMBAT_WEAKEN = 1 << 14   # ... and Wolfhawk's
+    HF_MOVEMENT_ONLY = 1 << 15 # works only while moving (movement_only_row: 9.6.1, 9.8)
+
+cdef inline bint row_handler_has(const EngineStatics* es, int row, int flag) noexcept nogil:
+    """Effect row `row` is a handler whose registry entry has one of `flag`'s bits."""
+    cdef const int32_t* r = erow(es, row)
+    cdef const HandlerEntry* e
+    if r[0] != OP_HANDLER:
+        return False
+    e = handler_entry(es, r[1])
+    return e != NULL and (e.flags & flag) != 0
+
+cdef inline int bonds_unit_slot(const Player* pl) noexcept nogil:
+    """Slot of the unit under Bonds of Loyalty, -1 = none (the token is free)."""
+    cdef int s = pl.bonds_slot - 1
+    return s if s >= 0 and pl.units[s].card >= 0 else -1
+
+cdef inline void coop_done(Player* pl) noexcept nogil:
+    """The cooperative skill's token is back face down: no secondary effect pending."""
+    pl.coop_due = 0
+    pl.coop_slot = 0
+    pl.coop_mark = 0
+
+cdef int bonds_row(const EngineStatics* es, const Player* pl) noexcept nogil                 # _engine_skills.pxi
+cdef int deadly_aim_bonus(GameState* gs) noexcept nogil                                      # _engine_skills.pxi
+cdef void hawk_eyes_reveal(GameState* gs, const EngineStatics* es, int p) noexcept nogil      # _engine_skills.pxi
+cdef int pay_colour(const GameState* gs, int pay) noexcept nogil                              # _engine_skills.pxi
+cdef int card_colour(const EngineStatics* es, int card) noexcept nogil
+cdef bint night_mana(const GameState* gs) noexcept nogil
+cdef bint combat_move_usable(const GameState* gs, const EngineStatics* es) noexcept nogil
+cdef int move_bonus(GameState* gs) noexcept nogil
+cdef int draw_cards(GameState* gs, Player* pl, int n) noexcept nogil
+cdef int n_pay_codes(const GameState* gs) noexcept nogil
+cdef bint pc_enemy_attack(PendingCheck* c, const GameState* gs, int field, int v) noexcept nogil
+cdef bint pc_enemy_slot(PendingCheck* c, const GameState* gs, int i) noexcept nogil
+cdef int units_held(const Player* pl) noexcept nogil                                          # _engine_units.pxi
+cdef bint units_usable_now(const GameState* gs) noexcept nogil                                # _engine_units.pxi
+cdef bint healing_time(const GameState* gs) noexcept nogil                                    # _engine_units.pxi
+cdef bint enemy_effect_ok(const GameState* gs, const Statics* st, int slot, int colour) noexcept nogil   # _fx_advanced.pxi
+cdef int ambush_bonus(GameState* gs, int block) noexcept nogil                                # _fx_advanced.pxi
