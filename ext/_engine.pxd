@@ -379,10 +379,10 @@ cdef int card_playable_mode(const GameState* gs, const EngineStatics* es, int ca
 cdef bint pc_subset(PendingCheck* c, const GameState* gs, uint64_t allowed) noexcept nogil
 cdef bint pc_enemy_attack_options(PendingCheck* c, const GameState* gs) noexcept nogil
 cdef uint64_t reducible_attacks(const GameState* gs, const Statics* st, uint64_t taken) noexcept nogil
-cdef bint agility_move_usable(const GameState* gs) noexcept nogil                        # _fx_advanced.pxi
-cdef bint influence_elsewhere(const GameState* gs) noexcept nogil                        # _fx_advanced.pxi
-cdef int lift_self(GameState* gs, const EngineStatics* es, int row) noexcept nogil       # _fx_advanced.pxi
-cdef void put_back(GameState* gs, int lifted) noexcept nogil                             # _fx_advanced.pxi
+cdef bint agility_move_usable(const GameState* gs) noexcept nogil                        # _engine_advanced.pxi
+cdef bint influence_elsewhere(const GameState* gs) noexcept nogil                        # _engine_advanced.pxi
+cdef int lift_self(GameState* gs, const EngineStatics* es, int row) noexcept nogil       # _engine_advanced.pxi
+cdef void put_back(GameState* gs, int lifted) noexcept nogil                             # _engine_advanced.pxi
 cdef bint wings_move_usable(const GameState* gs, const Statics* st) noexcept nogil       # _fx_spells.pxi
 cdef bint units_need_influence(const GameState* gs, const EngineStatics* es) noexcept nogil  # _fx_units.pxi
 
@@ -433,5 +433,39 @@ cdef bint pc_enemy_slot(PendingCheck* c, const GameState* gs, int i) noexcept no
 cdef int units_held(const Player* pl) noexcept nogil                                          # _engine_units.pxi
 cdef bint units_usable_now(const GameState* gs) noexcept nogil                                # _engine_units.pxi
 cdef bint healing_time(const GameState* gs) noexcept nogil                                    # _engine_units.pxi
-cdef bint enemy_effect_ok(const GameState* gs, const Statics* st, int slot, int colour) noexcept nogil   # _fx_advanced.pxi
-cdef int ambush_bonus(GameState* gs, int block) noexcept nogil                                # _fx_advanced.pxi
+cdef bint enemy_effect_ok(const GameState* gs, const Statics* st, int slot, int colour) noexcept nogil   # _engine_advanced.pxi
+cdef int ambush_bonus(GameState* gs, int block) noexcept nogil                                # _engine_advanced.pxi
+
+
+# --- Advanced Action group (ext/_fx_advanced.pyx; the rules of the loop: ext/_engine_advanced.pxi) ---
+cdef enum AdvancedHandlerFlag:
+    HF_OPTIONAL_COST = 1 << 16 # mana_cost: an optional payment buying argument 2 (movement_only_row)
+
+cdef int resolving_colour(const GameState* gs, const EngineStatics* es) noexcept nogil         # _engine_advanced.pxi
+cdef int unit_heat_bonus(const GameState* gs) noexcept nogil                                   # _engine_advanced.pxi
+cdef bint is_self_row(const EngineStatics* es, int card, int row) noexcept nogil               # _engine_advanced.pxi
+cdef uint64_t pay_options(const GameState* gs, int colour) noexcept nogil                      # _engine_advanced.pxi
+cdef int single_option(uint64_t o) noexcept nogil                                              # _engine_advanced.pxi
+
+from libc.stdint cimport uint8_t, uint16_t
+
+cdef struct PaySnap:           # the few fields a payment changes (pay_take), for a trial payment
+    int8_t tokens[6]
+    int8_t crystals[4]
+    int8_t spent[4]
+    uint8_t dice_taken
+    uint8_t dice_used
+    uint8_t black_any
+    int8_t stolen_die
+    uint8_t stolen_used
+    int8_t polar_nospell
+    uint16_t mana_used
+
+cdef void pay_save(const GameState* gs, PaySnap* sn) noexcept nogil
+cdef void pay_restore(GameState* gs, const PaySnap* sn) noexcept nogil
+cdef bint playable_after_paying(GameState* gs, const EngineStatics* es, int card, int powered,
+                                int pay, int pay2, int colour) noexcept nogil
+cdef bint mana_usable(const GameState* gs, int colour) noexcept nogil
+cdef void take_wounds(GameState* gs, const EngineStatics* es, Player* pl, int n) noexcept nogil
+cdef bint pc_directions(PendingCheck* c, const GameState* gs) noexcept nogil
+cdef void refill_offer(GameState* gs, int16_t* offer, int16_t* deck, int8_t* n_deck, int slot) noexcept nogil

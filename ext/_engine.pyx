@@ -129,7 +129,7 @@ cdef bint night_mana(const GameState* gs) noexcept nogil:
     return gs.time == NIGHT or (gs.combat.active != 0 and gs.combat.night_rules != 0)
 
 
-cdef inline bint mana_usable(const GameState* gs, int colour) noexcept nogil:
+cdef bint mana_usable(const GameState* gs, int colour) noexcept nogil:
     """Gold only by Day, black only at Night (5.1.5, 5.1.6; Night rules in dungeon and tomb
     combats, 5.6.1), unless an Amulet says otherwise.  Crystals are basic colours: always
     usable.  Applies alike to Source dice, mana tokens and Endless mana (pay_ok)."""
@@ -494,7 +494,7 @@ cdef bint movement_only_row(const EngineStatics* es, int row) noexcept nogil:
         return False
     group = es.handler_group[r[1]]
     local = es.handler_local[r[1]]
-    if group == HG_ADVANCED and local == H_MANA_COST:
+    if row_handler_has(es, row, HF_OPTIONAL_COST):
         # an optional payment for a movement-only effect (Song of Wind powered: blue mana
         # for lakes) goes with the Move in combat too: paying there would buy nothing
         k = row_args(es, row)[2]
@@ -507,8 +507,7 @@ cdef bint movement_only_row(const EngineStatics* es, int row) noexcept nogil:
             if not movement_only_row(es, t[4] + local):
                 return False
         return t[5] > 0
-    return (group == HG_ADVANCED and (local == H_TERRAIN_COST_SET or local == H_TERRAIN_PASSABLE)) \
-        or (group == HG_SPELLS and local == SP_TERRAIN_FORBIDDEN) \
+    return (group == HG_SPELLS and local == SP_TERRAIN_FORBIDDEN) \
         or (group == HG_UNITS and local == U_SCOUTS_EXPLORE) \
         or row_handler_has(es, row, HF_MOVEMENT_ONLY)
 
@@ -523,8 +522,6 @@ cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row
         return GROUP_ENTRIES[group][local].playable(gs, es, row)
     if group == HG_TACTICS:
         return tactics_playable(gs, es, row, local)
-    if group == HG_ADVANCED:
-        return advanced_playable(gs, es, row, local)
     if group == HG_SPELLS:
         return spells_playable(gs, es, row, local)
     if group == HG_ARTIFACTS:
@@ -553,8 +550,6 @@ cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, 
         return GROUP_ENTRIES[group][local].run(gs, es, st, p, row, choice)
     if group == HG_TACTICS:
         return tactics_handler(gs, es, st, p, row, local, choice)
-    if group == HG_ADVANCED:
-        return advanced_handler(gs, es, st, p, row, local, choice)
     if group == HG_SPELLS:
         return spells_handler(gs, es, st, p, row, local, choice)
     if group == HG_ARTIFACTS:
@@ -649,8 +644,6 @@ cdef int pending_group_check(const GameState* gs, const EngineStatics* es, const
         return GROUP_ENTRIES[group][local].pending(gs, es, st, p, row, c)
     if group == HG_TACTICS:
         return tactics_pending(gs, es, st, p, row, local, c)
-    if group == HG_ADVANCED:
-        return advanced_pending(gs, es, st, p, row, local, c)
     if group == HG_SPELLS:
         return spells_pending(gs, es, st, p, row, local, c)
     if group == HG_ARTIFACTS:
@@ -739,7 +732,7 @@ cdef bint pending_check(const GameState* gs, const EngineStatics* es, const Stat
 
 
 include "_fx_tactics.pxi"
-include "_fx_advanced.pxi"
+include "_engine_advanced.pxi"
 include "_fx_spells.pxi"
 include "_fx_artifacts.pxi"
 include "_engine_skills.pxi"
@@ -854,19 +847,6 @@ cdef int card_playable_mode(const GameState* gs, const EngineStatics* es, int ca
     if not ok:
         return -1
     return row
-
-
-cdef struct PaySnap:           # the few fields a payment changes (pay_take), for a trial payment
-    int8_t tokens[6]
-    int8_t crystals[4]
-    int8_t spent[4]
-    uint8_t dice_taken
-    uint8_t dice_used
-    uint8_t black_any
-    int8_t stolen_die
-    uint8_t stolen_used
-    int8_t polar_nospell
-    uint16_t mana_used
 
 
 cdef void pay_save(const GameState* gs, PaySnap* sn) noexcept nogil:
@@ -1131,8 +1111,8 @@ cdef int legal_actions_all(Engine eng, int32_t* out) noexcept nogil:
         return n
     if gs.combat.active:                                     # 11.3
         n = legal_play(eng, gs, es, out, n)
-        n = legal_convert_move(gs, out, n)                   # Agility (_fx_advanced.pxi)
-        n = legal_advanced_actions(gs, es, out, n)               # Diplomacy (_fx_advanced.pxi)
+        n = legal_convert_move(gs, out, n)                   # Agility (_engine_advanced.pxi)
+        n = legal_advanced_actions(gs, es, out, n)               # Diplomacy (_engine_advanced.pxi)
         n = legal_possess(gs, st, out, n)                    # Possess (_fx_spells.pxi)
         n = legal_wings_target(gs, st, out, n)               # Wings of Night (_fx_spells.pxi)
         n = legal_cumbersome(gs, st, out, n)                 # LL-6.5.2 (_engine_combat.pxi)
@@ -1148,7 +1128,7 @@ cdef int legal_actions_all(Engine eng, int32_t* out) noexcept nogil:
         n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
         n = legal_skills(gs, es, out, n)                     # 8.2 (_engine_skills.pxi)
         n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_fx_artifacts.pxi)
-        n = legal_advanced_actions(gs, es, out, n)               # Learning (_fx_advanced.pxi)
+        n = legal_advanced_actions(gs, es, out, n)               # Learning (_engine_advanced.pxi)
         return legal_interaction(gs, es, st, out, n)
     if gs.phase == PH_MOVE:
         n = legal_play(eng, gs, es, out, n)
@@ -1159,7 +1139,7 @@ cdef int legal_actions_all(Engine eng, int32_t* out) noexcept nogil:
         n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
         n = legal_skills(gs, es, out, n)                     # 8.2 (_engine_skills.pxi)
         n = legal_site_actions(gs, es, st, out, n)
-        n = legal_advanced_actions(gs, es, out, n)               # Peaceful Moment (_fx_advanced.pxi)
+        n = legal_advanced_actions(gs, es, out, n)               # Peaceful Moment (_engine_advanced.pxi)
         h = pl.position
         if h >= 0 and not gs.turn.action_taken:             # 4.4.5: no movement after the action
             for k in range(6):                               # 9.3.5
@@ -1957,7 +1937,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         return ERR_NONE
     if kind == A_STEADY_TEMPO:
         return apply_steady_tempo(gs, p)
-    if kind >= A_INFLUENCE_BLOCK and kind <= A_PEACEFUL:         # _fx_advanced.pxi
+    if kind >= A_INFLUENCE_BLOCK and kind <= A_PEACEFUL:         # _engine_advanced.pxi
         return apply_advanced_action(gs, es, p, kind, arg)
     if kind == A_RETURN_CARD:                                    # Crystal Joy (end of turn)
         if gs.phase != PH_END_TURN or gs.turn.end_stage != END_DISCARD or not gs.turn.crystal_joy \
@@ -2152,7 +2132,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         return apply_city_purchase(gs, es, p, kind, arg)
     if (kind >= A_CHALLENGE and kind <= A_INTERACT) or kind == A_ALTAR:
         return apply_site_action(gs, es, st, p, kind, arg)
-    if kind == A_CONVERT_MOVE:                                   # Agility (_fx_advanced.pxi)
+    if kind == A_CONVERT_MOVE:                                   # Agility (_engine_advanced.pxi)
         return apply_convert_move(gs, arg)
     if kind == A_POSSESS:                                        # Possess (_fx_spells.pxi)
         return apply_possess(gs, st)
@@ -2294,7 +2274,6 @@ cdef void check_city_revealed(GameState* gs, const EngineStatics* es, const Stat
 # {group: ((name, argument names), ...)}: the included groups' HANDLERS tuples; the registry
 # groups are added from their entries when their modules load (_load_handler_modules).
 HANDLER_TABLES = {HG_TACTICS: TACTICS_HANDLERS,
-                  HG_ADVANCED: ADVANCED_HANDLERS,
                   HG_SPELLS: SPELLS_HANDLERS,
                   HG_ARTIFACTS: ARTIFACTS_HANDLERS,
                   HG_UNITS: UNITS_HANDLERS,
@@ -2306,7 +2285,8 @@ HANDLER_GROUP_NAMES = {HG_TACTICS: "tactics", HG_BASIC: "basic", HG_ADVANCED: "a
 
 # Handler groups compiled as modules of their own: they register their entries when imported.
 HANDLER_MODULES = {HG_BASIC: "mksim._fx_basic",
-                   HG_SKILLS: "mksim._fx_skills"}
+                   HG_SKILLS: "mksim._fx_skills",
+                   HG_ADVANCED: "mksim._fx_advanced"}
 
 
 def _load_handler_modules():
@@ -2353,7 +2333,7 @@ def handler_registry():
     -------
     mapping
         ``{handler name: (group, argument names)}``: the group is the handler module
-        (``"basic"`` for ext/_fx_basic.pyx, ``"advanced"`` for ext/_fx_advanced.pxi ...); the
+        (``"basic"`` for ext/_fx_basic.pyx, ``"advanced"`` for ext/_fx_advanced.pyx ...); the
         argument names are those the handler reads, in its order.  Built from HANDLER_TABLES
         (the groups' own declarations: a registry module's entries, an included group's
         HANDLERS tuple), so content validation (mksim/content.py) and ``Engine._bind_handlers``
