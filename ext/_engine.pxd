@@ -379,10 +379,10 @@ cdef int card_playable_mode(const GameState* gs, const EngineStatics* es, int ca
 cdef bint pc_subset(PendingCheck* c, const GameState* gs, uint64_t allowed) noexcept nogil
 cdef bint pc_enemy_attack_options(PendingCheck* c, const GameState* gs) noexcept nogil
 cdef uint64_t reducible_attacks(const GameState* gs, const Statics* st, uint64_t taken) noexcept nogil
-cdef bint agility_move_usable(const GameState* gs) noexcept nogil                        # _fx_advanced.pxi
-cdef bint influence_elsewhere(const GameState* gs) noexcept nogil                        # _fx_advanced.pxi
-cdef int lift_self(GameState* gs, const EngineStatics* es, int row) noexcept nogil       # _fx_advanced.pxi
-cdef void put_back(GameState* gs, int lifted) noexcept nogil                             # _fx_advanced.pxi
+cdef bint agility_move_usable(const GameState* gs) noexcept nogil                        # _engine_advanced.pxi
+cdef bint influence_elsewhere(const GameState* gs) noexcept nogil                        # _engine_advanced.pxi
+cdef int lift_self(GameState* gs, const EngineStatics* es, int row) noexcept nogil       # _engine_advanced.pxi
+cdef void put_back(GameState* gs, int lifted) noexcept nogil                             # _engine_advanced.pxi
 cdef bint wings_move_usable(const GameState* gs, const Statics* st) noexcept nogil       # _engine_spells.pxi
 cdef bint units_need_influence(const GameState* gs, const EngineStatics* es) noexcept nogil  # _engine_units.pxi
 
@@ -402,14 +402,14 @@ cdef int resolving_unit_slot(const GameState* gs) noexcept nogil                
 cdef int units_attack_bonus(const GameState* gs) noexcept nogil                          # _engine_units.pxi
 cdef void units_check_destroy(GameState* gs, const Statics* st) noexcept nogil           # _engine_units.pxi
 cdef bint pc_enemy_slot(PendingCheck* c, const GameState* gs, int i) noexcept nogil
-# other groups' helpers the Units handlers call (still included there; they move with their group)
+# other groups' helpers the Units handlers call (engine code: the groups' turn-flow parts)
 cdef bint special_now(const GameState* gs) noexcept nogil                                # _engine_spells.pxi
 cdef int hex_distance(const GameState* gs, int a, int b) noexcept nogil                  # _engine_spells.pxi
-cdef int resolving_colour(const GameState* gs, const EngineStatics* es) noexcept nogil   # _fx_advanced.pxi
-cdef int unit_heat_bonus(const GameState* gs) noexcept nogil                             # _fx_advanced.pxi
-cdef bint enemy_effect_ok(const GameState* gs, const Statics* st, int slot, int colour) noexcept nogil  # _fx_advanced.pxi
-cdef uint64_t pay_options(const GameState* gs, int colour) noexcept nogil                # _fx_advanced.pxi
-cdef int single_option(uint64_t o) noexcept nogil                                        # _fx_advanced.pxi
+cdef int resolving_colour(const GameState* gs, const EngineStatics* es) noexcept nogil   # _engine_advanced.pxi
+cdef int unit_heat_bonus(const GameState* gs) noexcept nogil                             # _engine_advanced.pxi
+cdef bint enemy_effect_ok(const GameState* gs, const Statics* st, int slot, int colour) noexcept nogil  # _engine_advanced.pxi
+cdef uint64_t pay_options(const GameState* gs, int colour) noexcept nogil                # _engine_advanced.pxi
+cdef int single_option(uint64_t o) noexcept nogil                                        # _engine_advanced.pxi
 
 # ---- Tactics (ext/_fx_tactics.pyx is a registry module; the round / turn bookkeeping that
 # ---- reads no tactic, tactic_round_end and return_stolen_die, is in _engine.pyx) ----
@@ -453,10 +453,10 @@ cdef int soul_process(GameState* gs, const Statics* st, Player* pl) noexcept nog
 cdef bint circlet_skill_now(const GameState* gs, const EngineStatics* es, int skill) noexcept nogil  # _engine_artifacts.pxi
 cdef int circlet_use(GameState* gs, const EngineStatics* es, int skill) noexcept nogil       # _engine_artifacts.pxi
 cdef uint32_t defeated_mask(const GameState* gs) noexcept nogil                             # _engine_spells.pxi
-# other groups' helpers (cross-group: Advanced, Skills; still included .pxi files)
-cdef uint64_t enemy_effect_targets(const GameState* gs, const Statics* st, int colour) noexcept nogil  # _fx_advanced.pxi
-cdef bint enemy_op_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil     # _fx_advanced.pxi
-cdef const int32_t* skill_entry(const EngineStatics* es, int skill) noexcept nogil       # _fx_skills.pxi
+# other groups' helpers (engine code: the Advanced / Skills turn-flow parts)
+cdef uint64_t enemy_effect_targets(const GameState* gs, const Statics* st, int colour) noexcept nogil  # _engine_advanced.pxi
+cdef bint enemy_op_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil     # _engine_advanced.pxi
+cdef const int32_t* skill_entry(const EngineStatics* es, int skill) noexcept nogil       # _engine_skills.pxi
 
 # --- Spells (ext/_fx_spells.pyx; the turn-flow part stays in ext/_engine_spells.pxi) ---
 from mksim._types cimport CombatEnemy
@@ -482,3 +482,73 @@ cdef int interaction_site(const GameState* gs, const EngineStatics* es, int p) n
 cdef int interaction_city(const GameState* gs, const EngineStatics* es, int p) noexcept nogil        # _engine_units.pxi
 cdef bint can_recruit(const EngineStatics* es, int unit, int site, int colour) noexcept nogil        # _engine_units.pxi
 cdef void count_refused_card() noexcept nogil                                                      # _engine_spells.pxi
+
+
+# --- Skills group (ext/_fx_skills.pyx; the skill rules of the loop: ext/_engine_skills.pxi) ---
+cdef enum SkillHandlerFlag:    # HandlerEntry.flags bits the engine recognises a skill handler by
+    HF_TAKES_WOUND = 1 << 8    # it plays or discards a Wound from the hand (4.3.2: skill_takes_wound)
+    HF_RUNS_ARG0 = 1 << 9      # it resolves its argument 0 as its effect (outside_combat)
+    HF_MOTIVATION = 1 << 10    # usable just before the owner's turn (8.3.2)
+    HF_BONDS_OF_LOYALTY = 1 << 11  # Bonds of Loyalty (Command token, offer units)
+    HF_COOPERATIVE = 1 << 12   # a cooperative skill (LL-7.3)
+    HF_OVERLOAD_BONUS = 1 << 13    # automatic secondary effects (LL-7.3.1): Mana Overload's ...
+    HF_FIRST_COMBAT_WEAKEN = 1 << 14   # ... and Wolfhawk's
+
+cdef inline bint row_handler_has(const EngineStatics* es, int row, int flag) noexcept nogil:
+    """Effect row `row` is a handler whose registry entry has one of `flag`'s bits."""
+    cdef const int32_t* r = erow(es, row)
+    cdef const HandlerEntry* e
+    if r[0] != OP_HANDLER:
+        return False
+    e = handler_entry(es, r[1])
+    return e != NULL and (e.flags & flag) != 0
+
+cdef inline int bonds_unit_slot(const Player* pl) noexcept nogil:
+    """Slot of the unit under Bonds of Loyalty, -1 = none (the token is free)."""
+    cdef int s = pl.bonds_slot - 1
+    return s if s >= 0 and pl.units[s].card >= 0 else -1
+
+cdef inline void coop_done(Player* pl) noexcept nogil:
+    """The cooperative skill's token is back face down: no secondary effect pending."""
+    pl.coop_due = 0
+    pl.coop_slot = 0
+    pl.coop_mark = 0
+
+cdef int bonds_row(const EngineStatics* es, const Player* pl) noexcept nogil                 # _engine_skills.pxi
+cdef int deadly_aim_bonus(GameState* gs) noexcept nogil                                      # _engine_skills.pxi
+cdef void hawk_eyes_reveal(GameState* gs, const EngineStatics* es, int p) noexcept nogil      # _engine_skills.pxi
+cdef int pay_colour(const GameState* gs, int pay) noexcept nogil                              # _engine_skills.pxi
+cdef bint combat_move_usable(const GameState* gs, const EngineStatics* es) noexcept nogil
+cdef int move_bonus(GameState* gs) noexcept nogil
+cdef bint pc_enemy_attack(PendingCheck* c, const GameState* gs, int field, int v) noexcept nogil
+cdef int units_held(const Player* pl) noexcept nogil                                          # _engine_units.pxi
+cdef bint units_usable_now(const GameState* gs) noexcept nogil                                # _engine_units.pxi
+cdef bint healing_time(const GameState* gs) noexcept nogil                                    # _engine_units.pxi
+cdef int ambush_bonus(GameState* gs, int block) noexcept nogil                                # _engine_advanced.pxi
+
+
+# --- Advanced Action group (ext/_fx_advanced.pyx; the rules of the loop: ext/_engine_advanced.pxi) ---
+cdef enum AdvancedHandlerFlag:
+    HF_OPTIONAL_COST = 1 << 16 # mana_cost: an optional payment buying argument 2 (movement_only_row)
+
+cdef bint is_self_row(const EngineStatics* es, int card, int row) noexcept nogil               # _engine_advanced.pxi
+
+from libc.stdint cimport uint8_t, uint16_t
+
+cdef struct PaySnap:           # the few fields a payment changes (pay_take), for a trial payment
+    int8_t tokens[6]
+    int8_t crystals[4]
+    int8_t spent[4]
+    uint8_t dice_taken
+    uint8_t dice_used
+    uint8_t black_any
+    int8_t stolen_die
+    uint8_t stolen_used
+    int8_t polar_nospell
+    uint16_t mana_used
+
+cdef void pay_save(const GameState* gs, PaySnap* sn) noexcept nogil
+cdef void pay_restore(GameState* gs, const PaySnap* sn) noexcept nogil
+cdef bint playable_after_paying(GameState* gs, const EngineStatics* es, int card, int powered,
+                                int pay, int pay2, int colour) noexcept nogil
+cdef bint mana_usable(const GameState* gs, int colour) noexcept nogil

@@ -79,7 +79,7 @@ cdef inline bint gain_deed(const EngineStatics* es, Player* pl, int card) noexce
     return True
 
 
-cdef inline int card_colour(const EngineStatics* es, int card) noexcept nogil:
+cdef int card_colour(const EngineStatics* es, int card) noexcept nogil:
     return es.card_colour[card * es.card_stride]
 
 
@@ -123,13 +123,13 @@ cdef inline int level_value(const Statics* st, int level, int col) noexcept nogi
     return st.levels.data[(level - 1) * st.levels.width + col]
 
 
-cdef inline bint night_mana(const GameState* gs) noexcept nogil:
+cdef bint night_mana(const GameState* gs) noexcept nogil:
     """Night mana rules apply: a Night round, or a "night rules" combat by Day (5.6.1:
     dungeons and tombs)."""
     return gs.time == NIGHT or (gs.combat.active != 0 and gs.combat.night_rules != 0)
 
 
-cdef inline bint mana_usable(const GameState* gs, int colour) noexcept nogil:
+cdef bint mana_usable(const GameState* gs, int colour) noexcept nogil:
     """Gold only by Day, black only at Night (5.1.5, 5.1.6; Night rules in dungeon and tomb
     combats, 5.6.1), unless an Amulet says otherwise.  Crystals are basic colours: always
     usable.  Applies alike to Source dice, mana tokens and Endless mana (pay_ok)."""
@@ -180,7 +180,7 @@ cdef void take_wounds(GameState* gs, const EngineStatics* es, Player* pl, int n)
 # Effects (6.3): playability by phase and resolution
 # ---------------------------------------------------------------------------------------
 
-cdef inline bint combat_move_usable(const GameState* gs, const EngineStatics* es) noexcept nogil:
+cdef bint combat_move_usable(const GameState* gs, const EngineStatics* es) noexcept nogil:
     """Move points have a use in this combat: Agility's conversion, Wings of Night's
     further targets or a Cumbersome attack to reduce in the Block phase (LL-9.7.2, 9.7.5:
     a card played sideways as Move in combat; LL-6.5.2)."""
@@ -286,7 +286,7 @@ cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int
     cdef Player* pl = &gs.players[p]
     cdef int op = r[0], colour
     if gs.turn.resolving_card <= SKILL_CARD_BASE and (op == OP_MOVE or op == OP_ATTACK or op == OP_BLOCK):
-        return skill_op(gs, r)          # a skill is no card: no card bonuses (_fx_skills.pxi)
+        return skill_op(gs, r)          # a skill is no card: no card bonuses (_engine_skills.pxi)
     if op == OP_MOVE:
         gs.turn.move_points += r[1] + (move_bonus(gs) if gs.turn.resolving_card >= 0 else 0)
     elif op == OP_HEAL:
@@ -390,7 +390,7 @@ cdef int card_bonus(GameState* gs) noexcept nogil:
     for the Action card played with it (a Deed card resolving: not a unit, skill or tactic).
     Engine reading: +N once, to the first Move / Influence / Attack / Block amount that card's
     strong effect gives (a choice: to the option chosen); Move takes it in move_bonus."""
-    cdef int b = overload_take(gs)     # Mana Overload (LL-7, _fx_skills.pxi)
+    cdef int b = overload_take(gs)     # Mana Overload (LL-7, _engine_skills.pxi)
     if gs.turn.resolving_card < 0 or gs.turn.concentration <= 0:
         return b
     b += gs.turn.concentration
@@ -494,7 +494,7 @@ cdef bint movement_only_row(const EngineStatics* es, int row) noexcept nogil:
         return False
     group = es.handler_group[r[1]]
     local = es.handler_local[r[1]]
-    if group == HG_ADVANCED and local == H_MANA_COST:
+    if row_handler_has(es, row, HF_OPTIONAL_COST):
         # an optional payment for a movement-only effect (Song of Wind powered: blue mana
         # for lakes) goes with the Move in combat too: paying there would buy nothing
         k = row_args(es, row)[2]
@@ -507,10 +507,7 @@ cdef bint movement_only_row(const EngineStatics* es, int row) noexcept nogil:
             if not movement_only_row(es, t[4] + local):
                 return False
         return t[5] > 0
-    if handler_entry(es, r[1]) != NULL and handler_entry(es, r[1]).flags & HF_MOVEMENT_ONLY:
-        return True                                 # a registry group's (Terrain Forbidden: Mist Form)
-    return (group == HG_ADVANCED and (local == H_TERRAIN_COST_SET or local == H_TERRAIN_PASSABLE)) \
-        or (group == HG_SKILLS and local == SK_HAWK_EYES)
+    return row_handler_has(es, row, HF_MOVEMENT_ONLY)     # Scouts, Terrain Forbidden, terrain cards, Hawk Eyes
 
 
 cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil:
@@ -521,10 +518,6 @@ cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row
     cdef int local = es.handler_local[hid]
     if group >= 0 and GROUP_ENTRIES[group] != NULL:
         return GROUP_ENTRIES[group][local].playable(gs, es, row)
-    if group == HG_ADVANCED:
-        return advanced_playable(gs, es, row, local)
-    if group == HG_SKILLS:
-        return skills_playable(gs, es, row, local)
     return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT or gs.combat.active != 0
 
 
@@ -545,10 +538,6 @@ cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, 
     local = es.handler_local[hid]
     if group >= 0 and GROUP_ENTRIES[group] != NULL:
         return GROUP_ENTRIES[group][local].run(gs, es, st, p, row, choice)
-    if group == HG_ADVANCED:
-        return advanced_handler(gs, es, st, p, row, local, choice)
-    if group == HG_SKILLS:
-        return skills_handler(gs, es, st, p, row, local, choice)
     set_error(gs, ERR_HANDLER, hid, gs.turn.resolving_card)
     return RES_ERROR
 
@@ -635,10 +624,6 @@ cdef int pending_group_check(const GameState* gs, const EngineStatics* es, const
             c.ask = -1
             return False
         return GROUP_ENTRIES[group][local].pending(gs, es, st, p, row, c)
-    if group == HG_ADVANCED:
-        return advanced_pending(gs, es, st, p, row, local, c)
-    if group == HG_SKILLS:
-        return skills_pending(gs, es, st, p, row, local, c)
     c.ask = -1
     return False
 
@@ -720,10 +705,10 @@ cdef bint pending_check(const GameState* gs, const EngineStatics* es, const Stat
     return False
 
 
-include "_fx_advanced.pxi"
+include "_engine_advanced.pxi"        # the Advanced Actions' turn-flow rules (handlers: _fx_advanced.pyx)
 include "_engine_spells.pxi"          # the Spells' turn-flow rules (handlers: _fx_spells.pyx)
 include "_engine_artifacts.pxi"       # the Artifacts' turn-flow rules (handlers: _fx_artifacts.pyx)
-include "_fx_skills.pxi"
+include "_engine_skills.pxi"          # the Skills' turn-flow rules (handlers: _fx_skills.pyx)
 include "_engine_combat.pxi"
 include "_engine_units.pxi"
 
@@ -756,7 +741,7 @@ cdef bint pay_ok(const GameState* gs, int pay, int colour) noexcept nogil:
     if pay < PAY_DIE:                                       # a crystal (5.1.3)
         c = pay - PAY_CRYSTAL
         return c == colour and gs.players[gs.current].crystals[c] > 0
-    if gs.turn.no_source_dice:                              # Who Needs Magic (_fx_skills.pxi)
+    if gs.turn.no_source_dice:                              # Who Needs Magic (_engine_skills.pxi)
         return False
     if pay == PAY_STOLEN:                                   # Mana Steal die (3.2, 21.2 A7):
         c = gs.players[gs.current].stolen_die               # in addition to the normal die
@@ -834,19 +819,6 @@ cdef int card_playable_mode(const GameState* gs, const EngineStatics* es, int ca
     if not ok:
         return -1
     return row
-
-
-cdef struct PaySnap:           # the few fields a payment changes (pay_take), for a trial payment
-    int8_t tokens[6]
-    int8_t crystals[4]
-    int8_t spent[4]
-    uint8_t dice_taken
-    uint8_t dice_used
-    uint8_t black_any
-    int8_t stolen_die
-    uint8_t stolen_used
-    int8_t polar_nospell
-    uint16_t mana_used
 
 
 cdef void pay_save(const GameState* gs, PaySnap* sn) noexcept nogil:
@@ -1111,8 +1083,8 @@ cdef int legal_actions_all(Engine eng, int32_t* out) noexcept nogil:
         return n
     if gs.combat.active:                                     # 11.3
         n = legal_play(eng, gs, es, out, n)
-        n = legal_convert_move(gs, out, n)                   # Agility (_fx_advanced.pxi)
-        n = legal_advanced_actions(gs, es, out, n)               # Diplomacy (_fx_advanced.pxi)
+        n = legal_convert_move(gs, out, n)                   # Agility (_engine_advanced.pxi)
+        n = legal_advanced_actions(gs, es, out, n)               # Diplomacy (_engine_advanced.pxi)
         n = legal_possess(gs, st, out, n)                    # Possess (_engine_spells.pxi)
         n = legal_wings_target(gs, st, out, n)               # Wings of Night (_engine_spells.pxi)
         n = legal_cumbersome(gs, st, out, n)                 # LL-6.5.2 (_engine_combat.pxi)
@@ -1121,14 +1093,14 @@ cdef int legal_actions_all(Engine eng, int32_t* out) noexcept nogil:
         n = legal_bow_changes(gs, out, n)                    # Bow of Starsdawn powered
         n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
         n = legal_unit_payments(gs, es, out, n)              # LL-4.3.4 (_engine_units.pxi)
-        n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
+        n = legal_skills(gs, es, out, n)                     # 8.2 (_engine_skills.pxi)
         return legal_combat(gs, es, st, out, n)
     if gs.phase == PH_INTERACT:                              # 10.2 (_engine_units.pxi)
         n = legal_play(eng, gs, es, out, n)
         n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
-        n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
+        n = legal_skills(gs, es, out, n)                     # 8.2 (_engine_skills.pxi)
         n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_engine_artifacts.pxi)
-        n = legal_advanced_actions(gs, es, out, n)               # Learning (_fx_advanced.pxi)
+        n = legal_advanced_actions(gs, es, out, n)               # Learning (_engine_advanced.pxi)
         return legal_interaction(gs, es, st, out, n)
     if gs.phase == PH_MOVE:
         n = legal_play(eng, gs, es, out, n)
@@ -1137,9 +1109,9 @@ cdef int legal_actions_all(Engine eng, int32_t* out) noexcept nogil:
         n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_engine_artifacts.pxi)
         n = legal_tactic_abilities(gs, es, out, n)           # 3.2 during the turn
         n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
-        n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
+        n = legal_skills(gs, es, out, n)                     # 8.2 (_engine_skills.pxi)
         n = legal_site_actions(gs, es, st, out, n)
-        n = legal_advanced_actions(gs, es, out, n)               # Peaceful Moment (_fx_advanced.pxi)
+        n = legal_advanced_actions(gs, es, out, n)               # Peaceful Moment (_engine_advanced.pxi)
         h = pl.position
         if h >= 0 and not gs.turn.action_taken:             # 4.4.5: no movement after the action
             for k in range(6):                               # 9.3.5
@@ -1176,7 +1148,7 @@ cdef int legal_actions_all(Engine eng, int32_t* out) noexcept nogil:
         n = legal_banner_actions(gs, es, st, out, n)         # 7.5 (_engine_artifacts.pxi)
         n = legal_tactic_abilities(gs, es, out, n)           # 3.2 during the turn
         n = legal_circlet(gs, es, out, n)                    # Circlet of Proficiency
-        n = legal_skills(gs, es, out, n)                     # 8.2 (_fx_skills.pxi)
+        n = legal_skills(gs, es, out, n)                     # 8.2 (_engine_skills.pxi)
         if gs.turn.rest_mode == 0 and pl.n_hand == 0:
             # every card was played before the rest discard (4.5.3): nothing is left to
             # discard; 4.3.2 is met by the played cards, so the turn may end
@@ -1373,7 +1345,7 @@ cdef void end_turn_begin(GameState* gs, const EngineStatics* es, const Statics* 
     cdef int site, colour
     rings_fame(gs, es, p)                                        # Rings: Fame per Spell cast this turn
     protection_end_of_turn(gs, es, pl)                           # Banner of Protection powered
-    skills_turn_end(gs, pl)                                      # Source Freeze, Motivation (_fx_skills)
+    skills_turn_end(gs, pl)                                      # Source Freeze, Motivation (_engine_skills.pxi)
     return_dice(gs)                                              # 13.1.1
     return_spent_crystals(gs, p)                                 # Crystal Mastery (_fx_advanced)
     forced_withdrawal(gs, es, st, p)                             # 13.1.2
@@ -1504,7 +1476,7 @@ cdef void start_actor_turn(GameState* gs, const EngineStatics* es, const Statics
     if pl.position >= 0 and gs.hexes[pl.position].site == es.glade_site:
         gs.turn.mana_tokens[<int>(GOLD if gs.time == DAY else BLACK)] += 1   # 10.7.11.1
     mana_claim_turn_start(gs, pl)                                # Mana Claim: a token per turn
-    skills_turn_start(gs, pl)                                    # 8.2.2 (_fx_skills.pxi)
+    skills_turn_start(gs, pl)                                    # 8.2.2 (_engine_skills.pxi)
     pl.skills_used &= (1 << SKILL_TURN_SHIFT) - 1                # 8.2.3: once-per-turn skills again
     gs.turn.path[0] = pl.position
     gs.turn.n_path = 1
@@ -1638,7 +1610,7 @@ cdef void prepare_round(GameState* gs, const EngineStatics* es, const Statics* s
     gs.round += 1
     gs.time = <int8_t>(NIGHT if gs.time == DAY else DAY)         # 2.2.1
     reveal_ruins_at_day(gs)                                      # 9.10.2
-    skills_round_end(gs)                                         # 8.2.2 (_fx_skills.pxi)
+    skills_round_end(gs)                                         # 8.2.2 (_engine_skills.pxi)
     roll_source(gs, gs.n_dice)                                   # 2.2.2
     # 2.2.3 unit offer: back to the bottom of their decks, deal players + 2
     for i in range(gs.n_unit_offer):
@@ -1992,9 +1964,9 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if res == RES_DONE and gs.phase == PH_END_TURN and gs.turn.end_stage == END_LONG_NIGHT:
             finish_turn(gs, es, st)                              # 13.7.4: go on drawing
         return gs.error if res == RES_ERROR else ERR_NONE
-    if kind == A_USE_SKILL:                                      # 8.2 (_fx_skills.pxi)
+    if kind == A_USE_SKILL:                                      # 8.2 (_engine_skills.pxi)
         return use_skill(gs, es, st, p, arg)
-    if kind == A_SKILL_CRYSTAL:                                  # Source Freeze (_fx_skills.pxi)
+    if kind == A_SKILL_CRYSTAL:                                  # Source Freeze (_engine_skills.pxi)
         return source_freeze_crystal(gs, p, arg)
     if kind == A_FORFEIT:                                        # 4.2.5
         if gs.phase != PH_TURN_START or gs.end_announced_by < 0 or pl.n_deck != 0 or pl.n_hand != 0:
@@ -2003,7 +1975,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         return ERR_NONE
     if kind == A_STEADY_TEMPO:
         return apply_steady_tempo(gs, p)
-    if kind >= A_INFLUENCE_BLOCK and kind <= A_PEACEFUL:         # _fx_advanced.pxi
+    if kind >= A_INFLUENCE_BLOCK and kind <= A_PEACEFUL:         # _engine_advanced.pxi
         return apply_advanced_action(gs, es, p, kind, arg)
     if kind == A_RETURN_CARD:                                    # Crystal Joy (end of turn)
         if gs.phase != PH_END_TURN or gs.turn.end_stage != END_DISCARD or not gs.turn.crystal_joy \
@@ -2058,11 +2030,11 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
                 else power_colour(gs, es, card, pay)             # Crystal Joy: any basic
             if pay == PAY_NONE or colour < 0 or not pay_ok(gs, pay, colour):
                 return ERR_ILLEGAL
-            c1 = pay_colour(gs, pay)                             # Mana Overload (_fx_skills)
+            c1 = pay_colour(gs, pay)                             # Mana Overload (_engine_skills.pxi)
             if deck == DECK_SPELL and powered and pay2 != PAY_NONE:
                 c2 = pay_colour(gs, pay2)
             if deck == DECK_SPELL and polar_spell_blocked(gs, pay):
-                return ERR_ILLEGAL                               # Polarization (_fx_skills)
+                return ERR_ILLEGAL                               # Polarization (_engine_skills.pxi)
             k = gs.turn.polar_nospell
             pay_take(gs, pay, colour)                            # 5.4.5: paid when played
             if deck == DECK_SPELL:
@@ -2081,7 +2053,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             gs.turn.spells_cast[card_colour(es, card)] += 1     # cast, not sideways (Rings)
         gs.turn.resolving_card = <int16_t>card
         if powered and deck != DECK_ARTIFACT:
-            overload_arm(gs, es, p, card, c1, c2)                # LL-7 Mana Overload (_fx_skills)
+            overload_arm(gs, es, p, card, c1, c2)                # LL-7 Mana Overload (_engine_skills.pxi)
         push_eval(gs, row)
         res = run_effects(gs, es, st, p)
         return gs.error if res == RES_ERROR else ERR_NONE
@@ -2144,7 +2116,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             gs.turn.n_path += 1
         gs.turn.moved = 1
         reveal_by_day(gs, es, p)                                 # 9.10.1
-        hawk_eyes_reveal(gs, es, p)                              # Hawk Eyes by Day (_fx_skills)
+        hawk_eyes_reveal(gs, es, p)                              # Hawk Eyes by Day (_engine_skills.pxi)
         if a != 0 or ends_movement(gs, st, to, p):               # 9.4.1, 9.4.3 -> 11.1
             return fight_after_move(gs, es, st, p, b, to, a)
         return ERR_NONE
@@ -2198,7 +2170,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         return apply_city_purchase(gs, es, p, kind, arg)
     if (kind >= A_CHALLENGE and kind <= A_INTERACT) or kind == A_ALTAR:
         return apply_site_action(gs, es, st, p, kind, arg)
-    if kind == A_CONVERT_MOVE:                                   # Agility (_fx_advanced.pxi)
+    if kind == A_CONVERT_MOVE:                                   # Agility (_engine_advanced.pxi)
         return apply_convert_move(gs, arg)
     if kind == A_POSSESS:                                        # Possess (_engine_spells.pxi)
         return apply_possess(gs, st)
@@ -2248,7 +2220,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if gs.phase != PH_END_TURN or gs.turn.end_stage != END_LEVEL_SKILL:
             return ERR_ILLEGAL
         k = pick_skill(gs, arg)
-        skill_gained(gs, es, k)                                  # Bonds of Loyalty (_fx_skills)
+        skill_gained(gs, es, k)                                  # Bonds of Loyalty (_engine_skills.pxi)
         if gs.aa_offer[0] >= 0:
             gs.turn.end_stage = END_LEVEL_AA
         else:
@@ -2339,8 +2311,7 @@ cdef void check_city_revealed(GameState* gs, const EngineStatics* es, const Stat
 
 # {group: ((name, argument names), ...)}: the included groups' HANDLERS tuples; the registry
 # groups are added from their entries when their modules load (_load_handler_modules).
-HANDLER_TABLES = {HG_ADVANCED: ADVANCED_HANDLERS,
-                  HG_SKILLS: SKILLS_HANDLERS,
+HANDLER_TABLES = {
                   }
 HANDLER_GROUP_NAMES = {HG_TACTICS: "tactics", HG_BASIC: "basic", HG_ADVANCED: "advanced",
                        HG_SPELLS: "spells", HG_ARTIFACTS: "artifacts", HG_SKILLS: "skills",
@@ -2353,6 +2324,8 @@ HANDLER_MODULES = {HG_BASIC: "mksim._fx_basic",
                    HG_TACTICS: "mksim._fx_tactics",
                    HG_ARTIFACTS: "mksim._fx_artifacts",
                    HG_SPELLS: "mksim._fx_spells",
+                   HG_SKILLS: "mksim._fx_skills",
+                   HG_ADVANCED: "mksim._fx_advanced",
                    }
 
 
@@ -2402,7 +2375,7 @@ def handler_registry():
     -------
     mapping
         ``{handler name: (group, argument names)}``: the group is the handler module
-        (``"basic"`` for ext/_fx_basic.pyx, ``"advanced"`` for ext/_fx_advanced.pxi ...); the
+        (``"basic"`` for ext/_fx_basic.pyx, ``"advanced"`` for ext/_fx_advanced.pyx ...); the
         argument names are those the handler reads, in its order.  Built from HANDLER_TABLES
         (the groups' own declarations: a registry module's entries, an included group's
         HANDLERS tuple), so content validation (mksim/content.py) and ``Engine._bind_handlers``

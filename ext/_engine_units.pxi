@@ -574,7 +574,7 @@ cdef bint units_usable_now(const GameState* gs) noexcept nogil:
     return gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT
 
 
-cdef inline bint healing_time(const GameState* gs) noexcept nogil:
+cdef bint healing_time(const GameState* gs) noexcept nogil:
     """12.4.1: healing any time of the turn except during combat."""
     return not gs.combat.active and (gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT)
 

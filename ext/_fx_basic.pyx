@@ -375,7 +375,7 @@ cdef int cold_toughness_block(GameState* gs, const EngineStatics* es, const Stat
     # every ability, resistance and elemental attack icon of the enemy it blocks; enemies
     # with Arcane Immunity give no bonus in the Lost Legion printing (LL-2.10.8), and
     # count like any other in the base one (arcane_bonus=1).  The bonus is counted when
-    # the block is committed (commit_block, _fx_advanced.pxi).
+    # the block is committed (commit_block, _engine_advanced.pxi).
     cdef const int32_t* a = row_args(es, row)
     gs.combat.block[<int>ICE] += a[0] + card_bonus(gs)      # Concentration on it
     gs.turn.icon_block += <int8_t>a[1]

@@ -269,7 +269,7 @@ cdef double unit_best(const GameState* gs, const EngineStatics* es, int slot, co
     return best
 
 
-# Skill usage codes (mksim.content.SKILL_USAGE order; ext/_fx_skills.pxi SkillUsage).
+# Skill usage codes (mksim.content.SKILL_USAGE order; ext/_engine_skills.pxi SkillUsage).
 cdef enum:
     SKU_ONCE_PER_TURN = 0
     SKU_ONCE_PER_ROUND = 1

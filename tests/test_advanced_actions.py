@@ -1,4 +1,4 @@
-"""Advanced Action handlers (ext/_fx_advanced.pxi) and the enemy operations enemy_armor /
+"""Advanced Action handlers (ext/_fx_advanced.pyx) and the enemy operations enemy_armor /
 enemy_no_attack (11.4.2-11.4.4, 11.9, LL-6.7) in the decision loop.  Card texts: see
 mksim/data/advanced_actions.toml; enemy numbers from enemies.toml (prowlers Armor 3 /
 Attack 4, swordsmen Armor 5 / Attack 6, wolf riders Armor 4 / Attack 3 Swift, sorcerers

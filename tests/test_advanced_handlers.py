@@ -1,4 +1,4 @@
-"""The Advanced Action handlers added in ext/_fx_advanced.pxi (Blood of Ancients powered,
+"""The Advanced Action handlers added in ext/_fx_advanced.pyx (Blood of Ancients powered,
 Chivalry, Dodge and Weave, Diplomacy, Learning, Magic Talent powered, Maximal Effect,
 Peaceful Moment, Stout Resolve, Temporal Portal, In Need), the Concentration / Will Focus
 bonus on Influence, Attack and Block, card bonuses around unit activation, and enemy_armor

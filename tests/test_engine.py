@@ -259,7 +259,7 @@ def test_handler_registry_is_read_only_and_is_what_the_groups_declare():
         reg["new_rule"] = ("basic", ())                      # a mappingproxy
     declared = [(name, tuple(params)) for table in _engine.HANDLER_TABLES.values() for name, params in table]
     assert sorted(declared) == sorted((name, params) for name, (_group, params) in reg.items())
-    assert reg["ice_shield_block"] == ("advanced", ("block", "armor"))   # ext/_fx_advanced.pxi
+    assert reg["ice_shield_block"] == ("advanced", ("block", "armor"))   # ext/_fx_advanced.pyx
     assert reg["concentration"][0] == "basic" and reg["taunt"][0] == "skills"
 
 

@@ -233,7 +233,7 @@ def test_skill_usage_streams_achievements_asks():
     from mksim._access import ASK_NAMES
     from mksim._rng import STREAM_NAMES
     from mksim._scoring import ACHIEVEMENT_NAMES
-    names, values = members("_fx_skills.pxi", "SKU_", "SkillUsage")
+    names, values = members("_engine_skills.pxi", "SKU_", "SkillUsage")
     assert names == list(ct.SKILL_USAGE) and _positions(names, values)
     _n, copy = members("_fx_artifacts.pyx", "SKU_")     # the Circlet's copy of the one code it reads
     assert copy == {"once_per_turn": values["once_per_turn"]}

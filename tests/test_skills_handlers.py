@@ -1,4 +1,4 @@
-"""Skill handlers of ext/_fx_skills.pxi (rule 8, skills.toml): the skills added after the
+"""Skill handlers of ext/_fx_skills.pyx (rule 8, skills.toml): the skills added after the
 first set - On Her Own, Wolf's Howl, Prayer of Weather, Healing Ritual, Mana Exploit,
 Invocation, Universal Power, Taunt, Resistance Break, Deadly Aim, Leadership, Motivation,
 Source Freeze, Hawk Eyes, Flight.  Enemy numbers from enemies.toml: prowlers Armor 3 /

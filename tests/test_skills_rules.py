@@ -1,5 +1,5 @@
 """Using Skill tokens (rules 8.1-8.3, 2.2.8) in the decision loop: A_USE_SKILL and the skill
-handlers of ext/_fx_skills.pxi.  Rule numbers in the test names."""
+handlers of ext/_fx_skills.pyx.  Rule numbers in the test names."""
 import pytest
 
 from mksim._engine import Engine, describe, encode
@@ -148,7 +148,7 @@ def test_8_2_skill_move_gets_no_card_bonus(content, tables):
     assert turn(core)["played_card"] is False           # 4.3.2: a skill is not a card played
 
 
-# -- skill handlers (_fx_skills.pxi) ------------------------------------------------------------
+# -- skill handlers (_fx_skills.pyx) ------------------------------------------------------------
 
 @pytest.mark.covers("norowas_forward_march", "effect")
 def test_forward_march_move_1_per_ready_unwounded_unit(content, tables):

@@ -369,7 +369,7 @@ def test_6_2_1_mana_bolt_pays_one_more_mana_whose_colour_picks_the_attack(conten
     core, eng, sc = start(content, tables, ["mana_bolt"], tokens=[0, 1, 0, 0, 0, 0], crystals=[1, 0, 0, 0],
                           dice=["black", "black", "black"])
     T = combat(core, eng, ["prowlers"], phase="attack")
-    eng.apply(play_code(0, 0, pay=BLUE))               # pay_mana_by_colour (_fx_advanced.pxi):
+    eng.apply(play_code(0, 0, pay=BLUE))               # pay_mana_by_colour (_fx_advanced.pyx):
     assert T.attack_value([0]) == 7 and crystals(core) == [0, 0, 0, 0]   # the only colour/payment
 
 
