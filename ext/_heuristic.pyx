@@ -2417,11 +2417,13 @@ cdef double rep_modifier(const GameState* gs, const EngineStatics* es) noexcept 
 
 cdef double later_use(const GameState* gs, const EngineStatics* es) noexcept nogil:
     """How much of a lasting gain (a Unit, an AA, a Wound healed) is still to be used: 1 in
-    the first round, falling to 0.35 in the last (the scenario's round limit, 17.3)."""
+    the first round, falling to 0.35 in the last (the scenario's round limit, 17.3) and,
+    with several heroes, once the city is revealed (the last turns, 17.3.1, 14.3.2; solo
+    play keeps its old reading so that its records stay identical)."""
     if es.rounds <= 1:
         return 1.0
-    if gs.round >= es.rounds:
-        return 0.35
+    if gs.round >= es.rounds or (gs.n_players > 1 and gs.final_turns_left > 0):
+        return 0.35                  # several heroes: after the end is triggered, one turn each (14.3.2)
     return 0.35 + 0.65 * (es.rounds - gs.round) / (es.rounds - 1.0)
 
 
