@@ -223,3 +223,20 @@ def test_every_builtin_policy_finishes_games_in_every_seat(games, n):
             assert s.is_terminal() or s.is_stopped(), (name, i, steps)
             if s.is_terminal():
                 assert s.result().termination in ("round_limit", "scenario_won")
+
+
+def test_the_view_shows_other_seats_public_facts_only(mp_pairs):
+    """State.view() with several heroes: every seat's position, Fame, level, Reputation, hand
+    and deck sizes, discard pile, Units and crystals (what every player sees), and the
+    turns left after the city (14.3.2); the views of the two states of a pair are equal, so
+    the view carries no other seat's hand or deck card."""
+    for n, s, t, seat in mp_pairs:
+        v, d = s.view(), s.to_dict()
+        assert v.actor == seat and len(v.heroes) == n
+        for q, h in enumerate(v.heroes):
+            pl = d["players"][q]
+            assert h["seat"] == q and h["fame"] == pl["fame"] and h["level"] == pl["level"]
+            assert h["hand_size"] == len(pl["hand"]) and h["deck_size"] == len(pl["deck"])
+            assert "hand" not in h and "deck" not in h
+        assert v.final_turns_left == d["final_turns_left"]
+        assert s.view().to_dict() == t.view().to_dict()
