@@ -13,6 +13,12 @@ The value of a rolled-out position is the player's Fame plus small terms for wha
 does not show yet: Units, crystals, level, minus Wounds in the deck (``value_*``
 parameters).  Because the copies come from :func:`determinize` and the policy's own seeded
 stream, two states that differ only in hidden information get the same decision.
+
+With several heroes (17.3.1) the player is the deciding seat (``GameState.current``): its
+worlds resample the other seats' hands and decks too, the base policy plays the other
+seats' turns in a rollout (each from its own seat, on that world) until the deciding seat's
+next turn, and the value is the deciding seat's own (docs/policies.md explains why not a
+margin over the others).
 """
 from libc.string cimport memcpy
 from libc.stdint cimport int32_t, int16_t, uint64_t
