@@ -23,6 +23,7 @@ from mksim._engine cimport (
 )
 from mksim._scoring cimport first_recon_score, solo_score, cities_conquered, achievement_scores, competitive_scores
 from mksim._view cimport (
+    view_n_players, view_seat, view_seat_position, view_final_turns,
     view_actor, view_player, view_phase, view_round, view_time, view_hand_size, view_hand_card,
     view_deck_size, view_discard_size, view_discard_card, view_fame, view_position, view_crystals,
     view_mana_tokens, view_move, view_influence, view_attack, view_block, view_unit, view_n_hexes,
@@ -353,7 +354,20 @@ def view_numbers(GameCore core):
         "end_announced_by": gs.end_announced_by,
         "dummy_deck_size": gs.dummy.n_deck if gs.has_dummy else -1,
         "dummy_discard": [gs.dummy.discard[i] for i in range(gs.dummy.n_discard)] if gs.has_dummy else [],
+        "final_turns_left": view_final_turns(gs),
+        "heroes": [_seat_public(gs, k) for k in range(view_n_players(gs))],
     }
+
+
+cdef dict _seat_public(const GameState* gs, int k):
+    """What every player sees of seat k (several heroes): never its hand's or deck's cards."""
+    cdef const Player* q = view_seat(gs, k)
+    cdef int i
+    return {"seat": k, "hero": q.hero, "position": view_seat_position(gs, k), "fame": q.fame,
+            "level": q.level, "reputation": q.reputation, "hand_size": q.n_hand, "deck_size": q.n_deck,
+            "discard": [q.discard[i] for i in range(q.n_discard)],
+            "units": [q.units[i].card for i in range(6) if q.units[i].card >= 0],
+            "crystals": [q.crystals[i] for i in range(4)]}
 
 
 def set_restrictions(GameCore core, cards=(), skills=(), units=(), sites=()):

@@ -137,3 +137,4 @@ cdef class HeuristicPolicy(RandomPolicy):
     cdef int pick_challenge(self, Engine eng, const int32_t* actions, int n) noexcept nogil
     cdef int play_for_move(self, Engine eng, const int32_t* actions, int n, double keep, int wounds) noexcept nogil
     cdef int end_of_move(self, Engine eng, const int32_t* actions, int n, int wounds) noexcept nogil
+    cdef int step_off(self, Engine eng, const int32_t* actions, int n) noexcept nogil

@@ -36,7 +36,7 @@ from mksim._engine cimport (
     ASK_OPTION, ASK_DISCARD_CARD, ASK_ENEMY, ASK_UNIT, ASK_PAYMENT,
 )
 from mksim._rules cimport move_cost, can_enter, provokes, ends_movement, is_rampaging, explorable, \
-    box_explorable, RULES_STACK_EMPTY, MAX_EXPLORABLE
+    box_explorable, is_safe, RULES_STACK_EMPTY, MAX_EXPLORABLE
 from mksim._combat cimport (
     enemy_armor, enemy_n_attacks, attack_element, enemy_attack_value, attack_is_live, is_targetable,
     can_target_in_ranged, block_needed, attack_value, fortification_level, enemy_ability,
@@ -766,6 +766,40 @@ cdef int hex_foes(HeuristicPolicy self, const GameState* gs, const Statics* st, 
 # ---------------------------------------------------------------------------------------
 # Conquest planning (Solo Conquest, 17.3.4: cities of 11.13 assaulted, 11.12.2 Shields)
 # ---------------------------------------------------------------------------------------
+
+cdef bint hero_blocks(const GameState* gs, const EngineStatics* es, int h, int me) noexcept nogil:
+    """Another hero's figure stands on space ``h`` and the space is not one several figures
+    share (portal, conquered city; 9.5.5): there the acting player can take no action
+    (9.5.4, no PvP in First Reconnaissance, 19.7.3) and may not end its turn (9.7.1,
+    Forced Withdrawal 13.2).  Never true in a solo game (the dummy has no figure, 18)."""
+    cdef int q, site
+    if h < 0 or h >= gs.n_hexes:
+        return False
+    site = gs.hexes[h].site
+    if site == es.portal_site or (site == es.city_site and (gs.hexes[h].flags & HEX_CONQUERED)):
+        return False
+    for q in range(gs.n_players):
+        if q != me and gs.players[q].position == h:
+            return True
+    return False
+
+
+cdef int step_off_cost(const GameState* gs, const Statics* st, const EngineStatics* es, int h,
+                       int me) noexcept nogil:
+    """Cheapest Move cost of one step from ``h`` to an adjacent safe space (9.7.1) that
+    provokes nobody (9.4.3): what a hero on another hero's space must still pay to end its
+    turn safely.  INF when there is none."""
+    cdef int k, nb, c, best = INF
+    for k in range(6):
+        nb = gs.hexes[h].neighbour[k]
+        if nb < 0 or (es.city_closed and gs.hexes[nb].site == es.city_site):
+            continue
+        c = move_cost(gs, st, nb)
+        if c < 0 or c >= best or not is_safe(gs, st, nb, me) or provokes(gs, st, h, nb):
+            continue
+        best = c
+    return best
+
 
 cdef inline bint conquest_mode(const EngineStatics* es) noexcept nogil:
     """Cities may be entered and revealing one does not end the game: the scenario is won by
@@ -1773,7 +1807,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         cdef int here = pl.position, mp = gs.turn.move_points, dirs, kills, wtaken, explore_cost, last_round
         cdef double v, bv, pot, value, score, dist_pen
         cdef Weights w
-        cdef bint core_next, conquest
+        cdef bint core_next, conquest, blocked
         cdef int n_open, revealed = 0
         cdef double siege
         cdef unsigned char ready[MAX_HEXES]
@@ -1834,9 +1868,12 @@ cdef class HeuristicPolicy(RandomPolicy):
                         continue
                     dist_pen = 0.0 if d <= mp + pot else 0.05 * (d - mp - pot) + 0.3
                     site = gs.hexes[h].site
+                    # another hero stands there: no action (9.5.4), and the turn may not end
+                    # there (9.7.1); never in a solo game
+                    blocked = hero_blocks(gs, es, h, gs.current)
                     if h != here and ends_movement(gs, st, h, gs.current):
                         # entering it is an assault (9.4.1, 11.1.3): only as that goal
-                        if d <= mp + pot and site >= 0:
+                        if d <= mp + pot and site >= 0 and not blocked:
                             score = self.site_score(eng, h, site, d, mp, pot, wounds, foes, excluded)
                             if score > -1e8:
                                 score -= dist_pen
@@ -1863,14 +1900,20 @@ cdef class HeuristicPolicy(RandomPolicy):
                             if conquest and revealed < st.n_city_levels:
                                 value += self.p.city_explore             # 17.3.4: the cities must be found
                             need = d + explore_cost
+                            if blocked:
+                                # 9.5.2: exploring from another hero's space is allowed, but
+                                # then a step on to a safe space must be paid (9.7.1, 13.2)
+                                need += step_off_cost(gs, st, es, h, gs.current)
+                                if need > mp + pot:
+                                    m = 0
                             score = value - self.move_cost_penalty(need - mp, pot) - dist_pen
                             if h == self.goal_hex and self.goal_kind == G_EXPLORE:
                                 score += 0.3
-                            if score > bv:
+                            if m > 0 and score > bv:
                                 bv = score
                                 best_h = h
                                 best_kind = G_EXPLORE
-                    if n_open > 0:
+                    if n_open > 0 and not blocked:
                         # Solo Conquest: end the turn next to a city, to assault it next turn
                         siege = self.siege_score(eng, h, ready)
                         if siege > 0:
@@ -1881,7 +1924,7 @@ cdef class HeuristicPolicy(RandomPolicy):
                                 bv = score
                                 best_h = h
                                 best_kind = G_SIEGE
-                    if d > mp + pot:
+                    if d > mp + pot or blocked:
                         continue                                 # fights and sites: only this turn
                     # challenge rampaging enemies next to h (11.1.5)
                     nf = 0
@@ -1946,6 +1989,10 @@ cdef class HeuristicPolicy(RandomPolicy):
         if step < 0:
             return self.end_of_move(eng, actions, n, wounds)
         c = move_cost(gs, st, gs.hexes[here].neighbour[step])
+        if c >= 0 and hero_blocks(gs, es, gs.hexes[here].neighbour[step], gs.current) and \
+                c + step_off_cost(gs, st, es, gs.hexes[here].neighbour[step], gs.current) > mp + pot:
+            # passing another hero is free (9.5.1) but stopping there is not (9.7.1, 13.2)
+            return self.end_of_move(eng, actions, n, wounds)
         if c >= 0 and mp >= c:
             i = find_kind(actions, n, A_MOVE)
             for i in range(n):
@@ -2311,6 +2358,11 @@ cdef class HeuristicPolicy(RandomPolicy):
         cdef GameState* gs = &eng.core.gs
         cdef Weights w
         cdef int i
+        if gs.phase == PH_MOVE and not gs.combat.active and \
+                hero_blocks(gs, &eng.es, gs.players[gs.current].position, gs.current):
+            i = self.step_off(eng, actions, n)
+            if i >= 0:
+                return i
         if wounds > 0:
             w_zero(&w)
             w.heal = 1
@@ -2319,6 +2371,36 @@ cdef class HeuristicPolicy(RandomPolicy):
                 return i
         i = find_kind(actions, n, A_END_TURN)
         return i if i >= 0 else 0
+
+    cdef int step_off(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
+        """On another hero's space at the end of the move (9.7.1): the cheapest legal step to
+        an adjacent safe space that provokes nobody, else a card played for the Move such a
+        step needs; -1 when neither (Forced Withdrawal follows, 13.2)."""
+        cdef GameState* gs = &eng.core.gs
+        cdef const Statics* st = &eng.core.st
+        cdef int i, d, nb, c, best = -1, bc = INF, me = gs.current, here = gs.players[gs.current].position
+        cdef Weights w
+        for i in range(n):
+            if kind_of(actions[i]) != A_MOVE:
+                continue
+            d = arg_of(actions[i])
+            if d < 0 or d >= 6:
+                continue
+            nb = gs.hexes[here].neighbour[d]
+            if nb < 0:
+                continue
+            c = move_cost(gs, st, nb)
+            if c < 0 or c >= bc or not is_safe(gs, st, nb, me) or provokes(gs, st, here, nb):
+                continue
+            best = i
+            bc = c
+        if best >= 0:
+            return best
+        if step_off_cost(gs, st, &eng.es, here, me) >= INF:
+            return -1
+        w_zero(&w)
+        w.move = 1
+        return best_play(gs, &eng.es, actions, n, &w, 0.0, 0.4)
 
 
 cdef double rep_modifier(const GameState* gs, const EngineStatics* es) noexcept nogil:
@@ -2335,11 +2417,13 @@ cdef double rep_modifier(const GameState* gs, const EngineStatics* es) noexcept 
 
 cdef double later_use(const GameState* gs, const EngineStatics* es) noexcept nogil:
     """How much of a lasting gain (a Unit, an AA, a Wound healed) is still to be used: 1 in
-    the first round, falling to 0.35 in the last (the scenario's round limit, 17.3)."""
+    the first round, falling to 0.35 in the last (the scenario's round limit, 17.3) and,
+    with several heroes, once the city is revealed (the last turns, 17.3.1, 14.3.2; solo
+    play keeps its old reading so that its records stay identical)."""
     if es.rounds <= 1:
         return 1.0
-    if gs.round >= es.rounds:
-        return 0.35
+    if gs.round >= es.rounds or (gs.n_players > 1 and gs.final_turns_left > 0):
+        return 0.35                  # several heroes: after the end is triggered, one turn each (14.3.2)
     return 0.35 + 0.65 * (es.rounds - gs.round) / (es.rounds - 1.0)
 
 

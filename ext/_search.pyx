@@ -13,6 +13,12 @@ The value of a rolled-out position is the player's Fame plus small terms for wha
 does not show yet: Units, crystals, level, minus Wounds in the deck (``value_*``
 parameters).  Because the copies come from :func:`determinize` and the policy's own seeded
 stream, two states that differ only in hidden information get the same decision.
+
+With several heroes (17.3.1) the player is the deciding seat (``GameState.current``): its
+worlds resample the other seats' hands and decks too, the base policy plays the other
+seats' turns in a rollout (each from its own seat, on that world) until the deciding seat's
+next turn, and the value is the deciding seat's own (docs/policies.md explains why not a
+margin over the others).
 """
 from libc.string cimport memcpy
 from libc.stdint cimport int32_t, int16_t, uint64_t
@@ -33,6 +39,12 @@ cdef enum:
     MAX_TURN_SEARCHES = 64     # searched decisions per turn; then the base decides (breaks cycles
                                # of options that return to the same position, which a rollout to
                                # the end of the turn can rate above ending it)
+
+
+cdef inline int turn_key(const GameState* gs) noexcept nogil:
+    """Changes whenever a turn (or a round's tactic choice) begins: the round, the turns
+    taken in it (4.2; The Right Moment's extra turn counts, 3.2) and the tactics phase."""
+    return (gs.round * 256 + gs.turns_in_round) * 2 + (gs.phase == PH_TACTICS)
 
 
 cdef class SearchPolicy(RandomPolicy):
@@ -75,6 +87,10 @@ cdef class SearchPolicy(RandomPolicy):
     cdef int turn_searches               # decisions searched in it so far
     cdef readonly long searched          # decisions searched since reset (for reports / tests)
     cdef readonly long rollouts          # rollouts played since reset
+    cdef readonly long other_decisions   # rollout decisions taken for other seats (several heroes)
+    cdef readonly int last_seat          # the seat the last search decided for (-1: none yet)
+    cdef int last_n                      # candidates of the last search ...
+    cdef double last_total[MAX_BRANCH]   # ... and their summed rollout values (for tests)
 
     def __init__(self, seed=0, game_index=0, int stream=0, RandomPolicy base=None, int budget=16,
                  int horizon=0, int max_branch=8, int rollout_steps=400, double value_unit=3.0,
@@ -108,6 +124,9 @@ cdef class SearchPolicy(RandomPolicy):
         self.turn_searches = 0
         self.searched = 0
         self.rollouts = 0
+        self.other_decisions = 0
+        self.last_seat = -1
+        self.last_n = 0
 
     cdef void forget(self) noexcept nogil:
         """Clear the base policy's memory between decisions of different worlds: the
@@ -125,6 +144,18 @@ cdef class SearchPolicy(RandomPolicy):
 
     def base_policy(self):
         return self.base
+
+    def evaluate(self, Engine eng, int seat):
+        """The value a rollout ending in ``eng``'s position has for ``seat`` (the deciding
+        seat's own point of view; see :meth:`value`)."""
+        if not 0 <= seat < eng.core.gs.n_players:
+            raise ValueError(f"seat {seat} is not a player of this game")
+        return self.value(&eng.core.gs, &eng.es, seat)
+
+    def last_values(self):
+        """Summed rollout values of each candidate of the last search (candidate order =
+        the legal list), for tests and tools."""
+        return [self.last_total[i] for i in range(self.last_n)]
 
     # -- the decision ---------------------------------------------------------------------
 
@@ -149,14 +180,28 @@ cdef class SearchPolicy(RandomPolicy):
         """Play the scratch game with the base policy to the horizon (or, ``to_round_end``,
         until the next round's tactic choice); its value for p."""
         cdef GameState* gs = &self.scratch.core.gs
-        cdef int m, a, steps = 0, turns = 0, last = gs.phase, cap = self.rollout_steps
+        cdef int m, a, steps = 0, turns = 0, last = gs.phase, cap = self.rollout_steps, key
+        cdef bint several = gs.n_players > 1
+        cdef int last_key = turn_key(gs)
         rng_seed(&self.base.rng, world, 0, <uint64_t>(POLICY_STREAM_BASE + BASE_STREAM))
         if to_round_end:
             cap = 8 * self.rollout_steps
+        elif several:
+            cap = gs.n_players * self.rollout_steps   # the other seats' turns are played too
         while gs.phase != PH_GAME_OVER and steps < cap:
             if to_round_end:
                 if gs.phase == PH_TACTICS and last != PH_TACTICS:
                     break                        # the round ended (4.7): the next tactic choice
+            elif several:
+                # several heroes: the base policy plays the other seats' turns (each from its
+                # own seat, on this determinized world) until p's next turn or the next round
+                key = turn_key(gs)
+                if key != last_key:
+                    last_key = key
+                    if gs.phase == PH_TACTICS or gs.turn_player == p:
+                        turns += 1
+                        if turns > horizon:
+                            break
             elif (gs.phase == PH_TURN_START or gs.phase == PH_TACTICS) and last != gs.phase:
                 turns += 1                       # a new turn (or round) of the player began
                 if turns > horizon:
@@ -165,6 +210,8 @@ cdef class SearchPolicy(RandomPolicy):
             m = self.scratch.c_fill_legal()
             if m <= 0:
                 break
+            if gs.current != p:
+                self.other_decisions += 1
             a = self.scratch.actions[self.base.pick_engine(self.scratch, self.scratch.actions, m)]
             if self.scratch.c_apply(a) != 0:
                 return -1e9                      # an engine gap in this world: avoid the line
@@ -226,6 +273,10 @@ cdef class SearchPolicy(RandomPolicy):
                 total[i] += self.rollout(p, worlds[k], horizon, round_end)
                 self.rollouts += 1
         self.searched += 1
+        self.last_seat = p
+        self.last_n = n
+        for i in range(n):
+            self.last_total[i] = total[i]
         self.forget()
         if self.base_has_memory:
             self.hbase.goal_key, self.hbase.goal_hex, self.hbase.goal_kind = goal_key, goal_hex, goal_kind

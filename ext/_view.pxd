@@ -93,3 +93,22 @@ cdef inline int view_ruins(const GameState* gs, int h) noexcept nogil:
     if gs.hexes[h].ruins < 0 or not (gs.hexes[h].flags & HEX_RUINS_REVEALED):
         return -1
     return gs.hexes[h].ruins
+
+
+# -- the other heroes (several heroes, docs/engine.md "Several heroes"): public facts only --
+
+cdef inline int view_n_players(const GameState* gs) noexcept nogil:
+    return gs.n_players                        # seats 0 .. n-1 (the dummy is not one)
+
+cdef inline const Player* view_seat(const GameState* gs, int p) noexcept nogil:
+    """Seat p's player.  Of another seat only the public facts may be read: position,
+    Fame, level, Reputation, Units, crystals, skills, play area and discard pile, and the
+    sizes of its hand and Deed deck -- never the hand's or the deck's cards."""
+    return &gs.players[p]
+
+cdef inline int view_seat_position(const GameState* gs, int p) noexcept nogil:
+    return gs.players[p].position              # hex index, -1 = off the map (portal, 9.5.5)
+
+cdef inline int view_final_turns(const GameState* gs) noexcept nogil:
+    """Turns left once the scenario's end is triggered (the city revealed, 14.3.2), 0 before."""
+    return gs.final_turns_left

@@ -55,19 +55,29 @@ def enemy_colour(game, enemy_id):
     return COLOURS[int(t.enemies[t.enemy_ids.index(enemy_id), t.col("enemies", "colour")])]
 
 
-def permute_hidden(game, s, rnd):
-    """A state that differs from ``s`` only in what player 0 cannot know: the orders of
+def permute_hidden(game, s, rnd, player=0):
+    """A state that differs from ``s`` only in what ``player`` cannot know: the orders of
     the unknown part of its deck, the tile stack (within Countryside / Core backs), every
     pile and deck, the skill stacks; face-down map tokens swapped with pile tokens of their
-    colour, face-down ruins with the ruins pile; other random streams."""
+    colour, face-down ruins with the ruins pile; other random streams.  With several
+    heroes also every other seat's hand, Deed deck and Sparing Power cards (one hidden pool
+    dealt anew, the sizes kept) and skill stack."""
     d = s.to_dict()
-    pl = d["players"][0]
+    pl = d["players"][player]
     top, bottom = pl["deck_known_top"], pl["deck_known_bottom"]
     deck = pl["deck"]
     mid = deck[bottom:len(deck) - top]
     rnd.shuffle(mid)
     pl["deck"] = deck[:bottom] + mid + deck[len(deck) - top:]
     rnd.shuffle(pl["skill_stack"])
+    for q, other in enumerate(d["players"]):
+        if q == player:
+            continue
+        pool = other["hand"] + other["deck"] + other["tactic_cards"]
+        rnd.shuffle(pool)
+        a, b = len(other["hand"]), len(other["hand"]) + len(other["deck"])
+        other["hand"], other["deck"], other["tactic_cards"] = pool[:a], pool[a:b], pool[b:]
+        rnd.shuffle(other["skill_stack"])
     rnd.shuffle(d["dummy"]["deck"])
     rnd.shuffle(d["dummy"]["skill_stack"])
     for k in ("advanced_action_deck", "spell_deck", "artifact_deck", "regular_units", "elite_units",

@@ -139,7 +139,10 @@ class HeuristicPolicy(_CPolicy):
     Conquest (a city that may be entered, 17.3.4) it also plans city assaults (the
     ``city_weight`` / ``siege_*`` parameters); its plans there count the knock-out (11.7.8)
     and put unblocked blows on Units (11.7.3), and it keeps its cards when the next step is
-    out of the hand's reach.  None of this is active in First Reconnaissance.
+    out of the hand's reach.  None of this is active in First Reconnaissance.  With several
+    heroes (17.3.1) each seat's heuristic plays that seat (``GameState.current``) and keeps
+    off other heroes' spaces where it could take no action (9.5.4) or end its turn (9.7.1:
+    it steps on to a safe space instead of a Forced Withdrawal, 13.2).
 
     Parameters
     ----------

@@ -14,6 +14,11 @@ BASES = ("heuristic", "heuristic-explorer", "heuristic-conqueror", "heuristic-ba
 class SearchPolicy(Policy):
     """Look-ahead over determinized copies, rolled out with a base policy.
 
+    With several heroes the search decides for the seat whose decision it is, on worlds
+    determinized for that seat (the other seats' hands and decks resampled); the base policy
+    plays every seat in a rollout, the other seats' turns included, until the deciding
+    seat's next turn, and the value is the deciding seat's own (docs/policies.md).
+
     Parameters
     ----------
     budget : int, default 16
