@@ -73,10 +73,17 @@ cdef inline bint gain_deed(const EngineStatics* es, Player* pl, int card) noexce
     if not push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, card):
         return False
     deck_gained_top(pl)                                       # known to its owner (determinize)
-    deck = es.card_deck[card * es.card_stride]
+    count_gained(es, pl, card)
+    return True
+
+
+cdef inline void count_gained(const EngineStatics* es, Player* pl, int card) noexcept nogil:
+    """Results store: a Deed card gained from an offer or a deck (6.4.1; also the gains
+    that go to the hand or the discard pile: Learning, Training, Blood of Ancients, Magic
+    Talent, Book of Wisdom), counted by its deck (AA, Spell, Artifact)."""
+    cdef int deck = es.card_deck[card * es.card_stride]
     if 0 <= deck < 4:
         pl.stats.cards_gained[deck] += 1
-    return True
 
 
 cdef inline int card_colour(const EngineStatics* es, int card) noexcept nogil:

@@ -595,6 +595,7 @@ cdef int apply_advanced_action(GameState* gs, const EngineStatics* es, int p, in
             push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, card)
         else:
             push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
+        count_gained(es, pl, card)
         return ERR_NONE
     if kind == A_PEACEFUL:
         # Peaceful Moment as the action: Heal 1 per heal_cost Influence (12.3); powered also
@@ -1172,6 +1173,7 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
             push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, card)
         else:
             push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
+        count_gained(es, pl, card)
         return RES_DONE
     if local == H_INTO_THE_HEAT:
         # Into the Heat, played at the start of a combat: Units' Attack and Block + bonus this
@@ -1216,6 +1218,7 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
         if gs.error != ERR_NONE:
             return RES_ERROR
         push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, card)
+        count_gained(es, pl, card)
         return RES_DONE
     if local == H_BLOOD_USE_AA:
         # Blood of Ancients powered: take `wounds` Wound(s) - to hand or to the discard pile -
@@ -1307,6 +1310,7 @@ cdef int advanced_handler(GameState* gs, const EngineStatics* es, const Statics*
         card = gs.spell_offer[choice]
         refill_offer(gs, gs.spell_offer, gs.spell_deck, &gs.n_spell_deck, choice)
         push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
+        count_gained(es, pl, card)
         return RES_DONE
     if local == H_MAXIMAL_BASIC or local == H_MAXIMAL_POWERED:
         # Maximal Effect: another Action card from hand is thrown away (6.5.2) and its basic

@@ -1043,11 +1043,13 @@ cdef int artifacts_handler(GameState* gs, const EngineStatics* es, const Statics
         c = gs.turn.hvars[0]
         if spell:
             push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, gs.spell_offer[choice])
+            count_gained(es, pl, gs.spell_offer[choice])
             refill_offer(gs, gs.spell_offer, gs.spell_deck, &gs.n_spell_deck, choice)
             for k in range(a[0]):
                 gain_crystal(pl, gs, c)
         else:
             push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, gs.aa_offer[choice])
+            count_gained(es, pl, gs.aa_offer[choice])
             refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, choice)
         return RES_DONE
     if local == AR_TOME:
