@@ -171,8 +171,8 @@ cdef int player_deed_balance(const GameState* gs, int p, int wound) noexcept nog
     Units) plus those they threw away.  It may change only by cards that pass between the
     player and the shared zones (offers, decks) during that player's own decisions: no card
     passes between heroes in the rules the engine plays (play_checked checks that the other
-    players' counts never change).  (PlayerStats.cards_gained is not used: Learning, the AA
-    gains of Training / Blood of Ancients and Magic Talent's Spell do not count there.)"""
+    players' counts never change).  (PlayerStats.cards_gained, a results-store statistic,
+    is not used: it counts gains only, not the cards thrown away.)"""
     cdef int n = 0, u
     cdef const Player* pl = &gs.players[p]
     n += count_zone(pl.deck, pl.n_deck, MAX_DECK_CARDS, wound)

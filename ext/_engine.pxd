@@ -552,3 +552,13 @@ cdef void pay_restore(GameState* gs, const PaySnap* sn) noexcept nogil
 cdef bint playable_after_paying(GameState* gs, const EngineStatics* es, int card, int powered,
                                 int pay, int pay2, int colour) noexcept nogil
 cdef bint mana_usable(const GameState* gs, int colour) noexcept nogil
+
+
+# Results store (shared by the engine and the handler modules)
+cdef inline void count_gained(const EngineStatics* es, Player* pl, int card) noexcept nogil:
+    """Results store: a Deed card gained from an offer or a deck (6.4.1; also the gains
+    that go to the hand or the discard pile: Learning, Training, Blood of Ancients, Magic
+    Talent, Book of Wisdom), counted by its deck (AA, Spell, Artifact)."""
+    cdef int deck = es.card_deck[card * es.card_stride]
+    if 0 <= deck < 4:
+        pl.stats.cards_gained[deck] += 1

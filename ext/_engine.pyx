@@ -73,9 +73,7 @@ cdef inline bint gain_deed(const EngineStatics* es, Player* pl, int card) noexce
     if not push_card(pl.deck, &pl.n_deck, MAX_DECK_CARDS, card):
         return False
     deck_gained_top(pl)                                       # known to its owner (determinize)
-    deck = es.card_deck[card * es.card_stride]
-    if 0 <= deck < 4:
-        pl.stats.cards_gained[deck] += 1
+    count_gained(es, pl, card)
     return True
 
 

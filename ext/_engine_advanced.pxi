@@ -454,6 +454,7 @@ cdef int apply_advanced_action(GameState* gs, const EngineStatics* es, int p, in
             push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, card)
         else:
             push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
+        count_gained(es, pl, card)
         return ERR_NONE
     if kind == A_PEACEFUL:
         # Peaceful Moment as the action: Heal 1 per heal_cost Influence (12.3); powered also

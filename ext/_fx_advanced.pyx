@@ -746,6 +746,7 @@ cdef int training_gain_aa(GameState* gs, const EngineStatics* es, const Statics*
         push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, card)
     else:
         push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
+    count_gained(es, pl, card)
     return RES_DONE
 
 
@@ -823,6 +824,7 @@ cdef int blood_of_ancients_gain_aa(GameState* gs, const EngineStatics* es, const
     if gs.error != ERR_NONE:
         return RES_ERROR
     push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, card)
+    count_gained(es, pl, card)
     return RES_DONE
 
 
@@ -1003,6 +1005,7 @@ cdef int magic_talent_gain_spell(GameState* gs, const EngineStatics* es, const S
     card = gs.spell_offer[choice]
     refill_offer(gs, gs.spell_offer, gs.spell_deck, &gs.n_spell_deck, choice)
     push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
+    count_gained(es, pl, card)
     return RES_DONE
 
 

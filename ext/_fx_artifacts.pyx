@@ -32,8 +32,9 @@ from mksim._engine cimport (
     BF_GLORY, BF_FEAR, BF_FIRE_ICE, BF_COURAGE, BF_FORTITUDE, BF_COMMAND,
     remove_commanded_unit, soul_process, circlet_skill_now, circlet_use,
     defeated_mask,
-    enemy_effect_targets, enemy_op_playable, resolving_colour,   # _fx_advanced.pxi
-    skill_entry,                                          # _fx_skills.pxi
+    enemy_effect_targets, enemy_op_playable, resolving_colour,   # _engine_advanced.pxi
+    skill_entry,                                          # _engine_skills.pxi
+    count_gained,                                         # results store (Book of Wisdom)
 )
 from mksim._rng cimport rng_below, STREAM_REWARDS
 from mksim._fx_spells cimport non_wound_hand, travel, travel_playable, pc_travel   # Druidic Staff, Sword / Bow
@@ -746,11 +747,13 @@ cdef int book_of_wisdom(GameState* gs, const EngineStatics* es, const Statics* s
     c = gs.turn.hvars[0]
     if spell:
         push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, gs.spell_offer[choice])
+        count_gained(es, pl, gs.spell_offer[choice])
         refill_offer(gs, gs.spell_offer, gs.spell_deck, &gs.n_spell_deck, choice)
         for k in range(a[0]):
             gain_crystal(pl, gs, c)
     else:
         push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, gs.aa_offer[choice])
+        count_gained(es, pl, gs.aa_offer[choice])
         refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, choice)
     return RES_DONE
 

@@ -489,6 +489,7 @@ def test_training_throws_away_an_action_card_for_an_offer_aa_of_its_colour(G):
         G.apply(encode("choose", 0))
     p = player(G)
     assert G.T.hand == ["wound"] and offer[0] in p["discard"] and BASIC_OF[col] not in p["discard"]
+    assert p["stats"]["cards_gained"] == [0, 1, 0, 0]      # one AA gained (results store)
     new = G.core_.to_dict()["advanced_action_offer"]
     assert new[1:] == offer[1:] and new[0] is not None and new[0] != offer[0]   # 6.4.2
 
@@ -505,6 +506,7 @@ def test_training_powered_puts_the_aa_into_hand(G):
     if sum(colour[offer[k]] == col for k in range(3)) > 1:
         G.apply(encode("choose", 0))                      # offer slot 0
     assert G.T.hand == [offer[0]] and offer[0] not in player(G)["discard"]
+    assert player(G)["stats"]["cards_gained"] == [0, 1, 0, 0]
 
 
 def test_training_not_playable_without_another_action_card(G):
@@ -623,6 +625,7 @@ def test_blood_of_ancients_basic_wound_and_crystal_for_an_offer_aa_to_hand(G):
     if sum(colour[offer[k]] == col for k in range(3)) > 1:
         G.apply(encode("choose", 0))                     # offer slot 0
     assert sorted(G.T.hand) == sorted(["wound", offer[0]]) and crystals(G) == [0, 0, 0, 0]
+    assert player(G)["stats"]["cards_gained"] == [0, 1, 0, 0]      # Blood of Ancients: an AA gained
 
 
 def test_blood_of_ancients_basic_not_playable_without_mana(G):

@@ -205,6 +205,7 @@ def test_learning_basic_buys_one_aa_for_6_to_the_discard_pile_once(content, tabl
     g.do("learning", 1)
     assert g.turn["influence"] == 1
     assert g.player["discard"] == ["in_need"]
+    assert g.player["stats"]["cards_gained"] == [0, 1, 0, 0]     # Learning: an AA gained
     g.ut.set_turn(influence=7)
     assert g.of_kind("learning") == []                   # once this turn
 
@@ -220,6 +221,7 @@ def test_learning_powered_9_influence_aa_to_hand(content, tables):
     g.ut.set_turn(influence=9)
     g.do("learning", 0)
     assert g.player["hand"] == ["agility"] and g.turn["influence"] == 0
+    assert g.player["stats"]["cards_gained"] == [0, 1, 0, 0]
 
 
 # -- Chivalry, Dodge and Weave ----------------------------------------------------------------
@@ -416,6 +418,7 @@ def test_magic_talent_powered_pays_a_mana_for_an_offer_spell_to_the_discard_pile
     # only green can be paid now (the green crystal): no question at all
     assert G.T.discard == ["tremor"]
     assert G.player["crystals"]["green"] == 0
+    assert G.player["stats"]["cards_gained"] == [0, 0, 1, 0]     # Magic Talent: a Spell gained
 
 
 # -- Peaceful Moment, Temporal Portal (LL-8.1) ---------------------------------------------------

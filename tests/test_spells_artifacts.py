@@ -198,6 +198,7 @@ def test_6_5_book_of_wisdom_throws_an_action_away_for_an_aa_of_its_colour(conten
     eng.apply(encode("choose", 1))
     p = player(core)
     assert p["hand"] == [offer[1]] and p["removed"] == 1
+    assert p["stats"]["cards_gained"] == [0, 1, 0, 0]            # an AA gained (results store)
     assert core.to_dict()["advanced_action_offer"][1:] == [offer[0], offer[2]]   # 6.4.2 refill
 
 
