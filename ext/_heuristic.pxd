@@ -50,6 +50,8 @@ cdef struct HParams:           # the documented parameters (see HeuristicPolicy 
                                # assault with a full hand), per round from siege_round on
     double siege_round         # round from which the hero heads for the cities (timing)
     double city_explore        # worth of revealing a tile while a city is still unrevealed
+    double conquest_heal       # x heal_weight in Solo Conquest
+    double conquest_recruit    # x recruit_weight in Solo Conquest
 
 cdef struct Weights:           # what one point of each effect is worth now
     double move
@@ -124,6 +126,8 @@ cdef class HeuristicPolicy(RandomPolicy):
     cdef int site_goal_kind(self, Engine eng, int site) noexcept nogil
     cdef double site_score(self, Engine eng, int h, int site, int d, int mp, double pot, int wounds,
                            Foe* foes, int* excluded) noexcept nogil
+    cdef double heal_w(self, const EngineStatics* es) noexcept nogil
+    cdef double recruit_w(self, const EngineStatics* es) noexcept nogil
     cdef double city_assault_score(self, Engine eng, int h, int d, int mp, double pot, Foe* foes,
                                    int* excluded) noexcept nogil
     cdef double siege_score(self, Engine eng, int h, const unsigned char* ready) noexcept nogil

@@ -60,7 +60,8 @@ cdef enum:
 
 #: The conquest-planning parameters (read only in Solo Conquest, see conquest_mode()); the
 #: same in every preset so that the presets keep their First Reconnaissance character.
-CONQUEST_DEFAULTS = dict(city_weight=3.0, siege_weight=3.0, siege_round=4.0, city_explore=0.0)
+CONQUEST_DEFAULTS = dict(city_weight=3.0, siege_weight=3.0, siege_round=4.0, city_explore=0.0, conquest_heal=9.0,
+                         conquest_recruit=2.0)
 #: Parameters of the named presets (``heuristic:preset=NAME``).
 PRESETS = {
     "balanced": dict(aggression=1.0, explore_weight=1.0, wound_weight=0.45, fight_threshold=0.2,
@@ -1053,6 +1054,8 @@ cdef class HeuristicPolicy(RandomPolicy):
         self.p.siege_weight = merged["siege_weight"]
         self.p.siege_round = merged["siege_round"]
         self.p.city_explore = merged["city_explore"]
+        self.p.conquest_heal = merged["conquest_heal"]
+        self.p.conquest_recruit = merged["conquest_recruit"]
         self.params = merged
         self._bound = None
         self.path_key = -1
@@ -1534,7 +1537,7 @@ cdef class HeuristicPolicy(RandomPolicy):
                 u = gs.unit_offer[slot] if slot < gs.n_unit_offer else -1
                 if u < 0:
                     continue
-                v = self.p.recruit_weight * es.units.table[u * es.units.stride + es.units.level] + 0.5
+                v = self.recruit_w(es) * es.units.table[u * es.units.stride + es.units.level] + 0.5
                 if v > bv:
                     bv = v
                     best = i
@@ -1544,12 +1547,12 @@ cdef class HeuristicPolicy(RandomPolicy):
                     bv = v
                     best = i
             elif k == A_BUY_HEALING and wounds > 0:
-                v = self.p.heal_weight
+                v = self.heal_w(es)
                 if v > bv:
                     bv = v
                     best = i
             elif k == A_HEAL_WOUND:
-                v = self.p.heal_weight + 0.1
+                v = self.heal_w(es) + 0.1
                 if v > bv:
                     bv = v
                     best = i
@@ -2121,7 +2124,7 @@ cdef class HeuristicPolicy(RandomPolicy):
                 c = es.units.heal_village if site == es.sites.village else es.units.heal_monastery
                 if c > 0 and infl >= c:
                     i = <int>(infl / c)
-                    v = self.p.heal_weight * (i if i < wounds else wounds)
+                    v = self.heal_w(es) * (i if i < wounds else wounds)
             for i in range(MAX_UNITS):
                 if pl.units[i].card < 0 and i < pl.command_tokens:
                     free_slots += 1
@@ -2134,7 +2137,7 @@ cdef class HeuristicPolicy(RandomPolicy):
                         continue
                     c = es.units.table[u * es.units.stride + es.units.cost]
                     if c <= infl:
-                        v = dmax(v, self.p.recruit_weight * es.units.table[u * es.units.stride + es.units.level] + 0.5)
+                        v = dmax(v, self.recruit_w(es) * es.units.table[u * es.units.stride + es.units.level] + 0.5)
             if site == es.sites.monastery and infl >= es.units.aa_cost and monastery_aa_offered(gs):
                 v = dmax(v, self.p.learn_weight)                 # 10.7.2.2: only an AA lying in the offer
             v *= later_use(gs, es)
@@ -2142,6 +2145,17 @@ cdef class HeuristicPolicy(RandomPolicy):
                 return -1e9
             return v - self.move_cost_penalty(d - mp, pot)
         return -1e9
+
+    cdef inline double heal_w(self, const EngineStatics* es) noexcept nogil:
+        """Worth of a Wound healed: in Solo Conquest ``conquest_heal`` times more (each Wound
+        card owned at the end costs 2 points, 20.2 Greatest Beating via 20.5.1, and Wounds in
+        hand idle the turns of a six-round build-up)."""
+        return self.p.heal_weight * (self.p.conquest_heal if conquest_mode(es) else 1.0)
+
+    cdef inline double recruit_w(self, const EngineStatics* es) noexcept nogil:
+        """Worth of a Unit level recruited: in Solo Conquest ``conquest_recruit`` times more
+        (the Units take a city garrison's blows, 11.7.3, and score as Greatest Leader, 20.2)."""
+        return self.p.recruit_weight * (self.p.conquest_recruit if conquest_mode(es) else 1.0)
 
     cdef double city_assault_score(self, Engine eng, int h, int d, int mp, double pot, Foe* foes,
                                    int* excluded) noexcept nogil:

@@ -25,7 +25,7 @@ from libc.stdint cimport int32_t, int16_t, uint64_t
 
 from mksim._rng cimport rng_seed, rng_next
 from mksim._types cimport (GameState, Player, PH_GAME_OVER, PH_TURN_START, PH_TACTICS, PH_END_TURN, MAX_PLAYERS,
-                           MAX_UNITS, DECK_WOUND)
+                           MAX_UNITS, DECK_WOUND, HEX_CONQUERED)
 from mksim._state cimport GameCore, Statics
 from mksim._engine cimport Engine, EngineStatics, MAX_ACTIONS
 from mksim._policies cimport RandomPolicy, POLICY_STREAM_BASE
@@ -65,6 +65,10 @@ cdef class SearchPolicy(RandomPolicy):
         Safety cap on the decisions of one rollout.
     value_unit, value_crystal, value_wound, value_level : float
         Terms of the value function besides Fame.
+    value_shield, value_city : float
+        Solo Conquest progress (17.3.4): worth of each of the player's Shields on a city
+        (a defender defeated, 11.12.2) and of each city conquered (its +10 of 20.5.2 is not
+        Fame yet).  Always 0 where cities cannot be entered (First Reconnaissance).
     oracle : bool
         Roll out on exact copies of the true state (deck order, tokens, random streams):
         an upper reference that cheats, only for policies named ``oracle-...``.
@@ -82,6 +86,8 @@ cdef class SearchPolicy(RandomPolicy):
     cdef readonly double value_crystal
     cdef readonly double value_wound
     cdef readonly double value_level
+    cdef readonly double value_shield
+    cdef readonly double value_city
     cdef readonly bint oracle            # roll out on the TRUE state (sees hidden information)
     cdef int turn_key                    # round * 256 + turns_in_round of the turn being searched
     cdef int turn_searches               # decisions searched in it so far
@@ -95,7 +101,7 @@ cdef class SearchPolicy(RandomPolicy):
     def __init__(self, seed=0, game_index=0, int stream=0, RandomPolicy base=None, int budget=16,
                  int horizon=0, int max_branch=8, int rollout_steps=400, double value_unit=3.0,
                  double value_crystal=0.5, double value_wound=1.0, double value_level=2.0,
-                 bint oracle=False):
+                 bint oracle=False, double value_shield=4.0, double value_city=10.0):
         if base is None:
             raise ValueError("search needs a base policy (a C policy of mksim._policies / _heuristic)")
         if budget < 1:
@@ -112,6 +118,7 @@ cdef class SearchPolicy(RandomPolicy):
         self.budget, self.horizon, self.max_branch, self.rollout_steps = budget, horizon, max_branch, rollout_steps
         self.value_unit, self.value_crystal, self.value_wound, self.value_level = \
             value_unit, value_crystal, value_wound, value_level
+        self.value_shield, self.value_city = value_shield, value_city
         self.has_scratch = False
         self.oracle = oracle
         super().__init__(seed, game_index, stream)
@@ -157,6 +164,11 @@ cdef class SearchPolicy(RandomPolicy):
         the legal list), for tests and tools."""
         return [self.last_total[i] for i in range(self.last_n)]
 
+    def position_value(self, Engine eng, int player):
+        """The value a rollout ending in ``eng``'s position would have for ``player`` (for
+        tests; the same as :meth:`evaluate`)."""
+        return self.evaluate(eng, player)
+
     # -- the decision ---------------------------------------------------------------------
 
     cdef double value(self, const GameState* gs, const EngineStatics* es, int p) noexcept nogil:
@@ -168,6 +180,12 @@ cdef class SearchPolicy(RandomPolicy):
                 v += self.value_unit - 0.5 * pl.units[i].wounds
         for i in range(4):
             v += self.value_crystal * pl.crystals[i]
+        if not es.city_closed:                   # Solo Conquest: progress on the cities (11.12.2)
+            for i in range(gs.n_hexes):
+                if gs.hexes[i].city_level > 0:
+                    v += self.value_shield * gs.hexes[i].city_shields[p]
+                    if gs.hexes[i].flags & HEX_CONQUERED:
+                        v += self.value_city
         for i in range(pl.n_hand):
             wounds += es.card_deck[pl.hand[i] * es.card_stride] == DECK_WOUND
         for i in range(pl.n_deck):
@@ -290,7 +308,7 @@ cdef class SearchPolicy(RandomPolicy):
         return (_restore_search, (self.seed, self.game_index, self.stream, self.rng_state(), self.base,
                                   self.budget, self.horizon, self.max_branch, self.rollout_steps,
                                   self.value_unit, self.value_crystal, self.value_wound, self.value_level,
-                                  self.oracle))
+                                  self.oracle, self.value_shield, self.value_city))
 
 
 def _restore_search(seed, game_index, stream, state, base, *params):

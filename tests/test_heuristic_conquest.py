@@ -153,6 +153,34 @@ def test_siege_goal_heads_for_a_city_the_hand_could_hurt(game):
     assert late.memory()["goal_kind"] != 6
 
 
+# -- build-up: Wounds healed and Units recruited are worth more (conquest_heal / _recruit) ----
+
+def at_village(game, hand):
+    """Round 1's first turn at its movement, the hero on the village of hex 10 with ``hand``
+    and two Peasants (village Units, cost 4) in the Units offer."""
+    st = city_position(game)
+    d = st.to_dict(format=1)
+    d["map"] = {"hexes": {}}
+    d["players"][0]["position"] = 10
+    d["players"][0]["hand"] = list(hand)
+    d["unit_offer"] = [{"unit": "peasants"}, {"unit": "peasants"}, {"unit": "utem_guardsmen"}]
+    return game.state_from_dict(d)
+
+
+def test_20_2_solo_conquest_heals_wounds_before_recruiting(game):
+    # six Influence (Promise powered 4 + Threaten 2): two Healing points at the village (3
+    # each, 10.5) or Peasants (4).  In Solo Conquest a Wound card owned costs 2 points at the
+    # end (20.2 Greatest Beating, 20.5.1) and clogs the hand, so the Wounds go first; with the
+    # conquest multipliers at 1 the policy recruits as in First Reconnaissance
+    hand = ["wound", "wound", "promise", "threaten", "wound"]
+    d, _ = play_turn(at_village(game, hand), get_policy("heuristic"))
+    p = d["players"][0]
+    assert p["units"] == [] and p["hand"].count("wound") == 1
+    d, _ = play_turn(at_village(game, hand), parse_policy_spec("heuristic:conquest_heal=1,conquest_recruit=1"))
+    p = d["players"][0]
+    assert [u["unit"] for u in p["units"]] == ["peasants"] and p["hand"].count("wound") == 3
+
+
 # -- First Reconnaissance is unchanged -------------------------------------------------------
 
 def test_17_3_1_conquest_parameters_do_not_touch_first_reconnaissance():
@@ -161,7 +189,7 @@ def test_17_3_1_conquest_parameters_do_not_touch_first_reconnaissance():
     config = GameConfig("first-reconnaissance", "goldyx")
     a, _, _ = _play_state(config, 11, 0, parse_policy_spec("heuristic"))
     b, _, _ = _play_state(config, 11, 0, parse_policy_spec(
-        "heuristic:city_weight=50,siege_weight=50,siege_round=1,city_explore=9"))
+        "heuristic:city_weight=50,siege_weight=50,siege_round=1,city_explore=9,conquest_heal=5,conquest_recruit=5"))
     assert a.to_dict() == b.to_dict()
     # ... while in Solo Conquest they do
     config = GameConfig("solo-conquest", "goldyx")

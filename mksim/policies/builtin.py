@@ -183,6 +183,12 @@ class HeuristicPolicy(_CPolicy):
         Solo Conquest only: the round from which the hero heads for the cities (timing).
     city_explore : float
         Solo Conquest only: extra worth of revealing a tile while a city is still unrevealed.
+    conquest_heal : float
+        Solo Conquest only: ``heal_weight`` is multiplied by it (a Wound card owned at the end
+        costs 2 points, 20.2; Wounds in hand idle the turns).
+    conquest_recruit : float
+        Solo Conquest only: ``recruit_weight`` is multiplied by it (Units take the city
+        garrison's blows, 11.7.3).
     stream : int, default 0
         Policy stream (unused: the policy is deterministic).
     """
@@ -236,6 +242,8 @@ _CONQUEST_HELP = {
     "siege_weight": "Solo Conquest: worth per round of ending the turn next to a city the hand could hurt",
     "siege_round": "Solo Conquest: first round the hero heads for the cities (timing)",
     "city_explore": "Solo Conquest: extra worth of a tile while a city is still unrevealed",
+    "conquest_heal": "Solo Conquest: x heal_weight (Wounds cost 2 points each at the end, 20.2)",
+    "conquest_recruit": "Solo Conquest: x recruit_weight (Units take the garrison's blows, 11.7.3)",
 }
 
 

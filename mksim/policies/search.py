@@ -33,6 +33,10 @@ class SearchPolicy(Policy):
         The policy rollouts are played with, and that decides where no search is made.
     rollout_steps : int, default 400
         Safety cap on one rollout's decisions.
+    value_shield : float, default 4
+        Solo Conquest: value of each own Shield on a city (a defender defeated, 11.12.2).
+    value_city : float, default 10
+        Solo Conquest: value of each city conquered (its +10 of 20.5.2 is not Fame yet).
     stream : int, default 0
         Policy stream k (the worlds sampled come from it).
     """
@@ -55,22 +59,27 @@ class SearchPolicy(Policy):
         "base": "policy the rollouts play with: " + ", ".join(BASES),
         "rollout_steps": "safety cap on one rollout's decisions",
         "stream": "policy stream k",
+        "value_shield": "Solo Conquest: value of an own Shield on a city",
+        "value_city": "Solo Conquest: value of a city conquered",
     }
 
     _oracle = False
 
     def __init__(self, budget: int = 16, horizon: int = 0, max_branch: int = 8, base: str = "heuristic",
-                 rollout_steps: int = 400, stream: int = 0) -> None:
+                 rollout_steps: int = 400, stream: int = 0, value_shield: float = 4.0,
+                 value_city: float = 10.0) -> None:
         from .. import _search
         if base not in BASES:
             raise ValueError(f"unknown base policy {base!r}; known: {', '.join(BASES)}")
         self._base = build(policy_class(base), base, {})
         core_base = getattr(self._base, "_core", None)
         self._core = _search.SearchPolicy(0, 0, int(stream), core_base, int(budget), int(horizon),
-                                          int(max_branch), int(rollout_steps), oracle=self._oracle)
+                                          int(max_branch), int(rollout_steps), oracle=self._oracle,
+                                          value_shield=float(value_shield), value_city=float(value_city))
         self._scratch_game = None
         super().__init__(budget=int(budget), horizon=int(horizon), max_branch=int(max_branch), base=base,
-                         rollout_steps=int(rollout_steps), stream=int(stream))
+                         rollout_steps=int(rollout_steps), stream=int(stream),
+                         value_shield=float(value_shield), value_city=float(value_city))
 
     def reset(self, seed: int, game_index: int = 0) -> None:
         super().reset(seed, game_index)

@@ -15,6 +15,9 @@ the same but for the ten Solo Conquest heuristic configurations, which the city 
 issue 9 changed; f7be297 was after the
 engine-contract and cards issues; 100 games per configuration): ``--compare`` it after any
 change that must not change play; -O0 and -O3 builds give identical records.
+``solo-99d25e8.json``: after the Solo Conquest build-up weights (conquest_heal /
+conquest_recruit); it differs from solo-f966b16.json in the ten Solo Conquest heuristic
+configurations only.
 """
 from __future__ import annotations
 
