@@ -10,14 +10,17 @@ that differs is named.
     python tests/benchmarks/game_records.py --compare records.json    # after it: exit 1 on a difference
 
 Not a test (about 16 s at -O3, 30 s at -O0): the restructuring issue runs it before and after.
-``tests/benchmarks/records/solo-f966b16.json`` holds the records of f966b16 (solo-f7be297.json:
-the same but for the ten Solo Conquest heuristic configurations, which the city planning of
-issue 9 changed; f7be297 was after the
-engine-contract and cards issues; 100 games per configuration): ``--compare`` it after any
-change that must not change play; -O0 and -O3 builds give identical records.
-``solo-99d25e8.json``: after the Solo Conquest build-up weights (conquest_heal /
-conquest_recruit); it differs from solo-f966b16.json in the ten Solo Conquest heuristic
-configurations only.
+``tests/benchmarks/records/solo-1323b13.json`` holds the records of 1323b13 (100 games per
+configuration): ``--compare`` it after any change that must not change play; -O0 and -O3
+builds give identical records.  Against the older files, each difference has a named cause:
+``solo-f966b16.json`` (f966b16, issue 12's start but for issue 9's Solo Conquest city
+planning, which ``solo-f7be297.json`` predates) differs from it in exactly
+- the ten Solo Conquest heuristic configurations (issue 9's build-up weights conquest_heal /
+  conquest_recruit: 98-99 of 100 games each);
+- 10 First Reconnaissance heuristic games (14.3.2 / 14.3.3 now also in solo: a round that
+  ends during the last turns ends the game, where a new round used to be dealt);
+- 5 eager games whose final state differs only in ``stats.cards_gained`` (Learning,
+  Training, Blood of Ancients, Magic Talent and Book of Wisdom are now counted).
 """
 from __future__ import annotations
 
