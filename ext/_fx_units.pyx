@@ -37,13 +37,11 @@ from mksim._engine cimport (
     UNIT_CARD_BASE, unit_resolving, resolving_unit_slot, units_attack_bonus, units_check_destroy,
     units_need_influence, pc_enemy_slot,
     special_now, hex_distance, resolving_colour, unit_heat_bonus, enemy_effect_ok, pay_options,
-    single_option,
+    single_option, BF_FORTITUDE,
 )
 
 cdef enum:
     MAX_UNITS_ = MAX_UNITS
-    BF_FORTITUDE = 64          # Player.banner_fx bit of the Banner of Fortitude: BannerFx of
-                               # ext/_fx_artifacts.pxi (mirrored here until that group is a module)
 
 # UnitEnemyEffect (the enemy-targeted effects sharing one body) and RECON_HEX_OPTIONS: ext/_fx_units.pxd
 
