@@ -199,16 +199,16 @@ def _chunk_stem(cell: int, start: int, stop: int) -> str:
     return f"c{cell:04d}-g{start:09d}-{stop:09d}"
 
 
-def _write_parquet(table, path: Path, metadata: Optional[dict] = None, options: Optional[dict] = None) -> None:
-    """Write ``table`` to ``path`` atomically: a temporary name in the same folder, then rename;
-    ``options``: the writer settings (default :func:`_parquet_options`)."""
+def _write_parquet(table, path: Path, metadata: Optional[dict] = None) -> None:
+    """Write the chunk file ``table`` to ``path`` (:func:`_chunk_options`) atomically: a
+    temporary name in the same folder, then rename."""
     import pyarrow.parquet as pq
     if metadata:
         table = table.replace_schema_metadata({**(table.schema.metadata or {}),
                                                b"mksim": json.dumps(metadata).encode()})
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
     try:
-        pq.write_table(table, tmp, **(options or _parquet_options(table.schema)))
+        pq.write_table(table, tmp, **_chunk_options(table.schema))
         os.replace(tmp, path)
     finally:
         if tmp.exists():
@@ -219,8 +219,8 @@ def write_chunk(out: Path, record: dict, games_table, rounds_table) -> None:
     """Store one finished chunk: its rounds file, then its games file (which marks it done)."""
     d = out / CHUNKS
     stem = _chunk_stem(record["cell"], record["start"], record["stop"])
-    _write_parquet(rounds_table, d / f"{stem}.rounds.parquet", options=_chunk_options(rounds_table.schema))
-    _write_parquet(games_table, d / f"{stem}.games.parquet", record, _chunk_options(games_table.schema))
+    _write_parquet(rounds_table, d / f"{stem}.rounds.parquet")
+    _write_parquet(games_table, d / f"{stem}.games.parquet", record)
 
 
 def done_chunks(out: Path) -> dict:
