@@ -74,6 +74,7 @@ def start_loky_workers(jobs: int) -> None:
     try:
         from joblib import Parallel
         from joblib.externals.loky import reusable_executor
+        _start_trackers_quietly()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             with Parallel(**loky_parallel_kwargs(jobs)):      # creates the reusable executor
@@ -81,6 +82,34 @@ def start_loky_workers(jobs: int) -> None:
             reusable_executor._executor.submit(_noop)        # loky spawns at the first task
     except Exception:   # noqa: BLE001 - an optimisation only
         pass
+
+
+def _start_trackers_quietly() -> None:
+    """Start loky's and multiprocessing's resource trackers (loky starts them with its first
+    worker) with /dev/null as their stdout and stderr.  They exit only after the parent, once
+    they have seen it go, so a pipe that reads ``mksim run``'s output would otherwise stay open
+    ~0.1-0.5 s after the run ended; their only output is a warning about resources a killed
+    run leaked (which they remove)."""
+    import sys
+    from multiprocessing import resource_tracker as mp_tracker
+    from joblib.externals.loky.backend import resource_tracker as loky_tracker
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:   # noqa: BLE001 - a closed stream
+            pass
+    saved = [os.dup(1), os.dup(2)]
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        loky_tracker.ensure_running()
+        mp_tracker.ensure_running()
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in saved + [null]:
+            os.close(fd)
 
 
 def kill_loky_workers() -> None:
