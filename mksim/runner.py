@@ -655,11 +655,12 @@ def peak_rss_mb() -> float:
 
 def default_chunk_size(games: int) -> int:
     """Games per chunk when neither the experiment nor --chunk-size says: about 8 chunks per
-    cell (progress and resume have some grain), at most 10,000 games (about 3 MB of records
+    cell (progress and resume have some grain), at most 5,000 games (about 1.5 MB of records
     in flight per chunk); a stored chunk costs the parent about 25 ms of CPU whatever its size
-    (building, writing and appending its tables, and 7 ms more per 1,000 games), and on two
-    cores that time is taken from the workers, so large runs want large chunks."""
-    return max(1, min(10_000, math.ceil(games / 8)))
+    (building, writing and appending its tables) and ~7 ms more per 1,000 games.  Chunks of
+    10,000 took a fifth less of that CPU but raised the parent's peak at 1,000,000 games from
+    ~165 to 181 MB (VmHWM; 195 MB sampled), too close to issue 10's 200 MB."""
+    return max(1, min(5000, math.ceil(games / 8)))
 
 
 #: The run's last chunk is played as up to TAIL_PIECES pieces, each half the one before (the
