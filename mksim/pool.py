@@ -32,8 +32,8 @@ def _worker_init(parent: Optional[int] = None) -> None:
     worker when its parent is gone (kill -9 of ``mksim run``: loky's workers would otherwise
     wait 300 s for tasks that never come).  Started at process start, so a worker whose
     parent dies before it had any task exits too; ``parent`` is the pid the worker must have
-    as its parent (a worker orphaned even before this runs exits at once).  Runs once per
-    process."""
+    as its parent (a worker orphaned even before this runs exits at once); then import what
+    the tasks run.  Runs once per process."""
     global _PARENT
     if _PARENT is not None:
         return
@@ -52,6 +52,12 @@ def _worker_init(parent: Optional[int] = None) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="mksim-parent-watchdog", daemon=True).start()
+    # what the first task needs (the engine, the policies, numpy, the results dtypes), imported
+    # now, while the parent still loads the content, instead of after the task has arrived
+    try:
+        from . import results, runner  # noqa: F401
+    except Exception:   # noqa: BLE001 - the task then reports what is wrong
+        pass
 
 
 def loky_parallel_kwargs(jobs: int) -> dict:
