@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import math
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional, Union
@@ -119,7 +118,7 @@ def _game_seats(scenario, heroes, content, lost_legion, stamp=()) -> Game:
     return Game(scenario, heroes=list(heroes), content=_content(content, stamp), lost_legion=lost_legion)
 
 
-#: (path, stamp) -> Content a worker received from its parent at start (``_worker_init``).
+#: (path, stamp) -> Content a worker received from its parent with its tasks (``_task``).
 _PRELOADED: dict = {}
 
 
@@ -127,8 +126,8 @@ _PRELOADED: dict = {}
 def _content(path, stamp=()):
     """The loaded content of ``path`` (None: shipped), once per process and version of the
     files (``stamp``): the cells of an experiment share it, so its tables are compiled once.
-    A loky worker of ``mksim run`` gets its parent's loaded content at start instead of
-    reading and checking the files again (~0.3 s per worker)."""
+    A loky worker of ``mksim run`` gets its parent's loaded content with its tasks instead
+    of reading and checking the files again (~0.3 s per worker)."""
     hit = _PRELOADED.get((path, stamp))
     if hit is not None:
         return hit
@@ -744,42 +743,7 @@ def _play_seats_chunk(cell, seed: int, start: int, stop: int):
     return games, rounds, messages, time.perf_counter() - t_chunk
 
 
-_PARENT = None
-
-
-def _worker_init(parent: Optional[int] = None, preload: Optional[str] = None) -> None:
-    """Start of a worker process (loky's initializer; for other backends the first task):
-    ignore Ctrl-C (the parent stops the workers) and start a watchdog thread that ends the
-    worker when its parent is gone (kill -9 of ``mksim run``: loky's workers would otherwise
-    wait 300 s for tasks that never come).  Started at process start, so a worker whose
-    parent dies before it had any task exits too; ``parent`` is the pid the worker must have
-    as its parent (a worker orphaned even before this runs exits at once); ``preload`` is
-    the file of the content the parent loaded (:func:`_write_preload`).  Runs once per
-    process."""
-    global _PARENT
-    if _PARENT is not None:
-        return
-    if preload:
-        import pickle
-        try:
-            _PRELOADED.update(pickle.loads(Path(preload).read_bytes()))
-        except (OSError, pickle.UnpicklingError, EOFError):
-            pass                 # the worker reads the content files itself
-    import signal
-    import threading
-    import time
-    try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:       # not the main thread (a Dask worker thread): Dask owns its workers
-        return
-    _PARENT = parent = parent if parent is not None else os.getppid()
-
-    def watch():
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="mksim-parent-watchdog", daemon=True).start()
+from .pool import _worker_init, cpus_available, kill_loky_workers as _kill_loky_workers  # noqa: E402,F401
 
 
 def peak_rss_mb() -> float:
@@ -799,46 +763,50 @@ def peak_rss_mb() -> float:
     return round(rss / (2**20 if sys.platform == "darwin" else 1024), 1)
 
 
-def cpus_available() -> int:
-    import os
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:
-        return os.cpu_count() or 1
-
-
 def default_chunk_size(games: int) -> int:
     """Games per chunk when neither the experiment nor --chunk-size says: about 8 chunks per
-    cell (progress and resume have some grain), at most 5,000 games (about 1.5 MB of
-    records in flight per chunk); a stored chunk costs the parent about 30 ms of Parquet
-    writing whatever its size, so large runs want large chunks."""
+    cell (progress and resume have some grain), at most 5,000 games (about 1.5 MB of records
+    in flight per chunk); a stored chunk costs the parent about 25 ms of CPU whatever its size
+    (building, writing and appending its tables) and ~7 ms more per 1,000 games.  Chunks of
+    10,000 took a fifth less of that CPU but raised the parent's peak at 1,000,000 games from
+    ~165 to 181 MB (VmHWM; 195 MB sampled), too close to issue 10's 200 MB."""
     return max(1, min(5000, math.ceil(games / 8)))
 
 
-#: The run's last chunk is played as this many pieces when each holds at least TAIL_MIN games:
-#: the cores finish nearly together instead of one idling while the other plays a whole last
-#: chunk (issue 10's parallel efficiency).
-TAIL_PIECES = 4
+#: The run's last chunk is played as up to TAIL_PIECES pieces, each half the one before (the
+#: last two equal), none under TAIL_MIN games: the cores finish nearly together - within the
+#: smallest piece - instead of one idling while the other plays a whole last chunk (issue 10's
+#: parallel efficiency).
+TAIL_PIECES = 5
 TAIL_MIN = 100
+
+
+def tail_cuts(start: int, stop: int) -> list[int]:
+    """Where the run's last chunk ``start .. stop`` is cut, both ends included: at half of it,
+    at half of the rest, ... (at most TAIL_PIECES pieces, no half under TAIL_MIN games);
+    ``[start, stop]`` when it is too small to cut."""
+    cuts = [start]
+    while len(cuts) < TAIL_PIECES and (stop - cuts[-1]) // 2 >= TAIL_MIN:
+        cuts.append(cuts[-1] + (stop - cuts[-1]) // 2)
+    return cuts + [stop]
 
 
 def plan_chunks(exp, chunk_size: int) -> list[tuple[int, int, int]]:
     """(cell, start, stop) of every chunk, in the order the results are stored: chunks of
-    ``chunk_size`` consecutive games of each cell, the run's last one cut into TAIL_PIECES
+    ``chunk_size`` consecutive games of each cell, the run's last one cut by :func:`tail_cuts`
     (not in a precision run, whose rounds extend the last cell: a cut chunk of one round
     would not be a chunk of the next)."""
     plan = [(c.index, s, min(s + chunk_size, exp.games))
             for c in exp.cells for s in range(0, exp.games, chunk_size)]
     if plan and not getattr(exp, "precision", None):
         cell, start, stop = plan[-1]
-        piece = (stop - start) // TAIL_PIECES
-        if piece >= TAIL_MIN:
-            cuts = [start + i * piece for i in range(TAIL_PIECES)] + [stop]
-            plan[-1:] = [(cell, a, b) for a, b in zip(cuts, cuts[1:])]
+        cuts = tail_cuts(start, stop)
+        plan[-1:] = [(cell, a, b) for a, b in zip(cuts, cuts[1:])]
     return plan
 
 
-#: What a run writes under temporary names ``.NAME.tmpPID`` in its folder.
+#: What a run writes under temporary names ``.NAME.tmpPID`` in its folder (``.content.pickle``:
+#: the workers' content file of earlier versions).
 _TEMPORARIES = {".games.parquet", ".rounds.parquet", ".manifest.json", ".content.pickle"}
 
 
@@ -1068,15 +1036,11 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
     todo = [k for k in plan if k not in done]
     stored = sum(stop - start for (_, start, stop) in plan if (_, start, stop) in done)
     cells = {c.index: c for c in exp.cells}
-    # the workers start first: they import mksim and load the content while this process
-    # writes the manifest and sets up pyarrow
+    # the workers start first (if mksim run has not started them already): they import mksim
+    # while this process writes the manifest and sets up pyarrow
     parallel = todo and not (jobs == 1 and backend == "loky")
-    preload = _write_preload(out, cells) if parallel and backend == "loky" else None
-    try:
-        gen = _launch(todo, cells, exp.seed, jobs, backend, preload and str(preload)) if parallel else None
-    except BaseException:
-        _unlink(preload)
-        raise
+    gen = _launch(todo, cells, exp.seed, jobs, backend, _content_blob(cells) if backend == "loky" else None) \
+        if parallel else None
     stream = None
     try:
         if manifest is None:
@@ -1107,7 +1071,6 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
     except BaseException:
         _close(gen)
         _kill_loky_workers()
-        _unlink(preload)
         raise
 
     def save_manifest():
@@ -1181,7 +1144,6 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
         _close(gen)
         _abort(stream)
         _kill_loky_workers()
-        _unlink(preload)
         session["status"] = manifest["run"]["status"] = "interrupted"
         session["ended"] = now()
         try:
@@ -1193,66 +1155,52 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
         _close(gen)
         _abort(stream)
         _kill_loky_workers()
-        _unlink(preload)
         fail_write(err)
     except BaseException:
         _close(gen)
         _abort(stream)
         _kill_loky_workers()
-        _unlink(preload)
         raise
     _kill_loky_workers()
-    _unlink(preload)
     return manifest
 
 
-def _launch(todo, cells, seed, jobs, backend, preload=None):
+def _launch(todo, cells, seed, jobs, backend, content=None):
     """Start playing the chunks ``todo`` on ``jobs`` workers: joblib's generator of
     ``(key, chunk result, worker peak RSS)`` in the order the chunks finish (at most
-    ``2 * jobs`` chunks in flight).  ``preload``: a file of the cells' loaded content
-    (:func:`_write_preload`) that each loky worker reads at start."""
+    ``2 * jobs`` chunks in flight).  ``content``: the cells' loaded content
+    (:func:`_content_blob`), sent with every task."""
     import warnings
     from joblib import Parallel, delayed
+    from .pool import loky_parallel_kwargs
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        # loky: the watchdog starts with each worker process (initializer), not with its
-        # first task
-        extra = {"initializer": _worker_init, "initargs": (os.getpid(), preload)} if backend == "loky" else {}
-        par = Parallel(n_jobs=jobs, backend="loky" if backend == "loky" else None,
-                       return_as="generator_unordered", pre_dispatch="2*n_jobs", batch_size=1, **extra)
-        return par(delayed(_task)(cells[k[0]], seed, k) for k in todo)
+        if backend == "loky":    # the arguments of pool.start_loky_workers: its workers are reused
+            par = Parallel(**loky_parallel_kwargs(jobs))
+        else:
+            par = Parallel(n_jobs=jobs, return_as="generator_unordered", pre_dispatch="2*n_jobs", batch_size=1)
+        return par(delayed(_task)(cells[k[0]], seed, k, content) for k in todo)
 
 
-def _write_preload(out: Path, cells) -> Optional[Path]:
-    """The cells' loaded content (``{(path, stamp): Content}``, already in this process) pickled
-    to a temporary file of ``out`` for the loky workers: unpickling takes ~20 ms where reading
-    and checking the files takes ~0.3 s per worker.  A file, not loky's ``initargs``: those go
-    through a pipe the parent blocks on until each worker has started, one after the other.
-    None when it cannot be written (the workers then load the content themselves)."""
+def _content_blob(cells) -> tuple:
+    """The cells' loaded content, already in this process, for the loky workers: its keys
+    ``(path, stamp)`` and ``{key: Content}`` pickled once (~240 KB for the shipped content).
+    Unpickling takes ~10 ms where reading and checking the files takes ~0.3 s per worker; it
+    goes with every task (a worker unpickles it once), not in loky's ``initargs``: the
+    workers are started before the content is loaded (``pool.start_loky_workers``)."""
     import pickle
-    keys = sorted({c.content or "" for c in cells.values()})
     data = {}
-    for k in keys:
+    for k in sorted({c.content or "" for c in cells.values()}):
         key = (k or None, _content_stamp(k or None))
         data[key] = _content(*key)
-    path = out / f".content.pickle.tmp{os.getpid()}"
-    try:
-        path.write_bytes(pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL))
-    except OSError:
-        return None
-    return path
+    return tuple(data), pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _task(cell, seed, key):
+def _task(cell, seed, key, content=None):
+    if content is not None and any(k not in _PRELOADED for k in content[0]):
+        import pickle
+        _PRELOADED.update(pickle.loads(content[1]))
     return key, play_cell_chunk(cell, seed, key[1], key[2], True), peak_rss_mb()
-
-
-def _unlink(path) -> None:
-    if path is not None:
-        try:
-            path.unlink()
-        except OSError:
-            pass
 
 
 def _abort(stream) -> None:

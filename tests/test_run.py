@@ -544,21 +544,24 @@ def test_arrow_buffers_round_trip_with_nulls_offsets_and_chunks():
         store._names(np.array([3]), ["x", "yy", "zzz"])
 
 
-def test_the_last_chunk_of_a_run_is_cut_in_four_but_not_in_a_precision_run():
-    """The cut keeps every game exactly once, in order; a precision run's rounds extend the
-    last cell, so its chunks stay whole."""
+def test_the_last_chunk_of_a_run_is_cut_in_halves_but_not_in_a_precision_run():
+    """The cut keeps every game exactly once, in order, each piece half the one before (the
+    last two equal, none under TAIL_MIN, at most TAIL_PIECES); a precision run's rounds extend
+    the last cell, so its chunks stay whole."""
     from dataclasses import replace
     from mksim.experiments import experiment_from_options
-    from mksim.runner import TAIL_MIN, TAIL_PIECES
+    from mksim.runner import TAIL_MIN, TAIL_PIECES, tail_cuts
     exp = experiment_from_options("first-reconnaissance", ["arythea", "tovak"], ["random"], False, None, 2100, 0)
     plan = plan_chunks(exp, 1000)
     assert plan[:5] == [(0, 0, 1000), (0, 1000, 2000), (0, 2000, 2100), (1, 0, 1000), (1, 1000, 2000)]
-    assert plan[5:] == [(1, 2000, 2100)]                    # 25 games a piece: under TAIL_MIN, whole
+    assert plan[5:] == [(1, 2000, 2100)]                    # halves of 50 games: under TAIL_MIN, whole
     exp = replace(exp, games=2000)
     plan = plan_chunks(exp, 1000)
-    assert TAIL_PIECES == 4 and TAIL_MIN <= 250
+    assert TAIL_PIECES == 5 and TAIL_MIN == 100
     assert plan == [(0, 0, 1000), (0, 1000, 2000), (1, 0, 1000),
-                    (1, 1000, 1250), (1, 1250, 1500), (1, 1500, 1750), (1, 1750, 2000)]
+                    (1, 1000, 1500), (1, 1500, 1750), (1, 1750, 1875), (1, 1875, 2000)]   # 125 // 2 < 100
+    assert tail_cuts(0, 10_000) == [0, 5000, 7500, 8750, 9375, 10_000]           # five pieces at most
+    assert tail_cuts(0, 199) == [0, 199] and tail_cuts(7, 207) == [7, 107, 207]
     precise = replace(exp, precision={"metric": "fame", "ci_width": 1.0, "max_games": 4000, "round": 2000})
     assert plan_chunks(precise, 1000) == [(0, 0, 1000), (0, 1000, 2000), (1, 0, 1000), (1, 1000, 2000)]
 
@@ -595,25 +598,48 @@ def test_streamed_results_are_the_chunks_in_plan_order_whatever_order_they_come_
     assert not list((tmp_path / "chunks").glob(".*tmp*"))
 
 
-def test_workers_get_the_loaded_content_from_a_preload_file(tmp_path):
-    """_write_preload pickles the content the parent holds; a worker that read it returns that
-    content from runner._content without reading the files (the key is path and stamp)."""
+def test_workers_get_the_loaded_content_with_their_tasks(tmp_path):
+    """_content_blob pickles the content the parent holds; a task carrying it fills the
+    worker's _PRELOADED, and runner._content then returns that content without reading the
+    files (the key is path and stamp)."""
     import pickle
     from mksim import runner
     from mksim.experiments import experiment_from_options
     exp = experiment_from_options("first-reconnaissance", ["arythea"], ["random"], False, None, 10, 0)
-    path = runner._write_preload(tmp_path, {c.index: c for c in exp.cells})
-    data = pickle.loads(path.read_bytes())
-    assert list(data) == [(None, ())]
+    keys, blob = runner._content_blob({c.index: c for c in exp.cells})
+    data = pickle.loads(blob)
+    assert keys == ((None, ()),) and list(data) == [(None, ())]
     shipped = data[(None, ())]
     assert shipped.get("heroes", "arythea") == runner._content(None, ()).get("heroes", "arythea")
     key = (str(tmp_path / "not-there"), ("stamp",))
-    runner._PRELOADED[key] = shipped
+    fake = (key,), pickle.dumps({key: shipped})
     try:
-        assert runner._content(*key) is shipped            # never read from disk (no such folder)
+        got = runner._task(exp.cells[0], 0, (0, 0, 2), fake)
+        assert got[0] == (0, 0, 2) and len(got[1][0]) == 2
+        assert key in runner._PRELOADED
+        assert runner._content(*key).get("heroes", "arythea") == shipped.get("heroes", "arythea")  # never read from disk
     finally:
-        del runner._PRELOADED[key]
+        runner._PRELOADED.pop(key, None)
         runner._content.cache_clear()
+
+
+def test_the_run_reuses_the_workers_started_early(tmp_path):
+    """mksim run starts its loky workers before it loads the engine (pool.start_loky_workers):
+    the run's Parallel must find that executor and its processes, not start others."""
+    from joblib.externals.loky import reusable_executor
+    from mksim import pool
+    from mksim.experiments import experiment_from_options
+    from mksim.runner import run_experiment
+    pool.start_loky_workers(2)
+    ex = reusable_executor._executor
+    pids = set(ex._processes)
+    assert len(pids) == 2
+    seen = []
+    exp = experiment_from_options("first-reconnaissance", ["arythea"], ["random"], False, None, 40, 0)
+    run_experiment(exp, tmp_path / "o", jobs=2, chunk_size=10,
+                   on_chunk=lambda rec, done, total: seen.append((reusable_executor._executor, set(ex._processes))))
+    assert len(seen) == 4 and all(e is ex and p == pids for e, p in seen)
+    assert not ex._processes                                # stopped at the end of the run
 
 
 def test_temporaries_of_a_run_killed_at_once_do_not_block_a_new_run(tmp_path):

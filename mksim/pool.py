@@ -1,0 +1,132 @@
+"""The loky worker processes of ``mksim run``: how they start, and starting them early.
+
+This module imports nothing heavy (joblib only when the workers are started), so that
+``mksim run`` can start its workers before it imports the engine and loads the content:
+a worker's own start (a Python process importing numpy, joblib and mksim, ~0.3-0.5 s of
+CPU) then overlaps the parent's instead of following it.  :func:`start_loky_workers`
+creates joblib's reusable loky executor with exactly the arguments the run's
+``Parallel`` uses (:func:`loky_parallel_kwargs`), so that ``Parallel`` finds and reuses
+it and its processes.
+"""
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+__all__ = ["cpus_available", "loky_parallel_kwargs", "start_loky_workers", "kill_loky_workers"]
+
+_PARENT = None
+
+
+def cpus_available() -> int:
+    """The CPUs this process may run on (its affinity), else the CPU count."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def _worker_init(parent: Optional[int] = None) -> None:
+    """Start of a worker process (loky's initializer; for other backends the first task):
+    ignore Ctrl-C (the parent stops the workers) and start a watchdog thread that ends the
+    worker when its parent is gone (kill -9 of ``mksim run``: loky's workers would otherwise
+    wait 300 s for tasks that never come).  Started at process start, so a worker whose
+    parent dies before it had any task exits too; ``parent`` is the pid the worker must have
+    as its parent (a worker orphaned even before this runs exits at once); then import what
+    the tasks run.  Runs once per process."""
+    global _PARENT
+    if _PARENT is not None:
+        return
+    import signal
+    import threading
+    import time
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:       # not the main thread (a Dask worker thread): Dask owns its workers
+        return
+    _PARENT = parent = parent if parent is not None else os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="mksim-parent-watchdog", daemon=True).start()
+    # what the first task needs (the engine, the policies, numpy, the results dtypes), imported
+    # now, while the parent still loads the content, instead of after the task has arrived
+    try:
+        from . import results, runner  # noqa: F401
+    except Exception:   # noqa: BLE001 - the task then reports what is wrong
+        pass
+
+
+def loky_parallel_kwargs(jobs: int) -> dict:
+    """The ``joblib.Parallel`` arguments of a run's loky workers: results as they finish, at
+    most ``2 * jobs`` chunks in flight, one chunk per task, and the watchdog started with each
+    worker process (the initializer), not with its first task."""
+    return {"n_jobs": jobs, "backend": "loky", "return_as": "generator_unordered", "pre_dispatch": "2*n_jobs",
+            "batch_size": 1, "initializer": _worker_init, "initargs": (os.getpid(),)}
+
+
+def _noop() -> None:
+    """The task that makes loky spawn its processes (it spawns them at the first task)."""
+
+
+def start_loky_workers(jobs: int) -> None:
+    """Spawn the ``jobs`` loky worker processes of a run now; the run's ``Parallel``
+    (:func:`loky_parallel_kwargs`) reuses them.  Best effort: if anything fails here the run
+    starts its workers itself."""
+    import warnings
+    try:
+        from joblib import Parallel
+        from joblib.externals.loky import reusable_executor
+        _start_trackers_quietly()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with Parallel(**loky_parallel_kwargs(jobs)):      # creates the reusable executor
+                pass
+            reusable_executor._executor.submit(_noop)        # loky spawns at the first task
+    except Exception:   # noqa: BLE001 - an optimisation only
+        pass
+
+
+def _start_trackers_quietly() -> None:
+    """Start loky's and multiprocessing's resource trackers (loky starts them with its first
+    worker) with /dev/null as their stdout and stderr.  They exit only after the parent, once
+    they have seen it go, so a pipe that reads ``mksim run``'s output would otherwise stay open
+    ~0.1-0.5 s after the run ended; their only output is a warning about resources a killed
+    run leaked (which they remove)."""
+    import sys
+    from multiprocessing import resource_tracker as mp_tracker
+    from joblib.externals.loky.backend import resource_tracker as loky_tracker
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:   # noqa: BLE001 - a closed stream
+            pass
+    saved = [os.dup(1), os.dup(2)]
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        loky_tracker.ensure_running()
+        mp_tracker.ensure_running()
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in saved + [null]:
+            os.close(fd)
+
+
+def kill_loky_workers() -> None:
+    """Stop loky's reusable worker processes now (they would otherwise idle for 300 s)."""
+    import sys
+    if "joblib.externals.loky.reusable_executor" not in sys.modules:
+        return                   # never started (and joblib not imported: ~0.2 s saved)
+    try:
+        from joblib.externals.loky import reusable_executor
+        ex = reusable_executor._executor
+        if ex is not None and not getattr(getattr(ex, "_flags", None), "shutdown", False):
+            ex.shutdown(wait=True, kill_workers=True)
+    except Exception:   # noqa: BLE001 - best effort at exit
+        pass
