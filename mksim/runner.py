@@ -1150,6 +1150,11 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
             save_manifest()
         except OSError:          # a full disk must not hide the interrupt: the whole chunks
             pass                 # on disk are the record, and --resume reads them
+        try:                     # count what is on disk: the interrupt may have come between a
+            done = done_chunks(out)       # chunk's rename and its count in store()
+            stored = sum(stop - start for (_, start, stop) in plan if (_, start, stop) in done)
+        except OSError:
+            pass
         raise RunInterrupted(stored, total) from None
     except OSError as err:
         _close(gen)
