@@ -12,7 +12,9 @@ more than one level (docs/reports.md):
   (without The Lost Legion, the shipped content, the policy's own tactic choice), paired;
   tactics also show how often the policy picked each card, labelled as an observation;
 - figures (PNG and SVG beside the report, embedded in the HTML): score distributions as
-  ECDFs, Fame per round with 95% bands, paired effects as forest plots.
+  ECDFs, Fame per round with 95% bands, paired effects as forest plots;
+- games of several heroes (one row per game and seat): the per-seat report of
+  :mod:`mksim.report_seats` (seats, ranks, heroes across seats, seat position, arms per seat).
 
 A sentence states a direction only where the interval of the paired difference excludes 0
 and the adjusted p-value is below 0.05; otherwise it says the data do not separate the two.

@@ -72,16 +72,15 @@ def _seat_table(doc, res, cells, metrics) -> None:
     rows = []
     g = res.games
     for c in cells:
+        cr = res.cell_rows(c["index"])
+        # winners per game index: a win is shared when another seat of the same game also won
+        winners = np.bincount(g["game_index"][cr][g["won"][cr] == 1].astype(np.int64),
+                              minlength=int(g["game_index"][cr].max()) + 1 if len(cr) else 0)
         for s in range(n_seats):
             r = res.seat_rows(c["index"], s)
             fin = _finished(res, r)
-            won = np.nan_to_num(g["won"][r]).astype(bool)
-            # a win is shared when another seat of the same game also won
-            wins_of_game = {}
-            for cr in res.cell_rows(c["index"]):
-                if g["won"][cr] == 1:
-                    wins_of_game[int(g["game_index"][cr])] = wins_of_game.get(int(g["game_index"][cr]), 0) + 1
-            shared = sum(1 for k in g["game_index"][r[won]] if wins_of_game.get(int(k), 0) > 1)
+            won = g["won"][r] == 1
+            shared = int((winners[g["game_index"][r[won]].astype(np.int64)] > 1).sum())
             rows.append([f"{c['index']} {c['label']}", s, _seat_label(res, c["index"], s), len(r), len(fin)]
                         + [R._fmt(R._estimate(res, r, m), m) for m in metrics]
                         + [f"{int(won.sum())} ({shared})",
