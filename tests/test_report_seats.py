@@ -118,6 +118,12 @@ def test_seat_table_is_the_stored_rows(mp):
         shared = sum(winners.get((cell, g), 0) > 1 for g in fin[fin.won == True].game_index)   # noqa: E712
         assert row[8] == f"{k} ({shared})"
         assert _ci(row[9])[0] == pytest.approx(fin["rank"].astype(float).mean(), abs=0.006)
+    # these seeds hold ties for the win (cell 2: a three-way tie in game 0, a two-way one in game 3):
+    # every tied seat counts the win, so cell 2's win rates add up to more than 1
+    assert winners.get((2, 0)) == 3 and winners.get((2, 3)) == 2
+    cell2 = [r for r in t[1:] if r[0].startswith("2 ")]
+    assert sum(int(r[8].split()[1].strip("()")) for r in cell2) == 3 + 2
+    assert sum(_ci(r[7])[0] for r in cell2) > 1
     # the heuristic seat of cell 1 (arythea) won all 6 games of these seeds, the eager one none
     assert t[1 + 3 + 1][7].startswith("1.000 [") and t[1 + 3][7].startswith("0.000 [")
 
