@@ -20,6 +20,8 @@ HERO_COLOURS = {
     "wolfhawk": "#5d6d7e", "krang": "#a04000", "braevalar": "#1e8449",
 }
 #: Policies and other levels: a fixed palette, chosen by a hash of the name (stable across reports).
+#: Ordered levels (rank 1, 2, ...): a sequential colour-blind-safe scale, best first.
+RANK_COLOURS = ["#084081", "#2b8cbe", "#7bccc4", "#ccebc5"]
 PALETTE = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d",
            "#666666", "#1f78b4", "#b2df8a"]
 
@@ -121,17 +123,21 @@ def forest(rows: Sequence[tuple[str, float, float, float]], xlabel: str, title: 
     return _save(fig, stem)
 
 
-def bars(groups: dict[str, dict[str, float]], ylabel: str, title: str, stem: Path) -> list[Path]:
-    """Grouped bars: category -> {series label -> value} (e.g. how often each tactic was taken)."""
+def bars(groups: dict[str, dict[str, float]], ylabel: str, title: str, stem: Path,
+         colours: dict[str, str] | None = None, order: Sequence[str] | None = None) -> list[Path]:
+    """Grouped bars: category -> {series label -> value} (e.g. how often each tactic was taken).
+
+    ``colours`` (series -> colour) and ``order`` (the series in order) override the hashed
+    colours and the alphabetical order, for series that are ordered levels (ranks)."""
     plt = _plt()
     cats = list(groups)
-    series = sorted({s for g in groups.values() for s in g})
+    series = list(order) if order else sorted({s for g in groups.values() for s in g})
     fig, ax = plt.subplots(figsize=(max(6.4, 0.5 * len(cats) * max(1, len(series)) / 2 + 2), 3.8))
     w = 0.8 / max(1, len(series))
     x = np.arange(len(cats))
     for k, s in enumerate(series):
         ax.bar(x + (k - (len(series) - 1) / 2) * w, [groups[c].get(s, 0.0) for c in cats], w,
-               color=colour(s), label=s)
+               color=(colours or {}).get(s) or colour(s), label=s)
     ax.set_xticks(x)
     ax.set_xticklabels(cats, rotation=30, ha="right", fontsize=8)
     ax.set_ylabel(ylabel)

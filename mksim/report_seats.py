@@ -108,7 +108,9 @@ def _rank_table(doc, res, cells, figdir: Path) -> None:
             bars[f"c{c['index']} s{s} {_seat_label(res, c['index'], s)}"] = {
                 f"rank {k}": float((rk == k).mean()) if len(fin) else 0.0 for k in range(1, n_seats + 1)}
     doc.table(head, rows)
-    plots.bars(bars, "share of finished games", "Rank distribution per cell and seat", figdir / "seats-ranks")
+    ranks = [f"rank {k}" for k in range(1, n_seats + 1)]
+    plots.bars(bars, "share of finished games", "Rank distribution per cell and seat", figdir / "seats-ranks",
+               colours=dict(zip(ranks, plots.RANK_COLOURS)), order=ranks)
     doc.fig("seats-ranks", "Share of the finished games in which each seat took each rank (cN sK: cell N, seat K).")
 
 
