@@ -78,10 +78,11 @@ def ecdf(groups: dict[str, np.ndarray], xlabel: str, title: str, stem: Path) -> 
 
 
 def per_round(curves: dict[str, list[tuple[int, float, float, float, int]]], ylabel: str,
-              title: str, stem: Path) -> list[Path]:
+              title: str, stem: Path, styles: dict[str, str] | None = None) -> list[Path]:
     """Mean of a metric at each round's end with its 95% band, one line per group.
 
-    ``curves``: label -> [(round, mean, low, high, n), ...]."""
+    ``curves``: label -> [(round, mean, low, high, n), ...]; ``styles``: label -> a matplotlib
+    line style, to tell apart lines of one colour (one hero under two policies)."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6.4, 3.8))
     for label, pts in curves.items():
@@ -92,7 +93,7 @@ def per_round(curves: dict[str, list[tuple[int, float, float, float, int]]], yla
         lo = np.array([p[2] for p in pts])
         hi = np.array([p[3] for p in pts])
         c = colour(label)
-        ax.plot(r, m, marker="o", ms=3, color=c, label=label, lw=1.4)
+        ax.plot(r, m, marker="o", ms=3, color=c, label=label, lw=1.4, ls=(styles or {}).get(label, "-"))
         ax.fill_between(r, lo, hi, color=c, alpha=0.18, lw=0)
     ax.set_xlabel("round (at its end)")
     ax.set_ylabel(ylabel)

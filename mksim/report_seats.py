@@ -274,20 +274,29 @@ def _win_figure(doc, res, cells, figdir: Path) -> None:
     doc.fig("seats-win", "Win rate per cell and seat with 95% Wilson intervals (a tie is a win for every tied seat).")
 
 
-def _fame_rounds(doc, res, cells, figdir: Path) -> None:
-    rd = res.rounds
-    curves = {}
-    for c in cells:
-        for s in range(res.players):
-            sel = (rd["cell"] == c["index"]) & (rd["player"] == s)
-            pts = []
-            for rnd in np.unique(rd["round"][sel]):
-                e = mean_ci(rd["fame"][sel & (rd["round"] == rnd)].astype(float), seed=int(rnd))
-                pts.append((int(rnd), e.value, e.low, e.high, e.n))
-            curves[f"{_seat_label(res, c['index'], s)} c{c['index']} s{s}"] = pts
-    plots.per_round(curves, "mean Fame", "Fame per round, per cell and seat", figdir / "seats-rounds")
-    doc.fig("seats-rounds", "Mean Fame of each seat at each round's end with 95% bootstrap bands "
-                            "(cN sK: cell N, seat K; games still running in that round).")
+def _fame_rounds(doc, res, figdir: Path) -> None:
+    """Fame per round of each hero under each policy, pooled over the cells and seats it sat in."""
+    rd, g = res.rounds, res.games
+    # the seat's policy of every rounds row, from the games row of the same cell, game and seat
+    key = lambda t: (t["cell"].astype(np.int64) * (int(g["game_index"].max()) + 1) + t["game_index"]) \
+        * res.players + t["player"]
+    order = np.argsort(key(g), kind="stable")
+    pos = order[np.searchsorted(key(g)[order], key(rd))]
+    policy = g["policy_label"][pos]
+    hero = g["hero"][pos]
+    curves, styles = {}, {}
+    pols = list(dict.fromkeys(g["policy_label"]))
+    for h, pol in dict.fromkeys(zip(g["hero"], g["policy_label"])):
+        sel = (hero == h) & (policy == pol)
+        pts = []
+        for rnd in np.unique(rd["round"][sel]):
+            e = mean_ci(rd["fame"][sel & (rd["round"] == rnd)].astype(float), seed=int(rnd))
+            pts.append((int(rnd), e.value, e.low, e.high, e.n))
+        curves[f"{h} ({pol})"] = pts
+        styles[f"{h} ({pol})"] = ("-", "--", ":", "-.")[pols.index(pol) % 4]
+    plots.per_round(curves, "mean Fame", "Fame per round, per hero and policy", figdir / "seats-rounds", styles)
+    doc.fig("seats-rounds", "Mean Fame at each round's end of each hero under each policy (line style), pooled "
+                            "over the cells and seats it sat in, with 95% bootstrap bands (games still running).")
 
 
 def build_seats_report(res, figdir: Path, metrics: list, correction: str, doc) -> None:
@@ -302,4 +311,4 @@ def build_seats_report(res, figdir: Path, metrics: list, correction: str, doc) -
     _seat_position(doc, res, cells, metrics, figdir, correction)
     for key, fname, title, reference in SEAT_FACTORS:
         _factor_section(doc, res, cells, key, fname, title, reference, metrics, figdir, correction)
-    _fame_rounds(doc, res, cells, figdir)
+    _fame_rounds(doc, res, figdir)
