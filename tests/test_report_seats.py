@@ -36,6 +36,7 @@ GATE = '''name = "mp-gate"
 scenario = "first-reconnaissance"
 games = 4
 seed = 5
+max_steps = 220        # 3 of these 4 games are stopped: score, won and rank are null on their rows
 players = 2
 
 [factors]
@@ -205,7 +206,15 @@ def test_experiment_and_check_work_per_seat(tmp_path):
     out = tmp_path / "e"
     r = invoke("experiment", exp, "--out", out, "--jobs", 1, "--quiet")
     assert r.exit_code == 0, r.output
-    assert "## Seats" in (out / "report.md").read_text()
+    games = pd.read_parquet(out / "games.parquet")
+    assert games.finished.sum() == 2 and games.won.isna().sum() == 6         # one finished game, two seats
+    (t,) = _tables((out / "report.md").read_text(), "Seats")
+    for row, seat in zip(t[1:], (0, 1)):
+        fin = games[(games.player == seat) & games.finished]
+        assert row[3:5] == ["4", "1"]                      # n counts every game, the win the finished one
+        assert _ci(row[5])[0] == pytest.approx(games[games.player == seat].fame.mean(), abs=0.006)
+        assert row[6] == f"{float(fin.score.iloc[0]):.2f} [{float(fin.score.iloc[0]):.2f}, {float(fin.score.iloc[0]):.2f}]"
+        assert row[7].startswith(f"{int(fin.won.iloc[0]):.3f} [")
     base = tmp_path / "base.json"
     r = invoke("check", exp, "--save-baseline", base, "--jobs", 1)
     assert r.exit_code == 0, r.output
@@ -213,7 +222,6 @@ def test_experiment_and_check_work_per_seat(tmp_path):
     label = "goldyx,norowas | random"
     assert b["experiment"]["players"] == 2
     assert set(b["cells"]) == {f"{label} | seat 0", f"{label} | seat 1", f"{label} | game"}
-    games = pd.read_parquet(out / "games.parquet")
     seat1 = games[games.player == 1].sort_values("game_index")
     assert b["cells"][f"{label} | seat 1"]["fame"] == seat1.fame.tolist()
     assert b["cells"][f"{label} | seat 1"]["win"] == [None if pd.isna(w) else int(w) for w in seat1.won]
