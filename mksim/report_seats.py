@@ -10,7 +10,8 @@ experiment's ``players`` is above 1 (docs/reports.md "Several heroes"):
 - **Ranks**: each seat's share of rank 1 .. N (Wilson intervals; tied seats share a rank);
 - **Heroes across seats**: each hero with each policy it played, pooled over the cells and
   seats it sat in;
-- **Seat position**: seat 0 against seat k of the same cell, paired by game;
+- **Seat position**: seat 0 against seat k of the same cell, paired by game, and over cells
+  that rotate the same heroes through the seats under one policy (the position alone);
 - one section per factor with more than one level (the line-up of heroes, the policies, The
   Lost Legion, content and restriction arms): seat s of one arm against seat s of the other
   on the same game seeds, paired exactly as the solo report pairs games.
@@ -25,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from . import plots
-from .stats import adjust, conclusion, mean_ci, proportion_ci
+from .stats import adjust, conclusion, mean_ci, paired_difference, proportion_ci
 
 __all__ = ["build_seats_report", "SEAT_FACTORS", "DEFAULT_SEAT_METRICS"]
 
@@ -187,8 +188,9 @@ def _seat_position(doc, res, cells, metrics, figdir: Path, correction: str) -> N
     doc.p("Seat 0 against each other seat of the same cell, paired by game (the same game's two rows; "
           f"score and the win on the finished games; {correction}-adjusted per cell and metric). In a "
           "cell the seats hold different heroes (and maybe policies), so a difference is that of the seat "
-          "as filled: position, hero and policy together. Only a cell whose seats hold the same policy "
-          "and an experiment that puts each hero in every seat let it be read as the position alone.")
+          "as filled: position, hero and policy together. Cells that rotate the same heroes through the seats "
+          "under one policy (each hero in each seat equally often) are also pooled below: that difference "
+          "is the position alone.")
     forest = []
     primary = metrics[0]
     for c in cells:
@@ -207,10 +209,55 @@ def _seat_position(doc, res, cells, metrics, figdir: Path, correction: str) -> N
                     cmp.diff.low, cmp.diff.high)
                    for (_, _, m, cmp), k in zip(comparisons, [k for k in range(1, res.players) for _ in metrics])
                    if m == primary]
+    forest += _rotations(doc, res, cells, metrics, correction)
     plots.forest(forest, f"seat 0 − seat k: paired difference in {R.METRIC_NAMES.get(primary, primary)}",
                  "Seat position: seat 0 against seat k (paired by game)", figdir / "seats-position")
     doc.fig("seats-position", f"Seat 0 minus seat k in {R.METRIC_NAMES.get(primary, primary)}, paired by game, "
                               f"with 95% bootstrap intervals.")
+
+
+def _rotations(doc, res, cells, metrics, correction) -> list:
+    """Seat 0 against seat k over cells that rotate the same heroes through the seats.
+
+    A group of cells that differ only in the line-up, play one policy at every seat, and put
+    each of the same heroes in each seat equally often (e.g. the line-ups a,b / b,a) balances
+    the heroes over the seats: per game index the difference seat 0 − seat k averaged over the
+    group's cells leaves the position alone.  These per-game averages (independent between
+    game indices) are compared with ``paired_difference`` (bootstrap interval, Wilcoxon);
+    score and the win on the game indices finished in every cell of the group.
+    """
+    R = _r()
+    groups: dict = {}
+    for c in cells:
+        if len(set(c.get("seat_policies") and [p["label"] for p in c["seat_policies"]] or [c["policy_label"]])) != 1:
+            continue                          # seats of different policies: position is not alone
+        sig = (frozenset(c["seats"]),) + tuple(c[k] for k, *_ in SEAT_FACTORS if k != "lineup")
+        groups.setdefault(sig, []).append(c)
+    forest = []
+    for sig, group in groups.items():
+        heroes = sorted(sig[0])
+        counts = [sorted(sum(1 for c in group if c["seats"][s] == h) for h in heroes) for s in range(res.players)]
+        if len(group) < 2 or any(len(set(cn)) != 1 or cn[0] == 0 for cn in counts):
+            continue                          # not every hero in every seat equally often
+        doc.h(3, f"Rotation of {', '.join(heroes)} over the seats: cells "
+                 f"{', '.join(str(c['index']) for c in group)} ({group[0]['policy_label']})")
+        doc.p("Each hero sits in each seat equally often in these cells, so seat 0 − seat k averaged over "
+              "them per game index is the seat position alone; the per-game averages are compared "
+              "(n = game indices; score and the win: those finished in every one of these cells).")
+        comparisons = []
+        for k in range(1, res.players):
+            for m in metrics:
+                a = np.array([R._metric_values(res, res.seat_rows(c["index"], 0), m) for c in group])
+                b = np.array([R._metric_values(res, res.seat_rows(c["index"], k), m) for c in group])
+                keep = ~(np.isnan(a).any(axis=0) | np.isnan(b).any(axis=0))
+                cmp = paired_difference(a[:, keep].mean(axis=0), b[:, keep].mean(axis=0), seed=int(keep.sum()))
+                comparisons.append(("seat 0", f"seat {k}", m, cmp))
+        p_adj = _adjusted(comparisons, metrics, correction)
+        _paired_table(doc, comparisons, p_adj, correction)
+        _conclude(doc, comparisons, p_adj)
+        forest += [(f"rotation of {','.join(heroes)}: seat 0 − {b}", c.diff.value, c.diff.low, c.diff.high)
+                   for a, b, m, c in comparisons if m == metrics[0]]
+    return forest
 
 
 def _strata(cells: list, key: str) -> dict:

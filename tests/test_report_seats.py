@@ -40,7 +40,7 @@ max_steps = 220        # 3 of these 4 games are stopped: score, won and rank are
 players = 2
 
 [factors]
-seats = [["goldyx", "norowas"]]
+seats = [["goldyx", "norowas"], ["norowas", "goldyx"]]       # a rotation: each hero in each seat once
 policies = ["random"]
 '''
 
@@ -207,29 +207,44 @@ def test_experiment_and_check_work_per_seat(tmp_path):
     r = invoke("experiment", exp, "--out", out, "--jobs", 1, "--quiet")
     assert r.exit_code == 0, r.output
     games = pd.read_parquet(out / "games.parquet")
-    assert games.finished.sum() == 2 and games.won.isna().sum() == 6         # one finished game, two seats
-    (t,) = _tables((out / "report.md").read_text(), "Seats")
-    for row, seat in zip(t[1:], (0, 1)):
-        fin = games[(games.player == seat) & games.finished]
+    assert games.finished.sum() == 4 and games.won.isna().sum() == 12     # one finished game per cell
+    md = (out / "report.md").read_text()
+    (t,) = _tables(md, "Seats")
+    for row in t[1:]:
+        s = _seat(games, int(row[0].split()[0]), int(row[1]))
+        fin = s[s.finished]
         assert row[3:5] == ["4", "1"]                      # n counts every game, the win the finished one
-        assert _ci(row[5])[0] == pytest.approx(games[games.player == seat].fame.mean(), abs=0.006)
-        assert row[6] == f"{float(fin.score.iloc[0]):.2f} [{float(fin.score.iloc[0]):.2f}, {float(fin.score.iloc[0]):.2f}]"
+        assert _ci(row[5])[0] == pytest.approx(s.fame.mean(), abs=0.006)
+        sc = float(fin.score.iloc[0])
+        assert row[6] == f"{sc:.2f} [{sc:.2f}, {sc:.2f}]"
         assert row[7].startswith(f"{int(fin.won.iloc[0]):.3f} [")
+    # the two line-ups rotate goldyx and norowas: seat 0 − seat 1 averaged over both cells per game
+    rot = _tables(md, "Seat position")[2]
+    d = {m: (_seat(games, 0, 0)[m].values.astype(float) + _seat(games, 1, 0)[m].values.astype(float)
+             - _seat(games, 0, 1)[m].values.astype(float) - _seat(games, 1, 1)[m].values.astype(float)) / 2
+         for m in ("fame", "score")}
+    row = next(r for r in rot[1:] if r[2] == "Fame")
+    assert row[:2] == ["seat 0", "seat 1"] and int(row[3]) == 4
+    assert _ci(row[4])[0] == pytest.approx(d["fame"].mean(), abs=0.006)
+    row = next(r for r in rot[1:] if r[2] == "score")
+    done = ~np.isnan(d["score"])                           # the game indices finished in both cells
+    assert int(row[3]) == done.sum() == 1 and _ci(row[4])[0] == pytest.approx(d["score"][done].mean(), abs=0.006)
     base = tmp_path / "base.json"
     r = invoke("check", exp, "--save-baseline", base, "--jobs", 1)
     assert r.exit_code == 0, r.output
     b = json.loads(base.read_text())
-    label = "goldyx,norowas | random"
+    label = "goldyx,norowas | random"               # cell 0
     assert b["experiment"]["players"] == 2
-    assert set(b["cells"]) == {f"{label} | seat 0", f"{label} | seat 1", f"{label} | game"}
-    seat1 = games[games.player == 1].sort_values("game_index")
+    assert set(b["cells"]) == {f"{lab} | {u}" for lab in (label, "norowas,goldyx | random")
+                               for u in ("seat 0", "seat 1", "game")}
+    seat1 = _seat(games, 0, 1)
     assert b["cells"][f"{label} | seat 1"]["fame"] == seat1.fame.tolist()
     assert b["cells"][f"{label} | seat 1"]["win"] == [None if pd.isna(w) else int(w) for w in seat1.won]
     assert b["cells"][f"{label} | game"] == {"rounds": seat1.rounds.tolist()}
     r = invoke("check", exp, "--baseline", base, "--jobs", 1)
     assert r.exit_code == 0 and "check: ok" in r.output, r.output
-    lines = [ln for ln in r.output.splitlines() if ln.startswith(label)]
-    assert len(lines) == 2 * 7 + 1 and all(ln.rstrip().endswith("same") for ln in lines)
+    lines = [ln for ln in r.output.splitlines() if ln.startswith(("goldyx,norowas", "norowas,goldyx"))]
+    assert len(lines) == 2 * (2 * 7 + 1) and all(ln.rstrip().endswith("same") for ln in lines)
 
     # bad input: one line, exit 2
     bad = dict(b, cells={k: v for k, v in b["cells"].items() if not k.endswith("seat 1")})
