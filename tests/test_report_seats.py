@@ -256,3 +256,11 @@ def test_experiment_and_check_work_per_seat(tmp_path):
     (tmp_path / "solo.json").write_text(json.dumps(solo))
     r = invoke("check", exp, "--baseline", tmp_path / "solo.json", "--jobs", 1)
     assert r.exit_code == 2 and r.output.count("\n") == 1 and "(players: 1, this run: 2)" in r.output
+
+
+def test_shipped_seat_position_experiment_is_a_balanced_rotation():
+    from pathlib import Path
+    e = load_experiment(Path(__file__).resolve().parents[1] / "experiments" / "seat-position.toml")
+    assert e.players == 3 and len(e.cells) == 3
+    for s in range(3):                                     # each hero in each seat exactly once
+        assert sorted(c.seats[s] for c in e.cells) == ["arythea", "goldyx", "tovak"]
