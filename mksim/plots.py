@@ -19,9 +19,9 @@ HERO_COLOURS = {
     "arythea": "#c0392b", "goldyx": "#e1a100", "norowas": "#2e86c1", "tovak": "#7d3c98",
     "wolfhawk": "#5d6d7e", "krang": "#a04000", "braevalar": "#1e8449",
 }
-#: Policies and other levels: a fixed palette, chosen by a hash of the name (stable across reports).
 #: Ordered levels (rank 1, 2, ...): a sequential colour-blind-safe scale, best first.
 RANK_COLOURS = ["#084081", "#2b8cbe", "#7bccc4", "#ccebc5"]
+#: Policies and other levels: a fixed palette, chosen by a hash of the name (stable across reports).
 PALETTE = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d",
            "#666666", "#1f78b4", "#b2df8a"]
 
