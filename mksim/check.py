@@ -5,7 +5,10 @@ value of every checked metric, in game order.  ``mksim check EXPERIMENT --baseli
 plays the experiment again and compares each cell and metric with the baseline *on the same
 seeds* (game ``k`` then and now was set up from the same streams): the paired difference
 now − baseline with a bootstrap interval, the Wilcoxon signed-rank test (McNemar exact for
-the win rate), Holm-adjusted over every cell and metric.
+the win rate), Holm-adjusted over every cell and metric.  With several heroes (one row per
+game and seat) each cell is compared seat by seat (``LABEL | seat S``: the seat's own
+metrics, its win being the most points, ties shared, 20.1.1) and once per game for the metrics
+of the whole game (``LABEL | game``: rounds).
 
 A metric **fails** when it moved beyond its tolerance with statistical significance: the
 interval of the difference excludes 0, the adjusted p-value is below 0.05 and the mean
@@ -38,26 +41,51 @@ class CheckError(ValueError):
     """A baseline or request the gate cannot use: one line naming the file and what is wrong."""
 
 
+#: Metrics of the whole game (the same on every seat's row): checked once per game, not per seat.
+GAME_METRICS = ("rounds",)
+
+
 def _metrics(res: Results) -> list[str]:
-    return [m for m in DEFAULT_TOLERANCE if m != "win" or res.solo_conquest]
+    return [m for m in DEFAULT_TOLERANCE if m != "win" or res.solo_conquest or res.players > 1]
+
+
+def _units(res: Results) -> list[tuple[str, np.ndarray, list[str]]]:
+    """What the gate compares: ``(label, rows in game order, metrics)``.
+
+    Solo: each cell.  Several heroes (one row per game and seat): each cell and seat
+    (``LABEL | seat S``) for the player's own metrics (a seat's win: most points, ties share
+    it, 20.1.1), and each cell once (``LABEL | game``, seat 0's rows) for the metrics of the
+    whole game, so a game metric is not counted once per seat.
+    """
+    if res.players == 1:
+        return [(c["label"], res.cell_rows(c["index"]), _metrics(res)) for c in res.cells]
+    out = []
+    for c in res.cells:
+        seat = [m for m in _metrics(res) if m not in GAME_METRICS]
+        out += [(f"{c['label']} | seat {s}", res.seat_rows(c["index"], s), seat) for s in range(res.players)]
+        out.append((f"{c['label']} | game", res.seat_rows(c["index"], 0),
+                    [m for m in _metrics(res) if m in GAME_METRICS]))
+    return out
 
 
 def _identity(res: Results) -> dict:
     e = res.manifest["experiment"]
-    return {"name": e["name"], "scenario": e["scenario"], "seed": e["seed"], "games": e["games"],
-            "cells": [c["label"] for c in res.cells]}
+    ident = {"name": e["name"], "scenario": e["scenario"], "seed": e["seed"], "games": e["games"],
+             "cells": [c["label"] for c in res.cells]}
+    if res.players > 1:       # a solo baseline keeps the keys it always had
+        ident["players"] = res.players
+    return ident
 
 
 def baseline_from(res: Results) -> dict:
     """A baseline: the experiment's identity and every game's value of every checked metric."""
     cells = {}
-    for c in res.cells:
-        rows = res.cell_rows(c["index"])
+    for label, rows, metrics in _units(res):
         vals = {}
-        for m in _metrics(res):
+        for m in metrics:
             v = _metric_values(res, rows, m)
             vals[m] = [None if np.isnan(x) else (int(x) if float(x).is_integer() else float(x)) for x in v]
-        cells[c["label"]] = vals
+        cells[label] = vals
     m = res.manifest
     return {"format": BASELINE_FORMAT, "kind": BASELINE_KIND, "mksim": m["mksim"], "git_commit": m.get("git_commit"),
             "experiment": _identity(res), "content_hashes": m["content_hashes"], "cells": cells}
@@ -115,22 +143,25 @@ def check(res: Results, baseline: dict, tolerance: dict, where: str = "baseline"
     """
     ident = _identity(res)
     for key, value in ident.items():
-        if baseline["experiment"].get(key) != value:
+        had = baseline["experiment"].get(key, 1 if key == "players" else None)
+        if had != value:
             raise CheckError(f"--baseline: {where}: a baseline of a different experiment "
-                             f"({key}: {baseline['experiment'].get(key)!r}, this run: {value!r})")
+                             f"({key}: {had!r}, this run: {value!r})")
+    if res.players == 1 and baseline["experiment"].get("players", 1) != 1:
+        raise CheckError(f"--baseline: {where}: a baseline of a different experiment "
+                         f"(players: {baseline['experiment']['players']!r}, this run: 1)")
     rows = []
-    for c in res.cells:
-        base = baseline["cells"].get(c["label"])
-        now_rows = res.cell_rows(c["index"])
-        for m in _metrics(res):
+    for label, now_rows, metrics in _units(res):
+        base = baseline["cells"].get(label)
+        for m in metrics:
             if base is None or m not in base:
-                raise CheckError(f"--baseline: {where}: no values of {m!r} for cell {c['label']!r}")
+                raise CheckError(f"--baseline: {where}: no values of {m!r} for cell {label!r}")
             old = np.array([np.nan if x is None else x for x in base[m]], dtype=float)
             now = _metric_values(res, now_rows, m)
             if len(old) != len(now):
-                raise CheckError(f"--baseline: {where}: cell {c['label']!r} holds {len(old)} games, this run {len(now)}")
+                raise CheckError(f"--baseline: {where}: cell {label!r} holds {len(old)} games, this run {len(now)}")
             cmp = _compare_arrays(now, old, m)
-            rows.append({"cell": c["label"], "metric": m, "baseline": float(np.nanmean(old)) if len(old) else np.nan,
+            rows.append({"cell": label, "metric": m, "baseline": float(np.nanmean(old)) if len(old) else np.nan,
                          "now": float(np.nanmean(now)) if len(now) else np.nan, "cmp": cmp,
                          "identical": bool(np.array_equal(np.nan_to_num(old, nan=-1e300),
                                                           np.nan_to_num(now, nan=-1e300)))})
@@ -155,7 +186,7 @@ def check(res: Results, baseline: dict, tolerance: dict, where: str = "baseline"
 
 def _compare_arrays(now: np.ndarray, old: np.ndarray, metric: str):
     from .stats import mcnemar, paired_difference
+    keep = ~(np.isnan(now) | np.isnan(old))     # score, a seat's win: games finished then and now
     if metric == "win":
-        return mcnemar(now.astype(bool), old.astype(bool), seed=len(now))
-    keep = ~(np.isnan(now) | np.isnan(old))
+        return mcnemar(now[keep].astype(bool), old[keep].astype(bool), seed=int(keep.sum()))
     return paired_difference(now[keep], old[keep], seed=int(keep.sum()))

@@ -915,7 +915,8 @@ def replay_cmd(
 # ---------------------------------------------------------------------------------------
 
 METRIC_OPTION = typer.Option(None, "--metric", help="A metric to compare (repeatable): fame, score, "
-                             "win (Solo Conquest) or any numeric games column. [default: fame, score; "
+                             "win (Solo Conquest; a seat's win with several heroes) or any numeric games column. "
+                             "[default: fame, score; fame, score, win with several heroes; "
                              "score, win in Solo Conquest]")
 
 
@@ -926,14 +927,6 @@ def _write_report(directory: Path, metric, correction: str) -> None:
     except ReportError as err:
         fail(str(err))
     typer.echo(f"report: {md} and {page} ({n_fig} figures in {directory / 'figures'}, PNG and SVG)")
-
-
-def _solo_only(exp, what: str) -> None:
-    """Refuse, before anything is played, an experiment of several heroes where ``what``
-    reads each row as a game (one row per seat there)."""
-    if exp.players > 1:
-        fail(f"{exp.source}: players = {exp.players}: {what} for games of several heroes (one row per "
-             f"seat) is not implemented yet; use mksim run and mksim results")
 
 
 @app.command("report")
@@ -967,7 +960,6 @@ def experiment_cmd(
         exp = load_experiment(experiment)
     except ExperimentError as err:
         fail(str(err))
-    _solo_only(exp, "mksim experiment (its report)")
     out = out if out is not None else Path("results") / exp.name
     run_cmd(experiment=experiment, scenario=None, hero=None, policy=None, players=None, lost_legion=False, content=None,
             games=None, seed=None, jobs=jobs, out=out, quiet=quiet, resume=False, overwrite=overwrite,
@@ -1006,7 +998,6 @@ def check_cmd(
         exp = load_experiment(experiment)
     except (CheckError, ExperimentError) as err:
         fail(str(err))
-    _solo_only(exp, "mksim check")
     n_jobs = min(_int(jobs, "--jobs", 1), cpus_available()) if jobs is not None else cpus_available()
     tmp = None
     if out is None:

@@ -19,6 +19,8 @@ HERO_COLOURS = {
     "arythea": "#c0392b", "goldyx": "#e1a100", "norowas": "#2e86c1", "tovak": "#7d3c98",
     "wolfhawk": "#5d6d7e", "krang": "#a04000", "braevalar": "#1e8449",
 }
+#: Ordered levels (rank 1, 2, ...): a sequential colour-blind-safe scale, best first.
+RANK_COLOURS = ["#084081", "#2b8cbe", "#7bccc4", "#ccebc5"]
 #: Policies and other levels: a fixed palette, chosen by a hash of the name (stable across reports).
 PALETTE = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d",
            "#666666", "#1f78b4", "#b2df8a"]
@@ -76,10 +78,11 @@ def ecdf(groups: dict[str, np.ndarray], xlabel: str, title: str, stem: Path) -> 
 
 
 def per_round(curves: dict[str, list[tuple[int, float, float, float, int]]], ylabel: str,
-              title: str, stem: Path) -> list[Path]:
+              title: str, stem: Path, styles: dict[str, str] | None = None) -> list[Path]:
     """Mean of a metric at each round's end with its 95% band, one line per group.
 
-    ``curves``: label -> [(round, mean, low, high, n), ...]."""
+    ``curves``: label -> [(round, mean, low, high, n), ...]; ``styles``: label -> a matplotlib
+    line style, to tell apart lines of one colour (one hero under two policies)."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6.4, 3.8))
     for label, pts in curves.items():
@@ -90,7 +93,7 @@ def per_round(curves: dict[str, list[tuple[int, float, float, float, int]]], yla
         lo = np.array([p[2] for p in pts])
         hi = np.array([p[3] for p in pts])
         c = colour(label)
-        ax.plot(r, m, marker="o", ms=3, color=c, label=label, lw=1.4)
+        ax.plot(r, m, marker="o", ms=3, color=c, label=label, lw=1.4, ls=(styles or {}).get(label, "-"))
         ax.fill_between(r, lo, hi, color=c, alpha=0.18, lw=0)
     ax.set_xlabel("round (at its end)")
     ax.set_ylabel(ylabel)
@@ -121,17 +124,21 @@ def forest(rows: Sequence[tuple[str, float, float, float]], xlabel: str, title: 
     return _save(fig, stem)
 
 
-def bars(groups: dict[str, dict[str, float]], ylabel: str, title: str, stem: Path) -> list[Path]:
-    """Grouped bars: category -> {series label -> value} (e.g. how often each tactic was taken)."""
+def bars(groups: dict[str, dict[str, float]], ylabel: str, title: str, stem: Path,
+         colours: dict[str, str] | None = None, order: Sequence[str] | None = None) -> list[Path]:
+    """Grouped bars: category -> {series label -> value} (e.g. how often each tactic was taken).
+
+    ``colours`` (series -> colour) and ``order`` (the series in order) override the hashed
+    colours and the alphabetical order, for series that are ordered levels (ranks)."""
     plt = _plt()
     cats = list(groups)
-    series = sorted({s for g in groups.values() for s in g})
+    series = list(order) if order else sorted({s for g in groups.values() for s in g})
     fig, ax = plt.subplots(figsize=(max(6.4, 0.5 * len(cats) * max(1, len(series)) / 2 + 2), 3.8))
     w = 0.8 / max(1, len(series))
     x = np.arange(len(cats))
     for k, s in enumerate(series):
         ax.bar(x + (k - (len(series) - 1) / 2) * w, [groups[c].get(s, 0.0) for c in cats], w,
-               color=colour(s), label=s)
+               color=(colours or {}).get(s) or colour(s), label=s)
     ax.set_xticks(x)
     ax.set_xticklabels(cats, rotation=30, ha="right", fontsize=8)
     ax.set_ylabel(ylabel)

@@ -12,7 +12,9 @@ more than one level (docs/reports.md):
   (without The Lost Legion, the shipped content, the policy's own tactic choice), paired;
   tactics also show how often the policy picked each card, labelled as an observation;
 - figures (PNG and SVG beside the report, embedded in the HTML): score distributions as
-  ECDFs, Fame per round with 95% bands, paired effects as forest plots.
+  ECDFs, Fame per round with 95% bands, paired effects as forest plots;
+- games of several heroes (one row per game and seat): the per-seat report of
+  :mod:`mksim.report_seats` (seats, ranks, heroes across seats, seat position, arms per seat).
 
 A sentence states a direction only where the interval of the paired difference excludes 0
 and the adjusted p-value is below 0.05; otherwise it says the data do not separate the two.
@@ -64,6 +66,10 @@ REQUIRED_COLUMNS = ("cell", "game_index", "player", "finished", "termination", "
                     "level", "combats", "units_recruited", "wounds_taken", "knockouts", "rounds",
                     "defeated_green", "defeated_grey", "defeated_violet", "defeated_brown",
                     "defeated_red", "defeated_white")
+#: Columns of games of several heroes (one row per seat) the per-seat report reads.
+SEAT_COLUMNS = ("players", "hero", "policy_label", "titles", "won", "rank")
+#: Columns null for a game that did not finish, read as float with nan.
+NULLABLE_COLUMNS = ("score", "titles", "won", "rank")
 
 
 class ReportError(Exception):
@@ -88,6 +94,16 @@ class Results:
     def solo_conquest(self) -> bool:
         return self.scenario == "solo_conquest"
 
+    @property
+    def players(self) -> int:
+        """Heroes per game: above 1 the games hold one row per game and seat."""
+        return int(self.manifest["experiment"].get("players", 1))
+
+    def seat_rows(self, index: int, seat: int) -> np.ndarray:
+        """Row positions of seat ``seat`` of cell ``index``, ordered by game index (the pairing key)."""
+        rows = np.flatnonzero((self.games["cell"] == index) & (self.games["player"] == seat))
+        return rows[np.argsort(self.games["game_index"][rows], kind="stable")]
+
     def cell_rows(self, index: int) -> np.ndarray:
         """Row positions of cell ``index``, ordered by game index (the pairing key)."""
         rows = np.flatnonzero(self.games["cell"] == index)
@@ -108,11 +124,6 @@ def load_results(out: Path) -> Results:
     if m is None:
         raise ReportError(f"{out}: no mksim results here (no manifest.json)")
     players = m.get("experiment", {}).get("players", 1)
-    if players > 1:
-        # its tables and comparisons treat a row as a game: a game of several heroes has one
-        # row per seat (mksim results DIR gives the per-seat figures)
-        raise ReportError(f"{out}: a report of games of {players} heroes (one row per seat) is not "
-                          f"implemented yet; mksim results {out} prints the per-seat figures")
     run = m.get("run", {})
     gp, rp = out / "games.parquet", out / "rounds.parquet"
     if run.get("status") != "complete" or not gp.exists() or not rp.exists():
@@ -129,14 +140,20 @@ def load_results(out: Path) -> Results:
         raise ReportError(f"{gp}: results of an older or other format (no column {missing[0]!r}; "
                           f"format {FORMAT} is needed): run the experiment again")
     cells = [{**FACTOR_DEFAULTS, **c} for c in m["experiment"]["cells"]]
-    expected = len(cells) * m["experiment"]["games"]
+    expected = len(cells) * m["experiment"]["games"] * players     # one row per game and seat
     if gt.num_rows != expected:
+        seats = f" x {players} seats" if players > 1 else ""
         raise ReportError(f"{gp}: {gt.num_rows} rows, the manifest's {len(cells)} cells x "
-                          f"{m['experiment']['games']} games need {expected}")
+                          f"{m['experiment']['games']} games{seats} need {expected}")
+    if players > 1:
+        missing = [c for c in SEAT_COLUMNS if c not in gt.column_names]
+        if missing:
+            raise ReportError(f"{gp}: results of {players} heroes without column {missing[0]!r} "
+                              f"(format {FORMAT} is needed): run the experiment again")
     games = {}
     for name in gt.column_names:
         col = gt.column(name)
-        if name == "score":
+        if name in NULLABLE_COLUMNS:      # null when the game did not finish: nan
             games[name] = np.array([np.nan if v is None else v for v in col.to_pylist()], dtype=float)
         elif col.type.num_fields == 0 and str(col.type) in ("string", "large_string"):
             games[name] = np.array(col.to_pylist(), dtype=object)
@@ -226,6 +243,9 @@ class Doc:
 
 def _metric_values(res: Results, rows: np.ndarray, metric: str) -> np.ndarray:
     g = res.games
+    if metric == "win" and res.players > 1:
+        # the seat's own victory (most points, ties share it, 20.1.1); nan when not finished
+        return g["won"][rows].astype(float)
     if metric == "win":
         return (g["termination"][rows] == "scenario_won").astype(float)
     if metric == "defeated":
@@ -236,18 +256,18 @@ def _metric_values(res: Results, rows: np.ndarray, metric: str) -> np.ndarray:
 
 def _estimate(res: Results, rows: np.ndarray, metric: str) -> Estimate:
     v = _metric_values(res, rows, metric)
+    v = v[~np.isnan(v)]                  # score, a seat's win: the finished games
     if metric == "win":
         return proportion_ci(int(v.sum()), len(v))
-    v = v[~np.isnan(v)]
     return mean_ci(v, seed=len(v))
 
 
 def _compare(res: Results, a_rows: np.ndarray, b_rows: np.ndarray, metric: str) -> Paired:
     a = _metric_values(res, a_rows, metric)
     b = _metric_values(res, b_rows, metric)
+    keep = ~(np.isnan(a) | np.isnan(b))      # score, a seat's win: pairs where both games finished
     if metric == "win":
-        return mcnemar(a.astype(bool), b.astype(bool), seed=len(a))
-    keep = ~(np.isnan(a) | np.isnan(b))      # score: pairs where both games finished
+        return mcnemar(a[keep].astype(bool), b[keep].astype(bool), seed=int(keep.sum()))
     return paired_difference(a[keep], b[keep], seed=int(keep.sum()))
 
 
@@ -491,14 +511,18 @@ def build_report(res: Results, figdir: Path, metrics: Optional[list] = None,
     """The report's document; its figures are written into ``figdir``."""
     m = res.manifest
     e = m["experiment"]
-    metrics = list(metrics) if metrics else (["score", "win"] if res.solo_conquest else ["fame", "score"])
+    seats = res.players > 1
+    if seats:
+        from .report_seats import DEFAULT_SEAT_METRICS, build_seats_report
+    metrics = list(metrics) if metrics else (DEFAULT_SEAT_METRICS if seats else
+                                             ["score", "win"] if res.solo_conquest else ["fame", "score"])
     for name in metrics:
         if name != "win" and name != "defeated" and (name not in res.games or res.games[name].dtype == object):
             known = sorted(k for k, v in res.games.items() if v.dtype not in (object, bool) and k not in
                            ("cell", "game_index", "player", "seed", "finished", "seconds")) + ["win"]
             raise ReportError(f"--metric: no metric {name!r} in {res.out / 'games.parquet'}; "
                               f"known: {', '.join(known)}")
-        if name == "win" and not res.solo_conquest:
+        if name == "win" and not res.solo_conquest and not seats:
             raise ReportError(f"--metric: 'win' needs a scenario that can be won; {e['scenario']} ends by the round limit")
     doc = Doc()
     doc.h(1, f"mksim report: {e['name']}")
@@ -507,16 +531,20 @@ def build_report(res: Results, figdir: Path, metrics: Optional[list] = None,
     policies = e["factors"]["policies"]
     doc.bullets([
         f"scenario {e['scenario'].replace('_', '-')}, {len(res.cells)} cells x {e['games']} games "
-        f"(n = {e['games']} per cell, {len(res.cells) * e['games']} games), root seed {m['root_seed']}",
+        f"(n = {e['games']} per cell, {len(res.cells) * e['games']} games), root seed {m['root_seed']}"
+        + (f"; {res.players} heroes per game, one row per game and seat" if seats else ""),
         f"mksim {m['mksim']}, commit {m.get('git_commit') or '-'}, run {m['run'].get('started')} - "
         f"{m['run'].get('ended')}",
         "intervals: 95%; means with bootstrap (BCa) intervals, rates with Wilson intervals; paired tests "
         f"on shared seeds, {correction}-adjusted within each table",
     ])
-    hidden = [p["label"] for p in policies if _sees_hidden(p["name"])]
+    hidden = [q["label"] for p in policies for q in (p.get("seats") or [p]) if _sees_hidden(q["name"])]
     if hidden:
         doc.p("Policies that see hidden information (not comparable with honest play): "
               + ", ".join(hidden) + ".")
+    if seats:
+        build_seats_report(res, figdir, metrics, correction, doc)
+        return doc
     doc.h(2, "Cells")
     _cell_table(doc, res, metrics)
     for key, fname, title, reference in FACTOR_SECTIONS:

@@ -350,12 +350,3 @@ def test_bad_players_options_are_one_error_line(tmp_path, args, message):
     assert r.exit_code == 2 and r.output.startswith("error:") and message in r.output, r.output
     assert r.output.strip().count("\n") == 0 and "Traceback" not in r.output
     assert not out.exists()                                           # nothing written
-
-
-def test_report_and_check_refuse_per_seat_results(mp, tmp_path):
-    path, _, ref, _ = mp
-    r = invoke("report", ref)
-    assert r.exit_code == 2 and "not implemented yet" in r.output and "mksim results" in r.output
-    out = tmp_path / "e"
-    r = invoke("experiment", path, "--out", out)
-    assert r.exit_code == 2 and "not implemented yet" in r.output and not out.exists()
