@@ -207,15 +207,6 @@ cdef int apply_convert_move(GameState* gs, int arg) noexcept nogil:
     return ERR_NONE
 
 
-cdef int unit_heat_bonus(const GameState* gs) noexcept nogil:
-    """Into the Heat: + bonus to the Attack (any kind) and Block of a Unit's ability this
-    combat.  Unit abilities reach the pools through attack / block rows (and Shield-Bash-like
-    block_double_vs_swift); a handler of another group giving Unit Attack does not add it."""
-    if gs.turn.heat_bonus > 0 and gs.combat.active and unit_resolving(gs.turn.resolving_card):
-        return gs.turn.heat_bonus
-    return 0
-
-
 cdef void heroic_tale_recruited(GameState* gs, Player* pl) noexcept nogil:
     """Heroic Tale: Reputation (10.4) and Fame for a Unit just recruited (10.6).  Engine
     reading: Units recruited after the card is played (its effect starts then)."""
