@@ -1531,7 +1531,8 @@ cdef void start_actor_turn(GameState* gs, const EngineStatics* es, const Statics
         dummy_turn(gs, es, st)
         return
     gs.current = <int8_t>actor
-    reset_turn(gs)
+    reset_turn(gs)                                               # EV_TURN_END's expiry
+    fire_event(gs, es, st, actor, EV_TURN_START, -1)
     pl = &gs.players[actor]
     pl.stats.turns += 1
     if pl.position < 0:                                          # 1.3.7 / 9.5.5: the portal

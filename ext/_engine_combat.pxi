@@ -427,6 +427,7 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         chivalry_commit(gs, p, <uint32_t>arg, res)                # Chivalry (_fx_advanced)
         if res >= 0:                                               # Soul Harvester, Bow (_fx_artifacts)
             artifacts_after_attack(gs, es, st, p, defeated_mask(gs) & ~(<uint32_t>s))
+            fire_event(gs, es, st, p, EV_ATTACK_COMMITTED, arg)       # arg: the targets' slot bits
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     if kind == A_COMMIT_BLOCK:
         s = arg & 0x1F
