@@ -12,7 +12,7 @@
 # missing.  Nothing is silently skipped.
 from libc.stdint cimport int32_t
 from mksim._types cimport GameState, TurnState
-from mksim._modifiers cimport mod_find, mod_add
+from mksim._modifiers cimport mod_find, mod_find_arg, mod_add
 from mksim._state cimport Table, Statics, GameCore
 
 cdef enum:
@@ -293,15 +293,21 @@ cdef inline bint give_mod(GameState* gs, int p, int kind, int scope, int value, 
     """Player p's effect (the card resolving) starts a lasting modifier (ext/_modifiers.pxd);
     with one of `kind` alive, `how` combines them in that entry.  False (ERR_CAPACITY set)
     when the array is full: a lasting effect is never dropped silently."""
+    return give_mod_arg(gs, p, kind, scope, value, 0, how)
+
+
+cdef inline bint give_mod_arg(GameState* gs, int p, int kind, int scope, int value, int arg, int how) noexcept nogil:
+    """give_mod for one terrain / element / colour (`arg` = it + 1): combined with a live
+    modifier of the same kind and arg only."""
     cdef TurnState* t = &gs.turn
-    cdef int i = mod_find(t, kind)
+    cdef int i = mod_find_arg(t, kind, arg)
     if i >= 0:
         if how == MOD_ADD:
             t.mods[i].value = <int8_t>(t.mods[i].value + value)
         elif how == MOD_SET or (how == MOD_MAX and value > t.mods[i].value):
             t.mods[i].value = <int8_t>value
         return True
-    if mod_add(t, kind, scope, value, 0, t.resolving_card, p) < 0:
+    if mod_add(t, kind, scope, value, arg, t.resolving_card, p) < 0:
         set_error(gs, ERR_CAPACITY, 8, t.resolving_card)
         return False
     return True

@@ -10,9 +10,9 @@ from libc.stdlib cimport calloc, free
 from libc.stdint cimport int32_t, int16_t, int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_UNIT_ATTACK_BLOCK,
-    MK_RECRUIT_DISCOUNT, MK_EXPLORE_DISCOUNT, MK_BLOCKED_ARMOR_ONE, NUM_MOD_KINDS, MS_NEXT_CARD, MS_PHASE,
+    MK_RECRUIT_DISCOUNT, MK_EXPLORE_DISCOUNT, MK_BLOCKED_ARMOR_ONE, MK_HAND_LIMIT_ENDS_IN, NUM_MOD_KINDS, MS_NEXT_CARD, MS_PHASE,
     MS_COMBAT, MS_TURN, MS_ROUND, NUM_MOD_SCOPES)
-from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
+from mksim._modifiers cimport (mod_sum_arg, mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
     mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
 from mksim._types cimport (
@@ -439,6 +439,15 @@ cdef void fire_event(GameState* gs, const EngineStatics* es, const Statics* st, 
         event_subs[ev][i](gs, es, st, p, ev, arg)
     if gs.turn.n_mods:
         mod_expire(&gs.turn, event_scope(ev), arg if ev == EV_CARD_PLAYED else -2)
+
+
+cdef void turn_end_hand_limit(GameState* gs, int p) noexcept nogil:
+    """MK_HAND_LIMIT_ENDS_IN: ending the turn (after forced withdrawal, 13.1.2) in the
+    modifier's terrain raises the Hand limit of this turn's draw (13.7.2; Mountain Lore)."""
+    cdef int pos = gs.players[p].position
+    if gs.turn.n_mods == 0 or pos < 0 or pos >= gs.n_hexes:
+        return
+    gs.turn.hand_limit_bonus += mod_sum_arg(&gs.turn, MK_HAND_LIMIT_ENDS_IN, gs.hexes[pos].terrain + 1)
 
 
 cdef int card_bonus(GameState* gs) noexcept nogil:
@@ -1405,7 +1414,7 @@ cdef void end_turn_begin(GameState* gs, const EngineStatics* es, const Statics* 
     return_dice(gs)                                              # 13.1.1
     return_spent_crystals(gs, p)                                 # Crystal Mastery (_fx_advanced)
     forced_withdrawal(gs, es, st, p)                             # 13.1.2
-    mountain_lore_bonus(gs, p)                                   # Mountain Lore (_fx_advanced)
+    turn_end_hand_limit(gs, p)                                   # Mountain Lore's modifiers
     time_bending_end(gs, es, p)                                  # Time Bending: played cards to hand
     clear_play_area(gs, st, p)                                   # 13.1.3
     gs.phase = PH_END_TURN

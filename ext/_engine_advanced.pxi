@@ -215,19 +215,6 @@ cdef void heroic_tale_recruited(GameState* gs, Player* pl) noexcept nogil:
     pl.fame += gs.turn.heroic_fame
 
 
-cdef void mountain_lore_bonus(GameState* gs, int p) noexcept nogil:
-    """Mountain Lore: ending the turn (after forced withdrawal, 13.1.2) in hills / mountains
-    raises the Hand limit of this turn's draw (13.7.2) by lore_hills / lore_mountains."""
-    cdef int pos = gs.players[p].position, t
-    if pos < 0 or pos >= gs.n_hexes:
-        return
-    t = gs.hexes[pos].terrain
-    if t == HILLS:
-        gs.turn.hand_limit_bonus += gs.turn.lore_hills
-    elif t == MOUNTAIN:
-        gs.turn.hand_limit_bonus += gs.turn.lore_mountains
-
-
 cdef bint steady_tempo_ok(const GameState* gs) noexcept nogil:
     """Steady Tempo may go back now: end of turn, before the draw (13.3 put it in the discard
     pile; 13.7.2 draws after), and for the basic effect the Deed deck is not empty."""

@@ -73,6 +73,24 @@ cdef inline int mod_sum(const TurnState* t, int kind) noexcept nogil:
     return v
 
 
+cdef inline int mod_find_arg(const TurnState* t, int kind, int arg) noexcept nogil:
+    """Index of the first live modifier of `kind` for `arg` (terrain / element + 1), -1 = none."""
+    cdef int i
+    for i in range(t.n_mods):
+        if t.mods[i].kind == kind and t.mods[i].arg == arg:
+            return i
+    return -1
+
+
+cdef inline int mod_sum_arg(const TurnState* t, int kind, int arg) noexcept nogil:
+    """Sum of the values of the live modifiers of `kind` for `arg`."""
+    cdef int i, v = 0
+    for i in range(t.n_mods):
+        if t.mods[i].kind == kind and t.mods[i].arg == arg:
+            v += t.mods[i].value
+    return v
+
+
 cdef inline void mod_remove_at(TurnState* t, int i) noexcept nogil:
     """Remove entry i keeping the others' order (the array stays dense)."""
     cdef int j

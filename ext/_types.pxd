@@ -263,7 +263,8 @@ cdef enum ModKind:             # what a modifier changes (Modifier.value is how 
     MK_RECRUIT_DISCOUNT = 3    # the next Unit recruited costs value less Influence (Charm; used up by it)
     MK_EXPLORE_DISCOUNT = 4    # exploring costs value less Move (Hawk Eyes at Night; 9.8.3)
     MK_BLOCKED_ARMOR_ONE = 5   # an enemy whose attacks are all blocked has Armor 1 (Disease, LL-6.1.6)
-    NUM_MOD_KINDS = 6
+    MK_HAND_LIMIT_ENDS_IN = 6  # Hand limit + value at this turn's draw if it ends in terrain arg - 1 (Mountain Lore, 13.7.2)
+    NUM_MOD_KINDS = 7
 
 cdef enum ModScope:            # when a modifier expires (the lifecycle event that ends it)
     MS_NEXT_CARD = 0           # the next card played (EV_CARD_PLAYED)
@@ -350,8 +351,6 @@ cdef struct TurnState:
     int8_t terrain_set[NUM_TERRAINS]   # cost set for the turn + 1 (0 = not set; 9.6)
     uint8_t terrain_open       # bit per terrain made passable this turn (lake, mountain)
     uint8_t terrain_safe       # bit per terrain that also counts as safe (9.7)
-    int8_t lore_hills          # Mountain Lore: Hand limit + n at the next draw if the turn ends in hills
-    int8_t lore_mountains      # ... in mountains
     int8_t steady_tempo        # Steady Tempo: 1 to the bottom (deck not empty), 2 to the top of the deck
     int16_t steady_tempo_card  # that card (it is in the discard pile after 13.3), -1 = none
     uint8_t no_unit_damage     # Into the Heat: no damage may be assigned to Units this turn

@@ -1370,7 +1370,7 @@ _TURN_RULES = {
     "block_fx_colour": (-1, 5), "swift_block": (0, 127), "crystals_spent": (0, 3), "crystal_return": FLAG,
     "dice_any_basic": FLAG, "ambush_attack": (0, 127), "ambush_block": (0, 127),
     "agility_melee": (0, 127), "agility_ranged": (0, 127), "terrain_set": (0, 127),
-    "lore_hills": (0, 127), "lore_mountains": (0, 127), "steady_tempo": (0, 2),
+    "steady_tempo": (0, 2),
     "steady_tempo_card": (-1, "card"), "no_unit_damage": FLAG, "heat_window": FLAG,
     "heroic_rep": (0, 127), "heroic_fame": (0, 127), "endless_mana": (0, 63), "ring_fame": (0, 15),
     "mana_anytime": (0, 2), "draw_per_heal": (0, 127), "sword_fame": (0, 127), "bow_fame": (0, 127),
@@ -1459,7 +1459,7 @@ def _check_rules(values: dict, rules: dict, sizes: _Sizes, path: str) -> None:
 #: the generic modifiers of TurnState.mods (ext/_types.pxd ModKind / ModScope; issue 12); the
 #: counts are checked against the C enums by tests/test_modifiers.py
 MOD_KINDS = ("none", "ignore_site_fort", "unit_attack_block", "recruit_discount", "explore_discount",
-             "blocked_armor_one")
+             "blocked_armor_one", "hand_limit_ends_in")
 MOD_SCOPES = ("next_card", "phase", "combat", "turn", "round")
 MAX_MODS = 8
 

@@ -182,3 +182,24 @@ def test_10_6_charm_discount_is_used_up_by_the_next_unit(content, tables):
     g.ut.set_turn(influence=1)
     g.recruit(0)
     assert g.core.to_dict()["turn"]["n_mods"] == 0 and g.turn["influence"] == 0
+
+
+@pytest.mark.covers("mountain_lore", "powered")
+def test_13_7_2_mountain_lore_is_one_hand_limit_modifier_per_terrain(content, tables):
+    """Mountain Lore powered: "Hand limit +1 if the turn ends in hills, +2 in mountains" - two
+    turn-long modifiers, one per terrain (arg = terrain + 1); ending in the mountain gives
+    the +2 only (level 1 limit 5 -> 7, 13.7.2)."""
+    from test_advanced_actions import HILLS as hills, MOUNTAIN as mountain, PAY_DIE, _G, day_turn, \
+        east_hex, player
+    G = day_turn(content, tables, _G)
+    R, pos, mtn = east_hex(G, mountain)
+    G.T.set_hand(["mountain_lore"])
+    G.apply(play_code(0, powered=1, pay=PAY_DIE + 3))
+    t = G.core_.to_dict()["turn"]
+    lore = sorted((m["arg"] - 1, m["value"], m["scope"]) for m in t["mods"][:t["n_mods"]]
+                  if m["kind"] == KIND["hand_limit_ends_in"])
+    assert lore == sorted([(hills, 1, TURN), (mountain, 2, TURN)])
+    G.apply(encode("move", 1))
+    G.apply(encode("end_turn"))
+    G.apply(encode("draw"))
+    assert len(player(G)["hand"]) == 7

@@ -52,17 +52,20 @@ SOLO_STREAMS = 7
 #: records before the move wrote it: each field put back with that value, ``mods`` /
 #: ``n_mods`` left out, so that only a change of play changes a digest.  A live modifier of a
 #: kind not listed here stays in the digest (no record before the move could match it).
-LEGACY_MOD_FIELDS = {1: "ignore_site_fort", 2: "heat_bonus", 3: "charm_discount",
-                     4: "explore_discount", 5: "disease_armor"}
+#: (kind, arg or None = any) -> field; Mountain Lore's kind 6 has one field per terrain
+#: (arg = terrain + 1: hills 1, mountain 7).
+LEGACY_MOD_FIELDS = {(1, None): "ignore_site_fort", (2, None): "heat_bonus", (3, None): "charm_discount",
+                     (4, None): "explore_discount", (5, None): "disease_armor",
+                     (6, 1 + 1): "lore_hills", (6, 7 + 1): "lore_mountains"}
 
 
 def legacy_turn(turn: dict) -> dict:
     """``turn`` with the modifier array written as the fields it replaced (see above)."""
     t = dict(turn)
     live = t["mods"][:t["n_mods"]]
-    for kind, field in LEGACY_MOD_FIELDS.items():
-        t[field] = sum(m["value"] for m in live if m["kind"] == kind)
-    if all(m["kind"] in LEGACY_MOD_FIELDS for m in live):
+    for (kind, arg), field in LEGACY_MOD_FIELDS.items():
+        t[field] = sum(m["value"] for m in live if m["kind"] == kind and arg in (None, m["arg"]))
+    if all((m["kind"], None) in LEGACY_MOD_FIELDS or (m["kind"], m["arg"]) in LEGACY_MOD_FIELDS for m in live):
         del t["mods"], t["n_mods"]
     return t
 
