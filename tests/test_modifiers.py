@@ -4,7 +4,7 @@ fixtures carry it, clone / determinize copy it; and the cards migrated to it kee
 printed effects: Demolish (11.10.1, "ignore site fortifications this turn"), Into the Heat
 ("+2 / +3 to Units' Attack and Block this combat"), Charm ("the next Unit you recruit this
 turn costs 3 less", 10.6), Disease (LL-6.1.6, "Armor 1 for each enemy fully blocked this
-combat")."""
+combat"), Mountain Lore (13.7.2, "Hand limit + n if the turn ends in hills / mountains")."""
 import pytest
 
 from mksim import _engine, fixtures
