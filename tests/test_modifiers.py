@@ -203,3 +203,44 @@ def test_13_7_2_mountain_lore_is_one_hand_limit_modifier_per_terrain(content, ta
     G.apply(encode("end_turn"))
     G.apply(encode("draw"))
     assert len(player(G)["hand"]) == 7
+
+
+def live(t):
+    return [(m["kind"], m["scope"], m["value"]) for m in t["mods"][:t["n_mods"]]]
+
+
+def finish_combat(core, eng):
+    """Next phase until the combat ends, the hero taking the damage (11.7)."""
+    for _ in range(20):
+        if not core.to_dict()["combat"]["active"]:
+            return
+        named = [(_engine.describe(int(a)), int(a)) for a in eng.legal_actions()]
+        pick = next((a for d, a in named if d.startswith("next_phase")), None)
+        if pick is None:
+            pick = next((a for d, a in named if d.startswith(("damage_from", "damage_hero"))), None)
+        assert pick is not None, [d for d, a in named]
+        eng.apply(pick)
+    raise AssertionError("the combat did not end")
+
+
+@pytest.mark.covers("into_the_heat", "basic")
+def test_into_the_heat_bonus_lasts_the_combat_and_no_unit_damage_the_turn(content, tables):
+    """Into the Heat: "Units' Attack and Block +2 this combat" is a combat-long modifier, gone
+    when the combat ends (11.12); "no damage to Units this turn" still holds after it."""
+    from test_advanced_actions import heat_game
+    g = heat_game(content, tables, 0)
+    assert live(g.core.to_dict()["turn"]) == [(KIND["unit_attack_block"], COMBAT, 2)]
+    finish_combat(g.core, g.eng)
+    t = g.core.to_dict()["turn"]
+    assert live(t) == [] and t["no_unit_damage"] == 1
+
+
+@pytest.mark.covers("wolfhawk_hawk_eyes", "effect")
+def test_9_8_3_hawk_eyes_at_night_is_a_turn_long_explore_discount(content, tables):
+    """Hawk Eyes at Night: "exploring costs 1 less Move this turn" - one turn-long modifier."""
+    from mksim._rules import Rules
+    from test_skills_handlers import game
+    g = game(content, tables, ["wolfhawk_hawk_eyes"], hero="wolfhawk")
+    Rules(g.core).set_time("night")
+    g.do("use_skill", 0)
+    assert live(g.core.to_dict()["turn"]) == [(KIND["explore_discount"], TURN, 1)]
