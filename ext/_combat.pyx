@@ -33,6 +33,12 @@ What the engine must still do (site knowledge, 11.12):
 """
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t
 
+from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_UNIT_ATTACK_BLOCK,
+    MK_RECRUIT_DISCOUNT, MK_EXPLORE_DISCOUNT, MK_BLOCKED_ARMOR_ONE, NUM_MOD_KINDS, MS_NEXT_CARD, MS_PHASE,
+    MS_COMBAT, MS_TURN, MS_ROUND, NUM_MOD_SCOPES)
+from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
+    mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
+    EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
 from mksim._types cimport (
     GameState, CombatEnemy, Combat, Player, Unit, Hex,
     MAX_PLAYERS, MAX_HAND_CARDS, MAX_DISCARD_CARDS, MAX_UNITS, MAX_TOKENS, MAX_PILE, MAX_COMBAT_ENEMIES, NUM_PILES,
@@ -512,7 +518,7 @@ cdef int fortification_level(const GameState* gs, const Statics* st, int slot) n
     ab = ev(gs, st, slot, st.cols.enemy_abilities)
     if ab & AB_UNFORTIFIED or e.flags & CE_NO_FORTIFICATION:
         return 0
-    if e.flags & CE_SITE_FORTIFIED and not (e.flags & CE_RAMPAGING) and not gs.turn.ignore_site_fort:
+    if e.flags & CE_SITE_FORTIFIED and not (e.flags & CE_RAMPAGING) and not mod_has(&gs.turn, MK_IGNORE_SITE_FORT):
         lvl += 1                                    # (Demolish, Underground Attack: ignored)
     if ab & AB_FORTIFIED:
         lvl += 1

@@ -11,7 +11,8 @@
 # gs.error (EngineError) and the Python face raises NotImplementedError naming what is
 # missing.  Nothing is silently skipped.
 from libc.stdint cimport int32_t
-from mksim._types cimport GameState
+from mksim._types cimport GameState, TurnState
+from mksim._modifiers cimport mod_find, mod_find_arg, mod_add
 from mksim._state cimport Table, Statics, GameCore
 
 cdef enum:
@@ -275,6 +276,43 @@ cdef inline void set_error(GameState* gs, int code, int arg, int card) noexcept 
         gs.error_card = <int16_t>card
 
 
+ctypedef void (*EventHook)(GameState* gs, const EngineStatics* es, const Statics* st, int p, int ev,
+                           int arg) noexcept nogil
+
+cdef enum:
+    MAX_EVENT_SUBS = 8         # handlers subscribed to one lifecycle event
+
+cdef enum:                     # how give_mod combines with a live modifier of the same kind
+    MOD_ONCE = 0               # a flag: one entry is enough
+    MOD_ADD = 1                # the values add up (Charm twice)
+    MOD_MAX = 2                # the greater value counts
+    MOD_SET = 3                # the new value replaces the old
+
+
+cdef inline bint give_mod(GameState* gs, int p, int kind, int scope, int value, int how) noexcept nogil:
+    """Player p's effect (the card resolving) starts a lasting modifier (ext/_modifiers.pxd);
+    with one of `kind` alive, `how` combines them in that entry.  False (ERR_CAPACITY set)
+    when the array is full: a lasting effect is never dropped silently."""
+    return give_mod_arg(gs, p, kind, scope, value, 0, how)
+
+
+cdef inline bint give_mod_arg(GameState* gs, int p, int kind, int scope, int value, int arg, int how) noexcept nogil:
+    """give_mod for one terrain / element / colour (`arg` = it + 1): combined with a live
+    modifier of the same kind and arg only."""
+    cdef TurnState* t = &gs.turn
+    cdef int i = mod_find_arg(t, kind, arg)
+    if i >= 0:
+        if how == MOD_ADD:
+            t.mods[i].value = <int8_t>(t.mods[i].value + value)
+        elif how == MOD_SET or (how == MOD_MAX and value > t.mods[i].value):
+            t.mods[i].value = <int8_t>value
+        return True
+    if mod_add(t, kind, scope, value, arg, t.resolving_card, p) < 0:
+        set_error(gs, ERR_CAPACITY, 8, t.resolving_card)
+        return False
+    return True
+
+
 cdef inline void remove_at(int16_t* arr, int16_t* n, int i) noexcept nogil:
     """Remove arr[i], keeping order."""
     cdef int k
@@ -364,6 +402,7 @@ ctypedef struct HandlerEntry:
     int flags                  # HandlerFlag bits
 
 cdef int register_handler_group(int group, const HandlerEntry* entries, int n) except -1
+cdef int subscribe_event(int ev, EventHook fn) noexcept nogil                          # lifecycle events (_engine.pyx)
 cdef const HandlerEntry* handler_entry(const EngineStatics* es, int hid) noexcept nogil
 
 # engine functions the handler groups call (defined in _engine.pyx and the files it includes)
@@ -406,7 +445,7 @@ cdef bint pc_enemy_slot(PendingCheck* c, const GameState* gs, int i) noexcept no
 cdef bint special_now(const GameState* gs) noexcept nogil                                # _engine_spells.pxi
 cdef int hex_distance(const GameState* gs, int a, int b) noexcept nogil                  # _engine_spells.pxi
 cdef int resolving_colour(const GameState* gs, const EngineStatics* es) noexcept nogil   # _engine_advanced.pxi
-cdef int unit_heat_bonus(const GameState* gs) noexcept nogil                             # _engine_advanced.pxi
+cdef int unit_combat_bonus(const GameState* gs) noexcept nogil                           # _engine.pyx (modifiers)
 cdef bint enemy_effect_ok(const GameState* gs, const Statics* st, int slot, int colour) noexcept nogil  # _engine_advanced.pxi
 cdef uint64_t pay_options(const GameState* gs, int colour) noexcept nogil                # _engine_advanced.pxi
 cdef int single_option(uint64_t o) noexcept nogil                                        # _engine_advanced.pxi

@@ -6,8 +6,15 @@ See ``_engine.pxd`` for the action encoding.  All work on the state is C code on
 GameState struct; :class:`Engine` is the Python face used by :mod:`mksim.game`.
 """
 from libc.string cimport memset, memcpy
+from libc.stdlib cimport calloc, free
 from libc.stdint cimport int32_t, int16_t, int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 
+from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_UNIT_ATTACK_BLOCK,
+    MK_RECRUIT_DISCOUNT, MK_EXPLORE_DISCOUNT, MK_BLOCKED_ARMOR_ONE, MK_HAND_LIMIT_ENDS_IN, NUM_MOD_KINDS, MS_NEXT_CARD, MS_PHASE,
+    MS_COMBAT, MS_TURN, MS_ROUND, NUM_MOD_SCOPES)
+from mksim._modifiers cimport (mod_sum_arg, mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
+    mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
+    EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
 from mksim._types cimport (
     DECK_BASIC, DECK_AA, DECK_SPELL, DECK_ARTIFACT, DECK_WOUND, COLOURLESS,
     GameState, Player, Dummy, Hex, TurnState, deeds_rng, MAX_PLAYERS, MAX_DECK_CARDS, MAX_HAND_CARDS, MAX_DISCARD_CARDS, MAX_PLAY_CARDS, MAX_DUMMY_CARDS, MAX_DICE, MAX_PATH,
@@ -312,11 +319,11 @@ cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int
                 if r[3] > gs.turn.terrain_floor[colour]:
                     gs.turn.terrain_floor[colour] = <int8_t>r[3]
     elif op == OP_ATTACK:
-        gs.combat.attack[r[3]][r[2]] += r[1] + ambush_bonus(gs, 0) + unit_heat_bonus(gs) \
+        gs.combat.attack[r[3]][r[2]] += r[1] + ambush_bonus(gs, 0) + unit_combat_bonus(gs) \
             + unit_banner_bonus(gs, es, pl) + skill_pool_bonus(gs, op, r[3]) \
             + card_bonus(gs) + units_attack_bonus(gs)   # 11.5.2 / 11.8; Glory, Deadly Aim, Leadership, Shocktroops
     elif op == OP_BLOCK:
-        gs.combat.block[r[2]] += r[1] + ambush_bonus(gs, 1) + unit_heat_bonus(gs) \
+        gs.combat.block[r[2]] += r[1] + ambush_bonus(gs, 1) + unit_combat_bonus(gs) \
             + unit_banner_bonus(gs, es, pl) + skill_pool_bonus(gs, op, 0) \
             + card_bonus(gs)   # 11.6.3; Banner of Glory, Leadership
     elif op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
@@ -381,6 +388,66 @@ cdef int run_effects(GameState* gs, const EngineStatics* es, const Statics* st, 
     gs.turn.concentration = 0          # its bonus applies only to the card played with it
     gs.turn.overload_bonus = 0         # Mana Overload: not given, the skill stays in the centre
     return RES_DONE
+
+
+cdef int unit_combat_bonus(const GameState* gs) noexcept nogil:
+    """Modifiers on Units' abilities in a combat (MK_UNIT_ATTACK_BLOCK: Into the Heat's +n
+    to the Attack, any kind, and Block of a Unit's ability).  Unit abilities reach the pools
+    through attack / block rows (and Shield-Bash-like block_double_vs_swift); a handler of
+    another group giving Unit Attack does not add it."""
+    if gs.turn.n_mods == 0 or not gs.combat.active or not unit_resolving(gs.turn.resolving_card):
+        return 0
+    return mod_sum(&gs.turn, MK_UNIT_ATTACK_BLOCK)
+
+
+# -- lifecycle events (issue 12; docs/engine.md "Events and modifiers") -------------------
+# Handlers that must act at a lifecycle point subscribe to its event: a registry module calls
+# subscribe_event(EV_x, fn) when it registers (a small per-event table, run in the order of
+# subscription after the engine's own hooks).
+cdef EventHook event_subs[NUM_EVENTS][MAX_EVENT_SUBS]
+cdef int n_event_subs[NUM_EVENTS]
+
+
+cdef int subscribe_event(int ev, EventHook fn) noexcept nogil:
+    """Run `fn` whenever `ev` fires; 0, or -1 (table full / bad event: module loading fails)."""
+    if ev < 0 or ev >= NUM_EVENTS or n_event_subs[ev] >= MAX_EVENT_SUBS:
+        return -1
+    event_subs[ev][n_event_subs[ev]] = fn
+    n_event_subs[ev] += 1
+    return 0
+
+
+cdef void fire_event(GameState* gs, const EngineStatics* es, const Statics* st, int p, int ev,
+                     int arg) noexcept nogil:
+    """A lifecycle point: the engine's hooks for it, then the subscribed handlers, then the
+    modifiers whose scope it ends expire (so a hook still sees the effects of the scope
+    ending).  `arg`: the enemy slot (EV_BLOCK_COMMITTED), the card (EV_CARD_PLAYED: its own
+    next-card modifiers stay), else -1."""
+    cdef int i
+    if ev == EV_BLOCK_COMMITTED:
+        fx_combat_event(gs, es, st, p, FXE_BLOCKED, arg)            # Burning / Exploding Shield
+        if arg >= 0 and mod_has(&gs.turn, MK_BLOCKED_ARMOR_ONE) and all_attacks_blocked(gs, st, arg) \
+                and enemy_effect_ok(gs, st, arg, GREEN):
+            set_armor_delta(&gs.combat.enemies[arg], -100)          # Disease: Armor 1 (LL-6.1.6)
+    elif ev == EV_PHASE_END:
+        fx_combat_event(gs, es, st, p, FXE_PHASE_END, arg)          # Bow of Starsdawn, Burning Shield
+    elif ev == EV_PHASE_START:
+        fx_combat_event(gs, es, st, p, FXE_PHASE_START, arg)
+    elif ev == EV_COMBAT_END:
+        fx_combat_event(gs, es, st, p, FXE_COMBAT_END, arg)         # Sword of Justice
+    for i in range(n_event_subs[ev]):
+        event_subs[ev][i](gs, es, st, p, ev, arg)
+    if gs.turn.n_mods:
+        mod_expire(&gs.turn, event_scope(ev), arg if ev == EV_CARD_PLAYED else -2)
+
+
+cdef void turn_end_hand_limit(GameState* gs, int p) noexcept nogil:
+    """MK_HAND_LIMIT_ENDS_IN: ending the turn (after forced withdrawal, 13.1.2) in the
+    modifier's terrain raises the Hand limit of this turn's draw (13.7.2; Mountain Lore)."""
+    cdef int pos = gs.players[p].position
+    if gs.turn.n_mods == 0 or pos < 0 or pos >= gs.n_hexes:
+        return
+    gs.turn.hand_limit_bonus += mod_sum_arg(&gs.turn, MK_HAND_LIMIT_ENDS_IN, gs.hexes[pos].terrain + 1)
 
 
 cdef int card_bonus(GameState* gs) noexcept nogil:
@@ -1123,7 +1190,7 @@ cdef int legal_actions_all(Engine eng, int32_t* out) noexcept nogil:
                     out[n] = act(A_MOVE, k)
                     n += 1
             n = space_bending_moves(gs, st, out, n)          # Space Bending: 2 spaces away
-            if gs.turn.move_points >= 2 - gs.turn.explore_discount:   # 9.8.3; Hawk Eyes
+            if gs.turn.move_points >= 2 - mod_sum(&gs.turn, MK_EXPLORE_DISCOUNT):   # 9.8.3; Hawk Eyes
                 m = explorable(gs, st, h, pos)
                 i = 0
                 if m == RULES_STACK_EMPTY:
@@ -1347,7 +1414,7 @@ cdef void end_turn_begin(GameState* gs, const EngineStatics* es, const Statics* 
     return_dice(gs)                                              # 13.1.1
     return_spent_crystals(gs, p)                                 # Crystal Mastery (_fx_advanced)
     forced_withdrawal(gs, es, st, p)                             # 13.1.2
-    mountain_lore_bonus(gs, p)                                   # Mountain Lore (_fx_advanced)
+    turn_end_hand_limit(gs, p)                                   # Mountain Lore's modifiers
     time_bending_end(gs, es, p)                                  # Time Bending: played cards to hand
     clear_play_area(gs, st, p)                                   # 13.1.3
     gs.phase = PH_END_TURN
@@ -1427,8 +1494,18 @@ cdef void finish_turn(GameState* gs, const EngineStatics* es, const Statics* st)
 # ---------------------------------------------------------------------------------------
 
 cdef void reset_turn(GameState* gs) noexcept nogil:
+    """EV_TURN_END: every turn-long effect ends; round-scoped modifiers stay."""
+    cdef Modifier keep[MAX_MODS]
+    cdef int n_keep = 0
     units_turn_reset(gs)                                         # "this turn" unit effects (_engine_units.pxi)
+    if gs.turn.n_mods:
+        mod_expire(&gs.turn, MS_TURN, -2)
+        n_keep = gs.turn.n_mods
+        memcpy(keep, gs.turn.mods, n_keep * sizeof(Modifier))
     memset(&gs.turn, 0, sizeof(TurnState))
+    if n_keep:
+        memcpy(gs.turn.mods, keep, n_keep * sizeof(Modifier))
+        gs.turn.n_mods = <int8_t>n_keep
     gs.turn.pending_choice = -1
     gs.turn.resolving_card = -1
     gs.turn.handler_row = -1
@@ -1463,7 +1540,8 @@ cdef void start_actor_turn(GameState* gs, const EngineStatics* es, const Statics
         dummy_turn(gs, es, st)
         return
     gs.current = <int8_t>actor
-    reset_turn(gs)
+    reset_turn(gs)                                               # EV_TURN_END's expiry
+    fire_event(gs, es, st, actor, EV_TURN_START, -1)
     pl = &gs.players[actor]
     pl.stats.turns += 1
     if pl.position < 0:                                          # 1.3.7 / 9.5.5: the portal
@@ -1577,6 +1655,8 @@ cdef void end_game(GameState* gs, const EngineStatics* es, int reason) noexcept 
 cdef void end_round(GameState* gs, const EngineStatics* es, const Statics* st) noexcept nogil:
     """14.1, 14.2: after the last round the game ends; otherwise prepare the next (2.2)."""
     round_stats(gs, es)                                          # results store, before 2.2 changes anything
+    if gs.turn.n_mods:
+        mod_expire(&gs.turn, MS_ROUND, -2)                       # EV_ROUND_END: round-long modifiers end
     tactic_round_end(gs)                                         # 3.2.1, before 2.2.2
     spells_round_end(gs)                                         # Mana Claim's die
     if gs.round >= es.rounds:
@@ -2119,18 +2199,18 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             return fight_after_move(gs, es, st, p, b, to, a)
         return ERR_NONE
     if kind == A_EXPLORE and arg & EXPLORE_BOX_FLAG:             # 9.8.8: a tile from the box
-        if gs.phase != PH_MOVE or gs.turn.action_taken or gs.turn.move_points < 2 - gs.turn.explore_discount:
+        if gs.phase != PH_MOVE or gs.turn.action_taken or gs.turn.move_points < 2 - mod_sum(&gs.turn, MK_EXPLORE_DISCOUNT):
             return ERR_ILLEGAL
         arg &= EXPLORE_BOX_FLAG - 1
         slot = explore_from_box(gs, st, p, (arg >> 7) - 64, (arg & 0x7F) - 64)
         if slot < 0:
             return ERR_ILLEGAL
-        gs.turn.move_points += gs.turn.explore_discount          # Hawk Eyes: it paid 2
+        gs.turn.move_points += mod_sum(&gs.turn, MK_EXPLORE_DISCOUNT)          # Hawk Eyes: it paid 2
         check_city_revealed(gs, es, st, slot)
         reveal_by_day(gs, es, p)                                 # 9.10.1: new sites next to the hero
         return ERR_NONE
     if kind == A_EXPLORE:                                        # 9.8
-        if gs.phase != PH_MOVE or gs.turn.action_taken or gs.turn.move_points < 2 - gs.turn.explore_discount:
+        if gs.phase != PH_MOVE or gs.turn.action_taken or gs.turn.move_points < 2 - mod_sum(&gs.turn, MK_EXPLORE_DISCOUNT):
             return ERR_ILLEGAL
         a = (arg >> 7) - 64
         b = (arg & 0x7F) - 64
@@ -2139,7 +2219,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             slot = units_explore_far(gs, st, p, a, b)            # Scouts (_engine_units.pxi)
         if slot < 0:
             return ERR_ILLEGAL
-        gs.turn.move_points += gs.turn.explore_discount          # Hawk Eyes: explore() paid 2
+        gs.turn.move_points += mod_sum(&gs.turn, MK_EXPLORE_DISCOUNT)          # Hawk Eyes: explore() paid 2
         check_city_revealed(gs, es, st, slot)
         reveal_by_day(gs, es, p)                                 # 9.10.1: new sites next to the hero
         return ERR_NONE
@@ -2364,6 +2444,60 @@ def _make_handler_registry():
 
 
 _HANDLER_REGISTRY = None
+
+
+def modifier_constants():
+    """The C limits of the modifier array and lifecycle events (issue 12), for the fixture
+    checks and tests: {name: value}."""
+    return {"MAX_MODS": MAX_MODS, "NUM_MOD_KINDS": NUM_MOD_KINDS, "NUM_MOD_SCOPES": NUM_MOD_SCOPES,
+            "NUM_EVENTS": NUM_EVENTS, "MAX_EVENT_SUBS": MAX_EVENT_SUBS}
+
+
+def modifier_ops(ops):
+    """Run the modifier helpers of ext/_modifiers.pxd on a fresh TurnState, for unit tests:
+    `ops` is a sequence of ("add", kind, scope, value, arg, source, owner), ("set", kind,
+    scope, value, source, owner), ("remove", kind), ("event", EV_x, arg) (the expiry
+    fire_event does) or ("turn_end",) (reset_turn's).  Returns (results, mods): each op's
+    return value and the live entries as (kind, scope, value, arg, source, owner)."""
+    cdef GameState* gs = <GameState*>calloc(1, sizeof(GameState))
+    cdef Modifier keep[MAX_MODS]
+    cdef int n_keep, r, i
+    if gs == NULL:
+        raise MemoryError()
+    results = []
+    try:
+        for op in ops:
+            name = op[0]
+            if name == "add":
+                r = mod_add(&gs.turn, op[1], op[2], op[3], op[4], op[5], op[6])
+            elif name == "set":
+                r = mod_set(&gs.turn, op[1], op[2], op[3], op[4], op[5])
+            elif name == "remove":
+                r = mod_remove_kind(&gs.turn, op[1])
+            elif name == "event":
+                if not 0 <= op[1] < NUM_EVENTS:
+                    raise ValueError(f"event: {op[1]} is not a lifecycle event")
+                r = mod_expire(&gs.turn, event_scope(op[1]), op[2] if op[1] == EV_CARD_PLAYED else -2)
+            elif name == "turn_end":
+                r = gs.turn.n_mods
+                reset_turn(gs)
+                r -= gs.turn.n_mods
+            else:
+                raise ValueError(f"modifier_ops: unknown op {name!r}")
+            results.append(r)
+        mods = [(gs.turn.mods[i].kind, gs.turn.mods[i].scope, gs.turn.mods[i].value, gs.turn.mods[i].arg,
+                 gs.turn.mods[i].source, gs.turn.mods[i].owner) for i in range(gs.turn.n_mods)]
+    finally:
+        free(gs)
+    return results, mods
+
+
+def events():
+    """{name: value} of the lifecycle events (ext/_modifiers.pxd Event)."""
+    return {"turn_start": EV_TURN_START, "turn_end": EV_TURN_END, "phase_start": EV_PHASE_START,
+            "phase_end": EV_PHASE_END, "card_played": EV_CARD_PLAYED, "block_committed": EV_BLOCK_COMMITTED,
+            "attack_committed": EV_ATTACK_COMMITTED, "damage_assigned": EV_DAMAGE_ASSIGNED,
+            "combat_end": EV_COMBAT_END, "round_end": EV_ROUND_END}
 
 
 def handler_registry():

@@ -207,34 +207,12 @@ cdef int apply_convert_move(GameState* gs, int arg) noexcept nogil:
     return ERR_NONE
 
 
-cdef int unit_heat_bonus(const GameState* gs) noexcept nogil:
-    """Into the Heat: + bonus to the Attack (any kind) and Block of a Unit's ability this
-    combat.  Unit abilities reach the pools through attack / block rows (and Shield-Bash-like
-    block_double_vs_swift); a handler of another group giving Unit Attack does not add it."""
-    if gs.turn.heat_bonus > 0 and gs.combat.active and unit_resolving(gs.turn.resolving_card):
-        return gs.turn.heat_bonus
-    return 0
-
-
 cdef void heroic_tale_recruited(GameState* gs, Player* pl) noexcept nogil:
     """Heroic Tale: Reputation (10.4) and Fame for a Unit just recruited (10.6).  Engine
     reading: Units recruited after the card is played (its effect starts then)."""
     if gs.turn.heroic_rep:
         change_reputation(pl, gs.turn.heroic_rep)
     pl.fame += gs.turn.heroic_fame
-
-
-cdef void mountain_lore_bonus(GameState* gs, int p) noexcept nogil:
-    """Mountain Lore: ending the turn (after forced withdrawal, 13.1.2) in hills / mountains
-    raises the Hand limit of this turn's draw (13.7.2) by lore_hills / lore_mountains."""
-    cdef int pos = gs.players[p].position, t
-    if pos < 0 or pos >= gs.n_hexes:
-        return
-    t = gs.hexes[pos].terrain
-    if t == HILLS:
-        gs.turn.hand_limit_bonus += gs.turn.lore_hills
-    elif t == MOUNTAIN:
-        gs.turn.hand_limit_bonus += gs.turn.lore_mountains
 
 
 cdef bint steady_tempo_ok(const GameState* gs) noexcept nogil:

@@ -427,6 +427,7 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         chivalry_commit(gs, p, <uint32_t>arg, res)                # Chivalry (_fx_advanced)
         if res >= 0:                                               # Soul Harvester, Bow (_fx_artifacts)
             artifacts_after_attack(gs, es, st, p, defeated_mask(gs) & ~(<uint32_t>s))
+            fire_event(gs, es, st, p, EV_ATTACK_COMMITTED, arg)       # arg: the targets' slot bits
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     if kind == A_COMMIT_BLOCK:
         s = arg & 0x1F
@@ -436,7 +437,7 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         res = commit_block(gs, st, s, i)                           # + Advanced Action block effects
         duel_after_commit(gs, (<uint32_t>1) << s, res)             # Dueling (_fx_skills)
         if res > 0:
-            fx_combat_event(gs, es, st, p, FXE_BLOCKED, s)            # Burning / Exploding Shield
+            fire_event(gs, es, st, p, EV_BLOCK_COMMITTED, s)          # Burning / Exploding Shield, Disease
             artifacts_after_block(gs)                                  # Shield of the Fallen Kings
             units_check_destroy(gs, st)                            # Delphana Masters (_engine_units.pxi)
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
@@ -457,13 +458,13 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
     if kind == A_NEXT_PHASE:
         clear_block_fx(gs)                                         # 11.4.5: unused Block is lost
         gs.turn.duel_pool_units = 0                                # ... and the units in it
-        fx_combat_event(gs, es, st, p, FXE_PHASE_END, -1)              # Bow of Starsdawn, Burning Shield
+        fire_event(gs, es, st, p, EV_PHASE_END, -1)                   # Bow of Starsdawn, Burning Shield
         artifacts_phase_end(gs)                                        # _engine_artifacts.pxi
         if gs.phase == PH_COMBAT_ATTACK:
             finish_combat(gs, es, st, p)
             return ERR_NONE
         res = combat_next_phase(gs, st)
-        fx_combat_event(gs, es, st, p, FXE_PHASE_START, -1)
+        fire_event(gs, es, st, p, EV_PHASE_START, -1)
         advanced_phase_start(gs, p)                                # Dodge and Weave (_fx_advanced)
         units_check_destroy(gs, st)                                # reduced to 0 = blocked (LL-6.3.6)
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
@@ -489,7 +490,7 @@ cdef void finish_combat(GameState* gs, const EngineStatics* es, const Statics* s
     policy = UNDEFEATED_STAY
     if reason == CK_BURN or site == es.sites.dungeon or site == es.sites.tomb:
         policy = UNDEFEATED_DISCARD                                # 11.12.4
-    fx_combat_event(gs, es, st, p, FXE_COMBAT_END, -1)               # Sword of Justice
+    fire_event(gs, es, st, p, EV_COMBAT_END, -1)                  # Sword of Justice; combat-long modifiers end
     duel_combat_end(gs, pl)                                        # Dueling (_fx_skills)
     units_combat_end(gs, p)                                        # Scouts' Fame, "this combat" (_engine_units.pxi)
     cleared = combat_site_cleared(gs)

@@ -423,9 +423,6 @@ cdef void fx_combat_event(GameState* gs, const EngineStatics* es, const Statics*
             gs.turn.exploding_pending = 0
             if not colour_resisted(gs, st, slot, RED):          # 11.4.2: a red effect
                 destroy(gs, st, slot)
-        if gs.turn.disease_armor and slot >= 0 and all_attacks_blocked(gs, st, slot) \
-                and enemy_effect_ok(gs, st, slot, GREEN):
-            set_armor_delta(&gs.combat.enemies[slot], -100)         # Disease: Armor 1
     elif event == FXE_PHASE_END:
         if gs.phase == PH_COMBAT_BLOCK:
             gs.turn.burning_pending = 0                             # unused block points are lost
@@ -450,7 +447,7 @@ cdef void fx_combat_event(GameState* gs, const EngineStatics* es, const Statics*
         gs.turn.burning_armed = 0
         gs.turn.exploding_pending = 0
         gs.turn.phase_defeated = 0
-        gs.turn.disease_armor = 0                                   # Disease, Possess, Wings: this combat
+        # Possess, Wings: this combat (Disease's modifier ends with EV_COMBAT_END)
         gs.turn.wings_targets = 0
         gs.turn.possess_slot = 0
         for i in range(4):

@@ -299,7 +299,7 @@ cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const S
                     and bonds_cost(es, bonds, recruit_price(es, u, site)) <= infl + delta:
                 out[n] = act(A_RECRUIT, k | BONDS_RECRUIT)         # Bonds of Loyalty (_fx_skills)
                 n += 1
-            if recruit_price(es, u, site) - gs.turn.charm_discount > infl + delta:
+            if recruit_price(es, u, site) - mod_sum(&gs.turn, MK_RECRUIT_DISCOUNT) > infl + delta:
                 continue                                           # (Charm: discount on one Unit)
             # d = 0: no disbanding (a free Command token, or LL-5.1 the Banner of Command
             # instead); d = slot + 1: disband that unit first (7.2.4; not the one under Bonds)
@@ -413,7 +413,7 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
         if k >= gs.n_unit_offer or gs.unit_offer[k] < 0:
             return ERR_ILLEGAL
         u = gs.unit_offer[k]
-        cost = recruit_price(es, u, site) - gs.turn.charm_discount   # Charm (_fx_spells)
+        cost = recruit_price(es, u, site) - mod_sum(&gs.turn, MK_RECRUIT_DISCOUNT)   # Charm (_fx_spells)
         if cost < 0:
             cost = 0
         delta = recruit_rep_delta(gs, es, u)                       # LL-4.2 Thugs / Heroes
@@ -440,7 +440,7 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
         if delta != 0 or unit_special(es, u) == SU_THUGS or unit_special(es, u) == SU_HEROES:
             gs.turn.recruit_mode = <uint8_t>unit_special(es, u)    # LL-4.2.3: once; LL-4.2.4
         gs.turn.influence = <int16_t>(gs.turn.influence + delta - cost)
-        gs.turn.charm_discount = 0                                 # used on this Unit
+        mod_remove_kind(&gs.turn, MK_RECRUIT_DISCOUNT)             # Charm: used on this Unit
         if pay >= 0:
             pay_take(gs, pay, c)                                   # 5.4.4
         remove_offer_slot(gs, k)

@@ -15,6 +15,13 @@ ext/_engine_advanced.pxi.
 """
 from libc.stdint cimport int16_t, int8_t, uint8_t, uint16_t, uint32_t, uint64_t, int32_t
 
+from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_UNIT_ATTACK_BLOCK,
+    MK_RECRUIT_DISCOUNT, MK_EXPLORE_DISCOUNT, MK_BLOCKED_ARMOR_ONE, MK_HAND_LIMIT_ENDS_IN, NUM_MOD_KINDS, MS_NEXT_CARD, MS_PHASE,
+    MS_COMBAT, MS_TURN, MS_ROUND, NUM_MOD_SCOPES)
+from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
+    mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
+    EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
+from mksim._engine cimport give_mod, give_mod_arg, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
 from mksim._types cimport *
 from mksim._state cimport Statics
 from mksim._rng cimport rng_below, STREAM_SOURCE
@@ -557,7 +564,7 @@ cdef int block_double_vs_swift(GameState* gs, const EngineStatics* es, const Sta
     cdef int k
     # Shield Bash: Block n counting twice against Swift (LL-2.10.10); powered: Armor
     # -armor_per_excess per point of excess Block on the blocked enemy (min 1, LL-6.7.5).
-    k = a[0] + ambush_bonus(gs, 1) + unit_heat_bonus(gs) + card_bonus(gs)
+    k = a[0] + ambush_bonus(gs, 1) + unit_combat_bonus(gs) + card_bonus(gs)
     gs.combat.block[<int>PHYSICAL] += k
     gs.turn.swift_block[<int>PHYSICAL] += k
     return RES_DONE
@@ -700,8 +707,12 @@ cdef bint mana_cost_pending(const GameState* gs, const EngineStatics* es, const 
 cdef int mountain_lore_hand_limit(GameState* gs, const EngineStatics* es, const Statics* st,
         int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
-    gs.turn.lore_hills += <int8_t>a[0]                        # see mountain_lore_bonus
-    gs.turn.lore_mountains += <int8_t>a[1]
+    # Hand limit + a[0] / a[1] at this turn's draw if it ends in hills / mountains (13.7.2;
+    # turn_end_hand_limit, _engine.pyx)
+    if a[0] and not give_mod_arg(gs, p, MK_HAND_LIMIT_ENDS_IN, MS_TURN, a[0], HILLS + 1, MOD_ADD):
+        return RES_ERROR
+    if a[1] and not give_mod_arg(gs, p, MK_HAND_LIMIT_ENDS_IN, MS_TURN, a[1], MOUNTAIN + 1, MOD_ADD):
+        return RES_ERROR
     return RES_DONE
 
 
@@ -768,9 +779,10 @@ cdef int into_the_heat(GameState* gs, const EngineStatics* es, const Statics* st
         int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     # Into the Heat, played at the start of a combat: Units' Attack and Block + bonus this
-    # combat (unit_heat_bonus); no damage may be assigned to Units this turn (11.7.4).
-    if a[0] > gs.turn.heat_bonus:
-        gs.turn.heat_bonus = <int8_t>a[0]
+    # combat (a combat-long modifier, unit_combat_bonus); no damage may be assigned to Units
+    # this turn (11.7.4).
+    if a[0] > 0 and not give_mod(gs, p, MK_UNIT_ATTACK_BLOCK, MS_COMBAT, a[0], MOD_MAX):
+        return RES_ERROR
     gs.turn.no_unit_damage = 1
     return RES_DONE
 
@@ -1332,7 +1344,7 @@ cdef int block_strip_swift(GameState* gs, const EngineStatics* es, const Statics
     # base Utem Guardsmen / Altem Guardians: Block n; an enemy blocked this way loses
     # Swiftness (its attack is not doubled for this block, 11.6.5; add_block_extras).
     # The Lost Legion printing is block_double_vs_swift (LL-2.10.10).
-    gs.combat.block[<int>PHYSICAL] += a[0] + ambush_bonus(gs, 1) + unit_heat_bonus(gs) + card_bonus(gs)
+    gs.combat.block[<int>PHYSICAL] += a[0] + ambush_bonus(gs, 1) + unit_combat_bonus(gs) + card_bonus(gs)
     gs.turn.swift_strip = 1
     return RES_DONE
 

@@ -12,6 +12,13 @@ ext/_engine_skills.pxi, and recognise these handlers by their flags (HF_*, _engi
 """
 from libc.stdint cimport int16_t, int8_t, uint8_t, uint16_t, uint32_t, uint64_t, int32_t
 
+from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_UNIT_ATTACK_BLOCK,
+    MK_RECRUIT_DISCOUNT, MK_EXPLORE_DISCOUNT, MK_BLOCKED_ARMOR_ONE, NUM_MOD_KINDS, MS_NEXT_CARD, MS_PHASE,
+    MS_COMBAT, MS_TURN, MS_ROUND, NUM_MOD_SCOPES)
+from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
+    mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
+    EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
+from mksim._engine cimport give_mod, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
 from mksim._types cimport *
 from mksim._state cimport Statics
 from mksim._rng cimport rng_below, STREAM_SOURCE
@@ -937,10 +944,11 @@ cdef int hawk_eyes(GameState* gs, const EngineStatics* es, const Statics* st,
         int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     # Wolfhawk (with its Move 1): at Night exploring costs explore_discount less Move this
-    # turn (9.8.3); by Day fortified garrisons up to reveal_distance away are revealed
+    # turn (9.8.3; a turn-long MK_EXPLORE_DISCOUNT modifier); by Day fortified garrisons up to reveal_distance away are revealed
     # this turn (9.10.1; again after every move, hawk_eyes_reveal).
     if gs.time == NIGHT:
-        gs.turn.explore_discount = <int8_t>a[0]
+        if not give_mod(gs, p, MK_EXPLORE_DISCOUNT, MS_TURN, a[0], MOD_SET):
+            return RES_ERROR
     else:
         gs.turn.reveal_distance = <uint8_t>a[1]
         hawk_eyes_reveal(gs, es, p)

@@ -19,6 +19,13 @@ rings_fame, Time Bending, Mana Claim) stays in the engine: ext/_engine_spells.px
 from libc.stdlib cimport abs
 from libc.stdint cimport int16_t, int8_t, uint8_t, uint32_t, uint64_t, int32_t
 
+from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_UNIT_ATTACK_BLOCK,
+    MK_RECRUIT_DISCOUNT, MK_EXPLORE_DISCOUNT, MK_BLOCKED_ARMOR_ONE, NUM_MOD_KINDS, MS_NEXT_CARD, MS_PHASE,
+    MS_COMBAT, MS_TURN, MS_ROUND, NUM_MOD_SCOPES)
+from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
+    mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
+    EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
+from mksim._engine cimport give_mod, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
 from mksim._types cimport (GameState, Player, Unit, CombatEnemy, MAX_UNITS as MAX_UNITS_, CE_DEFEATED, CE_GONE,
                            CE_NO_ATTACK, RED, BLUE, WHITE, GREEN, GOLD, BLACK, DAY, NIGHT, FOREST, DESERT, MELEE,
                            RANGED, SIEGE, PHYSICAL, FIRE, ICE, MAX_HEXES, MAX_PATH, NUM_TERRAINS, deeds_rng,
@@ -239,7 +246,8 @@ cdef int underground_attack(GameState* gs, const EngineStatics* es, const Static
             gs.turn.path[gs.turn.n_path] = pl.position
             gs.turn.n_path += 1
         gs.turn.moved = 1
-        gs.turn.ignore_site_fort = 1
+        if not give_mod(gs, p, MK_IGNORE_SITE_FORT, MS_TURN, 1, MOD_ONCE):   # this turn (11.10.1)
+            return RES_ERROR
         res = fight_after_move(gs, es, st, p, gs.turn.hvars[3], pl.position, 0)
         if res != ERR_NONE:
             if gs.error == ERR_NONE:
@@ -847,7 +855,8 @@ cdef int charm_bonus(GameState* gs, const EngineStatics* es, const Statics* st,
     if choice < 4:
         gain_crystal(pl, gs, choice)
     else:
-        gs.turn.charm_discount = <int8_t>(gs.turn.charm_discount + a[0])
+        if not give_mod(gs, p, MK_RECRUIT_DISCOUNT, MS_TURN, a[0], MOD_ADD):   # the next Unit this turn (10.6)
+            return RES_ERROR
     return RES_DONE
 
 
@@ -901,7 +910,8 @@ cdef int disease(GameState* gs, const EngineStatics* es, const Statics* st,
     for i in range(gs.combat.n_enemies):
         if (options >> i) & 1:
             set_armor_delta(&gs.combat.enemies[i], -100)     # Armor 1 (the floor)
-    gs.turn.disease_armor = 1
+    if not give_mod(gs, p, MK_BLOCKED_ARMOR_ONE, MS_COMBAT, 1, MOD_ONCE):   # also those blocked later
+        return RES_ERROR
     return RES_DONE
 
 
@@ -926,7 +936,8 @@ cdef int ignore_site_fortifications(GameState* gs, const EngineStatics* es, cons
                                     int p, int row, int choice) noexcept nogil:
     # Demolish: site fortifications are ignored this turn (11.10.1; read by
     # fortification_level); the Fortified ability still counts.
-    gs.turn.ignore_site_fort = 1
+    if not give_mod(gs, p, MK_IGNORE_SITE_FORT, MS_TURN, 1, MOD_ONCE):
+        return RES_ERROR
     return RES_DONE
 
 

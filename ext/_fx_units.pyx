@@ -36,7 +36,7 @@ from mksim._engine cimport (
     change_reputation, node_playable, push_eval, pay_take, reducible_attacks,
     UNIT_CARD_BASE, unit_resolving, resolving_unit_slot, units_attack_bonus, units_check_destroy,
     units_need_influence, pc_enemy_slot,
-    special_now, hex_distance, resolving_colour, unit_heat_bonus, enemy_effect_ok, pay_options,
+    special_now, hex_distance, resolving_colour, unit_combat_bonus, enemy_effect_ok, pay_options,
     single_option, BF_FORTITUDE,
 )
 
@@ -251,7 +251,7 @@ cdef int altem_mages_coldfire(GameState* gs, const EngineStatics* es, const Stat
         if options != 0:
             return ask(gs, row, k, ASK_PAYMENT, options | ((<uint64_t>1) << ASK_DONE))
         k += 1
-    v = gs.turn.hvars[0] + unit_heat_bonus(gs)
+    v = gs.turn.hvars[0] + unit_combat_bonus(gs)
     if gs.phase == PH_COMBAT_BLOCK:
         gs.combat.block[<int>COLDFIRE] += v
     else:

@@ -13,6 +13,12 @@ Reconnaissance.
 from libc.stdint cimport int32_t, uint32_t, uint64_t
 from libc.math cimport ceil
 
+from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_UNIT_ATTACK_BLOCK,
+    MK_RECRUIT_DISCOUNT, MK_EXPLORE_DISCOUNT, MK_BLOCKED_ARMOR_ONE, NUM_MOD_KINDS, MS_NEXT_CARD, MS_PHASE,
+    MS_COMBAT, MS_TURN, MS_ROUND, NUM_MOD_SCOPES)
+from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
+    mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
+    EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
 from mksim._types cimport (
     GameState, Player, Hex, TurnState, Combat, CombatEnemy, MAX_SKILLS,
     PH_TACTICS, PH_TURN_START, PH_MOVE, PH_ACTION, PH_COMBAT_RANGED, PH_COMBAT_BLOCK,
@@ -1832,7 +1838,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         w.move = 1
         pot = hand_potential(gs, es, &w, 1, NULL)
         last_round = gs.round >= es.rounds
-        explore_cost = 2 - gs.turn.explore_discount            # 9.8.3
+        explore_cost = 2 - mod_sum(&gs.turn, MK_EXPLORE_DISCOUNT)            # 9.8.3
         # the top tile's back (Countryside / Core) is public (9.8.4): revealing a Core tile may
         # reveal the city and end First Reconnaissance (17.3.1)
         core_next = False

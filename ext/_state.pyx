@@ -12,7 +12,7 @@ from libc.stdint cimport int32_t, int16_t, int8_t, uint8_t, uint16_t, uint32_t, 
 import numpy as np
 
 from mksim._types cimport (
-    GameState, Hex, Tile, Player, Dummy, Unit, TurnState, CombatEnemy, Combat, RoundStats, PlayerStats, deeds_rng,
+    GameState, Hex, Tile, Player, Dummy, Unit, TurnState, Modifier, CombatEnemy, Combat, RoundStats, PlayerStats, deeds_rng,
     MAX_PLAYERS, MAX_DECK_CARDS, MAX_HAND_CARDS, MAX_DISCARD_CARDS, MAX_PLAY_CARDS, MAX_DUMMY_CARDS, MAX_UNITS, MAX_SKILLS, MAX_TILES, MAX_HEXES, MAX_TOKENS,
     MAX_PILE, MAX_DICE, MAX_OFFER, MAX_DECK, MAX_COMBAT_ENEMIES, NUM_PILES,
     RED, BLUE, WHITE, GREEN, GOLD, BLACK, NUM_COLOURS, DAY, NIGHT, PH_TACTICS, TERM_NONE,

@@ -250,6 +250,38 @@ cdef struct Dummy:             # the dummy player (18)
 # ---------------------------------------------------------------------------------------
 # Turn-scoped and combat state
 # ---------------------------------------------------------------------------------------
+# ---------------------------------------------------------------------------------------
+# Lasting effects as generic modifiers (issue 12; docs/engine.md "Events and modifiers")
+# ---------------------------------------------------------------------------------------
+cdef enum:
+    MAX_MODS = 8               # modifiers alive at once (a full array stops the game, ERR_CAPACITY)
+
+cdef enum ModKind:             # what a modifier changes (Modifier.value is how much)
+    MK_NONE = 0
+    MK_IGNORE_SITE_FORT = 1    # site fortifications ignored (Demolish, Underground Attack; 11.10.1)
+    MK_UNIT_ATTACK_BLOCK = 2   # Units' Attack (any kind) and Block + value (Into the Heat)
+    MK_RECRUIT_DISCOUNT = 3    # the next Unit recruited costs value less Influence (Charm; used up by it)
+    MK_EXPLORE_DISCOUNT = 4    # exploring costs value less Move (Hawk Eyes at Night; 9.8.3)
+    MK_BLOCKED_ARMOR_ONE = 5   # an enemy whose attacks are all blocked has Armor 1 (Disease, LL-6.1.6)
+    MK_HAND_LIMIT_ENDS_IN = 6  # Hand limit + value at this turn's draw if it ends in terrain arg - 1 (Mountain Lore, 13.7.2)
+    NUM_MOD_KINDS = 7
+
+cdef enum ModScope:            # when a modifier expires (the lifecycle event that ends it)
+    MS_NEXT_CARD = 0           # the next card played (EV_CARD_PLAYED)
+    MS_PHASE = 1               # the end of the current (combat) phase (EV_PHASE_END)
+    MS_COMBAT = 2              # the end of the combat (EV_COMBAT_END)
+    MS_TURN = 3                # the end of the turn (EV_TURN_END: reset_turn)
+    MS_ROUND = 4               # the end of the round (EV_ROUND_END; survives reset_turn)
+    NUM_MOD_SCOPES = 5
+
+cdef struct Modifier:
+    uint8_t kind               # ModKind, MK_NONE = a free entry
+    uint8_t scope              # ModScope
+    int8_t value               # how much (1 for a flag)
+    int8_t arg                 # element / colour / terrain + 1 it applies to, 0 = any
+    int16_t source             # card (deed / unit / skill index of the effect's resolving_card) that made it, -1 = none
+    int8_t owner               # player whose effect it is
+
 cdef struct TurnState:
     int16_t move_points        # 9.3.2
     int16_t influence          # 10.2.2 (reputation modifier applied once, 10.2.3)
@@ -319,11 +351,8 @@ cdef struct TurnState:
     int8_t terrain_set[NUM_TERRAINS]   # cost set for the turn + 1 (0 = not set; 9.6)
     uint8_t terrain_open       # bit per terrain made passable this turn (lake, mountain)
     uint8_t terrain_safe       # bit per terrain that also counts as safe (9.7)
-    int8_t lore_hills          # Mountain Lore: Hand limit + n at the next draw if the turn ends in hills
-    int8_t lore_mountains      # ... in mountains
     int8_t steady_tempo        # Steady Tempo: 1 to the bottom (deck not empty), 2 to the top of the deck
     int16_t steady_tempo_card  # that card (it is in the discard pile after 13.3), -1 = none
-    int8_t heat_bonus          # Into the Heat: Units' Attack / Block + n this combat
     uint8_t no_unit_damage     # Into the Heat: no damage may be assigned to Units this turn
     uint8_t heat_window        # 1 = at the start of a combat (no action taken in it yet); see Engine.apply
     int8_t heroic_rep          # Heroic Tale: Reputation + n per Unit recruited from now on this turn
@@ -380,7 +409,6 @@ cdef struct TurnState:
     int8_t deadly_aim_phase    # the combat phase it was used in
     uint8_t recruited          # a Unit was recruited with Influence this turn (On Her Own)
     uint8_t no_recruit         # On Her Own's Influence 3 taken: no Unit may be recruited this turn
-    int8_t explore_discount    # Hawk Eyes at Night: exploring costs this much less Move
     uint8_t reveal_distance    # Hawk Eyes by Day: fortified garrisons revealed up to this distance (0 = adjacent)
     int8_t duel_slot           # Dueling: its enemy's combat slot + 1 (0 = none)
     uint8_t duel_units         # Dueling: a unit blocked / attacked that enemy or took its damage (no Fame)
@@ -406,11 +434,8 @@ cdef struct TurnState:
     int16_t maximal_row        # ... that effect row + 1, 0 = none
     int16_t maximal_self       # ... the Maximal Effect handler row that repeats it
     # --- spells ---
-    uint8_t ignore_site_fort   # Demolish / Underground Attack: site fortifications ignored this turn (11.10.1)
     uint8_t terrain_closed     # Mist Form: bit per terrain that may not be entered this turn (9.2)
     int8_t ignore_wounds       # Veil of Mist: Wounds from enemies still to be ignored this turn
-    int8_t charm_discount      # Charm: Influence discount on the next Unit recruited this turn (10.6)
-    int8_t disease_armor       # Disease: Armor of each fully blocked enemy this combat, 0 = none (LL-6.1.6)
     int8_t possess_slot        # Possess: combat slot of the possessed enemy + 1, 0 = none
     int8_t possess_attack[4]   # Possess: Attack per element still to be added in the Attack phase
     int8_t wings_targets       # Wings of Night: enemies it targeted this combat (further ones cost Move), 0 = not played
@@ -432,6 +457,9 @@ cdef struct TurnState:
     int8_t draw_fire_attack    # ... which of its attacks
     int8_t draw_fire_unit      # ... the Shocktroops' unit slot
     uint8_t glade_recruit      # LL-4.5.2: recruiting at a Magical Glade (not an interaction)
+    # --- generic lasting effects (ext/_modifiers.pxd); round-scoped ones survive reset_turn ---
+    Modifier mods[MAX_MODS]    # entries [0, n_mods) alive, in the order they were made
+    int8_t n_mods
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty

@@ -1370,8 +1370,8 @@ _TURN_RULES = {
     "block_fx_colour": (-1, 5), "swift_block": (0, 127), "crystals_spent": (0, 3), "crystal_return": FLAG,
     "dice_any_basic": FLAG, "ambush_attack": (0, 127), "ambush_block": (0, 127),
     "agility_melee": (0, 127), "agility_ranged": (0, 127), "terrain_set": (0, 127),
-    "lore_hills": (0, 127), "lore_mountains": (0, 127), "steady_tempo": (0, 2),
-    "steady_tempo_card": (-1, "card"), "heat_bonus": (0, 127), "no_unit_damage": FLAG, "heat_window": FLAG,
+    "steady_tempo": (0, 2),
+    "steady_tempo_card": (-1, "card"), "no_unit_damage": FLAG, "heat_window": FLAG,
     "heroic_rep": (0, 127), "heroic_fame": (0, 127), "endless_mana": (0, 63), "ring_fame": (0, 15),
     "mana_anytime": (0, 2), "draw_per_heal": (0, 127), "sword_fame": (0, 127), "bow_fame": (0, 127),
     "bow_phase": (0, PH["combat_attack"]), "phase_defeated": (0, (1 << 12) - 1), "exploding_pending": FLAG,
@@ -1384,14 +1384,14 @@ _TURN_RULES = {
     "circlet_skill": (0, "skill1"), "circlet_uses": (0, 127), "command_card": (0, "card1"),
     "recruited_units": (0, 63), "plundered": FLAG, "leadership_kind": (0, 3), "leadership_value": (0, 127),
     "deadly_aim": (0, 127), "deadly_aim_phase": (0, PH["combat_attack"]), "recruited": FLAG,
-    "no_recruit": FLAG, "explore_discount": (0, 127), "duel_slot": (0, "enemy1"), "duel_units": FLAG,
+    "no_recruit": FLAG, "duel_slot": (0, "enemy1"), "duel_units": FLAG,
     "duel_attack": (0, 127), "duel_fame": (0, 127), "duel_block": (0, 127), "duel_pool_units": FLAG,
     "polar_nospell": (0, 6), "prayer_floor": (0, 127), "influence_block": (0, 7),
     "learning_cost": (0, 127), "learning_to_hand": FLAG, "chivalry_rep": (0, 127), "chivalry_fame": (0, 127),
     "dodge_attack": (0, 127), "peaceful": (0, 2), "peaceful_heal_cost": (0, 127),
     "peaceful_ready_cost": (0, 127), "portal_used": FLAG, "maximal_left": (0, 127), "maximal_row": (0, "row1"),
-    "maximal_self": (0, "row1"), "ignore_site_fort": FLAG, "ignore_wounds": (0, 127),
-    "charm_discount": (0, 127), "disease_armor": (0, 127), "possess_slot": (0, "enemy1"),
+    "maximal_self": (0, "row1"), "ignore_wounds": (0, 127),
+    "possess_slot": (0, "enemy1"),
     "possess_attack": (0, 127), "wings_targets": (0, 127), "wings_first": (0, 127), "wings_step": (0, 127),
     "time_bending": (0, "card1"), "unit_attack_bonus": (0, 127), "attack_bonus_givers": (0, 63),
     "attacks_coldfire": FLAG, "attacks_siege": FLAG, "recruit_mode": (0, 2), "recon_token": (0, "token1"),
@@ -1454,6 +1454,30 @@ def _check_rules(values: dict, rules: dict, sizes: _Sizes, path: str) -> None:
                         _bad(f"{_key(path, k)}[{i}][{j}]", f"{y} is out of range ({lo} .. {hi})")
             elif not lo <= x <= hi:
                 _bad(_key(path, k) + ("" if i is None else f"[{i}]"), f"{x} is out of range ({lo} .. {hi})")
+
+
+#: the generic modifiers of TurnState.mods (ext/_types.pxd ModKind / ModScope; issue 12); the
+#: counts are checked against the C enums by tests/test_modifiers.py
+MOD_KINDS = ("none", "ignore_site_fort", "unit_attack_block", "recruit_discount", "explore_discount",
+             "blocked_armor_one", "hand_limit_ends_in")
+MOD_SCOPES = ("next_card", "phase", "combat", "turn", "round")
+MAX_MODS = 8
+
+
+def _validate_mods(t: dict, n_players: int) -> None:
+    """The live entries [0, n_mods) of turn.mods: a kind, a scope, the player whose effect."""
+    n = t["n_mods"]
+    if not 0 <= n <= MAX_MODS:
+        _bad("turn.n_mods", f"{n} is out of range (0 .. {MAX_MODS})")
+    for i in range(n):
+        m = t["mods"][i]
+        if not 1 <= m["kind"] < len(MOD_KINDS):
+            _bad(f"turn.mods[{i}].kind", f"{m['kind']} is out of range (1 .. {len(MOD_KINDS) - 1}: "
+                 + " ".join(f"{k}={name}" for k, name in enumerate(MOD_KINDS) if k) + ")")
+        if not 0 <= m["scope"] < len(MOD_SCOPES):
+            _bad(f"turn.mods[{i}].scope", f"{m['scope']} is out of range (0 .. {len(MOD_SCOPES) - 1})")
+        if not 0 <= m["owner"] < n_players:
+            _bad(f"turn.mods[{i}].owner", f"{m['owner']} is out of range (0 .. {n_players - 1})")
 
 
 def _check_counted(values: list, n: int, lo: int, hi: int, path: str, count_path: str, cap: int) -> None:
@@ -1539,6 +1563,7 @@ def validate(core, engine=None, version: int = FORMAT) -> None:
     _check_counted(t["reward_cards"], t["n_reward_cards"], 0, S["card"], "turn.reward_cards",
                    "turn.n_reward_cards", 6)
     _check_counted(t["eval_stack"], t["n_eval"], 0, S["row"], "turn.eval_stack", "turn.n_eval", 32)
+    _validate_mods(t, n_players)
     ops = core.tables.effects[:, 0]
     if t["pending_choice"] >= 0:
         r = core.tables.effects[t["pending_choice"]]

@@ -46,10 +46,36 @@ POLICIES = ("random", "eager", "heuristic")
 SOLO_STREAMS = 7
 
 
+#: Issue 12 moved these per-card TurnState fields into the generic modifier array
+#: ``turn.mods`` (kind index in mksim.fixtures.MOD_KINDS -> the field it replaced, whose value
+#: was the sum of the live modifiers of that kind).  The digest is taken of the state as the
+#: records before the move wrote it: each field put back with that value, ``mods`` /
+#: ``n_mods`` left out, so that only a change of play changes a digest.  A live modifier of a
+#: kind not listed here stays in the digest (no record before the move could match it).
+#: (kind, arg or None = any) -> field; Mountain Lore's kind 6 has one field per terrain
+#: (arg = terrain + 1: hills 1, mountain 7).
+LEGACY_MOD_FIELDS = {(1, None): "ignore_site_fort", (2, None): "heat_bonus", (3, None): "charm_discount",
+                     (4, None): "explore_discount", (5, None): "disease_armor",
+                     (6, 1 + 1): "lore_hills", (6, 7 + 1): "lore_mountains"}
+
+
+def legacy_turn(turn: dict) -> dict:
+    """``turn`` with the modifier array written as the fields it replaced (see above)."""
+    t = dict(turn)
+    live = t["mods"][:t["n_mods"]]
+    for (kind, arg), field in LEGACY_MOD_FIELDS.items():
+        t[field] = sum(m["value"] for m in live if m["kind"] == kind and arg in (None, m["arg"]))
+    if all((m["kind"], None) in LEGACY_MOD_FIELDS or (m["kind"], m["arg"]) in LEGACY_MOD_FIELDS for m in live):
+        del t["mods"], t["n_mods"]
+    return t
+
+
 def digest(d: dict) -> str:
     d = dict(d)
     if isinstance(d.get("rng"), list):
         d["rng"] = d["rng"][:SOLO_STREAMS]
+    if "mods" in d.get("turn", {}):
+        d["turn"] = legacy_turn(d["turn"])
     return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:24]
 
 

@@ -1,0 +1,151 @@
+# Generic lasting effects (issue 12): a small array of Modifier entries in TurnState
+# (ext/_types.pxd) with add / find / expire helpers, and the lifecycle events that end them.
+# Inline and nogil so the loop, _combat and the handler modules read them with no call
+# through the engine's C API.  Design: docs/engine.md "Events and modifiers".
+from libc.stdint cimport int8_t, int16_t, uint8_t
+from mksim._types cimport TurnState, Modifier, MAX_MODS, ModKind, ModScope, MS_ROUND
+
+cdef enum Event:               # lifecycle points the core fires (fire_event, ext/_engine.pyx)
+    EV_TURN_START = 0          # a turn's first decision is due (after reset_turn)
+    EV_TURN_END = 1            # reset_turn: every turn-long effect ends (13)
+    EV_PHASE_START = 2         # A_NEXT_PHASE, after the combat phase changed
+    EV_PHASE_END = 3           # A_NEXT_PHASE, before the phase changes
+    EV_CARD_PLAYED = 4         # a card from the hand was played (its effect resolved); NOT FIRED YET: no kind uses MS_NEXT_CARD
+    EV_BLOCK_COMMITTED = 5     # a block succeeded (11.6.3); arg = the enemy slot
+    EV_ATTACK_COMMITTED = 6    # an attack succeeded (11.5.8); arg = its targets' slot bits
+    EV_DAMAGE_ASSIGNED = 7     # an enemy attack's damage was assigned (11.7); NOT FIRED YET
+    EV_COMBAT_END = 8          # finish_combat, before the tokens leave (11.12)
+    EV_ROUND_END = 9           # the round ends (2.2)
+    NUM_EVENTS = 10
+
+# the scope each event ends (-1: it ends none)
+cdef inline int event_scope(int ev) noexcept nogil:
+    if ev == EV_CARD_PLAYED:
+        return 0                                         # MS_NEXT_CARD
+    if ev == EV_PHASE_END:
+        return 1                                         # MS_PHASE
+    if ev == EV_COMBAT_END:
+        return 2                                         # MS_COMBAT
+    if ev == EV_TURN_END:
+        return 3                                         # MS_TURN
+    if ev == EV_ROUND_END:
+        return 4                                         # MS_ROUND
+    return -1
+
+
+cdef inline int mod_add(TurnState* t, int kind, int scope, int value, int arg, int source,
+                        int owner) noexcept nogil:
+    """Append a modifier; its index, or -1 when the array is full (the caller stops the
+    game with ERR_CAPACITY: a lasting effect is never dropped silently)."""
+    cdef Modifier* m
+    if t.n_mods >= MAX_MODS:
+        return -1
+    m = &t.mods[t.n_mods]
+    m.kind = <uint8_t>kind
+    m.scope = <uint8_t>scope
+    m.value = <int8_t>value
+    m.arg = <int8_t>arg
+    m.source = <int16_t>source
+    m.owner = <int8_t>owner
+    t.n_mods += 1
+    return t.n_mods - 1
+
+
+cdef inline int mod_find(const TurnState* t, int kind) noexcept nogil:
+    """Index of the first live modifier of `kind`, -1 = none."""
+    cdef int i
+    for i in range(t.n_mods):
+        if t.mods[i].kind == kind:
+            return i
+    return -1
+
+
+cdef inline bint mod_has(const TurnState* t, int kind) noexcept nogil:
+    return mod_find(t, kind) >= 0
+
+
+cdef inline int mod_sum(const TurnState* t, int kind) noexcept nogil:
+    """Sum of the values of the live modifiers of `kind` (0 = none)."""
+    cdef int i, v = 0
+    for i in range(t.n_mods):
+        if t.mods[i].kind == kind:
+            v += t.mods[i].value
+    return v
+
+
+cdef inline int mod_find_arg(const TurnState* t, int kind, int arg) noexcept nogil:
+    """Index of the first live modifier of `kind` for `arg` (terrain / element + 1), -1 = none."""
+    cdef int i
+    for i in range(t.n_mods):
+        if t.mods[i].kind == kind and t.mods[i].arg == arg:
+            return i
+    return -1
+
+
+cdef inline int mod_sum_arg(const TurnState* t, int kind, int arg) noexcept nogil:
+    """Sum of the values of the live modifiers of `kind` for `arg`."""
+    cdef int i, v = 0
+    for i in range(t.n_mods):
+        if t.mods[i].kind == kind and t.mods[i].arg == arg:
+            v += t.mods[i].value
+    return v
+
+
+cdef inline void mod_remove_at(TurnState* t, int i) noexcept nogil:
+    """Remove entry i keeping the others' order (the array stays dense)."""
+    cdef int j
+    for j in range(i, t.n_mods - 1):
+        t.mods[j] = t.mods[j + 1]
+    t.n_mods -= 1
+    t.mods[t.n_mods].kind = 0
+    t.mods[t.n_mods].scope = 0
+    t.mods[t.n_mods].value = 0
+    t.mods[t.n_mods].arg = 0
+    t.mods[t.n_mods].source = 0
+    t.mods[t.n_mods].owner = 0
+
+
+cdef inline int mod_remove_kind(TurnState* t, int kind) noexcept nogil:
+    """Remove every live modifier of `kind` (an effect used up); how many went."""
+    cdef int i = 0, n = 0
+    while i < t.n_mods:
+        if t.mods[i].kind == kind:
+            mod_remove_at(t, i)
+            n += 1
+        else:
+            i += 1
+    return n
+
+
+cdef inline int mod_set(TurnState* t, int kind, int scope, int value, int source, int owner) noexcept nogil:
+    """One live modifier of `kind` with this value (replacing any): an effect that sets a
+    number rather than adding to it.  -1 when the array is full."""
+    cdef int i = mod_find(t, kind)
+    if i >= 0:
+        t.mods[i].value = <int8_t>value
+        t.mods[i].scope = <uint8_t>scope
+        t.mods[i].source = <int16_t>source
+        t.mods[i].owner = <int8_t>owner
+        return i
+    return mod_add(t, kind, scope, value, 0, source, owner)
+
+
+cdef inline int mod_expire(TurnState* t, int scope, int keep_source) noexcept nogil:
+    """End every modifier of `scope`, and with the combat or the turn the narrower ones (a
+    phase-long effect ends with its combat, a combat-long one with the turn, a next-card
+    one with the turn if no card came).  The round's end ends only round-long ones: the
+    last turn's effects end when the next turn starts (reset_turn), as all turn state does.
+    A next-card modifier made by card `keep_source` stays (the card that made it is no
+    "next" card; -2 = none).  How many ended."""
+    cdef int i = 0, n = 0, s
+    if scope < 0:
+        return 0
+    while i < t.n_mods:
+        s = t.mods[i].scope
+        if (s == scope and not (s == 0 and t.mods[i].source == keep_source)) \
+                or ((scope == 2 or scope == 3) and 1 <= s < scope) or (scope == 3 and s == 0):
+            mod_remove_at(t, i)
+            n += 1
+        else:
+            i += 1
+    return n
