@@ -1139,22 +1139,31 @@ def _run_experiment(exp, out, jobs, chunk_size, backend, scheduler, resume, over
         remove_chunks(out)
     except KeyboardInterrupt:
         import signal
-        signal.signal(signal.SIGINT, signal.SIG_IGN)      # a second Ctrl-C must not break the clean-up
-        warnings.simplefilter("ignore")                   # joblib's note on cancelled tasks
-        _close(gen)
-        _abort(stream)
-        _kill_loky_workers()
-        session["status"] = manifest["run"]["status"] = "interrupted"
-        session["ended"] = now()
+        try:                     # a second Ctrl-C must not break the clean-up; the caller's
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)   # handler comes back after
+        except ValueError:       # not the main thread: no handler to change
+            previous = None
         try:
-            save_manifest()
-        except OSError:          # a full disk must not hide the interrupt: the whole chunks
-            pass                 # on disk are the record, and --resume reads them
-        try:                     # count what is on disk: the interrupt may have come between a
-            done = done_chunks(out)       # chunk's rename and its count in store()
-            stored = sum(stop - start for (_, start, stop) in plan if (_, start, stop) in done)
-        except OSError:
-            pass
+            warnings.simplefilter("ignore")                   # joblib's note on cancelled tasks
+            _close(gen)
+            _abort(stream)
+            _kill_loky_workers()
+            session["status"] = manifest["run"]["status"] = "interrupted"
+            session["ended"] = now()
+            try:
+                save_manifest()
+            except OSError:          # a full disk must not hide the interrupt: the whole chunks
+                pass                 # on disk are the record, and --resume reads them
+            try:                     # count what is on disk: the interrupt may have come between a
+                done = done_chunks(out)       # chunk's rename and its count in store()
+                stored = sum(stop - start for (_, start, stop) in plan if (_, start, stop) in done)
+            except OSError:
+                pass
+        finally:
+            # run_experiment is a library call too: leaving Ctrl-C ignored would make this
+            # process, and every process it starts later (they inherit SIG_IGN), deaf to it
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
         raise RunInterrupted(stored, total) from None
     except OSError as err:
         _close(gen)

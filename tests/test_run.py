@@ -213,8 +213,11 @@ def _gone(procs, within=10.0):
 def _start_long(exp_path, out, chunks=1, workers=0):
     """Start a 2-worker run and return once ``chunks`` chunks are stored and ``workers``
     worker processes exist (or after 120 s)."""
+    # the child gets Ctrl-C as a shell gives it (default disposition), whatever this test
+    # process's own handler is: an ignored SIGINT is inherited, and Python then keeps it ignored
     proc = subprocess.Popen([sys.executable, "-m", "mksim", "run", str(exp_path), "--jobs", "2", "--out", str(out)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     end = time.monotonic() + 120
     while time.monotonic() < end and proc.poll() is None:
         if len(list((out / "chunks").glob("*.games.parquet"))) >= chunks and len(_workers(proc.pid)) >= workers:

@@ -350,3 +350,19 @@ def test_bad_players_options_are_one_error_line(tmp_path, args, message):
     assert r.exit_code == 2 and r.output.startswith("error:") and message in r.output, r.output
     assert r.output.strip().count("\n") == 0 and "Traceback" not in r.output
     assert not out.exists()                                           # nothing written
+
+
+def test_an_interrupted_library_run_gives_the_callers_ctrl_c_handler_back(mp, tmp_path):
+    # run_experiment ignores a second Ctrl-C while it cleans up; it must not leave SIGINT
+    # ignored in its caller (processes started later would inherit that and be deaf to it)
+    import signal
+    from mksim.runner import RunInterrupted
+    _, exp, _, _ = mp
+    before = signal.getsignal(signal.SIGINT)
+
+    def stop(rec, done, total):
+        raise KeyboardInterrupt
+
+    with pytest.raises(RunInterrupted):
+        run_experiment(exp, tmp_path / "cut", jobs=1, chunk_size=4, on_chunk=stop)
+    assert signal.getsignal(signal.SIGINT) is before
