@@ -425,12 +425,17 @@ def _factor_section(doc: Doc, res: Results, key: str, fname: str, title: str, re
 
 def _conclusions(doc: Doc, comparisons: list, p_adj: dict, names: dict) -> None:
     """A sentence per pair and metric the data separate; the rest named together."""
-    said, apart, same = [], {}, []
+    said, apart = [], {}
+    # a pair is identical only when every metric tied in every paired game: one metric tied
+    # everywhere (no arm wins a Solo Conquest game) says nothing of the others
+    tied: dict = {}
     for a, b, m, c in comparisons:
-        if c.n and c.ties == c.n:
-            if (a, b) not in same:
-                same.append((a, b))
-        elif c.diff.excludes(0.0) and p_adj[(a, b, m)] < 0.05:
+        tied[(a, b)] = tied.get((a, b), True) and bool(c.n) and c.ties == c.n
+    same = [k for k, v in tied.items() if v]
+    for a, b, m, c in comparisons:
+        if (a, b) in same or (c.n and c.ties == c.n):
+            continue
+        if c.diff.excludes(0.0) and p_adj[(a, b, m)] < 0.05:
             said.append(conclusion(names[a], names[b], c, p_adj[(a, b, m)], METRIC_NAMES.get(m, m), _digits(m)))
         else:
             apart.setdefault((a, b), []).append(METRIC_NAMES.get(m, m))

@@ -280,3 +280,26 @@ def test_experiment_command_runs_and_reports(tmp_path):
     r3 = cli.invoke(app, ["experiment", str(p), "--out", str(out), "--jobs", "1", "--quiet", "--overwrite"])
     assert r3.exit_code == 0, r3.output
     assert load_results(out).manifest["root_seed"] == 14
+
+
+def test_a_pair_is_identical_only_when_every_metric_ties_on_every_seed():
+    # wins tied on every seed (no arm won) while Fame clearly differs: the report must state the
+    # Fame difference and must not call the arms identical; a pair tied on every metric is
+    from mksim.report import Doc, _conclusions
+    from mksim.stats import paired_difference
+    rng = np.random.default_rng(3)
+    fa = rng.normal(10, 2, 200)
+    zero = np.zeros(200)
+    fame = paired_difference(fa + 3, fa)
+    win = paired_difference(zero, zero)
+    assert win.ties == win.n == 200 and fame.diff.excludes(0.0)
+    comps = [(0, 1, "fame", fame), (0, 1, "won", win), (0, 2, "fame", paired_difference(fa, fa)),
+             (0, 2, "won", win)]
+    p_adj = {(0, 1, "fame"): 1e-9, (0, 1, "won"): 1.0, (0, 2, "fame"): 1.0, (0, 2, "won"): 1.0}
+    doc = Doc()
+    _conclusions(doc, comps, p_adj, {0: "A", 1: "B", 2: "C"})
+    text = doc.markdown()
+    assert "Identical on every seed" in text and "A and C" in text
+    ident = next(b[1] for b in doc.blocks if b[0] == "p" and b[1].startswith("Identical"))
+    assert "A and B" not in ident
+    assert any(b[0] == "ul" and any("A" in x and "B" in x for x in b[1]) for b in doc.blocks)
