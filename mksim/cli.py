@@ -829,7 +829,8 @@ def results_cmd(directory: Path = typer.Argument(..., metavar="DIR", help="A res
                f"content {', '.join(f'{k} {v[:12]}' for k, v in m['content_hashes'].items())}")
     typer.echo(f"machine: {mach.get('cpus_available')} of {mach.get('cpu_count')} CPUs, Python {mach.get('python')}, "
                f"{mach.get('platform')}")
-    if not (directory / "games.parquet").exists() and not any((directory / "chunks").glob("c*.games.parquet")):
+    from .results import chunk_files
+    if not (directory / "games.parquet").exists() and not chunk_files(directory):
         typer.echo("no games stored yet")
         return
     for line in _summary_lines(m, directory):

@@ -6,9 +6,11 @@ A results folder ``DIR`` holds
     the run's resolved configuration, fingerprint, content hashes, root seed, cells, machine,
     start / end times and the per-chunk completion record;
 ``DIR/chunks/``
-    while a run is not complete: one ``c<cell>-g<first>-<end>.games.parquet`` and
-    ``.rounds.parquet`` per finished chunk, each written to a temporary name and renamed
-    (so only whole chunks exist).  The games file is renamed last: it marks the chunk done;
+    while a run is not complete: one ``c<cell>-g<first>-<end>.games.arrow`` and
+    ``.rounds.arrow`` (Arrow IPC files) per finished chunk, each written to a temporary name
+    and renamed (so only whole chunks exist).  The games file is renamed last: it marks the
+    chunk done.  A folder of an earlier version holds ``.games.parquet`` / ``.rounds.parquet``
+    chunk files instead; a resumed run reads those as they are;
 ``DIR/games.parquet`` and ``DIR/rounds.parquet``
     written when every chunk is done, by streaming the chunk files in cell and game order
     (one row group per chunk); the chunk files are then removed.
@@ -34,7 +36,7 @@ from ._access import ROUND_FIELDS, STATS_FIELDS, STATS_MAX_ROUNDS, STATS_SITE_KI
 from .content import SITE_IDS
 
 __all__ = ["GAMES_DTYPE", "ROUNDS_DTYPE", "MANIFEST", "FORMAT", "TIMING_COLUMNS", "ResultsError",
-           "chunk_tables", "write_chunk", "read_manifest", "write_manifest", "done_chunks",
+           "chunk_tables", "write_chunk", "chunk_files", "read_chunk", "read_manifest", "write_manifest", "done_chunks",
            "consolidate", "summary_rows", "machine_info", "git_commit", "read_games"]
 
 FORMAT = 1
@@ -139,6 +141,11 @@ def chunk_tables(exp, cell, games: np.ndarray, rounds: np.ndarray, messages: dic
                  tactic_ids: list, n_rounds: int):
     """The Parquet tables of one chunk: worker arrays plus the cell's names.
 
+    A cell of several heroes (``cell.seats``) has one row per game and seat, with that seat's
+    hero and policy, and the columns of a competitive game: ``players``, ``titles`` (20.3),
+    ``won`` (20.1.1: ties share) and ``rank`` (tied seats share); its rounds rows name the
+    seat's ``hero``.
+
     Returns
     -------
     (pyarrow.Table, pyarrow.Table)
@@ -147,26 +154,36 @@ def chunk_tables(exp, cell, games: np.ndarray, rounds: np.ndarray, messages: dic
     import pyarrow as pa
     n = len(games)
     seats = tuple(getattr(cell, "seats", ()))
+    seat = games["player"]
     if seats:           # several heroes: each row is one seat's hero and policy
-        return _seat_chunk_tables(exp, cell, games, rounds, messages, tactic_ids, n_rounds)
+        specs = cell.seat_specs()
+        who = {"hero": _seat_names(seat, seats),
+               "policy": _seat_names(seat, [x[0] for x in specs]),
+               "policy_label": _seat_names(seat, [x[2] for x in specs]),
+               "policy_params": _seat_names(seat, [json.dumps(x[1], sort_keys=True) for x in specs])}
+    else:
+        who = {"hero": _const_str(cell.hero, n), "policy": _const_str(cell.policy, n),
+               "policy_label": _const_str(cell.policy_label, n),
+               "policy_params": _const_str(cell.policy_params_json(), n)}
     cols = {
         "experiment": _const_str(exp.name, n),
         "cell": _arrow(np.full(n, cell.index, np.int32)),
         "cell_label": _const_str(cell.label, n),
         "seed": _arrow(np.full(n, exp.seed, np.uint64)),
         "game_index": _arrow(games["game_index"]),
-        "player": _arrow(games["player"]),
+        "player": _arrow(seat),
+    }
+    if seats:
+        cols["players"] = _arrow(np.full(n, len(seats), np.int8))
+    cols.update({
         "scenario": _const_str(cell.scenario, n),
         "lost_legion": _arrow(np.full(n, bool(cell.lost_legion))),
         "content_arm": _const_str(cell.content_arm, n),
         "content_hash": _const_str(exp.content_hashes.get(cell.content_arm, ""), n),
-        "hero": _const_str(cell.hero, n),
-        "policy": _const_str(cell.policy, n),
-        "policy_label": _const_str(cell.policy_label, n),
-        "policy_params": _const_str(cell.policy_params_json(), n),
+        **who,
         "tactic_arm": _const_str(cell.tactic_arm, n),
         "restriction_arm": _const_str(cell.restriction_arm, n),
-    }
+    })
     for r in range(n_rounds):
         cols[f"tactic_r{r + 1}"] = _names(games["tactics"][:, r].astype(np.int64) - 1, tactic_ids)
     cols["termination"] = _names(games["termination"], TERMINATIONS, -99)
@@ -178,6 +195,11 @@ def chunk_tables(exp, cell, games: np.ndarray, rounds: np.ndarray, messages: dic
                                      for g in games["game_index"]] if messages else np.full(n, -1), texts)
     score = games["score"]
     cols["score"] = _arrow(score, score != SCORE_MISSING)
+    if seats:
+        fin = games["finished"]
+        cols["titles"] = _arrow(games["titles"].astype(np.int32), fin)
+        cols["won"] = _arrow(games["won"], fin)
+        cols["rank"] = _arrow(games["rank"], fin)
     for f in STATS_FIELDS:
         cols[f] = _arrow(games[f])
     for k, site in enumerate(SITE_IDS):
@@ -190,8 +212,10 @@ def chunk_tables(exp, cell, games: np.ndarray, rounds: np.ndarray, messages: dic
         "cell": _arrow(np.full(rn, cell.index, np.int32)),
         "game_index": _arrow(rounds["game_index"]),
         "player": _arrow(rounds["player"]),
-        "round": _arrow(rounds["round"]),
     }
+    if seats:
+        rcols["hero"] = _seat_names(rounds["player"], seats)
+    rcols["round"] = _arrow(rounds["round"])
     for f in ROUND_FIELDS:
         if f == "tactic":
             rcols["tactic"] = _names(rounds["tactic"].astype(np.int64) - 1, tactic_ids)
@@ -205,86 +229,34 @@ def _seat_names(codes: np.ndarray, names: list):
     return _names(codes.astype(np.int64), list(names))
 
 
-def _seat_chunk_tables(exp, cell, games: np.ndarray, rounds: np.ndarray, messages: dict,
-                       tactic_ids: list, n_rounds: int):
-    """:func:`chunk_tables` of a cell of several heroes: one row per game and seat, with that
-    seat's hero and policy, and the columns of a competitive game: ``players``, ``titles``
-    (20.3), ``won`` (20.1.1: ties share) and ``rank`` (tied seats share)."""
-    import pyarrow as pa
-    n = len(games)
-    seat = games["player"]
-    specs = cell.seat_specs()
-    cols = {
-        "experiment": _const_str(exp.name, n),
-        "cell": _arrow(np.full(n, cell.index, np.int32)),
-        "cell_label": _const_str(cell.label, n),
-        "seed": _arrow(np.full(n, exp.seed, np.uint64)),
-        "game_index": _arrow(games["game_index"]),
-        "player": _arrow(seat),
-        "players": _arrow(np.full(n, len(cell.seats), np.int8)),
-        "scenario": _const_str(cell.scenario, n),
-        "lost_legion": _arrow(np.full(n, bool(cell.lost_legion))),
-        "content_arm": _const_str(cell.content_arm, n),
-        "content_hash": _const_str(exp.content_hashes.get(cell.content_arm, ""), n),
-        "hero": _seat_names(seat, cell.seats),
-        "policy": _seat_names(seat, [x[0] for x in specs]),
-        "policy_label": _seat_names(seat, [x[2] for x in specs]),
-        "policy_params": _seat_names(seat, [json.dumps(x[1], sort_keys=True) for x in specs]),
-        "tactic_arm": _const_str(cell.tactic_arm, n),
-        "restriction_arm": _const_str(cell.restriction_arm, n),
-    }
-    for r in range(n_rounds):
-        cols[f"tactic_r{r + 1}"] = _names(games["tactics"][:, r].astype(np.int64) - 1, tactic_ids)
-    cols["termination"] = _names(games["termination"], TERMINATIONS, -99)
-    cols["finished"] = _arrow(games["finished"])
-    cols["error"] = _names(games["error"], ERRORS, -99)
-    texts = sorted(set(messages.values()))
-    which = {t: i for i, t in enumerate(texts)}
-    cols["stopped_reason"] = _names([which[messages[int(g)]] if int(g) in messages else -1
-                                     for g in games["game_index"]] if messages else np.full(n, -1), texts)
-    score = games["score"]
-    fin = games["finished"]
-    cols["score"] = _arrow(score, score != SCORE_MISSING)
-    cols["titles"] = _arrow(games["titles"].astype(np.int32), fin)
-    cols["won"] = _arrow(games["won"], fin)
-    cols["rank"] = _arrow(games["rank"], fin)
-    for f in STATS_FIELDS:
-        cols[f] = _arrow(games[f])
-    for k, site in enumerate(SITE_IDS):
-        cols[f"conquered_{site}"] = _arrow(games["conquered"][:, k].astype(np.int32))
-    cols["seconds"] = _arrow(games["seconds"])
-    gt = pa.table(cols)
-    rn = len(rounds)
-    rcols = {
-        "experiment": _const_str(exp.name, rn),
-        "cell": _arrow(np.full(rn, cell.index, np.int32)),
-        "game_index": _arrow(rounds["game_index"]),
-        "player": _arrow(rounds["player"]),
-        "hero": _seat_names(rounds["player"], cell.seats),
-        "round": _arrow(rounds["round"]),
-    }
-    for f in ROUND_FIELDS:
-        if f == "tactic":
-            rcols["tactic"] = _names(rounds["tactic"].astype(np.int64) - 1, tactic_ids)
-        else:
-            rcols[f] = _arrow(rounds[f])
-    return gt, pa.table(rcols)
-
-
 def _chunk_stem(cell: int, start: int, stop: int) -> str:
     return f"c{cell:04d}-g{start:09d}-{stop:09d}"
 
 
-def _write_parquet(table, path: Path, metadata: Optional[dict] = None) -> None:
-    """Write the chunk file ``table`` to ``path`` (:func:`_chunk_options`) atomically: a
-    temporary name in the same folder, then rename."""
-    import pyarrow.parquet as pq
+#: The chunk files' suffix: Arrow IPC files (``pyarrow.ipc``), which the parent writes with
+#: about a third of the CPU of a Parquet file and reads back without decoding (memory-mapped)
+#: when it appends them to ``games.parquet`` out of order; the final files are encoded once.
+CHUNK_SUFFIX = ".arrow"
+#: The chunk files of earlier versions (Parquet; docs/experiments.md): still read, so that a
+#: run interrupted by an earlier version can be resumed by this one.
+OLD_CHUNK_SUFFIX = ".parquet"
+#: IPC body compression of the chunk files (docs/experiments.md "Speed and memory").
+CHUNK_COMPRESSION = "lz4"
+
+
+def _write_ipc(table, path: Path, metadata: Optional[dict] = None) -> None:
+    """Write the chunk file ``table`` to ``path`` (Arrow IPC, :data:`CHUNK_COMPRESSION`)
+    atomically: a temporary name in the same folder, then rename."""
+    import pyarrow as pa
+    import pyarrow.ipc as ipc
     if metadata:
         table = table.replace_schema_metadata({**(table.schema.metadata or {}),
                                                b"mksim": json.dumps(metadata).encode()})
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
     try:
-        pq.write_table(table, tmp, **_chunk_options(table.schema))
+        with pa.OSFile(str(tmp), "wb") as sink, \
+                ipc.new_file(sink, table.schema, options=ipc.IpcWriteOptions(compression=CHUNK_COMPRESSION)) as w:
+            w.write_table(table)
         os.replace(tmp, path)
     finally:
         if tmp.exists():
@@ -295,28 +267,75 @@ def write_chunk(out: Path, record: dict, games_table, rounds_table) -> None:
     """Store one finished chunk: its rounds file, then its games file (which marks it done)."""
     d = out / CHUNKS
     stem = _chunk_stem(record["cell"], record["start"], record["stop"])
-    _write_parquet(rounds_table, d / f"{stem}.rounds.parquet")
-    _write_parquet(games_table, d / f"{stem}.games.parquet", record)
+    _write_ipc(rounds_table, d / f"{stem}.rounds{CHUNK_SUFFIX}")
+    _write_ipc(games_table, d / f"{stem}.games{CHUNK_SUFFIX}", record)
+
+
+def chunk_files(out: Path, kind: str = "games") -> list:
+    """The ``kind`` ("games" or "rounds") chunk files in ``out/chunks``, in plan order (the
+    file names sort so), of either format; a chunk stored in both formats (cannot happen
+    in one run) counts once, as its Arrow file."""
+    d = Path(out) / CHUNKS
+    if not d.is_dir():
+        return []
+    files = {}
+    for suffix in (OLD_CHUNK_SUFFIX, CHUNK_SUFFIX):       # the Arrow file wins
+        for p in d.glob(f"c*-g*-*.{kind}{suffix}"):
+            files[p.name[:-len(suffix)]] = p
+    return [files[k] for k in sorted(files)]
+
+
+def read_chunk(path: Path, columns=None):
+    """One chunk file (Arrow IPC memory-mapped, without copying, or an earlier version's
+    Parquet) as a pyarrow Table, with its schema metadata."""
+    import pyarrow as pa
+    path = Path(path)
+    if path.name.endswith(CHUNK_SUFFIX):
+        import pyarrow.ipc as ipc
+        t = ipc.open_file(pa.memory_map(str(path))).read_all()
+        return t.select(columns) if columns is not None else t
+    import pyarrow.parquet as pq
+    return pq.ParquetFile(path).read(columns=columns)
+
+
+def _chunk_schema(path: Path):
+    import pyarrow as pa
+    if path.name.endswith(CHUNK_SUFFIX):
+        import pyarrow.ipc as ipc
+        return ipc.open_file(pa.memory_map(str(path))).schema
+    import pyarrow.parquet as pq
+    return pq.read_schema(path)
 
 
 def done_chunks(out: Path) -> dict:
-    """{(cell, start, stop): record} of the whole chunks stored in ``out/chunks``."""
+    """{(cell, start, stop): record} of the whole chunks stored in ``out/chunks`` (either
+    format: a run interrupted by an earlier version resumes with its Parquet chunks)."""
     found = {}
-    d = out / CHUNKS
-    files = sorted(d.glob("c*-g*-*.games.parquet")) if d.is_dir() else []
+    files = chunk_files(out)
     if not files:
         return found             # a new run: pyarrow is imported while the workers start
-    import pyarrow.parquet as pq
     for p in files:
-        if not (d / p.name.replace(".games.", ".rounds.")).exists():
+        suffix = CHUNK_SUFFIX if p.name.endswith(CHUNK_SUFFIX) else OLD_CHUNK_SUFFIX
+        if not p.with_name(p.name.replace(".games.", ".rounds.")).exists():
             continue
         try:
-            meta = pq.read_schema(p).metadata or {}
+            meta = _chunk_schema(p).metadata or {}
             rec = json.loads(meta[b"mksim"])
         except Exception:          # noqa: BLE001 - an unreadable chunk is simply run again
             continue
-        found[(rec["cell"], rec["start"], rec["stop"])] = rec
+        key = (rec["cell"], rec["start"], rec["stop"])
+        if p.name != f"{_chunk_stem(*key)}.games{suffix}":
+            continue               # a file renamed by hand: its name and its record disagree
+        found[key] = rec
     return found
+
+
+def _stored_chunk(out: Path, key, kind: str) -> Path:
+    """The ``kind`` file of the stored chunk ``key``: this version's Arrow file, else an
+    earlier version's Parquet file."""
+    stem = Path(out) / CHUNKS / f"{_chunk_stem(*key)}.{kind}"
+    arrow = stem.with_name(stem.name + CHUNK_SUFFIX)
+    return arrow if arrow.exists() else stem.with_name(stem.name + OLD_CHUNK_SUFFIX)
 
 
 def _parquet_options(schema) -> dict:
@@ -327,14 +346,6 @@ def _parquet_options(schema) -> dict:
     import pyarrow as pa
     return {"compression": "zstd",
             "use_dictionary": [f.name for f in schema if pa.types.is_string(f.type)] or False}
-
-
-def _chunk_options(schema) -> dict:
-    """Writer settings of the chunk files, which live only until the run is complete and are
-    read back at most once: lz4 and no column statistics (about a third less parent CPU per
-    chunk than :func:`_parquet_options`: 19.4 against 28.2 ms for a 5,000-game chunk's two
-    files, median of 7 on the loaded machine; the files are about twice as large)."""
-    return {**_parquet_options(schema), "compression": "lz4", "write_statistics": False}
 
 
 class StreamingConsolidation:
@@ -372,7 +383,6 @@ class StreamingConsolidation:
         """Chunk ``key`` is stored (``tables``: its games and rounds tables): append every chunk
         that is now next in plan order."""
         import pyarrow as pa
-        import pyarrow.parquet as pq
         if key is not None:
             self.stored.add(key)
         while self.next < len(self.plan) and self.plan[self.next] in self.stored:
@@ -380,8 +390,7 @@ class StreamingConsolidation:
             if k == key and tables is not None:
                 parts = tables
             else:
-                stem = self.out / CHUNKS / _chunk_stem(*k)
-                parts = [pq.ParquetFile(f"{stem}.{kind}.parquet").read() for kind in self.KINDS]
+                parts = [read_chunk(_stored_chunk(self.out, k, kind)) for kind in self.KINDS]
             for kind, t in zip(self.KINDS, parts):
                 self._append(kind, t)
             del parts
@@ -536,10 +545,16 @@ def read_games(out: Path, columns=None, filters=None):
     path = out / "games.parquet"
     if path.exists():
         return pq.read_table(path, columns=columns, filters=filters)
-    parts = sorted((out / CHUNKS).glob("c*-g*-*.games.parquet")) if (out / CHUNKS).is_dir() else []
+    parts = chunk_files(out)
     if not parts:
         return None
-    tables = [pq.read_table(p, columns=columns, filters=filters).replace_schema_metadata(None) for p in parts]
+    expr = pq.filters_to_expression(filters) if filters else None
+    tables = []
+    for p in parts:
+        t = read_chunk(p).replace_schema_metadata(None)
+        if expr is not None:
+            t = t.filter(expr)
+        tables.append(t.select(columns) if columns is not None else t)
     return pa.concat_tables(tables)
 
 
@@ -630,18 +645,20 @@ def _wilson(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
 SUMMARY_COLUMNS = ["cell", "finished", "fame", "score", "termination", "seconds"]
 
 
-def _batches(games):
-    """Record batches of the summary columns: a pyarrow Table, or a results folder read
-    row group by row group (memory stays flat however many games are stored)."""
+def _batches(games, columns=SUMMARY_COLUMNS):
+    """Record batches of ``columns``: a pyarrow Table, or a results folder read row group by
+    row group, or chunk file by chunk file while it is not complete (memory stays flat
+    however many games are stored)."""
     import pyarrow.parquet as pq
     if isinstance(games, (str, Path)):
         out = Path(games)
-        files = [out / "games.parquet"] if (out / "games.parquet").exists() else \
-            sorted((out / CHUNKS).glob("c*-g*-*.games.parquet")) if (out / CHUNKS).is_dir() else []
-        for f in files:
-            yield from pq.ParquetFile(f).iter_batches(columns=SUMMARY_COLUMNS, batch_size=65536)
+        if (out / "games.parquet").exists():
+            yield from pq.ParquetFile(out / "games.parquet").iter_batches(columns=columns, batch_size=65536)
+            return
+        for f in chunk_files(out):
+            yield from read_chunk(f, columns).to_batches(max_chunksize=65536)
     else:
-        yield from games.select(SUMMARY_COLUMNS).to_batches(max_chunksize=65536)
+        yield from games.select(columns).to_batches(max_chunksize=65536)
 
 
 def summary_rows(manifest: dict, games) -> list[dict]:
@@ -700,21 +717,12 @@ def seat_summary_rows(manifest: dict, games) -> list[dict]:
     ties share, 20.1.1) with a Wilson interval, and the cell's games/s per worker core.
 
     ``games`` is a pyarrow Table or a results folder (streamed by row groups)."""
-    import pyarrow.parquet as pq
     cells = manifest["experiment"]["cells"]
     k = max(c["index"] for c in cells) + 1
     seats = max(len(c.get("seats", ())) for c in cells) or 1
     shape = (k, seats)
     acc = {name: np.zeros(shape) for name in ("n", "fin", "fame", "fame2", "score", "score2", "won", "secs")}
-    if isinstance(games, (str, Path)):
-        out = Path(games)
-        files = [out / "games.parquet"] if (out / "games.parquet").exists() else \
-            sorted((out / CHUNKS).glob("c*-g*-*.games.parquet")) if (out / CHUNKS).is_dir() else []
-        batches = (b for f in files for b in pq.ParquetFile(f).iter_batches(columns=SEAT_SUMMARY_COLUMNS,
-                                                                              batch_size=65536))
-    else:
-        batches = games.select(SEAT_SUMMARY_COLUMNS).to_batches(max_chunksize=65536)
-    for b in batches:
+    for b in _batches(games, SEAT_SUMMARY_COLUMNS):
         cell = _numpy(b.column(0), np.int64)
         seat = _numpy(b.column(1), np.int64)
         idx = cell * seats + seat

@@ -595,7 +595,15 @@ def play_cell_chunk(cell, seed: int, start: int, stop: int, in_worker: bool = Fa
 
     Game ``k`` is set up from ``(seed, k)`` and the policy is reset with ``(seed, k)`` in
     every cell (common random numbers), whatever process plays it.  The numbers come from
-    the engine's counters (``fill_game``, one C call per game), not from replaying the game.
+    the engine's counters (``fill_game``, one C call per game and seat), not from replaying
+    the game.
+
+    A cell of several heroes (``cell.seats``) has one games row per game and seat (game
+    order, then seat order) and one rounds row per game, seat and round.  ``score`` is the
+    seat's final score (17.3.1, 20.1-20.3: Fame, achievements, titles), ``titles`` its title
+    points (20.3), ``won`` most points (ties share the victory, 20.1.1) and ``rank`` 1 + the
+    seats with more points (tied seats share a rank); ``seconds`` is the game's time on each
+    of its rows.
 
     Returns
     -------
@@ -606,32 +614,40 @@ def play_cell_chunk(cell, seed: int, start: int, stop: int, in_worker: bool = Fa
     seconds : float
     """
     import time
-    from ._access import ROUND_FIELDS, STATS_FIELDS, STATS_MAX_ROUNDS, STATS_SITE_KINDS, fill_game
+    from ._access import ROUND_FIELDS, STATS_FIELDS, STATS_MAX_ROUNDS, STATS_SITE_KINDS, fill_game, seat_scores
     from .results import GAMES_DTYPE, ROUNDS_DTYPE
     if in_worker:
         _worker_init()           # no-op when loky's initializer already ran it
-    if getattr(cell, "seats", ()):
-        return _play_seats_chunk(cell, seed, start, stop)
     t_chunk = time.perf_counter()
     config = cell_config(cell)
     game = config.game()
-    pol = get_policy(cell.policy, **dict(cell.params))
-    forced = {r: game.tables.tactic_ids.index(t) for r, t in cell.forced}
+    seats = tuple(getattr(cell, "seats", ()))
+    if seats:
+        pol, forced = cell_policies(cell), None
+    else:
+        pol = get_policy(cell.policy, **dict(cell.params))
+        forced = {r: game.tables.tactic_ids.index(t) for r, t in cell.forced}
     restrict = restriction_indices(cell, game.tables)
+    n_seats = len(seats) or 1
     n = stop - start
-    # per-game numbers go into plain int32 buffers (one C call, fill_game, per game); the
+    rows = n * n_seats
+    # per-row numbers go into plain buffers (one C call, fill_game, per game and seat); the
     # structured arrays are filled column by column at the end, so Python work per game
     # stays small
-    stats = np.zeros((n, len(STATS_FIELDS)), np.int32)
-    tactics = np.zeros((n, STATS_MAX_ROUNDS), np.int32)
-    sites = np.zeros((n, STATS_SITE_KINDS), np.int32)
-    rbuf = np.zeros((n * STATS_MAX_ROUNDS, len(ROUND_FIELDS)), np.int32)
-    n_rounds = np.zeros(n, np.int64)
-    term = np.zeros(n, np.int8)
-    finished = np.zeros(n, np.bool_)
-    errors = np.zeros(n, np.int8)
-    score = np.full(n, SCORE_MISSING, np.int32)
-    seconds = np.zeros(n, np.float64)
+    stats = np.zeros((rows, len(STATS_FIELDS)), np.int32)
+    tactics = np.zeros((rows, STATS_MAX_ROUNDS), np.int32)
+    sites = np.zeros((rows, STATS_SITE_KINDS), np.int32)
+    rbuf = np.zeros((rows * STATS_MAX_ROUNDS, len(ROUND_FIELDS)), np.int32)
+    n_rounds = np.zeros(rows, np.int64)
+    term = np.zeros(rows, np.int8)
+    finished = np.zeros(rows, np.bool_)
+    errors = np.zeros(rows, np.int8)
+    score = np.full(rows, SCORE_MISSING, np.int32)
+    seconds = np.zeros(rows, np.float64)
+    if seats:
+        titles = np.zeros(rows, np.int16)
+        won = np.zeros(rows, np.bool_)
+        rank = np.zeros(rows, np.int8)
     messages = {}
     nr = 0
     clock = time.perf_counter
@@ -642,100 +658,47 @@ def play_cell_chunk(cell, seed: int, start: int, stop: int, in_worker: bool = Fa
         state, error, message = _play_state(config, seed, g, pol, forced, restrict)
         core = state.core
         done = error == ERROR_NONE and state.engine.is_terminal()
-        term[i] = TERM_STEP_LIMIT if error == ERROR_STEP_LIMIT else outcome_numbers(core)[0]
-        finished[i] = done
-        errors[i] = error
-        if done:
-            score[i] = final_score(core, scoring, rounds_total, cities)
-        k = fill_game(core, 0, i, stats, tactics, sites, rbuf, nr)
-        n_rounds[i] = k
-        nr += k
-        if message:
-            messages[g] = message
-        seconds[i] = clock() - t0
-    games = np.zeros(n, dtype=GAMES_DTYPE)
-    games["game_index"] = np.arange(start, stop)
-    games["termination"] = term
-    games["finished"] = finished
-    games["error"] = errors
-    games["score"] = score
-    for k, name in enumerate(STATS_FIELDS):
-        games[name] = stats[:, k]
-    games["tactics"] = tactics
-    games["conquered"] = sites
-    games["seconds"] = seconds
-    rounds = np.zeros(nr, dtype=ROUNDS_DTYPE)
-    rounds["game_index"] = np.repeat(np.arange(start, stop, dtype=np.int64), n_rounds)
-    # round numbers 1..k of each game: positions within each game's run of rows
-    first_row = np.repeat(np.cumsum(n_rounds) - n_rounds, n_rounds)
-    rounds["round"] = np.arange(nr) - first_row + 1
-    for k, name in enumerate(ROUND_FIELDS):
-        rounds[name] = rbuf[:nr, k]
-    return games, rounds, messages, time.perf_counter() - t_chunk
-
-
-def _play_seats_chunk(cell, seed: int, start: int, stop: int):
-    """:func:`play_cell_chunk` for a cell of several heroes: one games row per game and seat
-    (game order, then seat order) and one rounds row per game, seat and round.  ``score`` is
-    the seat's final score (17.3.1, 20.1-20.3: Fame, achievements, titles), ``titles`` its
-    title points (20.3), ``won`` most points (ties share the victory, 20.1.1) and ``rank``
-    1 + the seats with more points (tied seats share a rank); ``seconds`` is the game's time
-    on each of its rows."""
-    import time
-    from ._access import ROUND_FIELDS, STATS_FIELDS, STATS_MAX_ROUNDS, STATS_SITE_KINDS, fill_game, seat_scores
-    from .results import GAMES_DTYPE, ROUNDS_DTYPE
-    t_chunk = time.perf_counter()
-    config = cell_config(cell)
-    game = config.game()
-    pols = cell_policies(cell)
-    restrict = restriction_indices(cell, game.tables)
-    n_seats = len(cell.seats)
-    n = stop - start
-    rows = n * n_seats
-    stats = np.zeros((rows, len(STATS_FIELDS)), np.int32)
-    tactics = np.zeros((rows, STATS_MAX_ROUNDS), np.int32)
-    sites = np.zeros((rows, STATS_SITE_KINDS), np.int32)
-    rbuf = np.zeros((rows * STATS_MAX_ROUNDS, len(ROUND_FIELDS)), np.int32)
-    n_rounds = np.zeros(rows, np.int64)
-    games = np.zeros(rows, dtype=GAMES_DTYPE)
-    games["score"] = SCORE_MISSING
-    messages = {}
-    nr = 0
-    clock = time.perf_counter
-    for i in range(n):
-        g = start + i
-        t0 = clock()
-        state, error, message = _play_state(config, seed, g, pols, None, restrict)
-        core = state.core
-        done = error == ERROR_NONE and state.engine.is_terminal()
         first = i * n_seats
-        block = games[first:first + n_seats]
-        block["game_index"] = g
-        block["player"] = np.arange(n_seats)
-        block["termination"] = TERM_STEP_LIMIT if error == ERROR_STEP_LIMIT else outcome_numbers(core)[0]
-        block["finished"] = done
-        block["error"] = error
-        if done:
+        end = first + n_seats
+        term[first:end] = TERM_STEP_LIMIT if error == ERROR_STEP_LIMIT else outcome_numbers(core)[0]
+        finished[first:end] = done
+        errors[first:end] = error
+        if done and seats:
             scored = seat_scores(core, game.titles)
             points = [x for x, _ in scored]
-            block["score"] = points
-            block["titles"] = [t for _, t in scored]
-            block["won"] = [x == max(points) for x in points]
-            block["rank"] = [1 + sum(y > x for y in points) for x in points]
+            score[first:end] = points
+            titles[first:end] = [t for _, t in scored]
+            won[first:end] = [x == max(points) for x in points]
+            rank[first:end] = [1 + sum(y > x for y in points) for x in points]
+        elif done:
+            score[first] = final_score(core, scoring, rounds_total, cities)
         for p in range(n_seats):
             k = fill_game(core, p, first + p, stats, tactics, sites, rbuf, nr)
             n_rounds[first + p] = k
             nr += k
         if message:
             messages[g] = message
-        block["seconds"] = clock() - t0
+        seconds[first:end] = clock() - t0
+    games = np.zeros(rows, dtype=GAMES_DTYPE)
+    games["game_index"] = np.repeat(np.arange(start, stop), n_seats)
+    games["player"] = np.tile(np.arange(n_seats), n)
+    games["termination"] = term
+    games["finished"] = finished
+    games["error"] = errors
+    games["score"] = score
+    if seats:
+        games["titles"] = titles
+        games["won"] = won
+        games["rank"] = rank
     for k, name in enumerate(STATS_FIELDS):
         games[name] = stats[:, k]
     games["tactics"] = tactics
     games["conquered"] = sites
+    games["seconds"] = seconds
     rounds = np.zeros(nr, dtype=ROUNDS_DTYPE)
     rounds["game_index"] = np.repeat(np.repeat(np.arange(start, stop, dtype=np.int64), n_seats), n_rounds)
     rounds["player"] = np.repeat(np.tile(np.arange(n_seats, dtype=np.int8), n), n_rounds)
+    # round numbers 1..k of each game and seat: positions within each one's run of rows
     first_row = np.repeat(np.cumsum(n_rounds) - n_rounds, n_rounds)
     rounds["round"] = np.arange(nr) - first_row + 1
     for k, name in enumerate(ROUND_FIELDS):

@@ -180,11 +180,70 @@ def test_resume_after_deleted_chunks_runs_only_those(small, tmp_path):
         gt, rt = store.chunk_tables(exp, cell, games, rounds, msgs, list(g.tables.tactic_ids), g.rounds)
         store.write_chunk(out, {"cell": key[0], "start": key[1], "stop": key[2], "games": len(games),
                                 "finished": 0, "seconds": secs, "written": store.now()}, gt, rt)
-    (out / "chunks" / ".c0000-g000000004-000000008.games.parquet.tmp1").write_bytes(b"half")
+    (out / "chunks" / ".c0000-g000000004-000000008.games.arrow.tmp1").write_bytes(b"half")
     again = []
     run_experiment(exp, out, jobs=1, on_chunk=lambda rec, d, t: again.append((rec["cell"], rec["start"])))
     assert len(again) == len(plan_chunks(exp, 4)) - 2 and (0, 0) not in again and (0, 4) not in again
     assert table(out).equals(table(ref)) and table(out, "rounds").equals(table(ref, "rounds"))
+
+
+def _old_parquet_chunk(out, record, games_table, rounds_table):
+    """A chunk as the versions before Arrow chunk files stored it (mksim.results of commit
+    50718af): ``.rounds.parquet`` then ``.games.parquet`` with the record in the schema
+    metadata, lz4, dictionary pages for the strings, no statistics."""
+    import pyarrow as pa
+    stem = out / "chunks" / f"c{record['cell']:04d}-g{record['start']:09d}-{record['stop']:09d}"
+    for kind, t, meta in (("rounds", rounds_table, None), ("games", games_table, record)):
+        if meta:
+            t = t.replace_schema_metadata({b"mksim": json.dumps(meta).encode()})
+        pq.write_table(t, f"{stem}.{kind}.parquet", compression="lz4", write_statistics=False,
+                       use_dictionary=[f.name for f in t.schema if pa.types.is_string(f.type)])
+
+
+def test_a_run_interrupted_by_the_parquet_chunk_version_resumes(small, tmp_path):
+    """A folder left mid-run by the earlier version (Parquet chunk files) is read as it is:
+    ``mksim results`` and ``replay`` use its chunks, and a resume plays only the missing
+    chunks, in this version's Arrow files, ending with exactly the uninterrupted rows."""
+    import pyarrow as pa
+    exp_path, exp, ref, _ = small
+    out = tmp_path / "old"
+    shutil.copytree(ref, out)
+    (out / "games.parquet").unlink()
+    (out / "rounds.parquet").unlink()
+    m = json.loads((out / "manifest.json").read_text())
+    m["run"]["status"] = "interrupted"
+    m["chunks"] = m["chunks"][:3]
+    store.write_manifest(out, m)
+    (out / "chunks").mkdir()
+    from mksim.runner import play_cell_chunk, cell_config
+    plan = plan_chunks(exp, 4)
+    for j, key in enumerate(plan[:3]):
+        cell = exp.cells[key[0]]
+        g = cell_config(cell).game()
+        games, rounds, msgs, secs = play_cell_chunk(cell, exp.seed, key[1], key[2])
+        gt, rt = store.chunk_tables(exp, cell, games, rounds, msgs, list(g.tables.tactic_ids), g.rounds)
+        rec = {"cell": key[0], "start": key[1], "stop": key[2], "games": len(games), "finished": 0,
+               "seconds": secs, "written": store.now()}
+        (store.write_chunk if j == 2 else _old_parquet_chunk)(out, rec, gt, rt)   # the third one: this version's
+    names = sorted(p.name for p in (out / "chunks").iterdir())
+    assert names == ["c0000-g000000000-000000004.games.parquet", "c0000-g000000000-000000004.rounds.parquet",
+                     "c0000-g000000004-000000008.games.parquet", "c0000-g000000004-000000008.rounds.parquet",
+                     "c0000-g000000008-000000010.games.arrow", "c0000-g000000008-000000010.rounds.arrow"]
+    new = out / "chunks" / names[4]
+    assert json.loads(pa.ipc.open_file(new).schema.metadata[b"mksim"])["start"] == 8     # an Arrow IPC file
+    assert set(store.done_chunks(out)) == set(plan[:3])
+    r = invoke("results", out)
+    assert r.exit_code == 0 and "status: interrupted" in r.output, r.output
+    row = next(line for line in r.output.splitlines() if line.lstrip().startswith("0 "))
+    assert " 10 " in row, r.output                                # cell 0's ten games, from both formats
+    for game in (1, 9):                                           # a Parquet chunk's game and an Arrow one's
+        r = invoke("replay", out, "--game", game, "--cell", 0)
+        assert r.exit_code == 0 and "reproduces the stored row exactly" in r.output, r.output
+    again = []
+    run_experiment(exp, out, jobs=1, on_chunk=lambda rec, d, t: again.append(rec["cell"]))
+    assert len(again) == len(plan) - 3 and 0 not in again
+    assert table(out).equals(table(ref)) and table(out, "rounds").equals(table(ref, "rounds"))
+    assert (out / "games.parquet").read_bytes() != b"" and not (out / "chunks").exists()
 
 
 def _children(pid):
@@ -220,7 +279,7 @@ def _start_long(exp_path, out, chunks=1, workers=0):
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     end = time.monotonic() + 120
     while time.monotonic() < end and proc.poll() is None:
-        if len(list((out / "chunks").glob("*.games.parquet"))) >= chunks and len(_workers(proc.pid)) >= workers:
+        if len(list((out / "chunks").glob("*.games.arrow"))) >= chunks and len(_workers(proc.pid)) >= workers:
             break
         time.sleep(0.02)
     return proc
@@ -253,8 +312,8 @@ def test_ctrl_c_stops_fast_keeps_whole_chunks_and_resume_completes(long_ref, tmp
     assert len(lines) == 1 and lines[0].startswith("interrupted: ") and "--resume --out" in lines[0], stderr
     assert "Traceback" not in stderr
     assert _gone(kids), "worker processes left behind"
-    chunks = list((out / "chunks").glob("*.games.parquet"))
-    stored = sum(pq.read_metadata(p).num_rows for p in chunks)
+    chunks = list((out / "chunks").glob("*.games.arrow"))
+    stored = sum(store.read_chunk(p).num_rows for p in chunks)
     assert 0 < stored < 12000 and f"interrupted: {stored} of 12000 games" in lines[0]
     assert not list((out / "chunks").glob(".*tmp*"))
     r = invoke("run", "--resume", "--out", out, "--jobs", 1, "--quiet")
@@ -290,12 +349,12 @@ def test_workers_of_a_parent_killed_before_any_chunk_exit(long_ref, tmp_path):
     assert proc.poll() is None, "the run ended before it could be killed"
     kids = _children(proc.pid)
     assert len(_workers(proc.pid)) == 2
-    early = not list((out / "chunks").glob("*.games.parquet"))
+    early = not list((out / "chunks").glob("*.games.arrow"))
     proc.kill()
     proc.wait(timeout=10)
     assert _gone(kids, within=20.0), "workers of a parent killed before their first chunk kept running"
     if early:        # nothing stored: a rerun plays the whole experiment (not a wall-clock assert)
-        assert not list((out / "chunks").glob("*.games.parquet"))
+        assert not list((out / "chunks").glob("*.games.arrow"))
 
 
 def test_worker_watchdog_exits_when_its_parent_is_gone(tmp_path):
@@ -368,7 +427,7 @@ def test_jobs_are_capped_at_the_cpus_available(tmp_path):
 
 def test_full_disk_and_vanished_folder_are_one_error_keeping_chunks(small, tmp_path, monkeypatch):
     exp_path, exp, ref, _ = small
-    real = store._write_parquet
+    real = store._write_ipc
     calls = {"n": 0}
 
     def full(table, path, metadata=None):
@@ -377,11 +436,11 @@ def test_full_disk_and_vanished_folder_are_one_error_keeping_chunks(small, tmp_p
             raise OSError(errno.ENOSPC, "No space left on device")
         return real(table, path, metadata)
 
-    monkeypatch.setattr(store, "_write_parquet", full)
+    monkeypatch.setattr(store, "_write_ipc", full)
     out = tmp_path / "full"
     r = invoke("run", exp_path, "--out", out, "--jobs", 1, "--chunk-size", 4)
     assert_error(r, "No space left on device", "8 of 40 games are stored")
-    assert len(list((out / "chunks").glob("*.games.parquet"))) == 2
+    assert len(list((out / "chunks").glob("*.games.arrow"))) == 2
 
     def vanish(table, path, metadata=None):
         calls["n"] += 1
@@ -390,7 +449,7 @@ def test_full_disk_and_vanished_folder_are_one_error_keeping_chunks(small, tmp_p
         return real(table, path, metadata)
 
     calls["n"] = 0
-    monkeypatch.setattr(store, "_write_parquet", vanish)
+    monkeypatch.setattr(store, "_write_ipc", vanish)
     r = invoke("run", exp_path, "--out", tmp_path / "gone", "--jobs", 1, "--chunk-size", 4)
     assert_error(r, "cannot write the results in", "No such file or directory")
 

@@ -225,7 +225,7 @@ def test_interrupted_run_resumes_to_the_same_rows(mp, tmp_path):
 
     with pytest.raises(RunInterrupted):
         run_experiment(exp, out, jobs=1, chunk_size=4, on_chunk=stop)
-    assert len(list((out / "chunks").glob("*.games.parquet"))) == 3      # 4 + 2 + 4 games
+    assert len(list((out / "chunks").glob("*.games.arrow"))) == 3      # 4 + 2 + 4 games
     r = invoke("run", "--resume", "--out", out, "--jobs", 1, "--quiet")
     assert r.exit_code == 0 and "1 arythea (heuristic)" in r.output, r.output
     for kind in ("games", "rounds"):

@@ -10,6 +10,7 @@ load as much as mksim on a shared machine, the CPU seconds much less.
 
     python tests/benchmarks/run_phases.py --games 100000 --jobs 2 --repeats 3
     python tests/benchmarks/run_phases.py --games 20000 --policy heuristic
+    python tests/benchmarks/run_phases.py --tree /path/old --tree .      # two checkouts, alternating
 """
 from __future__ import annotations
 
@@ -74,16 +75,16 @@ atexit.register(lambda: log("atexit"))
 '''
 
 
-def one(games: int, jobs: int, policy: str, tmp: Path) -> dict:
+def one(games: int, jobs: int, policy: str, tmp: Path, root: Path = ROOT) -> dict:
     log = tmp / "phases.log"
     out = tmp / "o"
     shutil.rmtree(out, ignore_errors=True)
     log.unlink(missing_ok=True)
-    env = dict(os.environ, MKSIM_PHASES=str(log), PYTHONPATH=os.pathsep.join([str(tmp), str(ROOT)]))
+    env = dict(os.environ, MKSIM_PHASES=str(log), PYTHONPATH=os.pathsep.join([str(tmp), str(root)]))
     load0 = os.getloadavg()[0]
     proc = subprocess.Popen([sys.executable, "-m", "mksim", "run", "--policy", policy, "--games", str(games),
                              "--seed", "0", "--jobs", str(jobs), "--out", str(out), "--quiet"],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+                            cwd=root, env=env, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
     t_exit = time.time()
     if status:
@@ -92,6 +93,7 @@ def one(games: int, jobs: int, policy: str, tmp: Path) -> dict:
     parent = rows[0][1]
     t0 = float(rows[0][3].split()[1])
     first, ev, procs = {}, {}, {}
+    inside, opened = {}, {}          # the parent's CPU inside each wrapped function
     for t, pid, cpu, what in rows:
         t, cpu = float(t), float(cpu)
         p = procs.setdefault(pid, {"chunks": 0, "play_cpu": 0.0})
@@ -108,6 +110,10 @@ def one(games: int, jobs: int, policy: str, tmp: Path) -> dict:
         if pid == parent:
             first.setdefault(what, (t, cpu))
             ev[what] = (t, cpu)
+            if what.startswith("begin "):
+                opened[what[6:]] = cpu
+            elif what.startswith("end ") and what[4:] in opened:
+                inside[what[4:]] = inside.get(what[4:], 0.0) + cpu - opened.pop(what[4:])
     workers = [p for p in procs.values() if p["chunks"]]
     others = [k for k, p in procs.items() if k != parent and not p["chunks"]]
     r = {"load": (load0 + os.getloadavg()[0]) / 2, "wall": t_exit - t0,
@@ -117,6 +123,9 @@ def one(games: int, jobs: int, policy: str, tmp: Path) -> dict:
     # loky's resource trackers (not waited for by the parent: their CPU is not in wait4)
     r["cpu other processes (own log)"] = sum(procs[k]["cpu"] for k in others)
     r["cpu parent before launch"] = first.get("begin _launch", (0, 0))[1]
+    # storing the chunks: tables built, chunk files written, appended to games/rounds.parquet
+    for name in ("chunk_tables", "write_chunk", "stream.add", "stream.finish"):
+        r[f"cpu parent in {name}"] = inside.get(name, 0.0)
     for name, key in (("t cli imported", "imported mksim.cli"), ("t workers started", "begin start_loky_workers"),
                       ("t launch", "begin _launch"), ("t run_experiment end", "end run_experiment"),
                       ("t summary end", "end _summary_lines"), ("t atexit", "atexit")):
@@ -140,18 +149,25 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--policy", default="random")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--tree", action="append", type=Path,
+                    help="a checkout to run (repeatable: the trees alternate, run by run); default this one")
     args = ap.parse_args()
+    trees = args.tree or [ROOT]
     tmp = Path(tempfile.mkdtemp(prefix="mksim-run-phases-"))
     try:
         (tmp / "sitecustomize.py").write_text(TRACER)
-        runs = [one(args.games, args.jobs, args.policy, tmp) for _ in range(args.repeats)]
+        runs = {t: [] for t in trees}
+        for _ in range(args.repeats):
+            for t in trees:
+                runs[t].append(one(args.games, args.jobs, args.policy, tmp, t))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"mksim run --games {args.games} --jobs {args.jobs} --policy {args.policy}: median [range], "
-          f"n = {len(runs)} (t: seconds after the parent process started)")
-    for k in runs[0]:
-        xs = [r[k] for r in runs if k in r]
-        print(f"  {k:40} {statistics.median(xs):8.3f}  [{min(xs):.3f} .. {max(xs):.3f}]")
+    for t in trees:
+        print(f"{t}: mksim run --games {args.games} --jobs {args.jobs} --policy {args.policy}: median [range], "
+              f"n = {len(runs[t])} (t: seconds after the parent process started)")
+        for k in runs[t][0]:
+            xs = [r[k] for r in runs[t] if k in r]
+            print(f"  {k:40} {statistics.median(xs):8.3f}  [{min(xs):.3f} .. {max(xs):.3f}]")
 
 
 if __name__ == "__main__":
