@@ -730,7 +730,8 @@ def default_chunk_size(games: int) -> int:
     """Games per chunk when neither the experiment nor --chunk-size says: about 8 chunks per
     cell (progress and resume have some grain), at most 5,000 games (about 1.5 MB of records
     in flight per chunk); a stored chunk costs the parent about 25 ms of CPU whatever its size
-    (building, writing and appending its tables) and ~7 ms more per 1,000 games.  Chunks of
+    (building, writing and appending its tables) and ~7 ms more per 1,000 games (measured with
+    Parquet chunk files; Arrow chunk files take about a fifth off the whole).  Chunks of
     10,000 took a fifth less of that CPU but raised the parent's peak at 1,000,000 games from
     ~165 to 181 MB (VmHWM; 195 MB sampled), too close to issue 10's 200 MB."""
     return max(1, min(5000, math.ceil(games / 8)))

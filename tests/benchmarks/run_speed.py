@@ -3,7 +3,7 @@
 One command measures the three figures of docs/experiments.md "Speed and memory":
 
 1. Overhead: ``mksim run`` of N random First Reconnaissance games (Arythea) with ``--jobs 2``,
-   games/s over the whole command (start-up, workers, Parquet chunks, consolidation, summary),
+   games/s over the whole command (start-up, workers, Arrow chunk files, Parquet, summary),
    against twice the one-core ``mksim bench`` games/s of the same games.  Target >= 0.70.
    Also the CPU cost: CPU seconds of the whole ``mksim run`` (parent and workers) over the CPU
    seconds of ``mksim bench`` (its whole process) for the same games; this one hardly depends
