@@ -773,6 +773,8 @@ cdef bint pending_check(const GameState* gs, const EngineStatics* es, const Stat
 cdef enum InternalErrorTurnFlow:      # more error_arg values of ERR_INTERNAL (INTERNAL_TEXT), for the turn-flow files
     INTERNAL_COMBAT_STEP = 6          # a listed combat step (attack, block, damage, next phase) failed in _combat
     INTERNAL_CUMBERSOME = 7           # reducing a listed Cumbersome attack failed (LL-6.5.2)
+    INTERNAL_RECRUIT = 8              # a listed recruit costs more than the Influence (10.6)
+    INTERNAL_BANNER = 9               # Banner of Command listed for a Unit that already carries one (LL-5.1)
 
 include "_engine_advanced.pxi"        # the Advanced Actions' turn-flow rules (handlers: _fx_advanced.pyx)
 include "_engine_spells.pxi"          # the Spells' turn-flow rules (handlers: _fx_spells.pyx)
@@ -2455,9 +2457,12 @@ INTERNAL_TEXT = {                                          # error_arg of ERR_IN
     INTERNAL_BLACK_MANA: "the powered Spell's black mana was no longer payable once its colour was paid (5.4.3)",
     INTERNAL_EXPLORE: "exploring the listed tile position failed (9.8)",
     INTERNAL_REWARD: "claiming the listed reward failed (13.5)",
-    INTERNAL_NO_OPTION: "an effect the legal list offered found nothing to choose from",
+    INTERNAL_NO_OPTION: "an effect handler met a state its playable rule had excluded (no option left, the "
+                        "chosen one gone, or a handler that never resolves)",
     INTERNAL_COMBAT_STEP: "the combat step failed in ext/_combat.pyx (11.5-11.7)",
     INTERNAL_CUMBERSOME: "reducing the Cumbersome attack failed (LL-6.5.2)",
+    INTERNAL_RECRUIT: "the Unit's price (after discounts, Thugs / Heroes) exceeds the Influence (10.6)",
+    INTERNAL_BANNER: "the Unit already carries a Banner of Command (LL-5.1)",
 }
 HEROES_RULE_TEXT = {
     HEROES_INTERACTIVE_SKILL: "its part that acts on the other heroes (8.2.2, interactive skill) with "
