@@ -79,6 +79,17 @@ cdef enum EngineError:
     ERR_UNIT_RULES = 11        # error_card = unit: special rules the engine does not know (a units.toml
                                # special_rules missing from _engine_units.pxi SPECIAL_UNIT_CODES), or a Banner
                                # on Utem Swordsmen (7.5 not implemented)
+    ERR_INTERNAL = 14          # an engine inconsistency, never the player's choice (legality is decided by
+                               # the legal list alone, Engine.c_apply): error_arg = INTERNAL_* what broke,
+                               # error_card = the card being resolved (or -1)
+
+cdef enum InternalError:       # error_arg of ERR_INTERNAL (INTERNAL_TEXT in _engine.pyx)
+    INTERNAL_REFUSED = 0            # an apply path returned ERR_ILLEGAL for a listed action
+    INTERNAL_NO_APPLY = 1           # a listed action kind that apply_action has no branch for
+    INTERNAL_BLACK_MANA = 2         # powered Spell: its black mana could not be paid after its colour
+    INTERNAL_EXPLORE = 3            # exploring a listed tile position failed
+    INTERNAL_REWARD = 4             # claiming a listed reward failed
+    INTERNAL_NO_OPTION = 5          # an effect the legal list offered found nothing to choose from
 
 cdef enum HeroesRule:          # error_arg of ERR_HEROES
     HEROES_INTERACTIVE_SKILL = 1    # 8.2.2: an interactive skill's part that acts on the other heroes

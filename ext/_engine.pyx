@@ -770,6 +770,12 @@ cdef bint pending_check(const GameState* gs, const EngineStatics* es, const Stat
     return False
 
 
+cdef enum InternalErrorTurnFlow:      # more error_arg values of ERR_INTERNAL (INTERNAL_TEXT), for the turn-flow files
+    INTERNAL_COMBAT_STEP = 6          # a listed combat step (attack, block, damage, next phase) failed in _combat
+    INTERNAL_CUMBERSOME = 7           # reducing a listed Cumbersome attack failed (LL-6.5.2)
+    INTERNAL_RECRUIT = 8              # a listed recruit costs more than the Influence (10.6)
+    INTERNAL_BANNER = 9               # Banner of Command listed for a Unit that already carries one (LL-5.1)
+
 include "_engine_advanced.pxi"        # the Advanced Actions' turn-flow rules (handlers: _fx_advanced.pyx)
 include "_engine_spells.pxi"          # the Spells' turn-flow rules (handlers: _fx_spells.pyx)
 include "_engine_artifacts.pxi"       # the Artifacts' turn-flow rules (handlers: _fx_artifacts.pyx)
@@ -1879,8 +1885,6 @@ cdef int take_tactic(GameState* gs, const EngineStatics* es, const Statics* st, 
     cdef Player* pl = &gs.players[gs.current]
     cdef int row
     k = forced_tactic(gs)
-    if k >= 0 and t != k:
-        return ERR_ILLEGAL                                       # legal == accepted
     if 0 < gs.round <= MAX_ROUNDS:
         if gs.forced_tactic[gs.round - 1] > 0 and k < 0:
             pl.stats.forced_missed |= <uint8_t>(1 << (gs.round - 1))
@@ -1889,8 +1893,6 @@ cdef int take_tactic(GameState* gs, const EngineStatics* es, const Statics* st, 
         if gs.tactics_available[k] == t:
             gs.tactics_available[k] = -1
             n = 1
-    if not n:
-        return ERR_ILLEGAL
     pl.tactic = <int8_t>t
     pl.round_order = <int8_t>es.tactic_row[t * es.tactic_stride + 1]   # 3.1.4
     if es.solo_tactics:
@@ -1985,8 +1987,6 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
     cdef const int32_t* r
     gs.steps += 1
     if gs.turn.handler_row >= 0:
-        if kind != A_CHOOSE or arg >= 64 or not ((gs.turn.ask_options >> arg) & 1):
-            return ERR_ILLEGAL
         row = gs.turn.handler_row
         gs.turn.handler_row = -1
         gs.turn.ask = ASK_NONE
@@ -1998,12 +1998,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             after_tactic(gs, es, st)                             # 3.1.3 resolved: next chooser or the turns
         return gs.error if res == RES_ERROR else ERR_NONE
     if gs.turn.pending_choice >= 0:
-        if kind != A_CHOOSE:
-            return ERR_ILLEGAL
         r = erow(es, gs.turn.pending_choice)
         if r[0] != OP_CHOICE:                                    # a colour for gain_mana / gain_crystal
-            if arg >= (NUM_COLOURS if r[1] == COLOUR_ANY else 4):
-                return ERR_ILLEGAL
             gs.turn.pending_choice = -1
             for k in range(r[2]):
                 if r[0] == OP_GAIN_MANA:
@@ -2012,8 +2008,6 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
                     gain_crystal(pl, gs, arg)                   # 5.3.2
             res = run_effects(gs, es, st, p)
             return gs.error if res == RES_ERROR else ERR_NONE
-        if arg >= r[5] or not node_playable(gs, es, r[4] + arg):
-            return ERR_ILLEGAL
         gs.turn.pending_choice = -1
         push_eval(gs, r[4] + arg)
         res = run_effects(gs, es, st, p)
@@ -2029,12 +2023,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
     if kind == A_CIRCLET_SKILL:                                  # Circlet of Proficiency
         return apply_circlet_skill(gs, es, st, p)
     if kind == A_TACTIC:
-        if gs.phase != PH_TACTICS or pl.banner_prep or units_upkeep_pending(gs):
-            return ERR_ILLEGAL
         return take_tactic(gs, es, st, arg)
     if kind == A_TACTIC_ABILITY:                                 # 3.2, 4.1
-        if not tactic_ability_ok(gs, es, arg):
-            return ERR_ILLEGAL
         gs.turn.hvars[7] = <int16_t>arg
         gs.turn.resolving_card = <int16_t>(-2 - pl.tactic)
         push_eval(gs, tactic_effect_row(es, pl.tactic))
@@ -2047,8 +2037,6 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
     if kind == A_SKILL_CRYSTAL:                                  # Source Freeze (_engine_skills.pxi)
         return source_freeze_crystal(gs, p, arg)
     if kind == A_FORFEIT:                                        # 4.2.5
-        if gs.phase != PH_TURN_START or gs.end_announced_by < 0 or pl.n_deck != 0 or pl.n_hand != 0:
-            return ERR_ILLEGAL
         end_actor_turn(gs, es, st)
         return ERR_NONE
     if kind == A_STEADY_TEMPO:
@@ -2056,12 +2044,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
     if kind >= A_INFLUENCE_BLOCK and kind <= A_PEACEFUL:         # _engine_advanced.pxi
         return apply_advanced_action(gs, es, p, kind, arg)
     if kind == A_RETURN_CARD:                                    # Crystal Joy (end of turn)
-        if gs.phase != PH_END_TURN or gs.turn.end_stage != END_DISCARD or not gs.turn.crystal_joy \
-                or arg >= pl.n_hand or not crystal_joy_in_discard(pl, gs.turn.crystal_joy_card):
-            return ERR_ILLEGAL
         card = pl.hand[arg]
-        if card == es.wound and gs.turn.crystal_joy != 2:
-            return ERR_ILLEGAL                                   # 6.2.2
         remove_at(pl.hand, &pl.n_hand, arg)
         push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
         for i in range(pl.n_discard - 1, -1, -1):
@@ -2072,21 +2055,15 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         gs.turn.crystal_joy = 0
         return ERR_NONE
     if kind == A_ANNOUNCE_END:                                   # 4.2
-        if gs.phase != PH_TURN_START or pl.n_deck != 0 or gs.end_announced_by >= 0:
-            return ERR_ILLEGAL
         gs.end_announced_by = <int8_t>p
         gs.last_turn_taken[p] = 1
         end_actor_turn(gs, es, st)                               # 4.2.6: nothing else happens
         return ERR_NONE
     if kind == A_REGULAR_TURN:
-        if gs.phase != PH_TURN_START or not regular_turn_possible(gs, es):
-            return ERR_ILLEGAL                                   # 4.3.2
         gs.turn.empty_start = 1 if pl.n_hand == 0 and pl.n_deck > 0 else 0   # 4.3.2 exception
         gs.phase = PH_MOVE
         return ERR_NONE
     if kind == A_REST:
-        if gs.phase != PH_TURN_START or pl.n_hand == 0:
-            return ERR_ILLEGAL
         gs.phase = PH_REST
         return ERR_NONE
     if kind == A_PLAY:
@@ -2094,32 +2071,24 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         powered = (arg >> 7) & 1
         pay = (arg >> 8) & 0x1F
         pay2 = (arg >> 13) & 0x1F
-        if (gs.phase != PH_MOVE and gs.phase != PH_REST and gs.phase != PH_INTERACT
-                and not gs.combat.active) or i >= pl.n_hand:
-            return ERR_ILLEGAL
         card = pl.hand[i]
         deck = card_deck(es, card)
         row = card_playable_mode(gs, es, card, powered)
-        if row < 0:
-            return ERR_ILLEGAL
         c1 = c2 = -1
         if deck == DECK_SPELL or (powered and deck != DECK_ARTIFACT):
             colour = card_colour(es, card) if deck == DECK_SPELL or pay == PAY_NONE \
                 else power_colour(gs, es, card, pay)             # Crystal Joy: any basic
-            if pay == PAY_NONE or colour < 0 or not pay_ok(gs, pay, colour):
-                return ERR_ILLEGAL
             c1 = pay_colour(gs, pay)                             # Mana Overload (_engine_skills.pxi)
             if deck == DECK_SPELL and powered and pay2 != PAY_NONE:
                 c2 = pay_colour(gs, pay2)
-            if deck == DECK_SPELL and polar_spell_blocked(gs, pay):
-                return ERR_ILLEGAL                               # Polarization (_engine_skills.pxi)
             k = gs.turn.polar_nospell
             pay_take(gs, pay, colour)                            # 5.4.5: paid when played
             if deck == DECK_SPELL:
                 gs.turn.polar_nospell = <int8_t>k                # an unrestricted token was used
             if deck == DECK_SPELL and powered:
-                if pay2 == PAY_NONE or not pay_ok(gs, pay2, BLACK):
-                    return ERR_ILLEGAL
+                if not pay_ok(gs, pay2, BLACK):                  # listed on the state before the colour was paid
+                    set_error(gs, ERR_INTERNAL, INTERNAL_BLACK_MANA, card)
+                    return ERR_INTERNAL
                 pay_take(gs, pay2, BLACK)
         remove_at(pl.hand, &pl.n_hand, i)
         if deck == DECK_ARTIFACT and powered:
@@ -2138,16 +2107,6 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
     if kind == A_SIDEWAYS:                                       # 6.1.7
         i = arg & 0x7F
         a = arg >> 7                                             # 0 Move, 1 Influence, 2 Attack, 3 Block
-        if i >= pl.n_hand or pl.hand[i] == es.wound:
-            return ERR_ILLEGAL
-        if not ((a == 0 and gs.phase == PH_MOVE and not gs.turn.action_taken)
-                or (a == 0 and combat_move_usable(gs, es))             # LL-9.7.5
-                or (a == 1 and (gs.phase == PH_INTERACT or (gs.phase == PH_MOVE and gs.turn.peaceful)
-                                or learning_pending(gs)             # LL-9.7.12
-                                or units_need_influence(gs, es)))   # LL-4.3.4
-                or (a == 2 and gs.phase == PH_COMBAT_RANGED and gs.turn.attacks_siege)      # Altem Mages
-                or (a == 3 and gs.phase == PH_COMBAT_BLOCK) or (a == 2 and gs.phase == PH_COMBAT_ATTACK)):
-            return ERR_ILLEGAL
         card = pl.hand[i]
         remove_at(pl.hand, &pl.n_hand, i)
         push_card(pl.play_area, &pl.n_play, MAX_PLAY_CARDS, card)
@@ -2163,8 +2122,6 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         return ERR_NONE
     if kind == A_HEAL_WOUND:                                     # 12.3.3
         i = arg
-        if gs.turn.healing <= 0 or i >= pl.n_hand or pl.hand[i] != es.wound:
-            return ERR_ILLEGAL
         remove_at(pl.hand, &pl.n_hand, i)                        # back to the Wound pile
         gs.turn.healing -= 1
         grail_spent(gs, pl, 1)
@@ -2175,16 +2132,8 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
     if kind == A_MOVE and arg >= BEND_MOVE:                      # Space Bending (_engine_spells.pxi)
         return space_bending_move(gs, es, st, p, arg - BEND_MOVE)
     if kind == A_MOVE:                                           # 9.3.5
-        if gs.phase != PH_MOVE or gs.turn.action_taken or pl.position < 0 or arg > 5:
-            return ERR_ILLEGAL
         to = gs.hexes[pl.position].neighbour[arg]
-        if to < 0 or not can_enter(gs, st, pl.position, to):
-            return ERR_ILLEGAL
-        if es.city_closed and gs.hexes[to].site == es.city_site:
-            return ERR_ILLEGAL                                   # 17.3.1
         cost = move_cost(gs, st, to)
-        if cost < 0 or cost > gs.turn.move_points:
-            return ERR_ILLEGAL
         a = provokes(gs, st, pl.position, to)
         b = pl.position
         gs.turn.move_points -= cost
@@ -2199,50 +2148,40 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             return fight_after_move(gs, es, st, p, b, to, a)
         return ERR_NONE
     if kind == A_EXPLORE and arg & EXPLORE_BOX_FLAG:             # 9.8.8: a tile from the box
-        if gs.phase != PH_MOVE or gs.turn.action_taken or gs.turn.move_points < 2 - mod_sum(&gs.turn, MK_EXPLORE_DISCOUNT):
-            return ERR_ILLEGAL
         arg &= EXPLORE_BOX_FLAG - 1
         slot = explore_from_box(gs, st, p, (arg >> 7) - 64, (arg & 0x7F) - 64)
-        if slot < 0:
-            return ERR_ILLEGAL
+        if slot < 0:                                             # box_explorable listed it
+            set_error(gs, ERR_INTERNAL, INTERNAL_EXPLORE, -1)
+            return ERR_INTERNAL
         gs.turn.move_points += mod_sum(&gs.turn, MK_EXPLORE_DISCOUNT)          # Hawk Eyes: it paid 2
         check_city_revealed(gs, es, st, slot)
         reveal_by_day(gs, es, p)                                 # 9.10.1: new sites next to the hero
         return ERR_NONE
     if kind == A_EXPLORE:                                        # 9.8
-        if gs.phase != PH_MOVE or gs.turn.action_taken or gs.turn.move_points < 2 - mod_sum(&gs.turn, MK_EXPLORE_DISCOUNT):
-            return ERR_ILLEGAL
         a = (arg >> 7) - 64
         b = (arg & 0x7F) - 64
         slot = explore(gs, st, p, a, b)
         if slot == RULES_ILLEGAL:
             slot = units_explore_far(gs, st, p, a, b)            # Scouts (_engine_units.pxi)
-        if slot < 0:
-            return ERR_ILLEGAL
+        if slot < 0:                                             # explorable / units_explorable_far listed it
+            set_error(gs, ERR_INTERNAL, INTERNAL_EXPLORE, -1)
+            return ERR_INTERNAL
         gs.turn.move_points += mod_sum(&gs.turn, MK_EXPLORE_DISCOUNT)          # Hawk Eyes: explore() paid 2
         check_city_revealed(gs, es, st, slot)
         reveal_by_day(gs, es, p)                                 # 9.10.1: new sites next to the hero
         return ERR_NONE
     if kind == A_REST_DISCARD:                                   # 4.5.2
-        if gs.phase != PH_REST or arg >= pl.n_hand:
-            return ERR_ILLEGAL
         card = pl.hand[arg]
         if gs.turn.rest_mode == 0:
             if has_non_wound(pl, es):
-                if card == es.wound:
-                    return ERR_ILLEGAL
                 gs.turn.rest_mode = 1
             else:
                 gs.turn.rest_mode = 2                            # slow recovery
-        elif gs.turn.rest_mode != 1 or card != es.wound:
-            return ERR_ILLEGAL
         remove_at(pl.hand, &pl.n_hand, arg)
         push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)               # 4.5.2: to the discard pile
         gs.turn.played_card = 1                                  # 4.3.2 satisfied
         return ERR_NONE
     if kind == A_PLUNDER:                                        # 10.7.1.4 (_engine_combat.pxi)
-        if pl.n_deck == 0:
-            return ERR_ILLEGAL
         return plunder(gs, es, p)
     if kind >= A_BUY_ARTIFACT and kind <= A_ADD_ELITE:           # 10.10 (_engine_units.pxi)
         return apply_city_purchase(gs, es, p, kind, arg)
@@ -2261,27 +2200,16 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
     if kind >= A_END_INTERACT and kind <= A_HEAL_UNIT:          # _engine_units.pxi
         return apply_interaction(gs, es, st, p, kind, arg)
     if kind == A_REWARD:
-        if gs.phase != PH_END_TURN or gs.turn.end_stage != END_REWARDS:
-            return ERR_ILLEGAL
-        if apply_reward(gs, es, st, arg) != ERR_NONE:
-            return ERR_ILLEGAL
+        k = apply_reward(gs, es, st, arg)
+        if k != ERR_NONE:
+            return k
         if gs.turn.n_rewards == 0 and gs.turn.reward_choice == 0:
             next_level_stage(gs, es, st)
         return gs.error
     if kind == A_END_TURN:
-        if gs.combat.active:
-            return ERR_ILLEGAL
-        if gs.phase == PH_REST and gs.turn.rest_mode == 0 and pl.n_hand > 0:
-            return ERR_ILLEGAL
-        if gs.phase != PH_MOVE and gs.phase != PH_REST:
-            return ERR_ILLEGAL
-        if gs.phase == PH_MOVE and card_rule_due(gs, es):
-            return ERR_ILLEGAL                                   # 4.3.2
         end_turn_begin(gs, es, st)
         return ERR_NONE
     if kind == A_GLADE_WOUND:                                    # 10.7.11.2
-        if gs.phase != PH_END_TURN or gs.turn.end_stage != END_GLADE:
-            return ERR_ILLEGAL
         if arg == 1:
             for i in range(pl.n_hand):
                 if pl.hand[i] == es.wound:
@@ -2295,8 +2223,6 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         rewards_stage(gs, es, st)
         return gs.error
     if kind == A_PICK_SKILL:                                     # 13.6.4
-        if gs.phase != PH_END_TURN or gs.turn.end_stage != END_LEVEL_SKILL:
-            return ERR_ILLEGAL
         k = pick_skill(gs, arg)
         skill_gained(gs, es, k)                                  # Bonds of Loyalty (_engine_skills.pxi)
         if gs.aa_offer[0] >= 0:
@@ -2305,34 +2231,25 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             next_level_stage(gs, es, st)
         return ERR_NONE
     if kind == A_PICK_AA:                                        # 13.6.4
-        if gs.phase != PH_END_TURN or gs.turn.end_stage != END_LEVEL_AA or arg > 2 or gs.aa_offer[arg] < 0:
-            return ERR_ILLEGAL
         gain_deed(es, pl, gs.aa_offer[arg])                      # 6.4.1: top of the deck
         refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, arg)
         next_level_stage(gs, es, st)
         return ERR_NONE
     if kind == A_DISCARD:                                        # 13.7.1
-        if gs.phase != PH_END_TURN or gs.turn.end_stage != END_DISCARD or arg >= pl.n_hand:
-            return ERR_ILLEGAL
         card = pl.hand[arg]
-        if card == es.wound:
-            return ERR_ILLEGAL                                   # 12.1.2
         remove_at(pl.hand, &pl.n_hand, arg)
         push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
         gs.turn.discarded_end += 1
         return ERR_NONE
     if kind == A_DRAW:
-        if gs.phase != PH_END_TURN:
-            return ERR_ILLEGAL
         if gs.turn.end_stage == END_LONG_NIGHT:                  # 13.7.4: stop drawing
             gs.turn.end_stage = END_NONE
             next_actor(gs, es, st)
             return ERR_NONE
-        if gs.turn.end_stage != END_DISCARD:
-            return ERR_ILLEGAL
-        finish_turn(gs, es, st)
+        finish_turn(gs, es, st)                                  # END_DISCARD, the only other listing
         return ERR_NONE
-    return ERR_ILLEGAL
+    set_error(gs, ERR_INTERNAL, INTERNAL_NO_APPLY, -1)           # listed, yet no branch applies it
+    return ERR_INTERNAL
 
 
 cdef int pick_skill(GameState* gs, int arg) noexcept nogil:
@@ -2532,6 +2449,20 @@ ERROR_TEXT = {
     ERR_UNIT_RULES: "a unit's special rules (units.toml special_rules not known to ext/_engine_units.pxi SPECIAL_UNIT_CODES, or a Banner on a unit, 7.5) are not implemented yet",
     ERR_CITY: "interaction in a conquered city (10.2.4, 10.10): no longer raised (kept for the numbering)",
     ERR_HEROES: "a rule between heroes is not implemented yet",
+    ERR_INTERNAL: "engine error (ERR_INTERNAL): an internal inconsistency",
+}
+INTERNAL_TEXT = {                                          # error_arg of ERR_INTERNAL: what broke
+    INTERNAL_REFUSED: "an apply path refused it (ERR_ILLEGAL after the legal-list check)",
+    INTERNAL_NO_APPLY: "apply_action has no branch for its kind",
+    INTERNAL_BLACK_MANA: "the powered Spell's black mana was no longer payable once its colour was paid (5.4.3)",
+    INTERNAL_EXPLORE: "exploring the listed tile position failed (9.8)",
+    INTERNAL_REWARD: "claiming the listed reward failed (13.5)",
+    INTERNAL_NO_OPTION: "an effect handler met a state its playable rule had excluded (no option left, the "
+                        "chosen one gone, or a handler that never resolves)",
+    INTERNAL_COMBAT_STEP: "the combat step failed in ext/_combat.pyx (11.5-11.7)",
+    INTERNAL_CUMBERSOME: "reducing the Cumbersome attack failed (LL-6.5.2)",
+    INTERNAL_RECRUIT: "the Unit's price (after discounts, Thugs / Heroes) exceeds the Influence (10.6)",
+    INTERNAL_BANNER: "the Unit already carries a Banner of Command (LL-5.1)",
 }
 HEROES_RULE_TEXT = {
     HEROES_INTERACTIVE_SKILL: "its part that acts on the other heroes (8.2.2, interactive skill) with "
@@ -2945,8 +2876,9 @@ cdef class Engine:
         err = apply_action(self, action)
         if mksim_cards_refused:
             self.core.gs.cards_refused += <uint16_t>mksim_cards_refused
-        if err == ERR_ILLEGAL and self.core.gs.error == ERR_NONE:
-            set_error(&self.core.gs, ERR_ILLEGAL, 0, -1)     # listed, yet refused: stop the game
+        if err == ERR_ILLEGAL:                                   # listed, yet refused: an engine bug
+            set_error(&self.core.gs, ERR_INTERNAL, INTERNAL_REFUSED, -1)
+            err = ERR_INTERNAL
         check_capacity(&self.core.gs, self.es.wound)
         if self.core.gs.turn.heat_window:                        # the start of a combat lasts
             self.core.gs.turn.heat_window -= 1                   # until its first action
@@ -2965,10 +2897,12 @@ cdef class Engine:
                 why = ""
             return ValueError(f"illegal action {_describe(action)} in phase {PHASE_NAMES[gs.phase]}{why}")
         code = gs.error if gs.error != ERR_NONE else err
-        if code == ERR_ILLEGAL:
+        if code == ERR_ILLEGAL or code == ERR_INTERNAL:
             card = f" of card {self.tables.card_ids[gs.error_card]!r}" if gs.error_card >= 0 else ""
-            return NotImplementedError(f"the engine could not complete {_describe(action)}{card}, "
-                                       f"although it was legal (an engine error)")
+            what = INTERNAL_TEXT.get(gs.error_arg, "an apply path refused it") if code == ERR_INTERNAL \
+                else "an apply path refused it"
+            return NotImplementedError(f"engine error (ERR_INTERNAL): the engine could not complete "
+                                       f"{_describe(action)}{card}, although it was legal: {what}")
         if code == ERR_HANDLER:
             card = gs.error_card
             if card <= SKILL_CARD_BASE:

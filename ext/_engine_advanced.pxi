@@ -190,18 +190,10 @@ cdef int apply_convert_move(GameState* gs, int arg) noexcept nogil:
     """Agility: move_per_attack Move -> Attack 1 (Attack phase), move_per_ranged Move ->
     Ranged Attack 1 (Ranged and Siege or Attack phase); physical (LL-9.7.2)."""
     cdef int cost
-    if not gs.combat.active or arg > 1:
-        return ERR_ILLEGAL
     if arg == 0:
         cost = gs.turn.agility_melee
-        if cost <= 0 or gs.phase != PH_COMBAT_ATTACK:
-            return ERR_ILLEGAL
     else:
         cost = gs.turn.agility_ranged
-        if cost <= 0 or (gs.phase != PH_COMBAT_RANGED and gs.phase != PH_COMBAT_ATTACK):
-            return ERR_ILLEGAL
-    if gs.turn.move_points < cost:
-        return ERR_ILLEGAL
     gs.turn.move_points -= cost
     gs.combat.attack[<int>(MELEE if arg == 0 else RANGED)][<int>PHYSICAL] += 1
     return ERR_NONE
@@ -238,8 +230,9 @@ cdef int apply_steady_tempo(GameState* gs, int p) noexcept nogil:
     (powered) of the Deed deck (deck[n_deck-1] is the top, 13.7.2)."""
     cdef Player* pl = &gs.players[p]
     cdef int i, k
-    if not steady_tempo_ok(gs) or pl.n_deck >= MAX_DECK_CARDS:
-        return ERR_ILLEGAL
+    if pl.n_deck >= MAX_DECK_CARDS:                              # a full Deed deck: stop, never lose the card
+        set_error(gs, ERR_CAPACITY, 9, gs.turn.steady_tempo_card)
+        return ERR_CAPACITY
     for i in range(pl.n_discard - 1, -1, -1):
         if pl.discard[i] == gs.turn.steady_tempo_card:
             remove_at(pl.discard, &pl.n_discard, i)
@@ -412,18 +405,12 @@ cdef int apply_advanced_action(GameState* gs, const EngineStatics* es, int p, in
     if kind == A_INFLUENCE_BLOCK:
         # Diplomacy: "you may use Influence as Block this turn" - 1 Influence point is 1 Block
         # point of the card's element (basic physical; powered Ice or Fire; LL-9.7.1).
-        if arg > 2 or not ((gs.turn.influence_block >> arg) & 1) or not gs.combat.active \
-                or gs.phase != PH_COMBAT_BLOCK or gs.turn.influence < 1:
-            return ERR_ILLEGAL
         gs.turn.influence -= 1
         gs.combat.block[<int>(PHYSICAL if arg == 0 else (FIRE if arg == 1 else ICE))] += 1
         return ERR_NONE
     if kind == A_LEARNING:
         # Learning: once this turn, pay `cost` Influence for an AA from the offer (6.4.2
         # refill), to the discard pile (basic) or to hand (powered).
-        if arg > 2 or gs.aa_offer[arg] < 0 or gs.turn.learning_cost <= 0 \
-                or (gs.phase != PH_INTERACT and gs.phase != PH_MOVE) or gs.turn.influence < gs.turn.learning_cost:
-            return ERR_ILLEGAL
         gs.turn.influence -= gs.turn.learning_cost
         gs.turn.learning_cost = 0
         card = gs.aa_offer[arg]
@@ -437,23 +424,16 @@ cdef int apply_advanced_action(GameState* gs, const EngineStatics* es, int p, in
     if kind == A_PEACEFUL:
         # Peaceful Moment as the action: Heal 1 per heal_cost Influence (12.3); powered also
         # ready a Unit for ready_cost Influence per level of it (7.3.4).
-        if not gs.turn.peaceful or gs.phase != PH_MOVE:
-            return ERR_ILLEGAL
         if arg == 0:
-            if gs.turn.influence < gs.turn.peaceful_heal_cost:
-                return ERR_ILLEGAL
             gs.turn.influence -= gs.turn.peaceful_heal_cost
             gs.turn.healing += 1
             return ERR_NONE
-        if gs.turn.peaceful != 2 or arg > MAX_UNITS or not peaceful_ready_ok(gs, arg - 1):
-            return ERR_ILLEGAL
         cost = gs.turn.peaceful_ready_cost * unit_level(es, pl.units[arg - 1].card)
-        if gs.turn.influence < cost:
-            return ERR_ILLEGAL
         gs.turn.influence = <int16_t>(gs.turn.influence - cost)
         pl.units[arg - 1].ready = 1
         return ERR_NONE
-    return ERR_ILLEGAL
+    set_error(gs, ERR_INTERNAL, INTERNAL_NO_APPLY, -1)           # a kind of this range without a branch
+    return ERR_INTERNAL
 
 
 cdef void chivalry_commit(GameState* gs, int p, uint32_t targets, int res) noexcept nogil:

@@ -175,43 +175,30 @@ cdef int apply_banner_action(GameState* gs, const EngineStatics* es, const Stati
     cdef CombatEnemy* e
     cdef Unit* u
     if kind == A_BANNER_RETURN:
-        if gs.phase != PH_TACTICS or not pl.banner_prep:
-            return ERR_ILLEGAL
         if slot == BANNER_KEEP:
             pl.banner_prep = 0                                   # 2.2.8: shuffle and draw now
             shuffle_all_deeds(gs, pl)
             draw_cards(gs, pl, hand_limit(gs, st, p))
             return ERR_NONE
-        if slot >= MAX_UNITS_ or pl.units[slot].card < 0 or pl.units[slot].banner < 0:
-            return ERR_ILLEGAL
         push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, pl.units[slot].banner)   # shuffled in with the rest
         if pl.banner_fx[slot] & BF_COMMAND:
             remove_commanded_unit(pl, slot)                      # LL-5.1
         pl.units[slot].banner = -1
         pl.banner_fx[slot] = 0
         return ERR_NONE
-    if slot >= MAX_UNITS_:
-        return ERR_ILLEGAL
     u = &pl.units[slot]
     if kind == A_BANNER_COMMAND:                                 # LL-5.1
-        if u.card < 0 or not ((gs.turn.recruited_units >> slot) & 1) or not command_banner_ready(gs) \
-                or (u.banner >= 0 and pl.banner_fx[slot] & BF_COMMAND):
-            return ERR_ILLEGAL
+        if u.banner >= 0 and pl.banner_fx[slot] & BF_COMMAND:   # legal_banner_actions does not look
+            set_error(gs, ERR_INTERNAL, INTERNAL_BANNER, -1)
+            return ERR_INTERNAL
         attach_command_banner(gs, pl, slot)
         return ERR_NONE
     fx = banner_fx_of(pl, slot)
     if kind == A_BANNER_COURAGE:                                 # Banner of Courage
-        if not (fx & BF_COURAGE) or gs.combat.active or u.ready or (pl.banner_flipped >> slot) & 1 \
-                or not (gs.phase == PH_MOVE or gs.phase == PH_REST or gs.phase == PH_INTERACT):
-            return ERR_ILLEGAL
         pl.banner_flipped |= <uint8_t>(1 << slot)
         u.ready = 1                                              # 7.3.4
         return ERR_NONE
     if kind == A_BANNER_FEAR:                                    # Banner of Fear
-        if not (fx & BF_FEAR) or not gs.combat.active or gs.phase != PH_COMBAT_BLOCK \
-                or not gs.combat.units_allowed or not u.ready or u.wounds > 0 \
-                or s >= gs.combat.n_enemies or not fear_target_ok(gs, st, s, k):
-            return ERR_ILLEGAL
         u.ready = 0                                              # spent (7.3.2)
         e = &gs.combat.enemies[s]
         if enemy_n_attacks(gs, st, s) == 1:
@@ -221,16 +208,14 @@ cdef int apply_banner_action(GameState* gs, const EngineStatics* es, const Stati
         pl.fame += banner_args(es, u.banner)[0]
         return ERR_NONE
     if kind == A_DAMAGE_FORTITUDE:                               # Banner of Fortitude, LL-5.2
-        if not (fx & BF_FORTITUDE) or not gs.combat.active or gs.phase != PH_COMBAT_DAMAGE \
-                or gs.combat.dmg_slot < 0 or gs.turn.no_unit_damage or (pl.banner_flipped >> slot) & 1:
-            return ERR_ILLEGAL
         gs.turn.fortitude_unit = <int8_t>(slot + 1)
         res = damage_to_unit(gs, st, slot)
         if gs.turn.fortitude_unit == 0:                          # the wound was ignored: flipped
             pl.banner_flipped |= <uint8_t>(1 << slot)
         gs.turn.fortitude_unit = 0
-        return ERR_NONE if res >= 0 else ERR_ILLEGAL
-    return ERR_ILLEGAL
+        return ERR_NONE if res >= 0 else combat_step_failed(gs)
+    set_error(gs, ERR_INTERNAL, INTERNAL_NO_APPLY, -1)           # a Banner kind without a branch
+    return ERR_INTERNAL
 
 
 cdef void protection_end_of_turn(GameState* gs, const EngineStatics* es, Player* pl) noexcept nogil:
@@ -377,13 +362,8 @@ cdef int apply_bow_change(GameState* gs, int arg) noexcept nogil:
     Attack of the same element; a Siege Attack may be doubled but becomes Ranged.  Points
     the Bow already changed are not changed again (bow_done_*)."""
     cdef int mode = arg & 3, el = (arg >> 2) & 3, x
-    if not gs.turn.bow_powered or not gs.combat.active or arg >> 4 \
-            or (gs.phase != PH_COMBAT_RANGED and gs.phase != PH_COMBAT_ATTACK):
-        return ERR_ILLEGAL
     if mode == BOW_DOUBLE or mode == BOW_TO_SIEGE:
         x = gs.combat.attack[<int>RANGED][el] - gs.turn.bow_done_r[el]
-        if x <= 0:
-            return ERR_ILLEGAL
         if mode == BOW_DOUBLE:
             gs.combat.attack[<int>RANGED][el] += x * (gs.turn.bow_powered - 1)
             gs.turn.bow_done_r[el] = gs.combat.attack[<int>RANGED][el]
@@ -394,13 +374,12 @@ cdef int apply_bow_change(GameState* gs, int arg) noexcept nogil:
         return ERR_NONE
     if mode == BOW_SIEGE_DOUBLE:
         x = gs.combat.attack[<int>SIEGE][el] - gs.turn.bow_done_s[el]
-        if x <= 0:
-            return ERR_ILLEGAL
         gs.combat.attack[<int>SIEGE][el] -= x
         gs.combat.attack[<int>RANGED][el] += x * gs.turn.bow_powered
         gs.turn.bow_done_r[el] += x * gs.turn.bow_powered
         return ERR_NONE
-    return ERR_ILLEGAL
+    set_error(gs, ERR_INTERNAL, INTERNAL_NO_APPLY, -1)           # a Bow mode legal_bow_changes never lists
+    return ERR_INTERNAL
 
 
 # ---------------------------------------------------------------------------------------
@@ -441,9 +420,6 @@ cdef int legal_circlet(const GameState* gs, const EngineStatics* es, int32_t* ou
 
 cdef int apply_circlet_skill(GameState* gs, const EngineStatics* es, const Statics* st, int p) noexcept nogil:
     cdef int res
-    if gs.turn.circlet_skill <= 0 or gs.turn.circlet_uses <= 0 \
-            or not circlet_skill_now(gs, es, gs.turn.circlet_skill - 1):
-        return ERR_ILLEGAL
     circlet_use(gs, es, gs.turn.circlet_skill - 1)
     res = run_effects(gs, es, st, p)
     return gs.error if res == RES_ERROR else ERR_NONE

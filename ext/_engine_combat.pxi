@@ -309,11 +309,9 @@ cdef int apply_cumbersome(GameState* gs, const Statics* st, int arg) noexcept no
     (LL-6.5.2-6.5.3; Swift then doubles the reduced value, Brutal doubles the reduced damage,
     LL-6.5.5); reduced to 0 it counts as blocked (LL-6.5.3, reduce_attack)."""
     cdef int slot = arg & 0x1F, i = arg >> 5
-    if gs.turn.move_points <= 0 or slot >= gs.combat.n_enemies or i >= enemy_n_attacks(gs, st, slot) \
-            or not cumbersome_reducible(gs, st, slot, i):
-        return ERR_ILLEGAL
-    if reduce_attack(gs, st, slot, i, 1) < 0:
-        return ERR_ILLEGAL
+    if reduce_attack(gs, st, slot, i, 1) < 0:                  # legal_cumbersome listed it
+        set_error(gs, ERR_INTERNAL, INTERNAL_CUMBERSOME, -1)
+        return ERR_INTERNAL
     gs.turn.move_points -= 1
     return ERR_NONE
 
@@ -388,38 +386,20 @@ cdef int apply_site_action(GameState* gs, const EngineStatics* es, const Statics
                            int kind, int arg) noexcept nogil:
     cdef int h = gs.players[p].position, res, d
     if kind == A_ALTAR:
-        if (gs.phase != PH_MOVE or gs.turn.action_taken or h < 0 or hex_site(gs, h) != es.sites.ancient_ruins
-                or gs.hexes[h].ruins < 0 or (gs.hexes[h].flags & HEX_CONQUERED)
-                or es.ruins[gs.hexes[h].ruins * RUINS_WIDTH + RUINS_KIND] != 0):
-            return ERR_ILLEGAL
         return pay_altar(gs, es, p, h, arg)
     if kind == A_INTERACT:
         return start_interaction(gs, es, p)                        # 10.2 (_engine_units.pxi)
-    if gs.phase != PH_MOVE or gs.turn.action_taken or h < 0:
-        return ERR_ILLEGAL
     if kind == A_CHALLENGE:
-        if arg <= 0 or (arg & ~rampaging_dirs(gs, st, h)) != 0:
-            return ERR_ILLEGAL
         return challenge(gs, es, st, p, arg)
     if kind == A_ENTER_SITE:
-        if not enterable_site(gs, es, h):
-            return ERR_ILLEGAL
         return enter_site(gs, es, st, p)
-    if kind == A_BURN:
-        if hex_site(gs, h) != es.sites.monastery or (gs.hexes[h].flags & HEX_BURNED):
-            return ERR_ILLEGAL
-        return burn_monastery(gs, es, st, p)
-    return ERR_ILLEGAL
+    return burn_monastery(gs, es, st, p)                           # A_BURN, the last of these kinds
 
 
 cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Statics* st, int p,
                              int kind, int arg) noexcept nogil:
     cdef int res, s, i
-    if not in_combat(gs):
-        return ERR_ILLEGAL
     if kind == A_COMMIT_ATTACK:
-        if gs.phase != PH_COMBAT_RANGED and gs.phase != PH_COMBAT_ATTACK:
-            return ERR_ILLEGAL
         s = <int>defeated_mask(gs)
         duel_attack_add(gs, <uint32_t>arg, 1)                      # Dueling (_fx_skills)
         res = resolve_attack(gs, st, <uint32_t>arg, gs.phase)
@@ -428,33 +408,27 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         if res >= 0:                                               # Soul Harvester, Bow (_fx_artifacts)
             artifacts_after_attack(gs, es, st, p, defeated_mask(gs) & ~(<uint32_t>s))
             fire_event(gs, es, st, p, EV_ATTACK_COMMITTED, arg)       # arg: the targets' slot bits
-        return ERR_NONE if res >= 0 else ERR_ILLEGAL
+        return ERR_NONE if res >= 0 else combat_step_failed(gs)
     if kind == A_COMMIT_BLOCK:
         s = arg & 0x1F
         i = arg >> 5
-        if gs.phase != PH_COMBAT_BLOCK:
-            return ERR_ILLEGAL
         res = commit_block(gs, st, s, i)                           # + Advanced Action block effects
         duel_after_commit(gs, (<uint32_t>1) << s, res)             # Dueling (_fx_skills)
         if res > 0:
             fire_event(gs, es, st, p, EV_BLOCK_COMMITTED, s)          # Burning / Exploding Shield, Disease
             artifacts_after_block(gs)                                  # Shield of the Fallen Kings
             units_check_destroy(gs, st)                            # Delphana Masters (_engine_units.pxi)
-        return ERR_NONE if res >= 0 else ERR_ILLEGAL
+        return ERR_NONE if res >= 0 else combat_step_failed(gs)
     if kind == A_DAMAGE_START:
         res = damage_start(gs, st, arg & 0x1F, arg >> 5)
-        return ERR_NONE if res >= 0 else ERR_ILLEGAL
+        return ERR_NONE if res >= 0 else combat_step_failed(gs)
     if kind == A_DAMAGE_UNIT:
-        if gs.turn.no_unit_damage:                                 # Into the Heat
-            return ERR_ILLEGAL
         if gs.combat.dmg_slot >= 0 and gs.combat.dmg_slot == gs.turn.duel_slot - 1:
             gs.turn.duel_units = 1                                 # Dueling: no Fame bonus
         return units_damage_unit(gs, es, st, arg)                 # Shocktroops, Thugs (_engine_units.pxi)
     if kind == A_DAMAGE_HERO:
-        if draw_fire_pending(gs, es):
-            return ERR_ILLEGAL
         res = damage_to_hero(gs, st)
-        return ERR_NONE if res >= 0 else ERR_ILLEGAL
+        return ERR_NONE if res >= 0 else combat_step_failed(gs)
     if kind == A_NEXT_PHASE:
         clear_block_fx(gs)                                         # 11.4.5: unused Block is lost
         gs.turn.duel_pool_units = 0                                # ... and the units in it
@@ -467,8 +441,15 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         fire_event(gs, es, st, p, EV_PHASE_START, -1)
         advanced_phase_start(gs, p)                                # Dodge and Weave (_fx_advanced)
         units_check_destroy(gs, st)                                # reduced to 0 = blocked (LL-6.3.6)
-        return ERR_NONE if res >= 0 else ERR_ILLEGAL
-    return ERR_ILLEGAL
+        return ERR_NONE if res >= 0 else combat_step_failed(gs)
+    set_error(gs, ERR_INTERNAL, INTERNAL_NO_APPLY, -1)             # a kind of this range without a branch
+    return ERR_INTERNAL
+
+
+cdef int combat_step_failed(GameState* gs) noexcept nogil:
+    """A listed combat step that ext/_combat.pyx could not carry out: an engine error."""
+    set_error(gs, ERR_INTERNAL, INTERNAL_COMBAT_STEP, -1)
+    return ERR_INTERNAL
 
 
 cdef void finish_combat(GameState* gs, const EngineStatics* es, const Statics* st, int p) noexcept nogil:
@@ -617,8 +598,6 @@ cdef int plunder(GameState* gs, const EngineStatics* es, int p) noexcept nogil:
     """A_PLUNDER (10.7.1.4 [R]): Reputation -1 (10.4) and draw 2 cards; at most once
     between two of the player's turns.  It is no action: the turn then starts as usual."""
     cdef Player* pl = &gs.players[p]
-    if not can_plunder(gs, es, p):
-        return ERR_ILLEGAL
     gs.turn.plundered = 1
     change_reputation(pl, es.sites.rep_plunder)
     draw_cards(gs, pl, PLUNDER_CARDS)
@@ -757,8 +736,6 @@ cdef int apply_reward(GameState* gs, const EngineStatics* es, const Statics* st,
     cdef Player* pl = &gs.players[gs.current]
     cdef int code, k
     if gs.turn.reward_choice == 1:                                      # 13.5.2
-        if arg >= gs.turn.n_reward_cards:
-            return ERR_ILLEGAL
         insert_bottom(gs.artifact_deck, &gs.n_artifact_deck, gs.turn.reward_cards[arg])
         for k in range(gs.turn.n_reward_cards):
             if k != arg:
@@ -767,16 +744,15 @@ cdef int apply_reward(GameState* gs, const EngineStatics* es, const Statics* st,
         gs.turn.n_reward_cards = 0
         start_rewards(gs, es, st)
         return ERR_NONE
-    if gs.turn.n_rewards <= 0:
-        return ERR_ILLEGAL
+    if gs.turn.n_rewards <= 0:                                     # legal_rewards offered a reward to claim
+        set_error(gs, ERR_INTERNAL, INTERNAL_REWARD, -1)
+        return ERR_INTERNAL
     code = gs.turn.rewards[0]
     if code == RW_UNIT:                                            # 13.5.4 (_engine_units.pxi)
         k = apply_unit_reward(gs, es, st, arg)
         if k != ERR_NONE:
             return k
     elif code == RW_SPELL or code == RW_AA:
-        if arg > 2:
-            return ERR_ILLEGAL
         if code == RW_SPELL and gs.spell_offer[arg] >= 0:          # 13.5.3
             gain_deed(es, pl, gs.spell_offer[arg])
             refill_offer(gs, gs.spell_offer, gs.spell_deck, &gs.n_spell_deck, arg)
@@ -784,8 +760,6 @@ cdef int apply_reward(GameState* gs, const EngineStatics* es, const Statics* st,
             gain_deed(es, pl, gs.aa_offer[arg])
             refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, arg)
     elif code == RW_CRYSTAL_RANDOM:                                # gold rolled: chosen colour
-        if arg > 3:
-            return ERR_ILLEGAL
         if pl.crystals[arg] < MAX_CRYSTALS:
             pl.crystals[arg] += 1
     pop_reward(gs)
@@ -843,26 +817,17 @@ cdef int pay_altar(GameState* gs, const EngineStatics* es, int p, int h, int arg
     Shield and gain the Fame shown (10.7.10.2).  This is the turn's action."""
     cdef int need[4]
     cdef int c, k, pay, ruins = gs.hexes[h].ruins
-    cdef PaySnap sn
     for c in range(4):
         need[c] = es.ruins[ruins * RUINS_WIDTH + RUINS_TRIBUTE + c]
-    pay_save(gs, &sn)
     for k in range(4):
         pay = (arg >> (5 * k)) & 0x1F
         if pay == PAY_NONE:
             break
         c = 0
-        while c < 4 and need[c] == 0:
+        while c < 4 and need[c] == 0:                              # altar_sequences: colour order
             c += 1
-        if c == 4 or not pay_ok(gs, pay, c):
-            pay_restore(gs, &sn)
-            return ERR_ILLEGAL
         pay_take(gs, pay, c)
         need[c] -= 1
-    for c in range(4):
-        if need[c] != 0:
-            pay_restore(gs, &sn)
-            return ERR_ILLEGAL
     gs.players[p].fame += es.ruins[ruins * RUINS_WIDTH + RUINS_FAME]
     gs.hexes[h].owner = <int8_t>p
     gs.hexes[h].flags |= HEX_CONQUERED

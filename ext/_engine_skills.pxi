@@ -149,17 +149,9 @@ cdef int recruit_under_bonds(GameState* gs, const EngineStatics* es, int p, int 
     their Reputation modifier inverted / doubled (LL-4.2, recruit_rep_delta)."""
     cdef Player* pl = &gs.players[p]
     cdef int row = bonds_row(es, pl), u, cost, slot, delta
-    if gs.phase != PH_INTERACT or row < 0 or bonds_unit_slot(pl) >= 0 or gs.turn.no_recruit \
-            or k >= gs.n_unit_offer or gs.unit_offer[k] < 0:
-        return ERR_ILLEGAL
     u = gs.unit_offer[k]
     cost = bonds_cost(es, row, recruit_price(es, u, site))     # (LL-3.4.2 at a refugee camp)
     delta = recruit_rep_delta(gs, es, u)
-    if delta == NO_RECRUIT or not can_recruit(es, u, site, interaction_city(gs, es, p)) \
-            or cost > gs.turn.influence + delta:
-        return ERR_ILLEGAL                                     # (10.10.1: city colours)
-    if not bonds_kind_ok(unit_special(es, u)):                 # Magic Familiars, unknown rules
-        return ERR_ILLEGAL
     if delta != 0 or unit_special(es, u) == SU_THUGS or unit_special(es, u) == SU_HEROES:
         gs.turn.recruit_mode = <uint8_t>unit_special(es, u)    # LL-4.2.3: once; LL-4.2.4
     gs.turn.influence = <int16_t>(gs.turn.influence + delta - cost)
@@ -201,8 +193,6 @@ cdef int source_freeze_crystal(GameState* gs, int p, int die) noexcept nogil:
     """A_SKILL_CRYSTAL: Source Freeze, on the owner's next turn: a crystal of the colour of a
     basic-colour die in the Source; the die stays and is not rerolled (skill text)."""
     cdef Player* pl = &gs.players[p]
-    if not source_freeze_due(gs, p) or not source_freeze_die_ok(gs, die):
-        return ERR_ILLEGAL
     gain_crystal(pl, gs, gs.dice[die])                        # 5.3.2
     pl.source_freeze = 0                                      # 8.2.2: taken back face down
     return ERR_NONE
@@ -339,8 +329,6 @@ cdef int use_skill(GameState* gs, const EngineStatics* es, const Statics* st, in
     """A_USE_SKILL: mark the token used (8.2) and resolve its effect like a card's."""
     cdef Player* pl = &gs.players[p]
     cdef int skill, usage, res
-    if not skill_usable(gs, es, p, slot):
-        return ERR_ILLEGAL
     skill = pl.skills[slot]
     usage = skill_entry(es, skill)[1]
     if usage == SKU_INTERACTIVE and gs.n_players > 1:         # the centre part is not modelled

@@ -133,8 +133,6 @@ cdef int apply_possess(GameState* gs, const Statics* st) noexcept nogil:
     possessed enemy (Combat.possess_lock, checked by attack_value; cleared with the pool)."""
     cdef int32_t buf[1]
     cdef int el
-    if not gs.combat.active or legal_possess(gs, st, buf, 0) == 0:
-        return ERR_ILLEGAL
     for el in range(4):
         gs.combat.attack[<int>MELEE][el] += gs.turn.possess_attack[el]
         gs.turn.possess_attack[el] = 0
@@ -179,8 +177,6 @@ cdef int legal_wings_target(const GameState* gs, const Statics* st, int32_t* out
 
 
 cdef int apply_wings_target(GameState* gs, const Statics* st, int slot) noexcept nogil:
-    if not gs.combat.active or slot < 0 or slot >= 64 or not (wings_options(gs, st) >> slot) & 1:
-        return ERR_ILLEGAL
     wings_take(gs, slot)
     return ERR_NONE
 
@@ -393,9 +389,6 @@ cdef int space_bending_move(GameState* gs, const EngineStatics* es, const Static
     entering a fortified site is still an assault (9.4.1)."""
     cdef Player* pl = &gs.players[p]
     cdef int b = pl.position
-    if not gs.turn.space_bending or gs.phase != PH_MOVE or gs.turn.action_taken or b < 0 \
-            or not bend_ok(gs, st, b, to):
-        return ERR_ILLEGAL
     gs.turn.move_points -= move_cost(gs, st, to)
     pl.position = <int16_t>to
     if gs.turn.n_path < MAX_PATH:

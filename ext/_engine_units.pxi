@@ -105,8 +105,6 @@ cdef int start_interaction(GameState* gs, const EngineStatics* es, int p) noexce
     [R]: it is the turn's action), no reputation modifier."""
     cdef int site = interaction_site(gs, es, p)
     cdef int bonus
-    if gs.phase != PH_MOVE or gs.turn.action_taken or not can_interact(gs, es, p):
-        return ERR_ILLEGAL
     if site == es.glade_site:
         gs.turn.glade_recruit = 1                                  # LL-4.5.2: no reputation modifier
     else:
@@ -202,44 +200,31 @@ cdef int apply_city_purchase(GameState* gs, const EngineStatics* es, int p, int 
     """A_BUY_ARTIFACT / A_BUY_CITY_AA / A_ADD_ELITE in a conquered city (10.10, 10.5)."""
     cdef Player* pl = &gs.players[p]
     cdef int colour = interaction_city(gs, es, p), cost, card
-    if gs.phase != PH_INTERACT or colour < 0:
-        return ERR_ILLEGAL
     if kind == A_BUY_ARTIFACT:                                     # 10.10 red, 10.5.2
         cost = es.units.city_artifact_cost[colour]
-        if cost <= 0 or gs.turn.influence < cost or gs.turn.n_rewards >= 16 \
-                or gs.n_artifact_deck <= queued_rewards(gs, RW_ARTIFACT):
-            return ERR_ILLEGAL
         gs.turn.influence = <int16_t>(gs.turn.influence - cost)
         add_reward(gs, RW_ARTIFACT)                                # drawn at the end of the turn (13.5.2)
         return ERR_NONE
     if kind == A_BUY_CITY_AA:                                      # 10.10 green, 10.5
         cost = es.units.city_aa_cost[colour]
-        if cost <= 0 or gs.turn.influence < cost or arg > 3:
-            return ERR_ILLEGAL
         if arg == 3:
-            if gs.n_aa_deck <= 0:
-                return ERR_ILLEGAL
             gs.n_aa_deck -= 1
             card = gs.aa_deck[gs.n_aa_deck]
         else:
             card = gs.aa_offer[arg]
-            if card < 0:
-                return ERR_ILLEGAL
             refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, arg)   # 6.4.2
         gs.turn.influence = <int16_t>(gs.turn.influence - cost)
         gain_deed(es, pl, card)                                    # 10.5.1: on top of the Deed deck
         return ERR_NONE
     if kind == A_ADD_ELITE:                                        # 10.10 white
         cost = es.units.city_elite_cost[colour]
-        if cost <= 0 or gs.turn.influence < cost or not es.elite_units or gs.n_elite_units <= 0 \
-                or gs.n_unit_offer >= MAX_OFFER:
-            return ERR_ILLEGAL
         gs.turn.influence = <int16_t>(gs.turn.influence - cost)
         gs.n_elite_units -= 1
         gs.unit_offer[gs.n_unit_offer] = gs.elite_units[gs.n_elite_units]
         gs.n_unit_offer += 1
         return ERR_NONE
-    return ERR_ILLEGAL
+    set_error(gs, ERR_INTERNAL, INTERNAL_NO_APPLY, -1)             # a kind of this range without a branch
+    return ERR_INTERNAL
 
 
 cdef int heal_price(const EngineStatics* es, int site) noexcept nogil:
@@ -397,8 +382,6 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
         return activate_unit(gs, es, st, p, arg)
     if kind == A_HEAL_UNIT:
         return heal_unit_points(gs, es, p, arg)
-    if gs.phase != PH_INTERACT:
-        return ERR_ILLEGAL
     if kind == A_END_INTERACT:
         gs.turn.influence = 0                                      # nothing more can be bought
         gs.phase = PH_MOVE                                         # the action is taken (4.4.5)
@@ -410,33 +393,23 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
         d = ((arg >> 4) & 0xF) - 1
         pay = ((arg >> 8) & 0x1F) - 1
         c = (arg >> 13) & 3
-        if k >= gs.n_unit_offer or gs.unit_offer[k] < 0:
-            return ERR_ILLEGAL
         u = gs.unit_offer[k]
         cost = recruit_price(es, u, site) - mod_sum(&gs.turn, MK_RECRUIT_DISCOUNT)   # Charm (_fx_spells)
         if cost < 0:
             cost = 0
         delta = recruit_rep_delta(gs, es, u)                       # LL-4.2 Thugs / Heroes
-        if delta == NO_RECRUIT or not can_recruit(es, u, site, colour) or cost > gs.turn.influence + delta \
-                or gs.turn.no_recruit:
-            return ERR_ILLEGAL                                     # (no_recruit: On Her Own)
+        if cost > gs.turn.influence + delta:                       # listed on price - discount, not floored at 0
+            set_error(gs, ERR_INTERNAL, INTERNAL_RECRUIT, -1)
+            return ERR_INTERNAL
         if unit_special(es, u) == SU_UNKNOWN:                      # special rules not known
             set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u * 8)
             return ERR_UNIT_RULES
-        if (unit_special(es, u) == SU_FAMILIARS) != (pay >= 0):    # LL-4.5.4: the upkeep mana
-            return ERR_ILLEGAL
-        if pay >= 0 and not pay_ok(gs, pay, c):
-            return ERR_ILLEGAL
         with_banner = False
         if units_held(pl) - (bonds_unit_slot(pl) >= 0) >= pl.command_tokens:   # 7.2.1, 7.2.4: must disband
             if d < 0 and command_banner_ready(gs):
                 with_banner = True                                 # LL-5.1: Banner of Command
-            elif d < 0 or d >= MAX_UNITS or pl.units[d].card < 0 or d == bonds_unit_slot(pl):
-                return ERR_ILLEGAL
             else:
                 disband(pl, d)
-        elif d >= 0:
-            return ERR_ILLEGAL                                     # a free Command token: no disband
         if delta != 0 or unit_special(es, u) == SU_THUGS or unit_special(es, u) == SU_HEROES:
             gs.turn.recruit_mode = <uint8_t>unit_special(es, u)    # LL-4.2.3: once; LL-4.2.4
         gs.turn.influence = <int16_t>(gs.turn.influence + delta - cost)
@@ -457,16 +430,11 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
         return ERR_NONE
     if kind == A_BUY_HEALING:                                      # 10.5, 12.3.2
         cost = heal_price(es, site)
-        if cost <= 0 or gs.turn.influence < cost:
-            return ERR_ILLEGAL
         gs.turn.influence = <int16_t>(gs.turn.influence - cost)
         gs.turn.healing += 1
         return ERR_NONE
     if kind == A_BUY_AA:                                           # 10.7.2.2
         k = arg
-        if site != es.sites.monastery or k >= gs.n_unit_offer or gs.unit_offer[k] >= 0 \
-                or gs.turn.influence < es.units.aa_cost:
-            return ERR_ILLEGAL
         gs.turn.influence = <int16_t>(gs.turn.influence - es.units.aa_cost)
         gain_deed(es, pl, -gs.unit_offer[k] - 1)                   # 6.4.1: top of the Deed deck
         remove_offer_slot(gs, k)                                   # 6.4.3: not replaced
@@ -475,17 +443,14 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
         k = arg & 3
         pay = arg >> 2
         cost = spell_price(es, site, colour)
-        if cost <= 0 or k > 2 or gs.spell_offer[k] < 0 or gs.turn.influence < cost:
-            return ERR_ILLEGAL
         card = gs.spell_offer[k]
-        if not pay_ok(gs, pay, card_colour(es, card)):
-            return ERR_ILLEGAL
         pay_take(gs, pay, card_colour(es, card))
         gs.turn.influence = <int16_t>(gs.turn.influence - cost)
         gain_deed(es, pl, card)                                    # 6.4.1 / 10.5.1
         refill_offer(gs, gs.spell_offer, gs.spell_deck, &gs.n_spell_deck, k)   # 6.4.2
         return ERR_NONE
-    return ERR_ILLEGAL
+    set_error(gs, ERR_INTERNAL, INTERNAL_NO_APPLY, -1)             # a kind of this range without a branch
+    return ERR_INTERNAL
 
 
 # -- Unit rewards (13.5.4) ----------------------------------------------------------------
@@ -540,19 +505,10 @@ cdef int legal_unit_reward(const GameState* gs, const EngineStatics* es, const S
 cdef int apply_unit_reward(GameState* gs, const EngineStatics* es, const Statics* st, int arg) noexcept nogil:
     cdef Player* pl = &gs.players[gs.current]
     cdef int k = arg & 0xF, d = (arg >> 4) - 1, u, i
-    cdef bint free = reward_token_free(gs, st), any_unit = False
+    cdef bint free = reward_token_free(gs, st)
     if arg == REWARD_GIVE_UP:
-        for i in range(gs.n_unit_offer):
-            if gs.unit_offer[i] >= 0 and reward_gainable(es, gs.unit_offer[i]):
-                any_unit = True
-        return ERR_ILLEGAL if (free and any_unit) else ERR_NONE
-    if k >= gs.n_unit_offer or gs.unit_offer[k] < 0:
-        return ERR_ILLEGAL
+        return ERR_NONE
     u = gs.unit_offer[k]
-    if free == (d >= 0) or (d >= 0 and (d >= MAX_UNITS or pl.units[d].card < 0 or d == bonds_unit_slot(pl))):
-        return ERR_ILLEGAL
-    if not reward_gainable(es, u):                                 # LL-4.4.1, LL-4.5.3
-        return ERR_ILLEGAL
     if unit_special(es, u) == SU_UNKNOWN:
         set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u * 8)
         return ERR_UNIT_RULES
@@ -661,21 +617,11 @@ cdef int activate_unit(GameState* gs, const EngineStatics* es, const Statics* st
     cdef int slot = arg & 7, a = (arg >> 3) & 0xF, pay = arg >> 7
     cdef int ab, eff, mana, res
     cdef Unit* u
-    if slot >= MAX_UNITS or not (units_usable_now(gs) or (slot == bonds_unit_slot(pl) and bonds_unit_usable(gs, pl))):
-        return ERR_ILLEGAL
     u = &pl.units[slot]
-    if u.card < 0 or u.wounds > 0 or not unit_cooperates(gs, es, u):   # 7.3.7, 12.2.2, LL-4.3.2
-        return ERR_ILLEGAL
-    if a >= unit_value(es, u.card, es.units.n_abilities) or not unit_ability_open(gs, es, u, a):
-        return ERR_ILLEGAL                                         # 7.3.1, LL-4.4.2
     ab = unit_value(es, u.card, es.units.first_ability) + a
     eff = es.units.ability[ab * es.units.ability_stride]
     mana = es.units.ability[ab * es.units.ability_stride + 1]
-    if not ability_playable(gs, es, u.card, slot, eff, mana):
-        return ERR_ILLEGAL
     if mana >= 0:
-        if pay == PAY_NONE or not pay_ok(gs, pay, mana):
-            return ERR_ILLEGAL
         pay_take(gs, pay, mana)                                    # 5.4.4
     if u.ready:
         u.abilities_used = <uint8_t>(1 << a)                       # a new activation (LL-4.4.2)
@@ -700,11 +646,7 @@ cdef int activate_unit(GameState* gs, const EngineStatics* es, const Statics* st
 cdef int heal_unit_points(GameState* gs, const EngineStatics* es, int p, int slot) noexcept nogil:
     """12.3.3: Healing points equal to the unit's level remove one Wound from it."""
     cdef Unit* u
-    if slot < 0 or slot >= MAX_UNITS or not healing_time(gs):
-        return ERR_ILLEGAL
     u = &gs.players[p].units[slot]
-    if u.card < 0 or u.wounds == 0 or gs.turn.healing < unit_level(es, u.card):
-        return ERR_ILLEGAL
     gs.turn.healing = <int16_t>(gs.turn.healing - unit_level(es, u.card))
     grail_spent(gs, &gs.players[p], unit_level(es, u.card))
     u.wounds -= 1
@@ -767,8 +709,8 @@ cdef int unit_op(GameState* gs, const EngineStatics* es, const Statics* st, int 
         if count > 1:
             return ask(gs, row, 0, ASK_UNIT, mask)
     else:
-        if choice >= MAX_UNITS or not ((mask >> choice) & 1):
-            set_error(gs, ERR_ILLEGAL, 0, -1)
+        if choice >= MAX_UNITS or not ((mask >> choice) & 1):   # asked with these options
+            set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, -1)
             return RES_ERROR
         slot = choice
     u = &gs.players[p].units[slot]
@@ -1146,10 +1088,6 @@ cdef int legal_upkeep(const GameState* gs, int32_t* out, int n) noexcept nogil:
 cdef int apply_upkeep(GameState* gs, int arg) noexcept nogil:
     cdef Player* pl = &gs.players[gs.current]
     cdef int slot = arg & 7, c = (arg >> 3) - 1
-    if gs.phase != PH_TACTICS or slot >= MAX_UNITS_ or pl.units[slot].card < 0 or not pl.units[slot].upkeep_due:
-        return ERR_ILLEGAL
-    if c >= 4 or (c >= 0 and pl.crystals[c] <= 0):
-        return ERR_ILLEGAL
     if c < 0:
         disband(pl, slot)                                          # removed from the game
         return ERR_NONE
@@ -1199,11 +1137,7 @@ cdef int legal_unit_payments(const GameState* gs, const EngineStatics* es, int32
 
 cdef int apply_unit_payment(GameState* gs, const EngineStatics* es, int arg) noexcept nogil:
     cdef Unit* u
-    if arg >= MAX_UNITS_ or gs.turn.influence < UNIT_PAY_PRICE:
-        return ERR_ILLEGAL
     u = &gs.players[gs.current].units[arg]
-    if not unit_needs_payment(gs, es, u):
-        return ERR_ILLEGAL
     gs.turn.influence -= UNIT_PAY_PRICE
     u.paid_combat = 1
     return ERR_NONE
@@ -1240,26 +1174,20 @@ cdef int units_damage_unit(GameState* gs, const EngineStatics* es, const Statics
     (even vs Assassination), Thugs only once paid (LL-4.3.1)."""
     cdef Combat* c = &gs.combat
     cdef int r, s
-    if slot < 0 or slot >= MAX_UNITS_:
-        return ERR_ILLEGAL
-    if draw_fire_pending(gs, es):
-        if slot != gs.turn.draw_fire_unit:
-            return ERR_ILLEGAL
+    if draw_fire_pending(gs, es):                                  # legal_combat listed only its unit
         gs.turn.draw_fire_slot = 0
         s = c.dmg_slot
         r = assign_to_unit(gs, st, gs.current, slot, c.dmg_left, attack_element(gs, st, s, c.dmg_attack),
                            1 if enemy_ability(gs, st, s, AB_POISON) else 0,
                            1 if enemy_ability(gs, st, s, AB_PARALYZE) else 0)
         if r < 0:
-            return ERR_ILLEGAL
+            return combat_step_failed(gs)
         c.dmg_left = <int16_t>r
         if r == 0:
             damage_to_hero(gs, st)                                 # nothing left: the attack is done
         return ERR_NONE
-    if not unit_can_take_damage(gs, es, st, slot):
-        return ERR_ILLEGAL
     r = damage_to_unit(gs, st, slot)
-    return ERR_NONE if r >= 0 else ERR_ILLEGAL
+    return ERR_NONE if r >= 0 else combat_step_failed(gs)
 
 
 cdef int units_explorable_far(const GameState* gs, const Statics* st, int h, int* pos, int m) noexcept nogil:

@@ -345,7 +345,7 @@ cdef int pay_mana_by_colour(GameState* gs, const EngineStatics* es, const Static
     if choice < 0:
         options = mana_colour_options(gs, es, row)
         if options == 0:
-            set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)   # 6.2.1: cannot pay
+            set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)   # 6.2.1: cannot pay
             return RES_ERROR
         choice = single_option(options)
         if choice < 0:
@@ -397,7 +397,7 @@ cdef int throw_away_action_by_colour(GameState* gs, const EngineStatics* es, con
     if choice < 0:
         options = throw_away_options(gs, es, row, False)
         if options == 0:
-            set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+            set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)
             return RES_ERROR
         return ask(gs, row, 0, ASK_HAND_CARD, options)
     card = pl.hand[choice]
@@ -676,7 +676,7 @@ cdef int mana_cost(GameState* gs, const EngineStatics* es, const Statics* st,
         if options == 0:
             if a[1] == 1:
                 return RES_DONE                              # cannot pay: nothing happens
-            set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)   # 6.2.1
+            set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)   # 6.2.1
             return RES_ERROR
         if a[1] == 1:
             return ask(gs, row, 0, ASK_PAYMENT, options | ((<uint64_t>1) << ASK_DONE))
@@ -736,7 +736,7 @@ cdef int training_gain_aa(GameState* gs, const EngineStatics* es, const Statics*
     if choice < 0:
         options = training_hand_options(gs, es, row, False)
         if options == 0:
-            set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+            set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)
             return RES_ERROR
         return ask(gs, row, 0, ASK_HAND_CARD, options)
     if gs.turn.handler_stage == 0:
@@ -811,7 +811,7 @@ cdef int blood_of_ancients_gain_aa(GameState* gs, const EngineStatics* es, const
     if choice < 0:
         options = blood_colour_options(gs, es)
         if options == 0:
-            set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+            set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)
             return RES_ERROR
         choice = single_option(options)
         if choice < 0:
@@ -865,7 +865,7 @@ cdef int blood_of_ancients_use_aa(GameState* gs, const EngineStatics* es, const 
     if choice < 0:
         options = blood_use_options(gs, es)
         if options == 0:
-            set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+            set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)
             return RES_ERROR
         choice = single_option(options)
         if choice < 0:
@@ -992,7 +992,7 @@ cdef int magic_talent_gain_spell(GameState* gs, const EngineStatics* es, const S
     if choice < 0:
         options = talent_colour_options(gs, es)
         if options == 0:
-            set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+            set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)
             return RES_ERROR
         choice = single_option(options)
         if choice < 0:
@@ -1050,7 +1050,7 @@ cdef int magic_talent_play_spell(GameState* gs, const EngineStatics* es, const S
     if choice < 0:
         options = talent_discards(gs, es, row, False)
         if options == 0:
-            set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+            set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)
             return RES_ERROR
         choice = single_option(options)
         if choice < 0:
@@ -1145,7 +1145,7 @@ cdef int maximal_effect(GameState* gs, const EngineStatics* es, const Statics* s
     if choice < 0:
         options = maximal_options(gs, es, row, 1 if powered else 0)
         if options == 0:
-            set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+            set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)
             return RES_ERROR
         choice = single_option(options)
         if choice < 0:
@@ -1242,7 +1242,7 @@ cdef int stout_resolve(GameState* gs, const EngineStatics* es, const Statics* st
     if choice < 0:
         options = stout_kinds(gs, es)
         if options == 0:
-            set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+            set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)
             return RES_ERROR
         gs.turn.hvars[1] = 0
         gs.turn.hvars[2] = 0

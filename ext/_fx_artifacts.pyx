@@ -24,7 +24,7 @@ from mksim._state cimport Statics
 from mksim._engine cimport (
     EngineStatics, HandlerEntry, handler_run_t, handler_playable_t, handler_pending_t, PendingCheck,
     register_handler_group, HG_ARTIFACTS,
-    RES_DONE, RES_ERROR, ERR_ILLEGAL, ERR_HANDLER, ERR_CAPACITY, ASK_DONE, ASK_HAND_CARD, ASK_COLOUR,
+    RES_DONE, RES_ERROR, ERR_INTERNAL, INTERNAL_NO_OPTION, ERR_HANDLER, ERR_CAPACITY, ASK_DONE, ASK_HAND_CARD, ASK_COLOUR,
     ASK_OFFER, ASK_NUMBER, ASK_ENEMY, ASK_UNIT, PF_STAGE,
     erow, card_deck, set_error, remove_at, row_args, ask, pc_bad, pc_stage, pc_hvar, pc_asks, pc_n_enemies,
     push_card, gain_crystal, node_playable, push_eval, lift_self, put_back, refill_offer, take_wounds,
@@ -158,7 +158,7 @@ cdef int banner_attach(GameState* gs, const EngineStatics* es, int p, int row, i
                 count += 1
                 slot = i
         if count == 0 or card < 0:
-            set_error(gs, ERR_ILLEGAL, 0, card)
+            set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, card)
             return RES_ERROR
         if count > 1:
             return ask(gs, row, 0, ASK_UNIT, mask)
@@ -170,7 +170,7 @@ cdef int banner_attach(GameState* gs, const EngineStatics* es, int p, int row, i
             count = i
             break
     if count < 0 or slot < 0 or slot >= MAX_UNITS_ or pl.units[slot].card < 0:
-        set_error(gs, ERR_ILLEGAL, 0, card)
+        set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, card)
         return RES_ERROR
     remove_at(pl.play_area, &pl.n_play, count)
     u = &pl.units[slot]
@@ -616,7 +616,7 @@ cdef int circlet_use_offer_skill(GameState* gs, const EngineStatics* es, const S
     if choice < 0:
         options = circlet_offer_slots(gs, es)
         if options == 0:
-            set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+            set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)
             return RES_ERROR
         return ask(gs, row, 0, ASK_OFFER, options)
     k = gs.skill_offer[choice]
@@ -636,7 +636,7 @@ cdef int circlet_gain_offer_skill(GameState* gs, const EngineStatics* es, const 
     # (18.3.1).
     if choice < 0:
         if gs.n_skill_offer <= 0:
-            set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+            set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)
             return RES_ERROR
         options = ((<uint64_t>1) << gs.n_skill_offer) - 1 if gs.n_skill_offer < 64 else ~(<uint64_t>0)
         return ask(gs, row, 0, ASK_OFFER, options)
@@ -709,7 +709,7 @@ cdef int discard_by_colour(GameState* gs, const EngineStatics* es, const Statics
     if choice < 0:
         options = by_colour_cards(gs, es, a)
         if options == 0:
-            set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+            set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)
             return RES_ERROR
         return ask(gs, row, 0, ASK_HAND_CARD, options)
     card = pl.hand[choice]
@@ -730,7 +730,7 @@ cdef int book_of_wisdom(GameState* gs, const EngineStatics* es, const Statics* s
     if choice < 0:
         options = book_cards(gs, es, spell)
         if options == 0:
-            set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+            set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)
             return RES_ERROR
         return ask(gs, row, 0, ASK_HAND_CARD, options)
     if gs.turn.handler_stage == 0:
@@ -780,7 +780,7 @@ cdef int tome_of_all_spells(GameState* gs, const EngineStatics* es, const Static
     if choice < 0:
         options = tome_cards(gs, es, a[0])
         if options == 0:
-            set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+            set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)
             return RES_ERROR
         return ask(gs, row, 0, ASK_HAND_CARD, options)
     if gs.turn.handler_stage == 0:

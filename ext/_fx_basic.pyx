@@ -19,7 +19,7 @@ from mksim._combat cimport enemy_attack_value
 from mksim._engine cimport (
     EngineStatics, HandlerEntry, handler_run_t, handler_playable_t, handler_pending_t, PendingCheck,
     register_handler_group, handler_entry, HG_BASIC, HF_PLAYS_OTHER_CARD, OP_HANDLER,
-    RES_DONE, RES_ERROR, ERR_ILLEGAL, ASK_DONE, ASK_HAND_CARD, ASK_COLOUR, ASK_DIE, ASK_PAYMENT,
+    RES_DONE, RES_ERROR, ERR_INTERNAL, INTERNAL_NO_OPTION, ASK_DONE, ASK_HAND_CARD, ASK_COLOUR, ASK_DIE, ASK_PAYMENT,
     PAY_CRYSTAL, PAY_DIE, PAY_STOLEN, PF_STAGE,
     erow, card_deck, set_error, remove_at, row_args, ask, pc_bad, pc_stage, pc_hvar, pc_asks,
     pc_subset, pc_enemy_attack_options, reducible_attacks,
@@ -114,7 +114,7 @@ cdef int discard_cost(GameState* gs, const EngineStatics* es, const Statics* st,
             if pl.hand[i] != es.wound and i < 64:
                 options |= (<uint64_t>1) << i
         if options == 0:
-            set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+            set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)
             return RES_ERROR
         return ask(gs, row, 0, ASK_HAND_CARD, options)
     i = pl.hand[choice]
@@ -165,7 +165,7 @@ cdef int mana_to_crystal(GameState* gs, const EngineStatics* es, const Statics* 
     if a[1] > 0 or gs.turn.hvars[0] > 0:
         options |= (<uint64_t>1) << ASK_DONE
     if options == 0:
-        set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)  # 6.2.1: cannot pay
+        set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)  # 6.2.1: cannot pay
         return RES_ERROR
     return ask(gs, row, 0, ASK_COLOUR, options)
 
@@ -281,7 +281,7 @@ cdef int concentration(GameState* gs, const EngineStatics* es, const Statics* st
             if i < ASK_DONE and concentration_target(gs, es, pl.hand[i], 0):
                 options |= (<uint64_t>1) << i
         if options == 0:
-            set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+            set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)
             return RES_ERROR
         return ask(gs, row, 0, ASK_HAND_CARD, options)
     i = pl.hand[choice]

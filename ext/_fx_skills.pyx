@@ -422,7 +422,7 @@ cdef int discard_wound_cost(GameState* gs, const EngineStatics* es, const Static
             push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, es.wound)
             gs.turn.played_card = 1               # 4.3.2: a card discarded
             return push_eval(gs, a[0])
-    set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+    set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)
     return RES_ERROR
 
 
@@ -478,7 +478,7 @@ cdef int power_of_pain(GameState* gs, const EngineStatics* es, const Statics* st
     # sideways +bonus instead of +1, +advanced_bonus for an AA, Spell or Artifact.
     if choice < 0:
         if sideways_kinds(gs, es) == 0:
-            set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+            set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)
             return RES_ERROR
         return ask(gs, row, 0, ASK_HAND_CARD, sideways_options(pl, es, True))
     v = a[0]
@@ -509,7 +509,7 @@ cdef int i_dont_give_a_damn(GameState* gs, const EngineStatics* es, const Static
     # sideways +bonus instead of +1, +advanced_bonus for an AA, Spell or Artifact.
     if choice < 0:
         if sideways_kinds(gs, es) == 0:
-            set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+            set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)
             return RES_ERROR
         return ask(gs, row, 0, ASK_HAND_CARD, sideways_options(pl, es, False))
     v = a[0]
@@ -538,7 +538,7 @@ cdef int who_needs_magic(GameState* gs, const EngineStatics* es, const Statics* 
     # Stage 0: the card (ASK_HAND_CARD), stage 1: option 0 = +bonus, 1 = +no_source_bonus.
     if choice < 0:
         if sideways_kinds(gs, es) == 0:
-            set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+            set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)
             return RES_ERROR
         return ask(gs, row, 0, ASK_HAND_CARD, sideways_options(pl, es, False))
     if gs.turn.handler_stage == 0:
@@ -1235,7 +1235,7 @@ cdef bint mark_mana_pending(const GameState* gs, const EngineStatics* es, const 
 cdef int overload_bonus(GameState* gs, const EngineStatics* es, const Statics* st,
         int p, int row, int choice) noexcept nogil:
     # armed by overload_arm, never resolved
-    set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+    set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)
     return RES_ERROR
 
 

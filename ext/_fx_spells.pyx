@@ -41,7 +41,7 @@ from mksim._combat cimport (defeat_enemy, enemy_ability, AB_ARCANE_IMMUNITY, AB_
 from mksim._engine cimport (
     EngineStatics, HandlerEntry, handler_run_t, handler_playable_t, handler_pending_t, PendingCheck,
     register_handler_group, HG_SPELLS, HF_MOVEMENT_ONLY, OP_ATTACK, OP_BLOCK,
-    RES_DONE, RES_ERROR, ERR_NONE, ERR_ILLEGAL, ERR_HANDLER, ERR_CAPACITY, ERR_HEROES, HEROES_INTERACTIVE_SPELL,
+    RES_DONE, RES_ERROR, ERR_NONE, ERR_INTERNAL, INTERNAL_NO_OPTION, ERR_HANDLER, ERR_CAPACITY, ERR_HEROES, HEROES_INTERACTIVE_SPELL,
     ASK_DONE, ASK_HAND_CARD, ASK_COLOUR, ASK_OFFER, ASK_NUMBER, ASK_ENEMY, ASK_UNIT, ASK_OPTION, ASK_DIE,
     ASK_PAYMENT, PF_STAGE, PF_HVAR,
     erow, card_deck, set_error, remove_at, row_args, ask, pc_bad, pc_stage, pc_hvar, pc_asks, pc_n_enemies,
@@ -206,7 +206,7 @@ cdef int travel(GameState* gs, const Statics* st, int p, int row, int choice, in
         gs.turn.hvars[0] += 1
     o = travel_options(gs, st, p)
     if o == 0:
-        set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)   # cannot happen (see above)
+        set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)   # cannot happen (see above)
         return RES_ERROR
     if o == ((<uint64_t>1) << ASK_DONE):
         return travel(gs, st, p, row, ASK_DONE, spaces, per)
@@ -259,7 +259,7 @@ cdef int underground_attack(GameState* gs, const EngineStatics* es, const Static
         gs.turn.hvars[0] += 1
     o = travel_options(gs, st, p, 1)
     if o == 0:
-        set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)   # cannot happen (see above)
+        set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)   # cannot happen (see above)
         return RES_ERROR
     if o == ((<uint64_t>1) << ASK_DONE):
         return underground_attack(gs, es, st, p, row, ASK_DONE, spaces)

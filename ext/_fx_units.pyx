@@ -30,7 +30,7 @@ from mksim._rules cimport is_rampaging
 from mksim._engine cimport (
     EngineStatics, HandlerEntry, handler_run_t, handler_playable_t, handler_pending_t, PendingCheck,
     register_handler_group, HG_UNITS, HF_MOVEMENT_ONLY,
-    RES_DONE, RES_ERROR, ERR_HANDLER, ERR_ILLEGAL, ERR_ENEMY_EFFECT,
+    RES_DONE, RES_ERROR, ERR_HANDLER, ERR_INTERNAL, INTERNAL_NO_OPTION, ERR_ENEMY_EFFECT,
     ASK_DONE, ASK_ENEMY, ASK_NUMBER, ASK_OPTION, ASK_PAYMENT, ASK_UNIT,
     erow, set_error, row_args, ask, pc_stage, pc_asks, pc_enemy_attack_options,
     change_reputation, node_playable, push_eval, pay_take, reducible_attacks,
@@ -460,7 +460,7 @@ cdef int scouts_reconnaissance(GameState* gs, const EngineStatics* es, const Sta
         if choice < 0:
             return ask(gs, row, 0, ASK_OPTION, options)
     if choice >= n or tokens[choice] < 0:
-        set_error(gs, ERR_ILLEGAL, 0, gs.turn.resolving_card)
+        set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)
         return RES_ERROR
     gs.turn.recon_token = <int16_t>(tokens[choice] + 1)
     gs.turn.recon_fame = <int8_t>a[1]

@@ -13,6 +13,7 @@ MKSIM_LEGALITY_SEED to replay or to explore other states.
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 
 import numpy as np
@@ -121,6 +122,7 @@ def test_apply_accepts_exactly_the_listed_actions(content):
                 try:
                     c.apply(a)
                 except NotImplementedError as err:       # a rule the engine names as missing
+                    assert "ERR_INTERNAL" not in str(err), f"{where}: listed action {describe(a)}: {err}"
                     stopped[str(err)[:60]] += 1
                 except ValueError as err:
                     pytest.fail(f"{where}: listed action {describe(a)} refused: {err}")
@@ -228,6 +230,81 @@ def test_a_stopped_or_finished_game_refuses_every_action(recon):
         with pytest.raises(ValueError, match="illegal action"):
             state.engine.apply(a)
     assert state.core.state_bytes() == before
+
+
+# Actions that apply_action and its helpers used to refuse with their own re-derived checks
+# (issue 12: legality in one place, the legal list): each is now refused by Engine.c_apply's
+# membership check alone, before anything is applied.
+_CODE = {name: code for code, name in KIND_NAMES.items()}
+PAY_NONE = 31
+
+
+def _unlisted_cases(state) -> dict[str, list[int]]:
+    """Codes of each formerly in-path-checked kind that the state does not list: a tactic not
+    offered, a card index past the hand (play / sideways / discard / rest discard / heal /
+    Crystal Joy return), a choice option not asked, a direction or slot that is not there,
+    and the turn-flow kinds of other phases."""
+    legal = set(int(a) for a in state.legal_actions())
+    raw = state.core.raw_dict()
+    n_hand = raw["players"][raw["current"]]["n_hand"]
+
+    def code(kind, arg=0):
+        return (_CODE[kind] << ACTION_SHIFT) | arg
+
+    cases = {
+        "tactic not offered": [code("tactic", t) for t in range(12)],
+        "card past the hand": [code("play", n_hand | (PAY_NONE << 8) | (PAY_NONE << 13)),
+                               code("play", n_hand | (1 << 7) | (PAY_NONE << 8) | (PAY_NONE << 13)),
+                               code("sideways", n_hand), code("sideways", n_hand | (2 << 7)),
+                               code("discard", n_hand), code("rest_discard", n_hand),
+                               code("heal_wound", n_hand), code("return_card", n_hand)],
+        "choice not asked": [code("choose", k) for k in range(64)],
+        "slot or direction not there": [code("move", 6), code("move", 7), code("block", 31),
+                                        code("damage_unit", 7), code("activate_unit", 7),
+                                        code("heal_unit", 7), code("pick_aa", 3), code("recruit", 15),
+                                        code("buy_spell", 3), code("use_skill", 15),
+                                        code("skill_crystal", 15), code("banner_return", 6),
+                                        code("upkeep", 7), code("pay_unit", 7), code("wings_target", 40),
+                                        code("cumbersome", 31), code("bow_change", 3)],
+        "kind of another phase": [code(k) for k in ("end_turn", "draw", "forfeit", "announce_end",
+                                                    "regular_turn", "rest", "plunder", "next_phase",
+                                                    "damage_hero", "end_interact", "buy_healing",
+                                                    "steady_tempo", "circlet_skill", "possess_attack",
+                                                    "enter_site", "burn", "interact", "reward",
+                                                    "glade_wound", "pick_skill", "tactic_ability",
+                                                    "influence_block", "learning", "peaceful")],
+    }
+    return {why: [a for a in codes if a not in legal] for why, codes in cases.items()}
+
+
+def test_formerly_rechecked_actions_are_refused_by_the_legal_list_alone(content):
+    """In the tactics phase, at a turn's start, while moving, in a Block phase, while
+    assigning damage, at the end of a turn and at an open choice, every unlisted action of
+    the kinds whose apply paths once re-checked legality is a ValueError naming it, and the
+    state keeps every byte (the cases above, not a sample)."""
+    phases = ("tactics", "turn_start", "move", "combat_block", "combat_damage", "end_turn")
+    states = [_find_state(content, "solo-conquest", lambda s, ph=ph: s.phase == ph) for ph in phases]
+
+    def asks(s):
+        legal = s.legal_actions()
+        return len(legal) > 0 and all(KIND_NAMES[int(a) >> ACTION_SHIFT] == "choose" for a in legal)
+
+    states.append(_find_state(content, "solo-conquest", asks, policy="random"))
+    tried = Counter()
+    for state in states:
+        before, steps = state.core.state_bytes(), state.info()["steps"]
+        for why, codes in _unlisted_cases(state).items():
+            for a in codes:
+                with pytest.raises(ValueError, match=rf"illegal action {re.escape(describe(a))} in phase "):
+                    state.apply(a)
+                assert state.core.state_bytes() == before, f"{why}: refusing {describe(a)} changed the state"
+                tried[why] += 1
+        assert state.info()["steps"] == steps
+        assert state.legal_actions().size > 0                 # still playable: nothing was stopped
+    assert tried["tactic not offered"] >= 6 * 12              # every phase but tactics refuses them all
+    assert tried["choice not asked"] >= 6 * 64 + 1            # the open choice refuses what it did not ask
+    assert tried["card past the hand"] == 7 * 8
+    assert min(tried.values()) > 0, tried
 
 
 # -- numbers (issue 7, deliverable 6) ---------------------------------------------------------
