@@ -15,6 +15,8 @@ from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_
 from mksim._modifiers cimport (mod_sum_arg, mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
     mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
+from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT  # turn / combat-long kinds (issue 12)
+from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._types cimport (
     DECK_BASIC, DECK_AA, DECK_SPELL, DECK_ARTIFACT, DECK_WOUND, COLOURLESS,
     GameState, Player, Dummy, Hex, TurnState, deeds_rng, MAX_PLAYERS, MAX_DECK_CARDS, MAX_HAND_CARDS, MAX_DISCARD_CARDS, MAX_PLAY_CARDS, MAX_DUMMY_CARDS, MAX_DICE, MAX_PATH,
@@ -806,7 +808,7 @@ cdef bint pay_ok(const GameState* gs, int pay, int colour) noexcept nogil:
     if pay < PAY_DIE:                                       # a crystal (5.1.3)
         c = pay - PAY_CRYSTAL
         return c == colour and gs.players[gs.current].crystals[c] > 0
-    if gs.turn.no_source_dice:                              # Who Needs Magic (_engine_skills.pxi)
+    if mod_has(&gs.turn, MK_NO_SOURCE_DICE):                              # Who Needs Magic (_engine_skills.pxi)
         return False
     if pay == PAY_STOLEN:                                   # Mana Steal die (3.2, 21.2 A7):
         c = gs.players[gs.current].stolen_die               # in addition to the normal die
@@ -2450,7 +2452,9 @@ def modifier_constants():
     """The C limits of the modifier array and lifecycle events (issue 12), for the fixture
     checks and tests: {name: value}."""
     return {"MAX_MODS": MAX_MODS, "NUM_MOD_KINDS": NUM_MOD_KINDS, "NUM_MOD_SCOPES": NUM_MOD_SCOPES,
-            "NUM_EVENTS": NUM_EVENTS, "MAX_EVENT_SUBS": MAX_EVENT_SUBS}
+            "NUM_EVENTS": NUM_EVENTS, "MAX_EVENT_SUBS": MAX_EVENT_SUBS,
+            "sizeof_Modifier": sizeof(Modifier), "sizeof_TurnState": sizeof(TurnState),
+            "sizeof_GameState": sizeof(GameState)}
 
 
 def modifier_ops(ops):

@@ -149,7 +149,7 @@ cdef int legal_banner_actions(const GameState* gs, const EngineStatics* es, cons
                         n += 1
         # Banner of Fortitude: once a round, the Unit takes its damage without the wound.
         if fx & BF_FORTITUDE and gs.combat.active and gs.phase == PH_COMBAT_DAMAGE \
-                and gs.combat.dmg_slot >= 0 and not gs.turn.no_unit_damage \
+                and gs.combat.dmg_slot >= 0 and not mod_has(&gs.turn, MK_NO_UNIT_DAMAGE) \
                 and not ((pl.banner_flipped >> i) & 1) and unit_can_take_damage(gs, es, st, i) and n < MAX_ACTIONS:
             out[n] = act(A_DAMAGE_FORTITUDE, i)
             n += 1
@@ -222,7 +222,7 @@ cdef int apply_banner_action(GameState* gs, const EngineStatics* es, const Stati
         return ERR_NONE
     if kind == A_DAMAGE_FORTITUDE:                               # Banner of Fortitude, LL-5.2
         if not (fx & BF_FORTITUDE) or not gs.combat.active or gs.phase != PH_COMBAT_DAMAGE \
-                or gs.combat.dmg_slot < 0 or gs.turn.no_unit_damage or (pl.banner_flipped >> slot) & 1:
+                or gs.combat.dmg_slot < 0 or mod_has(&gs.turn, MK_NO_UNIT_DAMAGE) or (pl.banner_flipped >> slot) & 1:
             return ERR_ILLEGAL
         gs.turn.fortitude_unit = <int8_t>(slot + 1)
         res = damage_to_unit(gs, st, slot)

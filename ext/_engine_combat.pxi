@@ -445,7 +445,7 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         res = damage_start(gs, st, arg & 0x1F, arg >> 5)
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     if kind == A_DAMAGE_UNIT:
-        if gs.turn.no_unit_damage:                                 # Into the Heat
+        if mod_has(&gs.turn, MK_NO_UNIT_DAMAGE):                                 # Into the Heat
             return ERR_ILLEGAL
         if gs.combat.dmg_slot >= 0 and gs.combat.dmg_slot == gs.turn.duel_slot - 1:
             gs.turn.duel_units = 1                                 # Dueling: no Fame bonus

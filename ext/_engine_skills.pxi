@@ -149,7 +149,7 @@ cdef int recruit_under_bonds(GameState* gs, const EngineStatics* es, int p, int 
     their Reputation modifier inverted / doubled (LL-4.2, recruit_rep_delta)."""
     cdef Player* pl = &gs.players[p]
     cdef int row = bonds_row(es, pl), u, cost, slot, delta
-    if gs.phase != PH_INTERACT or row < 0 or bonds_unit_slot(pl) >= 0 or gs.turn.no_recruit \
+    if gs.phase != PH_INTERACT or row < 0 or bonds_unit_slot(pl) >= 0 or mod_has(&gs.turn, MK_NO_RECRUIT) \
             or k >= gs.n_unit_offer or gs.unit_offer[k] < 0:
         return ERR_ILLEGAL
     u = gs.unit_offer[k]

@@ -290,7 +290,7 @@ cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const S
     for k in range(gs.n_unit_offer):
         u = gs.unit_offer[k]
         if u >= 0:                                                 # 10.6 recruit
-            if gs.turn.no_recruit:
+            if mod_has(&gs.turn, MK_NO_RECRUIT):
                 continue                                           # On Her Own (_fx_skills.pxi)
             delta = recruit_rep_delta(gs, es, u)                   # LL-4.2 Thugs / Heroes
             if delta == NO_RECRUIT or not can_recruit(es, u, site, colour):
@@ -418,8 +418,8 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
             cost = 0
         delta = recruit_rep_delta(gs, es, u)                       # LL-4.2 Thugs / Heroes
         if delta == NO_RECRUIT or not can_recruit(es, u, site, colour) or cost > gs.turn.influence + delta \
-                or gs.turn.no_recruit:
-            return ERR_ILLEGAL                                     # (no_recruit: On Her Own)
+                or mod_has(&gs.turn, MK_NO_RECRUIT):
+            return ERR_ILLEGAL                                     # (MK_NO_RECRUIT: On Her Own)
         if unit_special(es, u) == SU_UNKNOWN:                      # special rules not known
             set_error(gs, ERR_UNIT_RULES, u, UNIT_CARD_BASE - u * 8)
             return ERR_UNIT_RULES
@@ -785,8 +785,8 @@ cdef bint unit_can_take_damage(const GameState* gs, const EngineStatics* es, con
     cdef const Unit* u = &gs.players[gs.current].units[slot]
     if not gs.combat.units_allowed or gs.combat.dmg_slot < 0:
         return False
-    if u.card < 0 or u.wounds > 0 or u.damaged_this_combat or gs.turn.no_unit_damage:
-        return False                                               # (Into the Heat: no_unit_damage)
+    if u.card < 0 or u.wounds > 0 or u.damaged_this_combat or mod_has(&gs.turn, MK_NO_UNIT_DAMAGE):
+        return False                                               # (Into the Heat: MK_NO_UNIT_DAMAGE)
     if unit_special(es, u.card) == SU_THUGS and not u.paid_combat:
         return False                                               # LL-4.3.1: not unless paid
     return not enemy_ability(gs, st, gs.combat.dmg_slot, AB_ASSASSINATION)
@@ -1229,7 +1229,7 @@ cdef bint draw_fire_pending(const GameState* gs, const EngineStatics* es) noexce
     cdef const Unit* u
     cdef const Combat* c = &gs.combat
     if gs.turn.draw_fire_slot == 0 or c.dmg_slot != gs.turn.draw_fire_slot - 1 \
-            or c.dmg_attack != gs.turn.draw_fire_attack or not c.units_allowed or gs.turn.no_unit_damage:
+            or c.dmg_attack != gs.turn.draw_fire_attack or not c.units_allowed or mod_has(&gs.turn, MK_NO_UNIT_DAMAGE):
         return False
     u = &gs.players[gs.current].units[gs.turn.draw_fire_unit]
     return u.card >= 0 and u.wounds == 0 and not u.damaged_this_combat

@@ -21,6 +21,8 @@ from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_
 from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
     mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
+from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT  # turn / combat-long kinds (issue 12)
+from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._engine cimport give_mod, give_mod_arg, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
 from mksim._types cimport *
 from mksim._state cimport Statics
@@ -780,10 +782,11 @@ cdef int into_the_heat(GameState* gs, const EngineStatics* es, const Statics* st
     cdef const int32_t* a = row_args(es, row)
     # Into the Heat, played at the start of a combat: Units' Attack and Block + bonus this
     # combat (a combat-long modifier, unit_combat_bonus); no damage may be assigned to Units
-    # this turn (11.7.4).
+    # this turn (11.7.4; a turn-long MK_NO_UNIT_DAMAGE).
     if a[0] > 0 and not give_mod(gs, p, MK_UNIT_ATTACK_BLOCK, MS_COMBAT, a[0], MOD_MAX):
         return RES_ERROR
-    gs.turn.no_unit_damage = 1
+    if not give_mod(gs, p, MK_NO_UNIT_DAMAGE, MS_TURN, 1, MOD_ONCE):
+        return RES_ERROR
     return RES_DONE
 
 

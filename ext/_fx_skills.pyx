@@ -18,6 +18,8 @@ from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_
 from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
     mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
+from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT  # turn / combat-long kinds (issue 12)
+from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._engine cimport give_mod, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
 from mksim._types cimport *
 from mksim._state cimport Statics
@@ -273,7 +275,7 @@ cdef uint64_t polar_sources(const GameState* gs) noexcept nogil:
         elif pay < PAY_DIE:
             if pl.crystals[pay - PAY_CRYSTAL] <= 0:
                 continue
-        elif gs.turn.no_source_dice:
+        elif mod_has(&gs.turn, MK_NO_SOURCE_DICE):
             continue
         elif pay == PAY_STOLEN:
             if pl.stolen_die < 0:
@@ -547,7 +549,8 @@ cdef int who_needs_magic(GameState* gs, const EngineStatics* es, const Statics* 
             return ask(gs, row, 1, ASK_OPTION, 3)
         return sideways_play(gs, es, row, pl, choice, a[0])
     if choice == 1:
-        gs.turn.no_source_dice = 1
+        if not give_mod(gs, p, MK_NO_SOURCE_DICE, MS_TURN, 1, MOD_ONCE):
+            return RES_ERROR
     return sideways_play(gs, es, row, pl, gs.turn.hvars[0], a[1] if choice == 1 else a[0])
 
 
@@ -577,7 +580,8 @@ cdef int on_her_own(GameState* gs, const EngineStatics* es, const Statics* st,
             return RES_DONE
         return ask(gs, row, 0, ASK_OPTION, 3)
     if choice == 1:
-        gs.turn.no_recruit = 1
+        if not give_mod(gs, p, MK_NO_RECRUIT, MS_TURN, 1, MOD_ONCE):
+            return RES_ERROR
     gs.turn.influence += a[1] if choice == 1 else a[0]
     return RES_DONE
 

@@ -25,6 +25,8 @@ from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_
 from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
     mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
+from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT  # turn / combat-long kinds (issue 12)
+from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._engine cimport give_mod, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
 from mksim._types cimport (GameState, Player, Unit, CombatEnemy, MAX_UNITS as MAX_UNITS_, CE_DEFEATED, CE_GONE,
                            CE_NO_ATTACK, RED, BLUE, WHITE, GREEN, GOLD, BLACK, DAY, NIGHT, FOREST, DESERT, MELEE,
@@ -956,8 +958,10 @@ cdef int veil_of_mist_ignore_wound(GameState* gs, const EngineStatics* es, const
                                    int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     # Veil of Mist: the hero ignores the first `wounds` Wound(s) from enemies this turn,
-    # with their side effects (read by _combat.assign_to_hero).
-    gs.turn.ignore_wounds = <int8_t>(gs.turn.ignore_wounds + a[0])
+    # with their side effects (a turn-long MK_IGNORE_WOUNDS modifier, used up by
+    # _combat.assign_to_hero).
+    if a[0] > 0 and not give_mod(gs, p, MK_IGNORE_WOUNDS, MS_TURN, a[0], MOD_ADD):
+        return RES_ERROR
     return RES_DONE
 
 

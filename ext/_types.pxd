@@ -264,7 +264,12 @@ cdef enum ModKind:             # what a modifier changes (Modifier.value is how 
     MK_EXPLORE_DISCOUNT = 4    # exploring costs value less Move (Hawk Eyes at Night; 9.8.3)
     MK_BLOCKED_ARMOR_ONE = 5   # an enemy whose attacks are all blocked has Armor 1 (Disease, LL-6.1.6)
     MK_HAND_LIMIT_ENDS_IN = 6  # Hand limit + value at this turn's draw if it ends in terrain arg - 1 (Mountain Lore, 13.7.2)
-    NUM_MOD_KINDS = 7
+    # turn-long effects of cards, skills and artifacts (MS_TURN unless said)
+    MK_IGNORE_WOUNDS = 7       # the next value Wounds from enemies this turn are ignored (Veil of Mist; used up)
+    MK_NO_UNIT_DAMAGE = 8      # no combat damage may be assigned to Units this turn (Into the Heat, 11.7.4)
+    MK_NO_SOURCE_DICE = 9      # no Source die may be used for the rest of the turn (Who Needs Magic +3)
+    MK_NO_RECRUIT = 10         # no Unit may be recruited for the rest of the turn (On Her Own's Influence 3)
+    NUM_MOD_KINDS = 11
 
 cdef enum ModScope:            # when a modifier expires (the lifecycle event that ends it)
     MS_NEXT_CARD = 0           # the next card played (EV_CARD_PLAYED)
@@ -353,7 +358,6 @@ cdef struct TurnState:
     uint8_t terrain_safe       # bit per terrain that also counts as safe (9.7)
     int8_t steady_tempo        # Steady Tempo: 1 to the bottom (deck not empty), 2 to the top of the deck
     int16_t steady_tempo_card  # that card (it is in the discard pile after 13.3), -1 = none
-    uint8_t no_unit_damage     # Into the Heat: no damage may be assigned to Units this turn
     uint8_t heat_window        # 1 = at the start of a combat (no action taken in it yet); see Engine.apply
     int8_t heroic_rep          # Heroic Tale: Reputation + n per Unit recruited from now on this turn
     int8_t heroic_fame         # ... and Fame + n
@@ -375,7 +379,6 @@ cdef struct TurnState:
     int8_t fx_colour           # colour + 1 of the effect resolving while resolving_card == fx_colour_by
     int16_t fx_colour_by       # (Tome of All Spells' Spell LL-9.6.3, a Unit ability's mana 11.4.2); 0 = own
     uint8_t space_bending      # Space Bending: spaces 2 away count as adjacent for moves (A_MOVE arg 8 + hex)
-    uint8_t no_source_dice     # Who Needs Magic +3: no Source die may be used for the rest of the turn
     # --- artifacts ---
     int8_t glory_armor         # Banner of Glory powered: every Unit Armor + n this turn
     int8_t glory_all           # ... and + n to its Attacks / Blocks
@@ -408,7 +411,6 @@ cdef struct TurnState:
     int8_t deadly_aim          # Deadly Aim: bonus to the next Attack card played this phase (0 = none)
     int8_t deadly_aim_phase    # the combat phase it was used in
     uint8_t recruited          # a Unit was recruited with Influence this turn (On Her Own)
-    uint8_t no_recruit         # On Her Own's Influence 3 taken: no Unit may be recruited this turn
     uint8_t reveal_distance    # Hawk Eyes by Day: fortified garrisons revealed up to this distance (0 = adjacent)
     int8_t duel_slot           # Dueling: its enemy's combat slot + 1 (0 = none)
     uint8_t duel_units         # Dueling: a unit blocked / attacked that enemy or took its damage (no Fame)
@@ -435,7 +437,6 @@ cdef struct TurnState:
     int16_t maximal_self       # ... the Maximal Effect handler row that repeats it
     # --- spells ---
     uint8_t terrain_closed     # Mist Form: bit per terrain that may not be entered this turn (9.2)
-    int8_t ignore_wounds       # Veil of Mist: Wounds from enemies still to be ignored this turn
     int8_t possess_slot        # Possess: combat slot of the possessed enemy + 1, 0 = none
     int8_t possess_attack[4]   # Possess: Attack per element still to be added in the Attack phase
     int8_t wings_targets       # Wings of Night: enemies it targeted this combat (further ones cost Move), 0 = not played

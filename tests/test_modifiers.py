@@ -10,7 +10,7 @@ import pytest
 from mksim import _engine, fixtures
 from mksim._engine import encode, modifier_ops
 
-from test_spells_artifacts import BLACK, GREEN, RED, play_code, start
+from test_spells_artifacts import BLACK, BLUE, GREEN, RED, play_code, player, start
 from test_spells_handlers import fight, night_spell, tokens
 
 EV = _engine.events()
@@ -107,12 +107,13 @@ def test_modifiers_round_trip_through_a_fixture():
 
 def test_a_fixture_modifier_of_no_kind_is_refused():
     g, d = with_mod()
-    d["turn"]["mods"][0]["kind"] = 9
-    with pytest.raises(fixtures.FixtureError, match=r"turn\.mods\[0\]\.kind: 9 is out of range"):
+    bad = len(fixtures.MOD_KINDS)                      # one past the last kind
+    d["turn"]["mods"][0]["kind"] = bad
+    with pytest.raises(fixtures.FixtureError, match=rf"turn\.mods\[0\]\.kind: {bad} is out of range"):
         g.state_from_dict(d)
     g, d = with_mod()
-    d["turn"]["n_mods"] = 9
-    with pytest.raises(fixtures.FixtureError, match=r"turn\.n_mods: 9 is out of range"):
+    d["turn"]["n_mods"] = fixtures.MAX_MODS + 1
+    with pytest.raises(fixtures.FixtureError, match=rf"turn\.n_mods: {fixtures.MAX_MODS + 1} is out of range"):
         g.state_from_dict(d)
 
 
@@ -229,10 +230,10 @@ def test_into_the_heat_bonus_lasts_the_combat_and_no_unit_damage_the_turn(conten
     when the combat ends (11.12); "no damage to Units this turn" still holds after it."""
     from test_advanced_actions import heat_game
     g = heat_game(content, tables, 0)
-    assert live(g.core.to_dict()["turn"]) == [(KIND["unit_attack_block"], COMBAT, 2)]
+    assert live(g.core.to_dict()["turn"]) == [(KIND["unit_attack_block"], COMBAT, 2),
+                                              (KIND["no_unit_damage"], TURN, 1)]
     finish_combat(g.core, g.eng)
-    t = g.core.to_dict()["turn"]
-    assert live(t) == [] and t["no_unit_damage"] == 1
+    assert live(g.core.to_dict()["turn"]) == [(KIND["no_unit_damage"], TURN, 1)]
 
 
 @pytest.mark.covers("wolfhawk_hawk_eyes", "effect")
@@ -244,3 +245,58 @@ def test_9_8_3_hawk_eyes_at_night_is_a_turn_long_explore_discount(content, table
     Rules(g.core).set_time("night")
     g.do("use_skill", 0)
     assert live(g.core.to_dict()["turn"]) == [(KIND["explore_discount"], TURN, 1)]
+
+
+def next_turn(eng):
+    """End the turn, draw, and start the next regular turn (reset_turn ends the turn's effects)."""
+    eng.apply(encode("end_turn"))
+    eng.apply(encode("draw", 0))
+    eng.apply(encode("regular_turn", 0))
+
+
+@pytest.mark.covers("mist_form", "powered")
+def test_11_7_7_veil_of_mist_is_a_turn_long_wound_count_used_up_by_enemy_wounds(content, tables):
+    """Veil of Mist: "ignore the first Wound from enemies this turn" - a turn-long modifier of
+    value 1; the Prowlers' 4 damage on Armor 2 (2 Wounds, 11.7.7) gives one Wound to hand and
+    uses the modifier up."""
+    core, eng, sc = night_spell(content, tables, ["mist_form"], BLUE)
+    T = fight(core, ["prowlers"], phase="block")
+    eng.apply(play_code(0, 1, pay=BLUE, pay2=BLACK))
+    assert (KIND["ignore_wounds"], TURN, 1) in live(core.to_dict()["turn"])
+    eng.apply(encode("next_phase"))
+    eng.apply(encode("damage_from", 0))
+    eng.apply(encode("damage_hero", 0))
+    t = core.to_dict()["turn"]
+    assert [m for m in live(t) if m[0] == KIND["ignore_wounds"]] == []
+    assert player(core)["hand"] == ["wound"]
+
+
+@pytest.mark.covers("tovak_who_needs_magic", "effect")
+def test_who_needs_magic_plus_3_forbids_source_dice_until_the_turn_ends(content, tables):
+    """Who Needs Magic: "+3 instead if you use no Source die this turn" - a turn-long
+    no-Source-dice modifier: no die powers March for the rest of the turn, and in the next
+    turn one does again (5.5.2)."""
+    from test_skills_rules import acts, new_turn
+    core, eng, _ = new_turn(content, tables, ["tovak_who_needs_magic"], hand=["march", "march"])
+    eng.set_dice(["green", "green"])
+    die_plays = lambda: [a for a in acts(eng) if a.startswith("play(") and "pay=10" in a]
+    eng.apply(encode("use_skill", 0))
+    eng.apply(encode("choose", 0))
+    eng.apply(encode("choose", 1))                       # +3, no Source dice
+    assert live(core.to_dict()["turn"]) == [(KIND["no_source_dice"], TURN, 1)]
+    assert die_plays() == []
+    next_turn(eng)
+    assert live(core.to_dict()["turn"]) == [] and die_plays()
+
+
+@pytest.mark.covers("wolfhawk_on_her_own", "effect")
+def test_on_her_own_influence_3_is_a_turn_long_no_recruit_modifier(content, tables):
+    """On Her Own: "Influence 3 instead, but you may not recruit Units this turn" - one
+    turn-long modifier; with Influence 10 the Peasants (cost 4, 10.6) are not offered."""
+    from test_skills_handlers import village_game
+    g = village_game(content, tables)
+    g.do("use_skill", 0)
+    g.do("choose", 1)
+    assert live(g.core.to_dict()["turn"]) == [(KIND["no_recruit"], TURN, 1)]
+    g.ut.set_turn(influence=10)
+    assert g.of_kind("recruit") == []

@@ -56,7 +56,9 @@ SOLO_STREAMS = 7
 #: (arg = terrain + 1: hills 1, mountain 7).
 LEGACY_MOD_FIELDS = {(1, None): "ignore_site_fort", (2, None): "heat_bonus", (3, None): "charm_discount",
                      (4, None): "explore_discount", (5, None): "disease_armor",
-                     (6, 1 + 1): "lore_hills", (6, 7 + 1): "lore_mountains"}
+                     (6, 1 + 1): "lore_hills", (6, 7 + 1): "lore_mountains",
+                     (7, None): "ignore_wounds", (8, None): "no_unit_damage", (9, None): "no_source_dice",
+                     (10, None): "no_recruit"}
 
 
 def legacy_turn(turn: dict) -> dict:
