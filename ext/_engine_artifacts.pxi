@@ -237,9 +237,8 @@ cdef void protection_end_of_turn(GameState* gs, const EngineStatics* es, Player*
     """Banner of Protection powered: at the end of the turn the Wounds received this turn
     (into the hand, 12.1.1, or the discard pile, Poison 11.7.9) are thrown away (6.5.2)."""
     cdef int i, h = gs.turn.wounds_to_hand, d = gs.turn.wounds_to_discard
-    if not gs.turn.protection:
+    if not mod_remove_kind(&gs.turn, MK_PROTECTION):
         return
-    gs.turn.protection = 0
     for i in range(pl.n_hand - 1, -1, -1):
         if h <= 0:
             break

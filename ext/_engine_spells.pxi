@@ -379,7 +379,7 @@ cdef bint bend_ok(const GameState* gs, const Statics* st, int h, int to) noexcep
 
 cdef int space_bending_moves(const GameState* gs, const Statics* st, int32_t* out, int n) noexcept nogil:
     cdef int h = gs.players[gs.current].position, to
-    if not gs.turn.space_bending or h < 0 or gs.turn.action_taken:
+    if h < 0 or gs.turn.action_taken or not mod_has(&gs.turn, MK_SPACE_BENDING):
         return n
     for to in range(gs.n_hexes):
         if bend_ok(gs, st, h, to) and n < MAX_ACTIONS - 1:
@@ -393,7 +393,7 @@ cdef int space_bending_move(GameState* gs, const EngineStatics* es, const Static
     entering a fortified site is still an assault (9.4.1)."""
     cdef Player* pl = &gs.players[p]
     cdef int b = pl.position
-    if not gs.turn.space_bending or gs.phase != PH_MOVE or gs.turn.action_taken or b < 0 \
+    if not mod_has(&gs.turn, MK_SPACE_BENDING) or gs.phase != PH_MOVE or gs.turn.action_taken or b < 0 \
             or not bend_ok(gs, st, b, to):
         return ERR_ILLEGAL
     gs.turn.move_points -= move_cost(gs, st, to)

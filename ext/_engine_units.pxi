@@ -716,7 +716,7 @@ cdef void unit_healed(GameState* gs, int p, int slot) noexcept nogil:
     """A Wound of the Unit in `slot` was healed: recorded for Cure, which readies each Unit
     healed this turn, before it is played or after (card text, cards.csv #302)."""
     gs.turn.units_healed |= <uint8_t>(1 << slot)
-    if gs.turn.cure_draw > 0:
+    if mod_has(&gs.turn, MK_CURE):
         gs.players[p].units[slot].ready = 1                      # 7.2.2
 
 
@@ -898,7 +898,7 @@ cdef class UnitsTester:
     @property
     def units_turn(self):
         cdef GameState* gs = &self.eng.core.gs
-        return {"explore_range": gs.turn.explore_range,
+        return {"explore_range": mod_sum(&gs.turn, MK_EXPLORE_RANGE),
                 "recon_token": gs.turn.recon_token - 1 if gs.turn.recon_token > 0 else None,
                 "draw_fire": (gs.turn.draw_fire_slot - 1, gs.turn.draw_fire_attack, gs.turn.draw_fire_unit)
                 if gs.turn.draw_fire_slot > 0 else None,
@@ -1268,7 +1268,7 @@ cdef int units_explorable_far(const GameState* gs, const Statics* st, int h, int
     cdef int more[2 * MAX_EXPLORABLE]
     cdef int d, nb, k, j, q
     cdef bint seen
-    if gs.turn.explore_range < 2 or m < 0:
+    if m < 0 or mod_sum(&gs.turn, MK_EXPLORE_RANGE) < 2:
         return m
     for d in range(6):
         nb = gs.hexes[h].neighbour[d]
@@ -1291,7 +1291,7 @@ cdef int units_explore_far(GameState* gs, const Statics* st, int p, int a, int b
     """Scouts: explore (a, b) from a space next to the hero (the hero does not move)."""
     cdef int more[2 * MAX_EXPLORABLE]
     cdef int h = gs.players[p].position, d, nb, k, q, slot
-    if gs.turn.explore_range < 2 or h < 0:
+    if h < 0 or mod_sum(&gs.turn, MK_EXPLORE_RANGE) < 2:
         return -1
     for d in range(6):
         nb = gs.hexes[h].neighbour[d]

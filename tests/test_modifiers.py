@@ -10,7 +10,7 @@ import pytest
 from mksim import _engine, fixtures
 from mksim._engine import encode, modifier_ops
 
-from test_spells_artifacts import BLACK, BLUE, GREEN, RED, play_code, player, start
+from test_spells_artifacts import BLACK, BLUE, GOLD, GREEN, RED, play_code, player, start
 from test_spells_handlers import fight, night_spell, tokens
 
 EV = _engine.events()
@@ -250,8 +250,20 @@ def test_9_8_3_hawk_eyes_at_night_is_a_turn_long_explore_discount(content, table
 def next_turn(eng):
     """End the turn, draw, and start the next regular turn (reset_turn ends the turn's effects)."""
     eng.apply(encode("end_turn"))
-    eng.apply(encode("draw", 0))
-    eng.apply(encode("regular_turn", 0))
+    for _ in range(20):
+        named = [(_engine.describe(int(a)), int(a)) for a in eng.legal_actions()]
+        pick = next((a for d, a in named if d.startswith("regular_turn")), None)
+        if pick is not None:
+            eng.apply(pick)
+            return
+        eng.apply(next((a for d, a in named if d.startswith("draw")), named[0][1]))
+    raise AssertionError("no next turn")
+
+
+def mods_of(core, kind):
+    """The live modifiers of `kind` (a MOD_KINDS name) as (scope, value, arg)."""
+    t = core.to_dict()["turn"]
+    return [(m["scope"], m["value"], m["arg"]) for m in t["mods"][:t["n_mods"]] if m["kind"] == KIND[kind]]
 
 
 @pytest.mark.covers("mist_form", "powered")
@@ -300,3 +312,73 @@ def test_on_her_own_influence_3_is_a_turn_long_no_recruit_modifier(content, tabl
     assert live(g.core.to_dict()["turn"]) == [(KIND["no_recruit"], TURN, 1)]
     g.ut.set_turn(influence=10)
     assert g.of_kind("recruit") == []
+
+
+@pytest.mark.covers("ruby_ring", "powered")
+def test_ruby_ring_endless_red_and_black_mana_for_the_turn_only(content, tables):
+    """Ruby Ring strong: "endless supply of red and black mana this turn" - two turn-long
+    modifiers (arg = colour + 1); a red token pays with no token held, and in the next turn
+    both are gone (no red token payment offered)."""
+    core, eng, sc = start(content, tables, ["ruby_ring", "mana_meltdown", "march", "march"],
+                          deck=["rage"] * 6, dice=["white", "white", "white"])
+    eng.apply(play_code(0, 1))                         # thrown away (6.1.5)
+    assert sorted(mods_of(core, "endless_mana")) == [(TURN, 1, RED + 1), (TURN, 1, BLACK + 1)]
+    assert play_code(0, 0, pay=RED) in eng.legal_actions()
+    next_turn(eng)
+    assert mods_of(core, "endless_mana") == []
+    assert core.to_dict()["turn"]["mana_tokens"] == {}
+    assert not any(int(a) == play_code(k, 0, pay=RED) for a in eng.legal_actions() for k in range(4))
+
+
+@pytest.mark.covers("amulet_of_the_sun", "basic")
+def test_5_1_5_amulet_of_the_sun_at_night_is_a_turn_long_gold_usable_modifier(content, tables):
+    """Amulet of the Sun at Night: "gold mana may be used this turn" (5.1.5 lifted) - one
+    turn-long modifier for gold (arg = gold + 1); a gold token then powers March."""
+    core, eng, sc = start(content, tables, ["amulet_of_the_sun", "march"], time="night")
+    eng.apply(play_code(0, 0))
+    assert mods_of(core, "mana_anytime") == [(TURN, 1, GOLD + 1)]
+    eng.apply(play_code(0, 1, pay=GOLD))
+    assert core.to_dict()["turn"]["move_points"] == 4
+
+
+@pytest.mark.covers("golden_grail", "powered")
+def test_golden_grail_draw_per_wound_healed_is_a_turn_long_modifier(content, tables):
+    """Golden Grail strong: "draw a card for each Wound healed from hand this turn" - a
+    turn-long modifier of value 1; two Wounds healed, two cards drawn (12.3.3)."""
+    core, eng, sc = start(content, tables, ["golden_grail", "wound", "wound"], deck=["march", "rage"])
+    eng.apply(play_code(0, 1))
+    assert mods_of(core, "draw_per_heal") == [(TURN, 1, 0)]
+    for _ in range(2):
+        eng.apply(encode("heal_wound", player(core)["hand"].index("wound")))
+    assert sorted(player(core)["hand"]) == ["march", "rage"]
+
+
+@pytest.mark.covers("crystal_mastery", "powered")
+def test_crystal_mastery_powered_return_is_used_up_at_the_end_of_the_turn(content, tables):
+    """Crystal Mastery strong: "crystals spent this turn return at its end" - a turn-long
+    modifier; the blue crystal that paid for it comes back at end_turn, which uses it up."""
+    from test_advanced_actions import _G, crystals, day_turn, set_crystals
+    G = day_turn(content, tables, _G)
+    set_crystals(G, [1, 1, 0, 0])
+    G.T.set_hand(["crystal_mastery", "march"])
+    G.apply(play_code(0, powered=1, pay=6 + 1))        # a blue crystal
+    assert mods_of(G.core_, "crystal_return") == [(TURN, 1, 0)]
+    assert crystals(G) == [1, 0, 0, 0]
+    G.apply(encode("end_turn"))
+    assert crystals(G) == [1, 1, 0, 0] and mods_of(G.core_, "crystal_return") == []
+
+
+@pytest.mark.covers("banner_of_protection", "powered")
+def test_banner_of_protection_powered_is_a_turn_long_modifier_used_at_its_end(content, tables):
+    """Banner of Protection strong: "throw away the Wounds received this turn at its end" -
+    a turn-long modifier, used up by the end of the turn that throws the Wound away."""
+    from mksim._combat import CombatTester
+    core, eng, sc = start(content, tables, ["banner_of_protection", "march"], deck=["rage"] * 6)
+    eng.apply(play_code(0, 1))
+    assert mods_of(core, "protection") == [(TURN, 1, 0)]
+    CombatTester(core).hero_take_wounds(1)
+    assert player(core)["hand"].count("wound") == 1
+    eng.apply(encode("end_turn"))
+    assert mods_of(core, "protection") == []
+    p = player(core)
+    assert sum(z.count("wound") for z in (p["hand"], p["discard"], p["deck"], p["play_area"])) == 0
