@@ -39,7 +39,7 @@ from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_
 from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
     mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
-from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE  # turn / combat-long kinds (issue 12)
+from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
 from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._types cimport (
     GameState, CombatEnemy, Combat, Player, Unit, Hex,
@@ -656,7 +656,7 @@ cdef int attack_value(const GameState* gs, const Statics* st, uint32_t targets, 
         res &= ~RES_PHYSICAL                        # Sword of Justice powered: this turn
     if phase == PH_COMBAT_RANGED:
         k0 = SIEGE if fortified else RANGED         # 11.5.3: Siege only / Ranged and Siege
-        if gs.turn.attacks_siege:
+        if gs.turn.n_mods and mod_has(&gs.turn, MK_ATTACKS_SIEGE):
             k0 = MELEE                              # Altem Mages: every attack is also Siege
     else:
         k0 = MELEE                                  # 11.8.1: all attacks combine
@@ -666,7 +666,7 @@ cdef int attack_value(const GameState* gs, const Statics* st, uint32_t targets, 
             pts[el] += c.attack[k][el]
     if phase == PH_COMBAT_ATTACK and gs.turn.sword_double > 1:
         pts[<int>PHYSICAL] *= gs.turn.sword_double  # Sword of Justice powered
-    if gs.turn.attacks_coldfire:                    # Altem Mages: all attacks are Cold Fire
+    if gs.turn.n_mods and mod_has(&gs.turn, MK_ATTACKS_COLDFIRE):   # Altem Mages: all attacks are Cold Fire
         for el in range(3):
             pts[<int>COLDFIRE] += pts[el]
             pts[el] = 0

@@ -15,7 +15,7 @@ from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_
 from mksim._modifiers cimport (mod_sum_arg, mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
     mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
-from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE  # turn / combat-long kinds (issue 12)
+from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
 from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._types cimport (
     DECK_BASIC, DECK_AA, DECK_SPELL, DECK_ARTIFACT, DECK_WOUND, COLOURLESS,
@@ -263,7 +263,7 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
     if op == OP_MOVE:                                # 6.3.3, 9.3.2; in combat only with a use
         return phase == PH_MOVE or combat_move_usable(gs, es)   # Agility, Wings of Night, Cumbersome
     if op == OP_ATTACK:                              # 11.5.2: only Ranged/Siege before melee
-        return (phase == PH_COMBAT_ATTACK or (phase == PH_COMBAT_RANGED and (r[3] != MELEE or gs.turn.attacks_siege))) \
+        return (phase == PH_COMBAT_ATTACK or (phase == PH_COMBAT_RANGED and (r[3] != MELEE or mod_has(&gs.turn, MK_ATTACKS_SIEGE)))) \
             and attack_has_target(gs, es.st, r[3] if r[3] != MELEE else SIEGE)   # Altem Mages: melee as Siege
     if op == OP_BLOCK:                               # 11.6.3, with an attack left to block
         return phase == PH_COMBAT_BLOCK and block_has_use(gs, es.st)
@@ -2147,7 +2147,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
                 or (a == 1 and (gs.phase == PH_INTERACT or (gs.phase == PH_MOVE and gs.turn.peaceful)
                                 or learning_pending(gs)             # LL-9.7.12
                                 or units_need_influence(gs, es)))   # LL-4.3.4
-                or (a == 2 and gs.phase == PH_COMBAT_RANGED and gs.turn.attacks_siege)      # Altem Mages
+                or (a == 2 and gs.phase == PH_COMBAT_RANGED and mod_has(&gs.turn, MK_ATTACKS_SIEGE))      # Altem Mages
                 or (a == 3 and gs.phase == PH_COMBAT_BLOCK) or (a == 2 and gs.phase == PH_COMBAT_ATTACK)):
             return ERR_ILLEGAL
         card = pl.hand[i]

@@ -477,12 +477,14 @@ cdef void advanced_phase_start(GameState* gs, int p) noexcept nogil:
     """A combat phase begins (after A_NEXT_PHASE): Dodge and Weave's Attack joins the pool
     at the start of the Attack phase if no Wound went to the hero's hand this combat;
     Chivalry's bonus left in an unused attack pool is lost (11.4.5)."""
+    cdef int v
     gs.turn.chivalry_rep = 0
     gs.turn.chivalry_fame = 0
-    if gs.phase == PH_COMBAT_ATTACK and gs.turn.dodge_attack > 0:
-        if gs.players[p].wounds_this_combat == 0:
-            gs.combat.attack[<int>MELEE][<int>PHYSICAL] += gs.turn.dodge_attack
-        gs.turn.dodge_attack = 0
+    if gs.phase == PH_COMBAT_ATTACK and gs.turn.n_mods:
+        v = mod_sum(&gs.turn, MK_DODGE_ATTACK)
+        if v > 0 and gs.players[p].wounds_this_combat == 0:
+            gs.combat.attack[<int>MELEE][<int>PHYSICAL] += v
+        mod_remove_kind(&gs.turn, MK_DODGE_ATTACK)                # used (or lost) now
 
 
 # ---------------------------------------------------------------------------------------
@@ -563,5 +565,5 @@ cdef class AdvancedTester:
         return {"hand_limit_bonus": gs.turn.hand_limit_bonus, "influence_block": ib,
                 "learning_cost": gs.turn.learning_cost, "peaceful": gs.turn.peaceful,
                 "move_points": gs.turn.move_points, "action_taken": bool(gs.turn.action_taken),
-                "dodge_attack": gs.turn.dodge_attack, "concentration": gs.turn.concentration}
+                "dodge_attack": mod_sum(&gs.turn, MK_DODGE_ATTACK), "concentration": gs.turn.concentration}
 

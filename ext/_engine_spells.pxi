@@ -438,9 +438,8 @@ cdef void fx_combat_event(GameState* gs, const EngineStatics* es, const Statics*
             gs.combat.attack[<int>MELEE][<int>FIRE] += gs.turn.burning_armed
             gs.turn.burning_armed = 0
     elif event == FXE_COMBAT_END:
-        if gs.turn.sword_fame > 0:
-            pl.fame += gs.turn.sword_fame * popcount32(defeated_mask(gs))
-        gs.turn.sword_fame = 0
+        if gs.turn.n_mods and mod_sum(&gs.turn, MK_SWORD_FAME) > 0:   # ends with the combat (fire_event)
+            pl.fame += mod_sum(&gs.turn, MK_SWORD_FAME) * popcount32(defeated_mask(gs))
         gs.turn.bow_fame = 0
         gs.turn.bow_phase = 0
         gs.turn.burning_pending = 0

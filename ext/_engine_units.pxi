@@ -902,7 +902,7 @@ cdef class UnitsTester:
                 "recon_token": gs.turn.recon_token - 1 if gs.turn.recon_token > 0 else None,
                 "draw_fire": (gs.turn.draw_fire_slot - 1, gs.turn.draw_fire_attack, gs.turn.draw_fire_unit)
                 if gs.turn.draw_fire_slot > 0 else None,
-                "attacks_coldfire": bool(gs.turn.attacks_coldfire), "attacks_siege": bool(gs.turn.attacks_siege),
+                "attacks_coldfire": mod_has(&gs.turn, MK_ATTACKS_COLDFIRE), "attacks_siege": mod_has(&gs.turn, MK_ATTACKS_SIEGE),
                 "recruit_mode": gs.turn.recruit_mode}
 
     def set_night(self, int night=1):
@@ -1099,8 +1099,6 @@ cdef void units_combat_end(GameState* gs, int p) noexcept nogil:
                     and gs.combat.enemies[s].summoned_by < 0:
                 gs.players[p].fame += gs.turn.recon_fame
                 gs.turn.recon_token = 0
-    gs.turn.attacks_coldfire = 0
-    gs.turn.attacks_siege = 0
     gs.turn.draw_fire_slot = 0
     for i in range(MAX_UNITS_):
         gs.players[p].units[i].paid_combat = 0
@@ -1217,7 +1215,7 @@ cdef int units_sideways(const GameState* gs, const EngineStatics* es, int32_t* o
     if units_need_influence(gs, es) and n < MAX_ACTIONS:
         out[n] = act(A_SIDEWAYS, i | (1 << 7))
         n += 1
-    if gs.phase == PH_COMBAT_RANGED and gs.turn.attacks_siege and n < MAX_ACTIONS:
+    if gs.phase == PH_COMBAT_RANGED and mod_has(&gs.turn, MK_ATTACKS_SIEGE) and n < MAX_ACTIONS:
         out[n] = act(A_SIDEWAYS, i | (2 << 7))
         n += 1
     return n

@@ -21,7 +21,7 @@ from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_
 from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
     mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
-from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE  # turn / combat-long kinds (issue 12)
+from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
 from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._engine cimport give_mod, give_mod_arg, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
 from mksim._types cimport *
@@ -940,7 +940,8 @@ cdef int dodge_and_weave_attack(GameState* gs, const EngineStatics* es, const St
     cdef const int32_t* a = row_args(es, row)
     # Dodge and Weave: Attack `attack` in the Attack phase of this combat if no Wound went
     # to the hero's hand earlier in it (advanced_phase_start).
-    gs.turn.dodge_attack += <int8_t>(a[0] + card_bonus(gs))
+    if not give_mod(gs, p, MK_DODGE_ATTACK, MS_COMBAT, a[0] + card_bonus(gs), MOD_ADD):
+        return RES_ERROR
     return RES_DONE
 
 

@@ -20,10 +20,10 @@ from mksim._types cimport (GameState, Player, Unit, MAX_UNITS as MAX_UNITS_, CE_
                            PH_MOVE, PH_REST, PH_INTERACT, PH_COMBAT_RANGED, PH_COMBAT_BLOCK, PH_COMBAT_ATTACK,
                            DECK_BASIC, DECK_AA, COLOURLESS,
                            MAX_DISCARD_CARDS, MAX_HAND_CARDS, MAX_SKILLS)
-from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE  # turn / combat-long kinds (issue 12)
+from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
+from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._types cimport MS_TURN, MS_COMBAT
 from mksim._engine cimport give_mod, give_mod_arg, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
-from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._state cimport Statics
 from mksim._engine cimport (
     EngineStatics, HandlerEntry, handler_run_t, handler_playable_t, handler_pending_t, PendingCheck,
@@ -455,7 +455,8 @@ cdef int discard_for_attack(GameState* gs, const EngineStatics* es, const Static
     # end) - see fx_combat_event.
     if choice < 0:
         if sword:
-            gs.turn.sword_fame += <int8_t>a[1]
+            if a[1] > 0 and not give_mod(gs, p, MK_SWORD_FAME, MS_COMBAT, a[1], MOD_ADD):
+                return RES_ERROR
         else:
             if gs.turn.bow_phase != 0 and gs.turn.bow_phase != gs.phase:
                 set_error(gs, ERR_CAPACITY, 4, gs.turn.resolving_card)
@@ -565,7 +566,8 @@ cdef int sword_of_justice_powered(GameState* gs, const EngineStatics* es, const 
     # defeated, counted at the end of the combat like the basic effect (fx_combat_event).
     if a[0] > gs.turn.sword_double:
         gs.turn.sword_double = <int8_t>a[0]
-    gs.turn.sword_fame += <int8_t>a[1]
+    if a[1] > 0 and not give_mod(gs, p, MK_SWORD_FAME, MS_COMBAT, a[1], MOD_ADD):
+        return RES_ERROR
     return RES_DONE
 
 

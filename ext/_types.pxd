@@ -280,7 +280,12 @@ cdef enum ModKind:             # what a modifier changes (Modifier.value is how 
     MK_EXPLORE_RANGE = 19      # tiles may be revealed value spaces away (Scouts, LL-4.6.1)
     MK_DRAW_PER_HEAL = 20      # value cards drawn per Wound healed from hand (Golden Grail)
     MK_CURE = 21               # Cure: value cards per Wound healed from hand, and each Unit healed is readied
-    NUM_MOD_KINDS = 22
+    # combat-long (MS_COMBAT)
+    MK_ATTACKS_COLDFIRE = 22   # all your attacks are Cold Fire this combat (Altem Mages)
+    MK_ATTACKS_SIEGE = 23      # all your attacks are also Siege this combat (Altem Mages)
+    MK_SWORD_FAME = 24         # Fame + value per enemy defeated in this combat, at its end (Sword of Justice)
+    MK_DODGE_ATTACK = 25       # Attack value at the start of the Attack phase if no Wound went to hand this combat (Dodge and Weave; used then)
+    NUM_MOD_KINDS = 26
 
 cdef enum ModScope:            # when a modifier expires (the lifecycle event that ends it)
     MS_NEXT_CARD = 0           # the next card played (EV_CARD_PLAYED)
@@ -374,7 +379,6 @@ cdef struct TurnState:
     uint8_t ring_fame          # bit per basic colour: Fame +1 per Spell of it in play at end of turn (Rings)
     int8_t burning_pending     # Burning Shield: Fire Attack gained if the block pool it joined succeeds
     int8_t burning_armed       # ... that block succeeded: Fire Attack added when the Attack phase starts
-    int8_t sword_fame          # Sword of Justice: Fame per enemy defeated in this combat (at its end)
     int8_t bow_fame            # Bow of Starsdawn: Fame per enemy defeated in bow_phase (at its end)
     int8_t bow_phase           # the combat phase the Bow was played in, 0 = none
     uint32_t phase_defeated    # combat slots already defeated when the current combat phase began
@@ -428,7 +432,6 @@ cdef struct TurnState:
     uint8_t learning_to_hand   # ... 1: the AA goes to hand (powered), 0: to the discard pile
     int8_t chivalry_rep        # Chivalry: Reputation per enemy defeated by the attack being assembled
     int8_t chivalry_fame       # ... and Fame per enemy
-    int8_t dodge_attack        # Dodge and Weave: Attack at the start of the Attack phase if no Wound was taken to hand this combat
     uint8_t peaceful           # Peaceful Moment played as the action: 1 Healing may be bought, 2 also Units readied
     int8_t peaceful_heal_cost  # ... Influence per Healing point
     int8_t peaceful_ready_cost # ... Influence per level of a Unit readied
@@ -448,8 +451,6 @@ cdef struct TurnState:
     # --- units --- (ext/_fx_units.pyx, ext/_engine_units.pxi)
     int8_t unit_attack_bonus   # Shocktroops: + to the attacks of Units other than a giver, per giver
     uint8_t attack_bonus_givers  # bit per unit slot that gave unit_attack_bonus (no bonus to itself)
-    uint8_t attacks_coldfire   # Altem Mages: all your attacks are Cold Fire this combat
-    uint8_t attacks_siege      # Altem Mages: all your attacks are also Siege this combat
     uint8_t recruit_mode       # LL-4.2: 1 Thugs / 2 Heroes already recruited in this interaction
     int8_t rep_applied         # the reputation modifier applied at the start of this interaction (10.2.3)
     int16_t recon_token        # Scouts: token instance + 1 looked at (Fame if defeated this turn), 0 = none

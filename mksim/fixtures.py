@@ -1371,7 +1371,7 @@ _TURN_RULES = {
     "steady_tempo": (0, 2),
     "steady_tempo_card": (-1, "card"), "heat_window": FLAG,
     "heroic_rep": (0, 127), "heroic_fame": (0, 127), "ring_fame": (0, 15),
-    "sword_fame": (0, 127), "bow_fame": (0, 127),
+    "bow_fame": (0, 127),
     "bow_phase": (0, PH["combat_attack"]), "phase_defeated": (0, (1 << 12) - 1), "exploding_pending": FLAG,
     "wounds_healed": (0, 127),
     "glory_armor": (0, 127), "glory_all": (0, 127), "glory_fame": (0, 127), "glory_units": (0, 63),
@@ -1386,13 +1386,13 @@ _TURN_RULES = {
     "duel_attack": (0, 127), "duel_fame": (0, 127), "duel_block": (0, 127), "duel_pool_units": FLAG,
     "polar_nospell": (0, 6), "prayer_floor": (0, 127),
     "learning_cost": (0, 127), "learning_to_hand": FLAG, "chivalry_rep": (0, 127), "chivalry_fame": (0, 127),
-    "dodge_attack": (0, 127), "peaceful": (0, 2), "peaceful_heal_cost": (0, 127),
+    "peaceful": (0, 2), "peaceful_heal_cost": (0, 127),
     "peaceful_ready_cost": (0, 127), "portal_used": FLAG, "maximal_left": (0, 127), "maximal_row": (0, "row1"),
     "maximal_self": (0, "row1"),
     "possess_slot": (0, "enemy1"),
     "possess_attack": (0, 127), "wings_targets": (0, 127), "wings_first": (0, 127), "wings_step": (0, 127),
     "time_bending": (0, "card1"), "unit_attack_bonus": (0, 127), "attack_bonus_givers": (0, 63),
-    "attacks_coldfire": FLAG, "attacks_siege": FLAG, "recruit_mode": (0, 2), "recon_token": (0, "token1"),
+    "recruit_mode": (0, 2), "recon_token": (0, "token1"),
     "recon_fame": (0, 127), "draw_fire_slot": (0, "enemy1"),
     "draw_fire_attack": (0, 2), "draw_fire_unit": (0, MAX_UNITS - 1), "glade_recruit": FLAG,
 }
@@ -1461,7 +1461,8 @@ MOD_KINDS = ("none", "ignore_site_fort", "unit_attack_block", "recruit_discount"
              # turn / combat-long effects of particular cards (docs/engine.md "Events and modifiers")
              "ignore_wounds", "no_unit_damage", "no_source_dice", "no_recruit", "mana_anytime",
              "endless_mana", "dice_any_basic", "crystal_return", "space_bending", "protection",
-             "influence_block", "reveal_distance", "explore_range", "draw_per_heal", "cure")
+             "influence_block", "reveal_distance", "explore_range", "draw_per_heal", "cure",
+             "attacks_coldfire", "attacks_siege", "sword_fame", "dodge_attack")
 MOD_SCOPES = ("next_card", "phase", "combat", "turn", "round")
 MAX_MODS = 16
 

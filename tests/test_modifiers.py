@@ -382,3 +382,41 @@ def test_banner_of_protection_powered_is_a_turn_long_modifier_used_at_its_end(co
     assert mods_of(core, "protection") == []
     p = player(core)
     assert sum(z.count("wound") for z in (p["hand"], p["discard"], p["deck"], p["play_area"])) == 0
+
+
+@pytest.mark.covers("sword_of_justice", "basic")
+def test_11_8_sword_of_justice_fame_is_a_combat_long_modifier_paid_at_its_end(content, tables):
+    """Sword of Justice: "Fame +1 for each enemy defeated in this combat" - a combat-long
+    modifier of value 1, paid and gone when the combat ends (11.12): Prowlers (Fame 2)
+    defeated, Fame +2 then +1."""
+    from test_spells_artifacts import acts, combat
+    core, eng, sc = start(content, tables, ["sword_of_justice", "march", "rage", "wound"])
+    T = combat(core, eng, ["prowlers"], phase="attack")
+    fame0 = player(core)["fame"]
+    eng.apply(play_code(0, 0))
+    eng.apply(encode("choose", 0))
+    eng.apply(encode("choose", 0))
+    assert mods_of(core, "sword_fame") == [(COMBAT, 1, 0)]
+    eng.apply(encode("attack", 1))
+    eng.apply(encode("next_phase"))                    # the combat ends
+    assert player(core)["fame"] == fame0 + 3 and mods_of(core, "sword_fame") == []
+
+
+@pytest.mark.covers("altem_mages", "ability3.1")
+def test_altem_mages_cold_fire_is_a_combat_long_modifier(content, tables):
+    """Altem Mages: "all your attacks are Cold Fire this combat" - a combat-long modifier:
+    Fire Attack 6 on Fire Mages (Fire resistance, 11.9.2) counts 6; gone with the combat."""
+    from test_units_handlers import Game, PAY_TOKEN, combat
+    g = Game(content, tables)
+    g.ut.set_unit(0, "altem_mages")
+    ct = combat(g, ["fire_mages"])
+    ct.set_phase("attack")
+    ct.set_attack("melee", "fire", 6)
+    g.ut.set_night()
+    g.ut.set_turn(mana={"black": 1})
+    g.activate(0, 2, pay=PAY_TOKEN["black"])
+    g.do("choose", 0)
+    assert mods_of(g.core, "attacks_coldfire") == [(COMBAT, 1, 0)]
+    assert ct.attack_value([0]) == 6
+    finish_combat(g.core, g.eng)
+    assert mods_of(g.core, "attacks_coldfire") == []

@@ -64,7 +64,9 @@ _LEGACY = {("ignore_site_fort", None): "ignore_site_fort", ("unit_attack_block",
            ("dice_any_basic", None): "dice_any_basic", ("crystal_return", None): "crystal_return",
            ("space_bending", None): "space_bending", ("protection", None): "protection",
            ("reveal_distance", None): "reveal_distance", ("explore_range", None): "explore_range",
-           ("draw_per_heal", None): "draw_per_heal", ("cure", None): "cure_draw"}
+           ("draw_per_heal", None): "draw_per_heal", ("cure", None): "cure_draw",
+           ("attacks_coldfire", None): "attacks_coldfire", ("attacks_siege", None): "attacks_siege",
+           ("sword_fame", None): "sword_fame", ("dodge_attack", None): "dodge_attack"}
 LEGACY_MOD_FIELDS = {(MOD_KINDS.index(name), arg): field for (name, arg), field in _LEGACY.items()}
 #: kinds that were one bit field: kind -> (field, {arg: bit}); the field is the OR of the
 #: bits of its live modifiers (mana colours red 0 .. gold 4, black 5; elements physical 0,
