@@ -39,6 +39,8 @@ from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_
 from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
     mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
+from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
+from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._types cimport (
     GameState, CombatEnemy, Combat, Player, Unit, Hex,
     MAX_PLAYERS, MAX_HAND_CARDS, MAX_DISCARD_CARDS, MAX_UNITS, MAX_TOKENS, MAX_PILE, MAX_COMBAT_ENEMIES, NUM_PILES,
@@ -654,7 +656,7 @@ cdef int attack_value(const GameState* gs, const Statics* st, uint32_t targets, 
         res &= ~RES_PHYSICAL                        # Sword of Justice powered: this turn
     if phase == PH_COMBAT_RANGED:
         k0 = SIEGE if fortified else RANGED         # 11.5.3: Siege only / Ranged and Siege
-        if gs.turn.attacks_siege:
+        if gs.turn.n_mods and mod_has(&gs.turn, MK_ATTACKS_SIEGE):
             k0 = MELEE                              # Altem Mages: every attack is also Siege
     else:
         k0 = MELEE                                  # 11.8.1: all attacks combine
@@ -664,7 +666,7 @@ cdef int attack_value(const GameState* gs, const Statics* st, uint32_t targets, 
             pts[el] += c.attack[k][el]
     if phase == PH_COMBAT_ATTACK and gs.turn.sword_double > 1:
         pts[<int>PHYSICAL] *= gs.turn.sword_double  # Sword of Justice powered
-    if gs.turn.attacks_coldfire:                    # Altem Mages: all attacks are Cold Fire
+    if gs.turn.n_mods and mod_has(&gs.turn, MK_ATTACKS_COLDFIRE):   # Altem Mages: all attacks are Cold Fire
         for el in range(3):
             pts[<int>COLDFIRE] += pts[el]
             pts[el] = 0
@@ -1032,12 +1034,10 @@ cdef int assign_to_hero(GameState* gs, const Statics* st, int player, int damage
     if armor < 1:
         armor = 1
     wounds = (damage + armor - 1) // armor          # 11.7.7
-    if gs.turn.ignore_wounds > 0 and gs.combat.active:
+    if gs.turn.n_mods and gs.combat.active:
         # Veil of Mist: the first Wound(s) from enemies this turn are ignored with their side
-        # effects (no Poison Wound, no Paralyze discard for them)
-        i = gs.turn.ignore_wounds if gs.turn.ignore_wounds < wounds else wounds
-        gs.turn.ignore_wounds -= <int8_t>i
-        wounds -= i
+        # effects (no Poison Wound, no Paralyze discard for them); MK_IGNORE_WOUNDS used up
+        wounds -= mod_take(&gs.turn, MK_IGNORE_WOUNDS, wounds)
     wounds = hero_take_wounds(gs, st, player, wounds)
     if poison:                                      # 11.7.9
         w = wound_card(st)
@@ -1162,9 +1162,12 @@ cdef class CombatTester:
         self.core.gs.combat.enemies[slot].armor_delta = delta
 
     def set_ignore_wounds(self, int n):
-        """Veil of Mist's turn effect (TurnState.ignore_wounds)."""
+        """Veil of Mist's turn effect (a turn-long MK_IGNORE_WOUNDS modifier of n Wounds)."""
         self.core.version += 1           # the Engine's cached legal list is stale
-        self.core.gs.turn.ignore_wounds = n
+        mod_remove_kind(&self.core.gs.turn, MK_IGNORE_WOUNDS)
+        if n > 0 and mod_add(&self.core.gs.turn, MK_IGNORE_WOUNDS, MS_TURN, n, 0, -1,
+                             self.core.gs.current) < 0:
+            raise ValueError("set_ignore_wounds: the modifier array is full")
 
     def give_unit(self, unit, int wounds=0, banner=None):
         """Put a Unit in the first free slot of the current player; returns the slot."""

@@ -15,6 +15,8 @@ from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_
 from mksim._modifiers cimport (mod_sum_arg, mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
     mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
+from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
+from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._types cimport (
     DECK_BASIC, DECK_AA, DECK_SPELL, DECK_ARTIFACT, DECK_WOUND, COLOURLESS,
     GameState, Player, Dummy, Hex, TurnState, deeds_rng, MAX_PLAYERS, MAX_DECK_CARDS, MAX_HAND_CARDS, MAX_DISCARD_CARDS, MAX_PLAY_CARDS, MAX_DUMMY_CARDS, MAX_DICE, MAX_PATH,
@@ -139,9 +141,9 @@ cdef bint mana_usable(const GameState* gs, int colour) noexcept nogil:
     combats, 5.6.1), unless an Amulet says otherwise.  Crystals are basic colours: always
     usable.  Applies alike to Source dice, mana tokens and Endless mana (pay_ok)."""
     if colour == GOLD:
-        return not night_mana(gs) or (gs.turn.mana_anytime & 1) != 0
+        return not night_mana(gs) or mod_has_arg(&gs.turn, MK_MANA_ANYTIME, GOLD + 1)
     if colour == BLACK:
-        return night_mana(gs) or (gs.turn.mana_anytime & 2) != 0
+        return night_mana(gs) or mod_has_arg(&gs.turn, MK_MANA_ANYTIME, BLACK + 1)
     return True
 
 
@@ -261,7 +263,7 @@ cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) n
     if op == OP_MOVE:                                # 6.3.3, 9.3.2; in combat only with a use
         return phase == PH_MOVE or combat_move_usable(gs, es)   # Agility, Wings of Night, Cumbersome
     if op == OP_ATTACK:                              # 11.5.2: only Ranged/Siege before melee
-        return (phase == PH_COMBAT_ATTACK or (phase == PH_COMBAT_RANGED and (r[3] != MELEE or gs.turn.attacks_siege))) \
+        return (phase == PH_COMBAT_ATTACK or (phase == PH_COMBAT_RANGED and (r[3] != MELEE or mod_has(&gs.turn, MK_ATTACKS_SIEGE)))) \
             and attack_has_target(gs, es.st, r[3] if r[3] != MELEE else SIEGE)   # Altem Mages: melee as Siege
     if op == OP_BLOCK:                               # 11.6.3, with an attack left to block
         return phase == PH_COMBAT_BLOCK and block_has_use(gs, es.st)
@@ -806,13 +808,13 @@ cdef bint pay_ok(const GameState* gs, int pay, int colour) noexcept nogil:
     cdef int c, die
     if pay < PAY_CRYSTAL:                                   # a mana token (5.1.2)
         c = pay
-        if (gs.turn.mana_tokens[c] <= 0 and not (gs.turn.endless_mana >> c) & 1) or not mana_usable(gs, c):
+        if (gs.turn.mana_tokens[c] <= 0 and not mod_has_arg(&gs.turn, MK_ENDLESS_MANA, c + 1)) or not mana_usable(gs, c):
             return False
         return c == colour or (c == GOLD and colour < GOLD)  # 5.1.5
     if pay < PAY_DIE:                                       # a crystal (5.1.3)
         c = pay - PAY_CRYSTAL
         return c == colour and gs.players[gs.current].crystals[c] > 0
-    if gs.turn.no_source_dice:                              # Who Needs Magic (_engine_skills.pxi)
+    if mod_has(&gs.turn, MK_NO_SOURCE_DICE):                              # Who Needs Magic (_engine_skills.pxi)
         return False
     if pay == PAY_STOLEN:                                   # Mana Steal die (3.2, 21.2 A7):
         c = gs.players[gs.current].stolen_die               # in addition to the normal die
@@ -825,7 +827,7 @@ cdef bint pay_ok(const GameState* gs, int pay, int colour) noexcept nogil:
     c = gs.dice[die]
     if c == BLACK and gs.turn.black_any and colour != GOLD:  # Mana Pull: black as any colour
         return True
-    if (c == BLACK or c == GOLD) and gs.turn.dice_any_basic and colour < GOLD:
+    if (c == BLACK or c == GOLD) and colour < GOLD and mod_has(&gs.turn, MK_DICE_ANY_BASIC):
         return True                                         # Mana Storm: as any basic colour
     if not mana_usable(gs, c):                              # 21.2 A5
         return False
@@ -837,7 +839,7 @@ cdef void pay_take(GameState* gs, int pay, int colour=-1) noexcept nogil:
     cdef int die
     gs.players[gs.current].stats.mana_used += 1                # results store (pay_save keeps it)
     if pay < PAY_CRYSTAL:
-        if not (gs.turn.endless_mana >> pay) & 1:              # Rings: an endless supply
+        if not mod_has_arg(&gs.turn, MK_ENDLESS_MANA, pay + 1):  # Rings: an endless supply
             gs.turn.mana_tokens[pay] -= 1
         if gs.turn.polar_nospell == pay + 1:                    # Polarization: that token is
             gs.turn.polar_nospell = 0                           # used first (not for a Spell)
@@ -2126,8 +2128,10 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         gs.turn.healing -= 1
         grail_spent(gs, pl, 1)
         gs.turn.wounds_healed += 1
-        if gs.turn.draw_per_heal + gs.turn.cure_draw > 0:        # Golden Grail, Cure
-            draw_cards(gs, pl, gs.turn.draw_per_heal + gs.turn.cure_draw)
+        if gs.turn.n_mods:                                       # Golden Grail, Cure
+            i = mod_sum(&gs.turn, MK_DRAW_PER_HEAL) + mod_sum(&gs.turn, MK_CURE)
+            if i > 0:
+                draw_cards(gs, pl, i)
         return ERR_NONE
     if kind == A_MOVE and arg >= BEND_MOVE:                      # Space Bending (_engine_spells.pxi)
         return space_bending_move(gs, es, st, p, arg - BEND_MOVE)
@@ -2367,7 +2371,9 @@ def modifier_constants():
     """The C limits of the modifier array and lifecycle events (issue 12), for the fixture
     checks and tests: {name: value}."""
     return {"MAX_MODS": MAX_MODS, "NUM_MOD_KINDS": NUM_MOD_KINDS, "NUM_MOD_SCOPES": NUM_MOD_SCOPES,
-            "NUM_EVENTS": NUM_EVENTS, "MAX_EVENT_SUBS": MAX_EVENT_SUBS}
+            "NUM_EVENTS": NUM_EVENTS, "MAX_EVENT_SUBS": MAX_EVENT_SUBS,
+            "sizeof_Modifier": sizeof(Modifier), "sizeof_TurnState": sizeof(TurnState),
+            "sizeof_GameState": sizeof(GameState)}
 
 
 def modifier_ops(ops):

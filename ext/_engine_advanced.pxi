@@ -150,13 +150,12 @@ cdef void return_spent_crystals(GameState* gs, int p) noexcept nogil:
     colour, 5.1.3)."""
     cdef Player* pl = &gs.players[p]
     cdef int c, v
-    if not gs.turn.crystal_return:
+    if not mod_remove_kind(&gs.turn, MK_CRYSTAL_RETURN):
         return
     for c in range(4):
         v = pl.crystals[c] + gs.turn.crystals_spent[c]
         pl.crystals[c] = <int8_t>(v if v < MAX_CRYSTALS else MAX_CRYSTALS)
         gs.turn.crystals_spent[c] = 0
-    gs.turn.crystal_return = 0
 
 
 cdef bint agility_move_usable(const GameState* gs) noexcept nogil:
@@ -359,7 +358,7 @@ cdef bint influence_elsewhere(const GameState* gs) noexcept nogil:
     in a combat's Block phase after Diplomacy (Influence as Block, LL-9.7.1), during
     Peaceful Moment played as the action (LL-8.1), and while moving for Learning's
     purchase (LL-9.7.12)."""
-    if gs.turn.influence_block != 0 and gs.combat.active and gs.phase == PH_COMBAT_BLOCK:
+    if gs.combat.active and gs.phase == PH_COMBAT_BLOCK and mod_has(&gs.turn, MK_INFLUENCE_BLOCK):
         return True
     return (gs.turn.peaceful != 0 and gs.phase == PH_MOVE) or learning_pending(gs)
 
@@ -368,10 +367,10 @@ cdef int legal_advanced_actions(const GameState* gs, const EngineStatics* es, in
     """A_INFLUENCE_BLOCK (Diplomacy), A_LEARNING, A_PEACEFUL."""
     cdef const Player* pl = &gs.players[gs.current]
     cdef int k
-    if gs.turn.influence_block != 0 and gs.combat.active and gs.phase == PH_COMBAT_BLOCK \
-            and gs.turn.influence >= 1:
+    if gs.combat.active and gs.phase == PH_COMBAT_BLOCK and gs.turn.influence >= 1 \
+            and mod_has(&gs.turn, MK_INFLUENCE_BLOCK):
         for k in range(3):
-            if (gs.turn.influence_block >> k) & 1 and n < MAX_ACTIONS:
+            if mod_has_arg(&gs.turn, MK_INFLUENCE_BLOCK, k + 1) and n < MAX_ACTIONS:
                 out[n] = act(A_INFLUENCE_BLOCK, k)
                 n += 1
     if gs.turn.learning_cost > 0 and (gs.phase == PH_INTERACT or gs.phase == PH_MOVE) \
@@ -458,12 +457,14 @@ cdef void advanced_phase_start(GameState* gs, int p) noexcept nogil:
     """A combat phase begins (after A_NEXT_PHASE): Dodge and Weave's Attack joins the pool
     at the start of the Attack phase if no Wound went to the hero's hand this combat;
     Chivalry's bonus left in an unused attack pool is lost (11.4.5)."""
+    cdef int v
     gs.turn.chivalry_rep = 0
     gs.turn.chivalry_fame = 0
-    if gs.phase == PH_COMBAT_ATTACK and gs.turn.dodge_attack > 0:
-        if gs.players[p].wounds_this_combat == 0:
-            gs.combat.attack[<int>MELEE][<int>PHYSICAL] += gs.turn.dodge_attack
-        gs.turn.dodge_attack = 0
+    if gs.phase == PH_COMBAT_ATTACK and gs.turn.n_mods:
+        v = mod_sum(&gs.turn, MK_DODGE_ATTACK)
+        if v > 0 and gs.players[p].wounds_this_combat == 0:
+            gs.combat.attack[<int>MELEE][<int>PHYSICAL] += v
+        mod_remove_kind(&gs.turn, MK_DODGE_ATTACK)                # used (or lost) now
 
 
 # ---------------------------------------------------------------------------------------
@@ -537,8 +538,12 @@ cdef class AdvancedTester:
     @property
     def turn(self):
         cdef GameState* gs = &self.eng.core.gs
-        return {"hand_limit_bonus": gs.turn.hand_limit_bonus, "influence_block": gs.turn.influence_block,
+        cdef int k, ib = 0                       # Diplomacy's MK_INFLUENCE_BLOCK as the old element bits
+        for k in range(gs.turn.n_mods):
+            if gs.turn.mods[k].kind == MK_INFLUENCE_BLOCK:
+                ib |= 1 << (gs.turn.mods[k].arg - 1)
+        return {"hand_limit_bonus": gs.turn.hand_limit_bonus, "influence_block": ib,
                 "learning_cost": gs.turn.learning_cost, "peaceful": gs.turn.peaceful,
                 "move_points": gs.turn.move_points, "action_taken": bool(gs.turn.action_taken),
-                "dodge_attack": gs.turn.dodge_attack, "concentration": gs.turn.concentration}
+                "dodge_attack": mod_sum(&gs.turn, MK_DODGE_ATTACK), "concentration": gs.turn.concentration}
 

@@ -149,7 +149,7 @@ cdef int legal_banner_actions(const GameState* gs, const EngineStatics* es, cons
                         n += 1
         # Banner of Fortitude: once a round, the Unit takes its damage without the wound.
         if fx & BF_FORTITUDE and gs.combat.active and gs.phase == PH_COMBAT_DAMAGE \
-                and gs.combat.dmg_slot >= 0 and not gs.turn.no_unit_damage \
+                and gs.combat.dmg_slot >= 0 and not mod_has(&gs.turn, MK_NO_UNIT_DAMAGE) \
                 and not ((pl.banner_flipped >> i) & 1) and unit_can_take_damage(gs, es, st, i) and n < MAX_ACTIONS:
             out[n] = act(A_DAMAGE_FORTITUDE, i)
             n += 1
@@ -222,9 +222,8 @@ cdef void protection_end_of_turn(GameState* gs, const EngineStatics* es, Player*
     """Banner of Protection powered: at the end of the turn the Wounds received this turn
     (into the hand, 12.1.1, or the discard pile, Poison 11.7.9) are thrown away (6.5.2)."""
     cdef int i, h = gs.turn.wounds_to_hand, d = gs.turn.wounds_to_discard
-    if not gs.turn.protection:
+    if not mod_remove_kind(&gs.turn, MK_PROTECTION):
         return
-    gs.turn.protection = 0
     for i in range(pl.n_hand - 1, -1, -1):
         if h <= 0:
             break

@@ -312,16 +312,17 @@ cdef int deadly_aim_bonus(GameState* gs) noexcept nogil:
 
 
 cdef void hawk_eyes_reveal(GameState* gs, const EngineStatics* es, int p) noexcept nogil:
-    """Hawk Eyes by Day: garrisons of keeps, mage towers and cities up to reveal_distance
+    """Hawk Eyes by Day: garrisons of keeps, mage towers and cities up to MK_REVEAL_DISTANCE
     spaces away are revealed (instead of adjacent ones only, 9.10.1)."""
     cdef int h, pos = gs.players[p].position, site
-    if gs.turn.reveal_distance == 0 or pos < 0 or gs.time != DAY:
+    cdef int dist = mod_sum(&gs.turn, MK_REVEAL_DISTANCE) if gs.turn.n_mods else 0
+    if dist == 0 or pos < 0 or gs.time != DAY:
         return
     for h in range(gs.n_hexes):
         site = gs.hexes[h].site
         if (site == es.sites.keep or site == es.sites.mage_tower or site == es.sites.city) \
                 and gs.hexes[h].n_tokens > 0 and axial_distance(gs.hexes[pos].q, gs.hexes[pos].r,
-                                                                gs.hexes[h].q, gs.hexes[h].r) <= gs.turn.reveal_distance:
+                                                                gs.hexes[h].q, gs.hexes[h].r) <= dist:
             gs.hexes[h].flags |= HEX_TOKENS_REVEALED
 
 
@@ -370,7 +371,7 @@ cdef bint polar_spell_blocked(const GameState* gs, int pay) noexcept nogil:
     """Polarization by Day: the token made of black mana may not pay for a Spell - a token of
     that colour may, only if there is another one."""
     return pay < PAY_CRYSTAL and gs.turn.polar_nospell == pay + 1 and gs.turn.mana_tokens[pay] <= 1 \
-        and not (gs.turn.endless_mana >> pay) & 1
+        and not mod_has_arg(&gs.turn, MK_ENDLESS_MANA, pay + 1)
 
 
 cdef void duel_attack_add(GameState* gs, uint32_t targets, int sign) noexcept nogil:

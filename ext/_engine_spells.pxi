@@ -375,7 +375,7 @@ cdef bint bend_ok(const GameState* gs, const Statics* st, int h, int to) noexcep
 
 cdef int space_bending_moves(const GameState* gs, const Statics* st, int32_t* out, int n) noexcept nogil:
     cdef int h = gs.players[gs.current].position, to
-    if not gs.turn.space_bending or h < 0 or gs.turn.action_taken:
+    if h < 0 or gs.turn.action_taken or not mod_has(&gs.turn, MK_SPACE_BENDING):
         return n
     for to in range(gs.n_hexes):
         if bend_ok(gs, st, h, to) and n < MAX_ACTIONS - 1:
@@ -431,9 +431,8 @@ cdef void fx_combat_event(GameState* gs, const EngineStatics* es, const Statics*
             gs.combat.attack[<int>MELEE][<int>FIRE] += gs.turn.burning_armed
             gs.turn.burning_armed = 0
     elif event == FXE_COMBAT_END:
-        if gs.turn.sword_fame > 0:
-            pl.fame += gs.turn.sword_fame * popcount32(defeated_mask(gs))
-        gs.turn.sword_fame = 0
+        if gs.turn.n_mods and mod_sum(&gs.turn, MK_SWORD_FAME) > 0:   # ends with the combat (fire_event)
+            pl.fame += mod_sum(&gs.turn, MK_SWORD_FAME) * popcount32(defeated_mask(gs))
         gs.turn.bow_fame = 0
         gs.turn.bow_phase = 0
         gs.turn.burning_pending = 0

@@ -275,7 +275,7 @@ cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const S
     for k in range(gs.n_unit_offer):
         u = gs.unit_offer[k]
         if u >= 0:                                                 # 10.6 recruit
-            if gs.turn.no_recruit:
+            if mod_has(&gs.turn, MK_NO_RECRUIT):
                 continue                                           # On Her Own (_fx_skills.pxi)
             delta = recruit_rep_delta(gs, es, u)                   # LL-4.2 Thugs / Heroes
             if delta == NO_RECRUIT or not can_recruit(es, u, site, colour):
@@ -658,7 +658,7 @@ cdef void unit_healed(GameState* gs, int p, int slot) noexcept nogil:
     """A Wound of the Unit in `slot` was healed: recorded for Cure, which readies each Unit
     healed this turn, before it is played or after (card text, cards.csv #302)."""
     gs.turn.units_healed |= <uint8_t>(1 << slot)
-    if gs.turn.cure_draw > 0:
+    if mod_has(&gs.turn, MK_CURE):
         gs.players[p].units[slot].ready = 1                      # 7.2.2
 
 
@@ -727,8 +727,8 @@ cdef bint unit_can_take_damage(const GameState* gs, const EngineStatics* es, con
     cdef const Unit* u = &gs.players[gs.current].units[slot]
     if not gs.combat.units_allowed or gs.combat.dmg_slot < 0:
         return False
-    if u.card < 0 or u.wounds > 0 or u.damaged_this_combat or gs.turn.no_unit_damage:
-        return False                                               # (Into the Heat: no_unit_damage)
+    if u.card < 0 or u.wounds > 0 or u.damaged_this_combat or mod_has(&gs.turn, MK_NO_UNIT_DAMAGE):
+        return False                                               # (Into the Heat: MK_NO_UNIT_DAMAGE)
     if unit_special(es, u.card) == SU_THUGS and not u.paid_combat:
         return False                                               # LL-4.3.1: not unless paid
     return not enemy_ability(gs, st, gs.combat.dmg_slot, AB_ASSASSINATION)
@@ -840,11 +840,11 @@ cdef class UnitsTester:
     @property
     def units_turn(self):
         cdef GameState* gs = &self.eng.core.gs
-        return {"explore_range": gs.turn.explore_range,
+        return {"explore_range": mod_sum(&gs.turn, MK_EXPLORE_RANGE),
                 "recon_token": gs.turn.recon_token - 1 if gs.turn.recon_token > 0 else None,
                 "draw_fire": (gs.turn.draw_fire_slot - 1, gs.turn.draw_fire_attack, gs.turn.draw_fire_unit)
                 if gs.turn.draw_fire_slot > 0 else None,
-                "attacks_coldfire": bool(gs.turn.attacks_coldfire), "attacks_siege": bool(gs.turn.attacks_siege),
+                "attacks_coldfire": mod_has(&gs.turn, MK_ATTACKS_COLDFIRE), "attacks_siege": mod_has(&gs.turn, MK_ATTACKS_SIEGE),
                 "recruit_mode": gs.turn.recruit_mode}
 
     def set_night(self, int night=1):
@@ -1041,8 +1041,6 @@ cdef void units_combat_end(GameState* gs, int p) noexcept nogil:
                     and gs.combat.enemies[s].summoned_by < 0:
                 gs.players[p].fame += gs.turn.recon_fame
                 gs.turn.recon_token = 0
-    gs.turn.attacks_coldfire = 0
-    gs.turn.attacks_siege = 0
     gs.turn.draw_fire_slot = 0
     for i in range(MAX_UNITS_):
         gs.players[p].units[i].paid_combat = 0
@@ -1151,7 +1149,7 @@ cdef int units_sideways(const GameState* gs, const EngineStatics* es, int32_t* o
     if units_need_influence(gs, es) and n < MAX_ACTIONS:
         out[n] = act(A_SIDEWAYS, i | (1 << 7))
         n += 1
-    if gs.phase == PH_COMBAT_RANGED and gs.turn.attacks_siege and n < MAX_ACTIONS:
+    if gs.phase == PH_COMBAT_RANGED and mod_has(&gs.turn, MK_ATTACKS_SIEGE) and n < MAX_ACTIONS:
         out[n] = act(A_SIDEWAYS, i | (2 << 7))
         n += 1
     return n
@@ -1163,7 +1161,7 @@ cdef bint draw_fire_pending(const GameState* gs, const EngineStatics* es) noexce
     cdef const Unit* u
     cdef const Combat* c = &gs.combat
     if gs.turn.draw_fire_slot == 0 or c.dmg_slot != gs.turn.draw_fire_slot - 1 \
-            or c.dmg_attack != gs.turn.draw_fire_attack or not c.units_allowed or gs.turn.no_unit_damage:
+            or c.dmg_attack != gs.turn.draw_fire_attack or not c.units_allowed or mod_has(&gs.turn, MK_NO_UNIT_DAMAGE):
         return False
     u = &gs.players[gs.current].units[gs.turn.draw_fire_unit]
     return u.card >= 0 and u.wounds == 0 and not u.damaged_this_combat
@@ -1196,7 +1194,7 @@ cdef int units_explorable_far(const GameState* gs, const Statics* st, int h, int
     cdef int more[2 * MAX_EXPLORABLE]
     cdef int d, nb, k, j, q
     cdef bint seen
-    if gs.turn.explore_range < 2 or m < 0:
+    if m < 0 or mod_sum(&gs.turn, MK_EXPLORE_RANGE) < 2:
         return m
     for d in range(6):
         nb = gs.hexes[h].neighbour[d]
@@ -1219,7 +1217,7 @@ cdef int units_explore_far(GameState* gs, const Statics* st, int p, int a, int b
     """Scouts: explore (a, b) from a space next to the hero (the hero does not move)."""
     cdef int more[2 * MAX_EXPLORABLE]
     cdef int h = gs.players[p].position, d, nb, k, q, slot
-    if gs.turn.explore_range < 2 or h < 0:
+    if h < 0 or mod_sum(&gs.turn, MK_EXPLORE_RANGE) < 2:
         return -1
     for d in range(6):
         nb = gs.hexes[h].neighbour[d]

@@ -21,6 +21,8 @@ from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_
 from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
     mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
+from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
+from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._engine cimport give_mod, give_mod_arg, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
 from mksim._types cimport *
 from mksim._state cimport Statics
@@ -75,12 +77,13 @@ cdef inline bint influence_usable(const GameState* gs, const EngineStatics* es) 
     the uses above, or a Thugs / Heroes payment in combat (LL-4.3.4, LL-9.3.1)."""
     return gs.phase == PH_INTERACT or influence_elsewhere(gs) or units_need_influence(gs, es)
 
-cdef inline int diplomacy_element_bit(int element) noexcept nogil:
-    """Diplomacy's element argument (PHYSICAL / FIRE / ICE) -> A_INFLUENCE_BLOCK arg bit."""
+cdef inline int diplomacy_element_arg(int element) noexcept nogil:
+    """Diplomacy's element argument (PHYSICAL / FIRE / ICE) -> A_INFLUENCE_BLOCK arg + 1
+    (the MK_INFLUENCE_BLOCK modifier's arg)."""
     if element == FIRE:
         return 2
     if element == ICE:
-        return 4
+        return 3
     return 1
 
 cdef bint plays_other_card(const EngineStatics* es, int row) noexcept nogil:
@@ -477,7 +480,8 @@ cdef bint crystal_mastery_copy_pending(const GameState* gs, const EngineStatics*
 
 cdef int crystal_mastery_return(GameState* gs, const EngineStatics* es, const Statics* st,
         int p, int row, int choice) noexcept nogil:
-    gs.turn.crystal_return = 1                                # see return_spent_crystals
+    if not give_mod(gs, p, MK_CRYSTAL_RETURN, MS_TURN, 1, MOD_ONCE):   # see return_spent_crystals
+        return RES_ERROR
     return RES_DONE
 
 
@@ -528,7 +532,8 @@ cdef int mana_storm_powered(GameState* gs, const EngineStatics* es, const Static
         if not (gs.dice_taken >> i) & 1:
             gs.dice[i] = <int8_t>rng_below(&gs.rng[<int>STREAM_SOURCE], 6)
     gs.turn.extra_dice += a[0]
-    gs.turn.dice_any_basic = 1
+    if not give_mod(gs, p, MK_DICE_ANY_BASIC, MS_TURN, 1, MOD_ONCE):
+        return RES_ERROR
     return RES_DONE
 
 
@@ -780,10 +785,11 @@ cdef int into_the_heat(GameState* gs, const EngineStatics* es, const Statics* st
     cdef const int32_t* a = row_args(es, row)
     # Into the Heat, played at the start of a combat: Units' Attack and Block + bonus this
     # combat (a combat-long modifier, unit_combat_bonus); no damage may be assigned to Units
-    # this turn (11.7.4).
+    # this turn (11.7.4; a turn-long MK_NO_UNIT_DAMAGE).
     if a[0] > 0 and not give_mod(gs, p, MK_UNIT_ATTACK_BLOCK, MS_COMBAT, a[0], MOD_MAX):
         return RES_ERROR
-    gs.turn.no_unit_damage = 1
+    if not give_mod(gs, p, MK_NO_UNIT_DAMAGE, MS_TURN, 1, MOD_ONCE):
+        return RES_ERROR
     return RES_DONE
 
 
@@ -934,7 +940,8 @@ cdef int dodge_and_weave_attack(GameState* gs, const EngineStatics* es, const St
     cdef const int32_t* a = row_args(es, row)
     # Dodge and Weave: Attack `attack` in the Attack phase of this combat if no Wound went
     # to the hero's hand earlier in it (advanced_phase_start).
-    gs.turn.dodge_attack += <int8_t>(a[0] + card_bonus(gs))
+    if not give_mod(gs, p, MK_DODGE_ATTACK, MS_COMBAT, a[0] + card_bonus(gs), MOD_ADD):
+        return RES_ERROR
     return RES_DONE
 
 
@@ -948,7 +955,8 @@ cdef int influence_as_block(GameState* gs, const EngineStatics* es, const Static
     # Diplomacy: Influence `influence`; Influence may be used as Block of `element` this
     # turn (A_INFLUENCE_BLOCK in the Block phase, LL-9.7.1).
     gs.turn.influence += a[0] + card_bonus(gs)                     # 10.2.2
-    gs.turn.influence_block |= <uint8_t>diplomacy_element_bit(a[1])
+    if not give_mod_arg(gs, p, MK_INFLUENCE_BLOCK, MS_TURN, 1, diplomacy_element_arg(a[1]), MOD_ONCE):
+        return RES_ERROR
     return RES_DONE
 
 

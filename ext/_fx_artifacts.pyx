@@ -20,6 +20,10 @@ from mksim._types cimport (GameState, Player, Unit, MAX_UNITS as MAX_UNITS_, CE_
                            PH_MOVE, PH_REST, PH_INTERACT, PH_COMBAT_RANGED, PH_COMBAT_BLOCK, PH_COMBAT_ATTACK,
                            DECK_BASIC, DECK_AA, COLOURLESS,
                            MAX_DISCARD_CARDS, MAX_HAND_CARDS, MAX_SKILLS)
+from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
+from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
+from mksim._types cimport MS_TURN, MS_COMBAT
+from mksim._engine cimport give_mod, give_mod_arg, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
 from mksim._state cimport Statics
 from mksim._engine cimport (
     EngineStatics, HandlerEntry, handler_run_t, handler_playable_t, handler_pending_t, PendingCheck,
@@ -347,7 +351,9 @@ cdef int endless_mana(GameState* gs, const EngineStatics* es, const Statics* st,
     # Rings (thrown away): endless mana of `colour` and black this turn (black still only
     # where usable, 5.1.6); Fame +fame_per_spell per Spell of that colour in the play
     # area at the end of the turn (rings_fame).
-    gs.turn.endless_mana |= <uint8_t>((1 << a[0]) | (1 << BLACK))
+    if not give_mod_arg(gs, p, MK_ENDLESS_MANA, MS_TURN, 1, a[0] + 1, MOD_ONCE) \
+            or not give_mod_arg(gs, p, MK_ENDLESS_MANA, MS_TURN, 1, BLACK + 1, MOD_ONCE):
+        return RES_ERROR
     c = ((gs.turn.ring_fame >> (2 * a[0])) & 3) + a[1]
     if c > 3:
         c = 3
@@ -360,7 +366,8 @@ cdef int golden_grail_draw(GameState* gs, const EngineStatics* es, const Statics
     cdef const int32_t* a = row_args(es, row)
     cdef int card
     # Draw per_wound card(s) each time a Wound is healed from hand this turn (A_HEAL_WOUND).
-    gs.turn.draw_per_heal += <int8_t>a[0]
+    if a[0] > 0 and not give_mod(gs, p, MK_DRAW_PER_HEAL, MS_TURN, a[0], MOD_ADD):
+        return RES_ERROR
     return RES_DONE
 
 
@@ -448,7 +455,8 @@ cdef int discard_for_attack(GameState* gs, const EngineStatics* es, const Static
     # end) - see fx_combat_event.
     if choice < 0:
         if sword:
-            gs.turn.sword_fame += <int8_t>a[1]
+            if a[1] > 0 and not give_mod(gs, p, MK_SWORD_FAME, MS_COMBAT, a[1], MOD_ADD):
+                return RES_ERROR
         else:
             if gs.turn.bow_phase != 0 and gs.turn.bow_phase != gs.phase:
                 set_error(gs, ERR_CAPACITY, 4, gs.turn.resolving_card)
@@ -491,8 +499,8 @@ cdef int amulet_of_the_sun_night(GameState* gs, const EngineStatics* es, const S
     # adjacency reveal by Day either.
     # [R] In a dungeon / tomb combat by Day Night mana rules apply (5.6.1): played there
     # it lifts the gold ban too; forest costs only change in a Night round (5.6.1).
-    if night_mana(gs):
-        gs.turn.mana_anytime |= 1
+    if night_mana(gs) and not give_mod_arg(gs, p, MK_MANA_ANYTIME, MS_TURN, 1, GOLD + 1, MOD_ONCE):
+        return RES_ERROR
     if gs.time == NIGHT:
         gs.turn.terrain_delta[<int>FOREST] += <int8_t>(a[0] - NIGHT_FOREST_COST)
     return RES_DONE
@@ -503,7 +511,8 @@ cdef int amulet_of_darkness_day(GameState* gs, const EngineStatics* es, const St
     cdef const int32_t* a = row_args(es, row)
     # By Day: black mana usable as at Night (5.1.6, 5.4.3) and deserts cost desert_cost.
     if gs.time == DAY:
-        gs.turn.mana_anytime |= 2
+        if not give_mod_arg(gs, p, MK_MANA_ANYTIME, MS_TURN, 1, BLACK + 1, MOD_ONCE):
+            return RES_ERROR
         gs.turn.terrain_delta[<int>DESERT] += <int8_t>(a[0] - DAY_DESERT_COST)
     return RES_DONE
 
@@ -544,7 +553,8 @@ cdef int throw_away_hand_wounds_end_of_turn(GameState* gs, const EngineStatics* 
                                             int p, int row, int choice) noexcept nogil:
     # Banner of Protection powered (published text): at the end of this turn throw away
     # the Wounds received this turn (protection_end_of_turn).
-    gs.turn.protection = 1
+    if not give_mod(gs, p, MK_PROTECTION, MS_TURN, 1, MOD_ONCE):
+        return RES_ERROR
     return RES_DONE
 
 
@@ -556,7 +566,8 @@ cdef int sword_of_justice_powered(GameState* gs, const EngineStatics* es, const 
     # defeated, counted at the end of the combat like the basic effect (fx_combat_event).
     if a[0] > gs.turn.sword_double:
         gs.turn.sword_double = <int8_t>a[0]
-    gs.turn.sword_fame += <int8_t>a[1]
+    if a[1] > 0 and not give_mod(gs, p, MK_SWORD_FAME, MS_COMBAT, a[1], MOD_ADD):
+        return RES_ERROR
     return RES_DONE
 
 

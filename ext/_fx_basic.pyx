@@ -14,6 +14,8 @@ from libc.stdint cimport int16_t, int8_t, uint8_t, uint16_t, uint64_t, int32_t
 
 from mksim._types cimport (GameState, Player, PH_INTERACT, PH_MOVE, PH_REST, PH_COMBAT_BLOCK,
                            DECK_BASIC, DECK_AA, ICE, GOLD, MAX_DISCARD_CARDS, MAX_PLAY_CARDS)
+from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
+from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._state cimport Statics
 from mksim._combat cimport enemy_attack_value
 from mksim._engine cimport (
@@ -231,7 +233,7 @@ cdef int mana_draw_powered(GameState* gs, const EngineStatics* es, const Statics
 
 cdef bint mana_draw_powered_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil:
     cdef int i
-    if not basic_special_time(gs) or gs.turn.no_source_dice:
+    if not basic_special_time(gs) or mod_has(&gs.turn, MK_NO_SOURCE_DICE):
         return False
     for i in range(gs.n_dice):
         if not (gs.dice_taken >> i) & 1:

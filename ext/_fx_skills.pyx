@@ -18,6 +18,8 @@ from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_
 from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
     mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
+from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
+from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._engine cimport give_mod, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
 from mksim._types cimport *
 from mksim._state cimport Statics
@@ -162,7 +164,7 @@ cdef int sideways_kinds(const GameState* gs, const EngineStatics* es) noexcept n
         m |= 1
     if gs.phase == PH_INTERACT or (gs.phase == PH_MOVE and gs.turn.peaceful) or units_need_influence(gs, es):
         m |= 2
-    if gs.phase == PH_COMBAT_ATTACK or (gs.phase == PH_COMBAT_RANGED and gs.turn.attacks_siege):
+    if gs.phase == PH_COMBAT_ATTACK or (gs.phase == PH_COMBAT_RANGED and mod_has(&gs.turn, MK_ATTACKS_SIEGE)):
         m |= 4
     if gs.phase == PH_COMBAT_BLOCK:
         m |= 8
@@ -268,12 +270,12 @@ cdef uint64_t polar_sources(const GameState* gs) noexcept nogil:
     cdef int pay, c, die
     for pay in range(n_pay_codes(gs)):
         if pay < PAY_CRYSTAL:
-            if gs.turn.mana_tokens[pay] <= 0 and not (gs.turn.endless_mana >> pay) & 1:
+            if gs.turn.mana_tokens[pay] <= 0 and not mod_has_arg(&gs.turn, MK_ENDLESS_MANA, pay + 1):
                 continue
         elif pay < PAY_DIE:
             if pl.crystals[pay - PAY_CRYSTAL] <= 0:
                 continue
-        elif gs.turn.no_source_dice:
+        elif mod_has(&gs.turn, MK_NO_SOURCE_DICE):
             continue
         elif pay == PAY_STOLEN:
             if pl.stolen_die < 0:
@@ -547,7 +549,8 @@ cdef int who_needs_magic(GameState* gs, const EngineStatics* es, const Statics* 
             return ask(gs, row, 1, ASK_OPTION, 3)
         return sideways_play(gs, es, row, pl, choice, a[0])
     if choice == 1:
-        gs.turn.no_source_dice = 1
+        if not give_mod(gs, p, MK_NO_SOURCE_DICE, MS_TURN, 1, MOD_ONCE):
+            return RES_ERROR
     return sideways_play(gs, es, row, pl, gs.turn.hvars[0], a[1] if choice == 1 else a[0])
 
 
@@ -577,7 +580,8 @@ cdef int on_her_own(GameState* gs, const EngineStatics* es, const Statics* st,
             return RES_DONE
         return ask(gs, row, 0, ASK_OPTION, 3)
     if choice == 1:
-        gs.turn.no_recruit = 1
+        if not give_mod(gs, p, MK_NO_RECRUIT, MS_TURN, 1, MOD_ONCE):
+            return RES_ERROR
     gs.turn.influence += a[1] if choice == 1 else a[0]
     return RES_DONE
 
@@ -945,12 +949,14 @@ cdef int hawk_eyes(GameState* gs, const EngineStatics* es, const Statics* st,
     cdef const int32_t* a = row_args(es, row)
     # Wolfhawk (with its Move 1): at Night exploring costs explore_discount less Move this
     # turn (9.8.3; a turn-long MK_EXPLORE_DISCOUNT modifier); by Day fortified garrisons up to reveal_distance away are revealed
+    # (a turn-long MK_REVEAL_DISTANCE)
     # this turn (9.10.1; again after every move, hawk_eyes_reveal).
     if gs.time == NIGHT:
         if not give_mod(gs, p, MK_EXPLORE_DISCOUNT, MS_TURN, a[0], MOD_SET):
             return RES_ERROR
     else:
-        gs.turn.reveal_distance = <uint8_t>a[1]
+        if a[1] > 0 and not give_mod(gs, p, MK_REVEAL_DISTANCE, MS_TURN, a[1], MOD_SET):
+            return RES_ERROR
         hawk_eyes_reveal(gs, es, p)
     return RES_DONE
 

@@ -25,6 +25,8 @@ from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_
 from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
     mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
+from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
+from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._engine cimport give_mod, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
 from mksim._types cimport (GameState, Player, Unit, CombatEnemy, MAX_UNITS as MAX_UNITS_, CE_DEFEATED, CE_GONE,
                            CE_NO_ATTACK, RED, BLUE, WHITE, GREEN, GOLD, BLACK, DAY, NIGHT, FOREST, DESERT, MELEE,
@@ -446,7 +448,7 @@ cdef bint cure_bonus_playable(const GameState* gs, const EngineStatics* es, int 
 
 
 cdef bint space_bending_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil:
-    return gs.phase == PH_MOVE and not gs.turn.action_taken and not gs.turn.space_bending
+    return gs.phase == PH_MOVE and not gs.turn.action_taken and not mod_has(&gs.turn, MK_SPACE_BENDING)
 
 
 cdef bint mana_claim_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil:
@@ -787,7 +789,8 @@ cdef int cure_bonus(GameState* gs, const EngineStatics* es, const Statics* st,
     # A_HEAL_WOUND) and ready each Unit healed this turn (so far here, from now on in
     # unit_healed: A_HEAL_UNIT with Cure's own Heal 2 or any other Healing, heal_unit).
     draw_cards(gs, pl, gs.turn.wounds_healed)
-    gs.turn.cure_draw += 1
+    if not give_mod(gs, p, MK_CURE, MS_TURN, 1, MOD_ADD):
+        return RES_ERROR
     for i in range(MAX_UNITS_):
         if (gs.turn.units_healed >> i) & 1 and pl.units[i].card >= 0:
             pl.units[i].ready = 1                            # 7.2.2
@@ -802,7 +805,8 @@ cdef int space_bending(GameState* gs, const EngineStatics* es, const Statics* st
     if a[0] != 2:
         set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
         return RES_ERROR
-    gs.turn.space_bending = 1
+    if not give_mod(gs, p, MK_SPACE_BENDING, MS_TURN, 1, MOD_ONCE):
+        return RES_ERROR
     return RES_DONE
 
 
@@ -956,8 +960,10 @@ cdef int veil_of_mist_ignore_wound(GameState* gs, const EngineStatics* es, const
                                    int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     # Veil of Mist: the hero ignores the first `wounds` Wound(s) from enemies this turn,
-    # with their side effects (read by _combat.assign_to_hero).
-    gs.turn.ignore_wounds = <int8_t>(gs.turn.ignore_wounds + a[0])
+    # with their side effects (a turn-long MK_IGNORE_WOUNDS modifier, used up by
+    # _combat.assign_to_hero).
+    if a[0] > 0 and not give_mod(gs, p, MK_IGNORE_WOUNDS, MS_TURN, a[0], MOD_ADD):
+        return RES_ERROR
     return RES_DONE
 
 

@@ -23,6 +23,10 @@ from mksim._types cimport (GameState, Player, CombatEnemy, MAX_UNITS, NUM_PILES,
                            PH_COMBAT_RANGED, PH_COMBAT_BLOCK, PH_COMBAT_ATTACK, PH_COMBAT_DAMAGE,
                            CE_NO_FORTIFICATION, CE_NO_ATTACK, CEU_NO_RESISTANCES, CEU_DESTROY_IF_BLOCKED,
                            HEX_TOKENS_REVEALED, COLDFIRE, MELEE, BLUE, RED)
+from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
+from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
+from mksim._types cimport MS_TURN, MS_COMBAT
+from mksim._engine cimport give_mod, give_mod_arg, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
 from mksim._state cimport Statics
 from mksim._combat cimport (fortification_level, all_attacks_blocked, enemy_n_attacks, enemy_attack_value,
                             attack_is_live, RES_PHYSICAL, RES_FIRE, RES_ICE)
@@ -261,16 +265,18 @@ cdef int altem_mages_coldfire(GameState* gs, const EngineStatics* es, const Stat
 
 cdef bint altem_mages_coldfire_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil:
     return gs.phase == PH_COMBAT_BLOCK or gs.phase == PH_COMBAT_ATTACK \
-        or (gs.phase == PH_COMBAT_RANGED and gs.turn.attacks_siege)   # a melee Attack (11.5.2)
+        or (gs.phase == PH_COMBAT_RANGED and mod_has(&gs.turn, MK_ATTACKS_SIEGE))   # a melee Attack (11.5.2)
 
 
 cdef int attacks_become_coldfire(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row, int choice) noexcept nogil:
-    gs.turn.attacks_coldfire = 1                               # Altem Mages (counted by attack_value)
+    if not give_mod(gs, p, MK_ATTACKS_COLDFIRE, MS_COMBAT, 1, MOD_ONCE):   # Altem Mages, this combat
+        return RES_ERROR                                       # (counted by attack_value)
     return RES_DONE
 
 
 cdef int attacks_become_siege(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row, int choice) noexcept nogil:
-    gs.turn.attacks_siege = 1
+    if not give_mod(gs, p, MK_ATTACKS_SIEGE, MS_COMBAT, 1, MOD_ONCE):   # this combat
+        return RES_ERROR
     return RES_DONE
 
 
@@ -483,8 +489,8 @@ cdef bint scouts_reconnaissance_playable(const GameState* gs, const EngineStatic
 cdef int scouts_explore_range(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     # Scouts: this turn tiles may be revealed `distance` spaces away (9.8, LL-4.6.1).
-    if a[0] > gs.turn.explore_range:
-        gs.turn.explore_range = <int8_t>a[0]
+    if a[0] > 0 and not give_mod(gs, p, MK_EXPLORE_RANGE, MS_TURN, a[0], MOD_MAX):
+        return RES_ERROR
     return RES_DONE
 
 

@@ -19,6 +19,8 @@ from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_
 from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
     mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
+from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
+from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._types cimport (
     GameState, Player, Hex, TurnState, Combat, CombatEnemy, MAX_SKILLS,
     PH_TACTICS, PH_TURN_START, PH_MOVE, PH_ACTION, PH_COMBAT_RANGED, PH_COMBAT_BLOCK,
@@ -226,7 +228,7 @@ cdef bint colour_payable(const GameState* gs, int colour) noexcept nogil:
         return True
     if gs.time == DAY and gs.turn.mana_tokens[4] > 0:
         return True
-    if gs.turn.no_source_dice or gs.turn.dice_used >= 1 + gs.turn.extra_dice:
+    if mod_has(&gs.turn, MK_NO_SOURCE_DICE) or gs.turn.dice_used >= 1 + gs.turn.extra_dice:
         return False
     for i in range(gs.n_dice):
         if (gs.dice_taken >> i) & 1:
@@ -338,7 +340,7 @@ cdef int mana_budget(const GameState* gs) noexcept nogil:
         b += gs.turn.mana_tokens[c]
     for c in range(4):
         b += pl.crystals[c]
-    if not gs.turn.no_source_dice and gs.turn.dice_used < 1 + gs.turn.extra_dice and \
+    if not mod_has(&gs.turn, MK_NO_SOURCE_DICE) and gs.turn.dice_used < 1 + gs.turn.extra_dice and \
             gs.n_dice > 0 and gs.dice_taken != (1 << gs.n_dice) - 1:
         b += 1
     return b
@@ -962,7 +964,7 @@ cdef long long terrain_key(const GameState* gs) noexcept nogil:
     for t in range(8):
         k = k * 31 + gs.turn.terrain_delta[t] * 7 + gs.turn.terrain_floor[t] * 3 + gs.turn.terrain_set[t]
     k = k * 31 + gs.turn.terrain_open * 5 + gs.turn.terrain_safe * 3 + gs.turn.terrain_closed
-    k = k * 31 + gs.turn.prayer_delta * 3 + gs.turn.prayer_floor + gs.turn.space_bending * 11
+    k = k * 31 + gs.turn.prayer_delta * 3 + gs.turn.prayer_floor + mod_has(&gs.turn, MK_SPACE_BENDING) * 11
     return k % 999983
 
 

@@ -82,6 +82,10 @@ cdef inline int mod_find_arg(const TurnState* t, int kind, int arg) noexcept nog
     return -1
 
 
+cdef inline bint mod_has_arg(const TurnState* t, int kind, int arg) noexcept nogil:
+    return mod_find_arg(t, kind, arg) >= 0
+
+
 cdef inline int mod_sum_arg(const TurnState* t, int kind, int arg) noexcept nogil:
     """Sum of the values of the live modifiers of `kind` for `arg`."""
     cdef int i, v = 0
@@ -115,6 +119,22 @@ cdef inline int mod_remove_kind(TurnState* t, int kind) noexcept nogil:
         else:
             i += 1
     return n
+
+
+cdef inline int mod_take(TurnState* t, int kind, int n) noexcept nogil:
+    """Use up to `n` of the value of the live modifiers of `kind` (oldest first), removing
+    those used up (Veil of Mist's Wounds ignored); how much was taken."""
+    cdef int i = 0, k, got = 0
+    while i < t.n_mods and got < n:
+        if t.mods[i].kind == kind and t.mods[i].value > 0:
+            k = t.mods[i].value if t.mods[i].value < n - got else n - got
+            got += k
+            t.mods[i].value = <int8_t>(t.mods[i].value - k)
+            if t.mods[i].value == 0:
+                mod_remove_at(t, i)
+                continue
+        i += 1
+    return got
 
 
 cdef inline int mod_set(TurnState* t, int kind, int scope, int value, int source, int owner) noexcept nogil:

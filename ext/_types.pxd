@@ -254,7 +254,7 @@ cdef struct Dummy:             # the dummy player (18)
 # Lasting effects as generic modifiers (issue 12; docs/engine.md "Events and modifiers")
 # ---------------------------------------------------------------------------------------
 cdef enum:
-    MAX_MODS = 8               # modifiers alive at once (a full array stops the game, ERR_CAPACITY)
+    MAX_MODS = 16              # modifiers alive at once (a full array stops the game, ERR_CAPACITY)
 
 cdef enum ModKind:             # what a modifier changes (Modifier.value is how much)
     MK_NONE = 0
@@ -264,7 +264,28 @@ cdef enum ModKind:             # what a modifier changes (Modifier.value is how 
     MK_EXPLORE_DISCOUNT = 4    # exploring costs value less Move (Hawk Eyes at Night; 9.8.3)
     MK_BLOCKED_ARMOR_ONE = 5   # an enemy whose attacks are all blocked has Armor 1 (Disease, LL-6.1.6)
     MK_HAND_LIMIT_ENDS_IN = 6  # Hand limit + value at this turn's draw if it ends in terrain arg - 1 (Mountain Lore, 13.7.2)
-    NUM_MOD_KINDS = 7
+    # turn-long effects of cards, skills and artifacts (MS_TURN unless said)
+    MK_IGNORE_WOUNDS = 7       # the next value Wounds from enemies this turn are ignored (Veil of Mist; used up)
+    MK_NO_UNIT_DAMAGE = 8      # no combat damage may be assigned to Units this turn (Into the Heat, 11.7.4)
+    MK_NO_SOURCE_DICE = 9      # no Source die may be used for the rest of the turn (Who Needs Magic +3)
+    MK_NO_RECRUIT = 10         # no Unit may be recruited for the rest of the turn (On Her Own's Influence 3)
+    MK_MANA_ANYTIME = 11       # mana of colour arg - 1 usable whatever the time: gold at Night, black by Day (Amulets; 5.1.5, 5.1.6)
+    MK_ENDLESS_MANA = 12       # an endless supply of mana tokens of colour arg - 1 (Rings)
+    MK_DICE_ANY_BASIC = 13     # gold / black Source dice usable as any basic colour (Mana Storm powered)
+    MK_CRYSTAL_RETURN = 14     # crystals spent this turn return at its end (Crystal Mastery powered)
+    MK_SPACE_BENDING = 15      # spaces 2 away count as adjacent for moves (Space Bending; A_MOVE arg 8 + hex)
+    MK_PROTECTION = 16         # the Wounds received this turn are thrown away at its end (Banner of Protection powered)
+    MK_INFLUENCE_BLOCK = 17    # Influence may be spent as Block of element arg - 1 (0 physical, 1 fire, 2 ice; Diplomacy, LL-9.7.1)
+    MK_REVEAL_DISTANCE = 18    # fortified garrisons revealed up to value spaces away (Hawk Eyes by Day, 9.10.1)
+    MK_EXPLORE_RANGE = 19      # tiles may be revealed value spaces away (Scouts, LL-4.6.1)
+    MK_DRAW_PER_HEAL = 20      # value cards drawn per Wound healed from hand (Golden Grail)
+    MK_CURE = 21               # Cure: value cards per Wound healed from hand, and each Unit healed is readied
+    # combat-long (MS_COMBAT)
+    MK_ATTACKS_COLDFIRE = 22   # all your attacks are Cold Fire this combat (Altem Mages)
+    MK_ATTACKS_SIEGE = 23      # all your attacks are also Siege this combat (Altem Mages)
+    MK_SWORD_FAME = 24         # Fame + value per enemy defeated in this combat, at its end (Sword of Justice)
+    MK_DODGE_ATTACK = 25       # Attack value at the start of the Attack phase if no Wound went to hand this combat (Dodge and Weave; used then)
+    NUM_MOD_KINDS = 26
 
 cdef enum ModScope:            # when a modifier expires (the lifecycle event that ends it)
     MS_NEXT_CARD = 0           # the next card played (EV_CARD_PLAYED)
@@ -342,8 +363,6 @@ cdef struct TurnState:
     int8_t block_fx_colour     # colour of the card giving those Armor changes (11.4.2), -1 = none
     int8_t swift_block[4]      # Block points (per element) counted once more against Swift (LL-2.10.10)
     int8_t crystals_spent[4]   # crystals paid this turn, per basic colour (Crystal Mastery)
-    uint8_t crystal_return     # Crystal Mastery powered: spent crystals return at the end of the turn
-    uint8_t dice_any_basic     # Mana Storm powered: gold / black Source dice as any basic colour
     int8_t ambush_attack       # Ambush: bonus to the first Attack card, or ...
     int8_t ambush_block        # ... to the first Block card, whichever comes first
     int8_t agility_melee       # Agility: Move per Attack 1 in combat, 0 = none
@@ -353,36 +372,27 @@ cdef struct TurnState:
     uint8_t terrain_safe       # bit per terrain that also counts as safe (9.7)
     int8_t steady_tempo        # Steady Tempo: 1 to the bottom (deck not empty), 2 to the top of the deck
     int16_t steady_tempo_card  # that card (it is in the discard pile after 13.3), -1 = none
-    uint8_t no_unit_damage     # Into the Heat: no damage may be assigned to Units this turn
     uint8_t heat_window        # 1 = at the start of a combat (no action taken in it yet); see Engine.apply
     int8_t heroic_rep          # Heroic Tale: Reputation + n per Unit recruited from now on this turn
     int8_t heroic_fame         # ... and Fame + n
     # spells and artifacts (ext/_fx_spells.pyx, ext/_fx_artifacts.pyx)
-    uint8_t endless_mana       # bit per colour: endless supply of mana tokens this turn (Rings)
     uint8_t ring_fame          # bit per basic colour: Fame +1 per Spell of it in play at end of turn (Rings)
-    uint8_t mana_anytime       # 1: gold usable at Night (Amulet of the Sun); 2: black by Day (Amulet of Darkness)
-    int8_t draw_per_heal       # Golden Grail: cards drawn per Wound healed from hand from now on
     int8_t burning_pending     # Burning Shield: Fire Attack gained if the block pool it joined succeeds
     int8_t burning_armed       # ... that block succeeded: Fire Attack added when the Attack phase starts
-    int8_t sword_fame          # Sword of Justice: Fame per enemy defeated in this combat (at its end)
     int8_t bow_fame            # Bow of Starsdawn: Fame per enemy defeated in bow_phase (at its end)
     int8_t bow_phase           # the combat phase the Bow was played in, 0 = none
     uint32_t phase_defeated    # combat slots already defeated when the current combat phase began
     uint8_t exploding_pending  # Exploding Shield: destroy the enemy its block pool blocks
     int16_t wounds_healed      # Wounds healed from hand this turn (Cure)
-    int8_t cure_draw           # Cure: draw a card per Wound healed from hand from now on
     uint8_t units_healed       # bit per unit slot: a Wound of that Unit healed this turn (Cure)
     int8_t fx_colour           # colour + 1 of the effect resolving while resolving_card == fx_colour_by
     int16_t fx_colour_by       # (Tome of All Spells' Spell LL-9.6.3, a Unit ability's mana 11.4.2); 0 = own
-    uint8_t space_bending      # Space Bending: spaces 2 away count as adjacent for moves (A_MOVE arg 8 + hex)
-    uint8_t no_source_dice     # Who Needs Magic +3: no Source die may be used for the rest of the turn
     # --- artifacts ---
     int8_t glory_armor         # Banner of Glory powered: every Unit Armor + n this turn
     int8_t glory_all           # ... and + n to its Attacks / Blocks
     int8_t glory_fame          # ... Fame + n for each Unit that attacks or blocks (once per Unit, glory_units)
     uint8_t glory_units        # bit per unit slot: its Banner of Glory (powered) Fame was paid this turn
     int8_t fortitude_unit      # unit slot + 1 whose wound the Banner of Fortitude ignores in assign_to_unit, 0 = none
-    uint8_t protection         # Banner of Protection powered: throw away the Wounds received this turn at its end
     int16_t wounds_to_hand     # Wounds received into the hand this turn (12.1.1; Banner of Protection)
     int16_t wounds_to_discard  # Wounds received into the discard pile this turn (Poison 11.7.9)
     int8_t sword_double        # Sword of Justice powered: physical Attack x n in the Attack phase, no physical resistance
@@ -408,8 +418,6 @@ cdef struct TurnState:
     int8_t deadly_aim          # Deadly Aim: bonus to the next Attack card played this phase (0 = none)
     int8_t deadly_aim_phase    # the combat phase it was used in
     uint8_t recruited          # a Unit was recruited with Influence this turn (On Her Own)
-    uint8_t no_recruit         # On Her Own's Influence 3 taken: no Unit may be recruited this turn
-    uint8_t reveal_distance    # Hawk Eyes by Day: fortified garrisons revealed up to this distance (0 = adjacent)
     int8_t duel_slot           # Dueling: its enemy's combat slot + 1 (0 = none)
     uint8_t duel_units         # Dueling: a unit blocked / attacked that enemy or took its damage (no Fame)
     int8_t duel_attack         # Dueling: its Attack against that enemy in the Attack phase (0 = used)
@@ -420,12 +428,10 @@ cdef struct TurnState:
     int8_t prayer_delta        # Prayer of Weather: every terrain cost changes by this, applied last (9.6.2) ...
     int8_t prayer_floor        # ... but a reduction stops at this cost
     # --- advanced ---
-    uint8_t influence_block    # Diplomacy: bit per element (PHYSICAL FIRE ICE) Influence may be spent as Block this turn
     int8_t learning_cost       # Learning: Influence price of one AA from the offer this turn, 0 = none / used
     uint8_t learning_to_hand   # ... 1: the AA goes to hand (powered), 0: to the discard pile
     int8_t chivalry_rep        # Chivalry: Reputation per enemy defeated by the attack being assembled
     int8_t chivalry_fame       # ... and Fame per enemy
-    int8_t dodge_attack        # Dodge and Weave: Attack at the start of the Attack phase if no Wound was taken to hand this combat
     uint8_t peaceful           # Peaceful Moment played as the action: 1 Healing may be bought, 2 also Units readied
     int8_t peaceful_heal_cost  # ... Influence per Healing point
     int8_t peaceful_ready_cost # ... Influence per level of a Unit readied
@@ -435,7 +441,6 @@ cdef struct TurnState:
     int16_t maximal_self       # ... the Maximal Effect handler row that repeats it
     # --- spells ---
     uint8_t terrain_closed     # Mist Form: bit per terrain that may not be entered this turn (9.2)
-    int8_t ignore_wounds       # Veil of Mist: Wounds from enemies still to be ignored this turn
     int8_t possess_slot        # Possess: combat slot of the possessed enemy + 1, 0 = none
     int8_t possess_attack[4]   # Possess: Attack per element still to be added in the Attack phase
     int8_t wings_targets       # Wings of Night: enemies it targeted this combat (further ones cost Move), 0 = not played
@@ -446,13 +451,10 @@ cdef struct TurnState:
     # --- units --- (ext/_fx_units.pyx, ext/_engine_units.pxi)
     int8_t unit_attack_bonus   # Shocktroops: + to the attacks of Units other than a giver, per giver
     uint8_t attack_bonus_givers  # bit per unit slot that gave unit_attack_bonus (no bonus to itself)
-    uint8_t attacks_coldfire   # Altem Mages: all your attacks are Cold Fire this combat
-    uint8_t attacks_siege      # Altem Mages: all your attacks are also Siege this combat
     uint8_t recruit_mode       # LL-4.2: 1 Thugs / 2 Heroes already recruited in this interaction
     int8_t rep_applied         # the reputation modifier applied at the start of this interaction (10.2.3)
     int16_t recon_token        # Scouts: token instance + 1 looked at (Fame if defeated this turn), 0 = none
     int8_t recon_fame          # ... its Fame
-    int8_t explore_range       # Scouts: tiles may be revealed at this distance this turn (0 = normal)
     int8_t draw_fire_slot      # Shocktroops: enemy slot + 1 whose attack hits that unit first, 0 = none
     int8_t draw_fire_attack    # ... which of its attacks
     int8_t draw_fire_unit      # ... the Shocktroops' unit slot

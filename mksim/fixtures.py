@@ -175,9 +175,7 @@ BIT_FIELDS: dict = {
     ("turn", "terrain_open"): ("names", _fx.TERRAINS, 8),
     ("turn", "terrain_safe"): ("names", _fx.TERRAINS, 8),
     ("turn", "terrain_closed"): ("names", _fx.TERRAINS, 8),
-    ("turn", "endless_mana"): ("names", _fx.MANA_COLOURS, 8),
     ("turn", "ring_fame"): ("names", _fx.BASIC_COLOURS, 8),
-    ("turn", "influence_block"): ("names", BLOCK_ELEMENT_NAMES, 8),
     ("turn", "phase_defeated"): ("index", 32),
     ("turn", "soul_slots"): ("index", 32),
     ("turn", "units_healed"): ("index", 8),
@@ -1367,35 +1365,35 @@ _TURN_RULES = {
     "ask": (0, N_ASKS - 1), "hand_limit_bonus": (0, 127), "extra_turn": FLAG, "stolen_used": FLAG,
     "dice_kept": (0, (1 << MAX_DICE) - 1), "black_any": FLAG, "concentration": (0, 127),
     "move_bonus": (0, 127), "move_bonus_all": FLAG, "overload_bonus": (0, 127), "overload_card": (-1, "card"), "crystal_joy": (0, 2), "crystal_joy_card": (-1, "card"),
-    "block_fx_colour": (-1, 5), "swift_block": (0, 127), "crystals_spent": (0, 3), "crystal_return": FLAG,
-    "dice_any_basic": FLAG, "ambush_attack": (0, 127), "ambush_block": (0, 127),
+    "block_fx_colour": (-1, 5), "swift_block": (0, 127), "crystals_spent": (0, 3),
+    "ambush_attack": (0, 127), "ambush_block": (0, 127),
     "agility_melee": (0, 127), "agility_ranged": (0, 127), "terrain_set": (0, 127),
     "steady_tempo": (0, 2),
-    "steady_tempo_card": (-1, "card"), "no_unit_damage": FLAG, "heat_window": FLAG,
-    "heroic_rep": (0, 127), "heroic_fame": (0, 127), "endless_mana": (0, 63), "ring_fame": (0, 15),
-    "mana_anytime": (0, 2), "draw_per_heal": (0, 127), "sword_fame": (0, 127), "bow_fame": (0, 127),
+    "steady_tempo_card": (-1, "card"), "heat_window": FLAG,
+    "heroic_rep": (0, 127), "heroic_fame": (0, 127), "ring_fame": (0, 15),
+    "bow_fame": (0, 127),
     "bow_phase": (0, PH["combat_attack"]), "phase_defeated": (0, (1 << 12) - 1), "exploding_pending": FLAG,
-    "wounds_healed": (0, 127), "cure_draw": (0, 127), "space_bending": FLAG, "no_source_dice": FLAG,
+    "wounds_healed": (0, 127),
     "glory_armor": (0, 127), "glory_all": (0, 127), "glory_fame": (0, 127), "glory_units": (0, 63),
-    "fortitude_unit": (0, MAX_UNITS), "protection": FLAG, "wounds_to_hand": (0, 32767),
+    "fortitude_unit": (0, MAX_UNITS), "wounds_to_hand": (0, 32767),
     "wounds_to_discard": (0, 32767), "sword_double": (0, 127), "soul_one": (0, 127), "soul_all": FLAG,
     "soul_row": (0, "row1"), "soul_slots": (0, (1 << 12) - 1), "split_left": (0, 127), "split_n": (0, 127),
     "split_el": (0, 3), "bow_powered": FLAG, "bow_done_r": (0, 32767), "bow_done_s": (0, 32767),
     "circlet_skill": (0, "skill1"), "circlet_uses": (0, 127), "command_card": (0, "card1"),
     "recruited_units": (0, 63), "plundered": FLAG, "leadership_kind": (0, 3), "leadership_value": (0, 127),
     "deadly_aim": (0, 127), "deadly_aim_phase": (0, PH["combat_attack"]), "recruited": FLAG,
-    "no_recruit": FLAG, "duel_slot": (0, "enemy1"), "duel_units": FLAG,
+    "duel_slot": (0, "enemy1"), "duel_units": FLAG,
     "duel_attack": (0, 127), "duel_fame": (0, 127), "duel_block": (0, 127), "duel_pool_units": FLAG,
-    "polar_nospell": (0, 6), "prayer_floor": (0, 127), "influence_block": (0, 7),
+    "polar_nospell": (0, 6), "prayer_floor": (0, 127),
     "learning_cost": (0, 127), "learning_to_hand": FLAG, "chivalry_rep": (0, 127), "chivalry_fame": (0, 127),
-    "dodge_attack": (0, 127), "peaceful": (0, 2), "peaceful_heal_cost": (0, 127),
+    "peaceful": (0, 2), "peaceful_heal_cost": (0, 127),
     "peaceful_ready_cost": (0, 127), "portal_used": FLAG, "maximal_left": (0, 127), "maximal_row": (0, "row1"),
-    "maximal_self": (0, "row1"), "ignore_wounds": (0, 127),
+    "maximal_self": (0, "row1"),
     "possess_slot": (0, "enemy1"),
     "possess_attack": (0, 127), "wings_targets": (0, 127), "wings_first": (0, 127), "wings_step": (0, 127),
     "time_bending": (0, "card1"), "unit_attack_bonus": (0, 127), "attack_bonus_givers": (0, 63),
-    "attacks_coldfire": FLAG, "attacks_siege": FLAG, "recruit_mode": (0, 2), "recon_token": (0, "token1"),
-    "recon_fame": (0, 127), "explore_range": (0, 127), "draw_fire_slot": (0, "enemy1"),
+    "recruit_mode": (0, 2), "recon_token": (0, "token1"),
+    "recon_fame": (0, 127), "draw_fire_slot": (0, "enemy1"),
     "draw_fire_attack": (0, 2), "draw_fire_unit": (0, MAX_UNITS - 1), "glade_recruit": FLAG,
 }
 _COMBAT_RULES = {
@@ -1459,9 +1457,14 @@ def _check_rules(values: dict, rules: dict, sizes: _Sizes, path: str) -> None:
 #: the generic modifiers of TurnState.mods (ext/_types.pxd ModKind / ModScope; issue 12); the
 #: counts are checked against the C enums by tests/test_modifiers.py
 MOD_KINDS = ("none", "ignore_site_fort", "unit_attack_block", "recruit_discount", "explore_discount",
-             "blocked_armor_one", "hand_limit_ends_in")
+             "blocked_armor_one", "hand_limit_ends_in",
+             # turn / combat-long effects of particular cards (docs/engine.md "Events and modifiers")
+             "ignore_wounds", "no_unit_damage", "no_source_dice", "no_recruit", "mana_anytime",
+             "endless_mana", "dice_any_basic", "crystal_return", "space_bending", "protection",
+             "influence_block", "reveal_distance", "explore_range", "draw_per_heal", "cure",
+             "attacks_coldfire", "attacks_siege", "sword_fame", "dodge_attack")
 MOD_SCOPES = ("next_card", "phase", "combat", "turn", "round")
-MAX_MODS = 8
+MAX_MODS = 16
 
 
 def _validate_mods(t: dict, n_players: int) -> None:

@@ -123,7 +123,7 @@ def test_to_dict_writes_format_2_and_both_formats_read_back_byte_for_byte(sc):
 
 def test_named_flags_set_the_bits(fr):
     fx2 = {"format": 2, "phase": "combat_block", "players": [{"position": 0, "hand": ["march"]}],
-           "turn": {"action_taken": 1, "terrain_open": ["lake"], "endless_mana": ["gold"]},
+           "turn": {"action_taken": 1, "terrain_open": ["lake"], "terrain_safe": ["lake"]},
            "source": {"taken": [1]},
            "combat": {"enemies": [{"enemy": "prowlers", "flags": ["site_fortified"], "res_lost": ["fire", "ice"]},
                                   {"enemy": "diggers", "flags": ["blocked", "no_attack"], "blocked": [0]}]}}
@@ -131,7 +131,7 @@ def test_named_flags_set_the_bits(fr):
     e = raw["combat"]["enemies"]
     assert e[0]["flags"] == 4 and e[0]["res_lost"] == 6
     assert e[1]["flags"] == 2 | 8 and e[1]["blocked"] == 1
-    assert raw["turn"]["terrain_open"] == 1 << 6 and raw["turn"]["endless_mana"] == 1 << 4
+    assert raw["turn"]["terrain_open"] == 1 << 6 and raw["turn"]["terrain_safe"] == 1 << 6
     assert raw["dice_taken"] == 2
 
 

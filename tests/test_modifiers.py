@@ -10,7 +10,7 @@ import pytest
 from mksim import _engine, fixtures
 from mksim._engine import encode, modifier_ops
 
-from test_spells_artifacts import BLACK, GREEN, RED, play_code, start
+from test_spells_artifacts import BLACK, BLUE, GOLD, GREEN, RED, play_code, player, start
 from test_spells_handlers import fight, night_spell, tokens
 
 EV = _engine.events()
@@ -107,12 +107,13 @@ def test_modifiers_round_trip_through_a_fixture():
 
 def test_a_fixture_modifier_of_no_kind_is_refused():
     g, d = with_mod()
-    d["turn"]["mods"][0]["kind"] = 9
-    with pytest.raises(fixtures.FixtureError, match=r"turn\.mods\[0\]\.kind: 9 is out of range"):
+    bad = len(fixtures.MOD_KINDS)                      # one past the last kind
+    d["turn"]["mods"][0]["kind"] = bad
+    with pytest.raises(fixtures.FixtureError, match=rf"turn\.mods\[0\]\.kind: {bad} is out of range"):
         g.state_from_dict(d)
     g, d = with_mod()
-    d["turn"]["n_mods"] = 9
-    with pytest.raises(fixtures.FixtureError, match=r"turn\.n_mods: 9 is out of range"):
+    d["turn"]["n_mods"] = fixtures.MAX_MODS + 1
+    with pytest.raises(fixtures.FixtureError, match=rf"turn\.n_mods: {fixtures.MAX_MODS + 1} is out of range"):
         g.state_from_dict(d)
 
 
@@ -229,10 +230,10 @@ def test_into_the_heat_bonus_lasts_the_combat_and_no_unit_damage_the_turn(conten
     when the combat ends (11.12); "no damage to Units this turn" still holds after it."""
     from test_advanced_actions import heat_game
     g = heat_game(content, tables, 0)
-    assert live(g.core.to_dict()["turn"]) == [(KIND["unit_attack_block"], COMBAT, 2)]
+    assert live(g.core.to_dict()["turn"]) == [(KIND["unit_attack_block"], COMBAT, 2),
+                                              (KIND["no_unit_damage"], TURN, 1)]
     finish_combat(g.core, g.eng)
-    t = g.core.to_dict()["turn"]
-    assert live(t) == [] and t["no_unit_damage"] == 1
+    assert live(g.core.to_dict()["turn"]) == [(KIND["no_unit_damage"], TURN, 1)]
 
 
 @pytest.mark.covers("wolfhawk_hawk_eyes", "effect")
@@ -244,3 +245,178 @@ def test_9_8_3_hawk_eyes_at_night_is_a_turn_long_explore_discount(content, table
     Rules(g.core).set_time("night")
     g.do("use_skill", 0)
     assert live(g.core.to_dict()["turn"]) == [(KIND["explore_discount"], TURN, 1)]
+
+
+def next_turn(eng):
+    """End the turn, draw, and start the next regular turn (reset_turn ends the turn's effects)."""
+    eng.apply(encode("end_turn"))
+    for _ in range(20):
+        named = [(_engine.describe(int(a)), int(a)) for a in eng.legal_actions()]
+        pick = next((a for d, a in named if d.startswith("regular_turn")), None)
+        if pick is not None:
+            eng.apply(pick)
+            return
+        eng.apply(next((a for d, a in named if d.startswith("draw")), named[0][1]))
+    raise AssertionError("no next turn")
+
+
+def mods_of(core, kind):
+    """The live modifiers of `kind` (a MOD_KINDS name) as (scope, value, arg)."""
+    t = core.to_dict()["turn"]
+    return [(m["scope"], m["value"], m["arg"]) for m in t["mods"][:t["n_mods"]] if m["kind"] == KIND[kind]]
+
+
+@pytest.mark.covers("mist_form", "powered")
+def test_11_7_7_veil_of_mist_is_a_turn_long_wound_count_used_up_by_enemy_wounds(content, tables):
+    """Veil of Mist: "ignore the first Wound from enemies this turn" - a turn-long modifier of
+    value 1; the Prowlers' 4 damage on Armor 2 (2 Wounds, 11.7.7) gives one Wound to hand and
+    uses the modifier up."""
+    core, eng, sc = night_spell(content, tables, ["mist_form"], BLUE)
+    T = fight(core, ["prowlers"], phase="block")
+    eng.apply(play_code(0, 1, pay=BLUE, pay2=BLACK))
+    assert (KIND["ignore_wounds"], TURN, 1) in live(core.to_dict()["turn"])
+    eng.apply(encode("next_phase"))
+    eng.apply(encode("damage_from", 0))
+    eng.apply(encode("damage_hero", 0))
+    t = core.to_dict()["turn"]
+    assert [m for m in live(t) if m[0] == KIND["ignore_wounds"]] == []
+    assert player(core)["hand"] == ["wound"]
+
+
+@pytest.mark.covers("tovak_who_needs_magic", "effect")
+def test_who_needs_magic_plus_3_forbids_source_dice_until_the_turn_ends(content, tables):
+    """Who Needs Magic: "+3 instead if you use no Source die this turn" - a turn-long
+    no-Source-dice modifier: no die powers March for the rest of the turn, and in the next
+    turn one does again (5.5.2)."""
+    from test_skills_rules import acts, new_turn
+    core, eng, _ = new_turn(content, tables, ["tovak_who_needs_magic"], hand=["march", "march"])
+    eng.set_dice(["green", "green"])
+    die_plays = lambda: [a for a in acts(eng) if a.startswith("play(") and "pay=10" in a]
+    eng.apply(encode("use_skill", 0))
+    eng.apply(encode("choose", 0))
+    eng.apply(encode("choose", 1))                       # +3, no Source dice
+    assert live(core.to_dict()["turn"]) == [(KIND["no_source_dice"], TURN, 1)]
+    assert die_plays() == []
+    next_turn(eng)
+    assert live(core.to_dict()["turn"]) == [] and die_plays()
+
+
+@pytest.mark.covers("wolfhawk_on_her_own", "effect")
+def test_on_her_own_influence_3_is_a_turn_long_no_recruit_modifier(content, tables):
+    """On Her Own: "Influence 3 instead, but you may not recruit Units this turn" - one
+    turn-long modifier; with Influence 10 the Peasants (cost 4, 10.6) are not offered."""
+    from test_skills_handlers import village_game
+    g = village_game(content, tables)
+    g.do("use_skill", 0)
+    g.do("choose", 1)
+    assert live(g.core.to_dict()["turn"]) == [(KIND["no_recruit"], TURN, 1)]
+    g.ut.set_turn(influence=10)
+    assert g.of_kind("recruit") == []
+
+
+@pytest.mark.covers("ruby_ring", "powered")
+def test_ruby_ring_endless_red_and_black_mana_for_the_turn_only(content, tables):
+    """Ruby Ring strong: "endless supply of red and black mana this turn" - two turn-long
+    modifiers (arg = colour + 1); a red token pays with no token held, and in the next turn
+    both are gone (no red token payment offered)."""
+    core, eng, sc = start(content, tables, ["ruby_ring", "mana_meltdown", "march", "march"],
+                          deck=["rage"] * 6, dice=["white", "white", "white"])
+    eng.apply(play_code(0, 1))                         # thrown away (6.1.5)
+    assert sorted(mods_of(core, "endless_mana")) == [(TURN, 1, RED + 1), (TURN, 1, BLACK + 1)]
+    assert play_code(0, 0, pay=RED) in eng.legal_actions()
+    next_turn(eng)
+    assert mods_of(core, "endless_mana") == []
+    assert core.to_dict()["turn"]["mana_tokens"] == {}
+    assert not any(int(a) == play_code(k, 0, pay=RED) for a in eng.legal_actions() for k in range(4))
+
+
+@pytest.mark.covers("amulet_of_the_sun", "basic")
+def test_5_1_5_amulet_of_the_sun_at_night_is_a_turn_long_gold_usable_modifier(content, tables):
+    """Amulet of the Sun at Night: "gold mana may be used this turn" (5.1.5 lifted) - one
+    turn-long modifier for gold (arg = gold + 1); a gold token then powers March."""
+    core, eng, sc = start(content, tables, ["amulet_of_the_sun", "march"], time="night")
+    eng.apply(play_code(0, 0))
+    assert mods_of(core, "mana_anytime") == [(TURN, 1, GOLD + 1)]
+    eng.apply(play_code(0, 1, pay=GOLD))
+    assert core.to_dict()["turn"]["move_points"] == 4
+
+
+@pytest.mark.covers("golden_grail", "powered")
+def test_golden_grail_draw_per_wound_healed_is_a_turn_long_modifier(content, tables):
+    """Golden Grail strong: "draw a card for each Wound healed from hand this turn" - a
+    turn-long modifier of value 1; two Wounds healed, two cards drawn (12.3.3)."""
+    core, eng, sc = start(content, tables, ["golden_grail", "wound", "wound"], deck=["march", "rage"])
+    eng.apply(play_code(0, 1))
+    assert mods_of(core, "draw_per_heal") == [(TURN, 1, 0)]
+    for _ in range(2):
+        eng.apply(encode("heal_wound", player(core)["hand"].index("wound")))
+    assert sorted(player(core)["hand"]) == ["march", "rage"]
+
+
+@pytest.mark.covers("crystal_mastery", "powered")
+def test_crystal_mastery_powered_return_is_used_up_at_the_end_of_the_turn(content, tables):
+    """Crystal Mastery strong: "crystals spent this turn return at its end" - a turn-long
+    modifier; the blue crystal that paid for it comes back at end_turn, which uses it up."""
+    from test_advanced_actions import _G, crystals, day_turn, set_crystals
+    G = day_turn(content, tables, _G)
+    set_crystals(G, [1, 1, 0, 0])
+    G.T.set_hand(["crystal_mastery", "march"])
+    G.apply(play_code(0, powered=1, pay=6 + 1))        # a blue crystal
+    assert mods_of(G.core_, "crystal_return") == [(TURN, 1, 0)]
+    assert crystals(G) == [1, 0, 0, 0]
+    G.apply(encode("end_turn"))
+    assert crystals(G) == [1, 1, 0, 0] and mods_of(G.core_, "crystal_return") == []
+
+
+@pytest.mark.covers("banner_of_protection", "powered")
+def test_banner_of_protection_powered_is_a_turn_long_modifier_used_at_its_end(content, tables):
+    """Banner of Protection strong: "throw away the Wounds received this turn at its end" -
+    a turn-long modifier, used up by the end of the turn that throws the Wound away."""
+    from mksim._combat import CombatTester
+    core, eng, sc = start(content, tables, ["banner_of_protection", "march"], deck=["rage"] * 6)
+    eng.apply(play_code(0, 1))
+    assert mods_of(core, "protection") == [(TURN, 1, 0)]
+    CombatTester(core).hero_take_wounds(1)
+    assert player(core)["hand"].count("wound") == 1
+    eng.apply(encode("end_turn"))
+    assert mods_of(core, "protection") == []
+    p = player(core)
+    assert sum(z.count("wound") for z in (p["hand"], p["discard"], p["deck"], p["play_area"])) == 0
+
+
+@pytest.mark.covers("sword_of_justice", "basic")
+def test_11_8_sword_of_justice_fame_is_a_combat_long_modifier_paid_at_its_end(content, tables):
+    """Sword of Justice: "Fame +1 for each enemy defeated in this combat" - a combat-long
+    modifier of value 1, paid and gone when the combat ends (11.12): Prowlers (Fame 2)
+    defeated, Fame +2 then +1."""
+    from test_spells_artifacts import acts, combat
+    core, eng, sc = start(content, tables, ["sword_of_justice", "march", "rage", "wound"])
+    T = combat(core, eng, ["prowlers"], phase="attack")
+    fame0 = player(core)["fame"]
+    eng.apply(play_code(0, 0))
+    eng.apply(encode("choose", 0))
+    eng.apply(encode("choose", 0))
+    assert mods_of(core, "sword_fame") == [(COMBAT, 1, 0)]
+    eng.apply(encode("attack", 1))
+    eng.apply(encode("next_phase"))                    # the combat ends
+    assert player(core)["fame"] == fame0 + 3 and mods_of(core, "sword_fame") == []
+
+
+@pytest.mark.covers("altem_mages", "ability3.1")
+def test_altem_mages_cold_fire_is_a_combat_long_modifier(content, tables):
+    """Altem Mages: "all your attacks are Cold Fire this combat" - a combat-long modifier:
+    Fire Attack 6 on Fire Mages (Fire resistance, 11.9.2) counts 6; gone with the combat."""
+    from test_units_handlers import Game, PAY_TOKEN, combat
+    g = Game(content, tables)
+    g.ut.set_unit(0, "altem_mages")
+    ct = combat(g, ["fire_mages"])
+    ct.set_phase("attack")
+    ct.set_attack("melee", "fire", 6)
+    g.ut.set_night()
+    g.ut.set_turn(mana={"black": 1})
+    g.activate(0, 2, pay=PAY_TOKEN["black"])
+    g.do("choose", 0)
+    assert mods_of(g.core, "attacks_coldfire") == [(COMBAT, 1, 0)]
+    assert ct.attack_value([0]) == 6
+    finish_combat(g.core, g.eng)
+    assert mods_of(g.core, "attacks_coldfire") == []

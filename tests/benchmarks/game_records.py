@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from mksim.runner import GameConfig, _play_state, _policy  # noqa: E402
+from mksim.fixtures import MOD_KINDS  # noqa: E402
 
 SCENARIOS = ("first-reconnaissance", "solo-conquest")
 HEROES = ("arythea", "goldyx", "norowas", "tovak", "wolfhawk")
@@ -52,11 +53,27 @@ SOLO_STREAMS = 7
 #: records before the move wrote it: each field put back with that value, ``mods`` /
 #: ``n_mods`` left out, so that only a change of play changes a digest.  A live modifier of a
 #: kind not listed here stays in the digest (no record before the move could match it).
-#: (kind, arg or None = any) -> field; Mountain Lore's kind 6 has one field per terrain
-#: (arg = terrain + 1: hills 1, mountain 7).
-LEGACY_MOD_FIELDS = {(1, None): "ignore_site_fort", (2, None): "heat_bonus", (3, None): "charm_discount",
-                     (4, None): "explore_discount", (5, None): "disease_armor",
-                     (6, 1 + 1): "lore_hills", (6, 7 + 1): "lore_mountains"}
+#: (kind name, arg or None = any) -> field (by name: the kinds' numbers may change);
+#: Mountain Lore's kind has one field per terrain (arg = terrain + 1: hills 1, mountain 7).
+_LEGACY = {("ignore_site_fort", None): "ignore_site_fort", ("unit_attack_block", None): "heat_bonus",
+           ("recruit_discount", None): "charm_discount", ("explore_discount", None): "explore_discount",
+           ("blocked_armor_one", None): "disease_armor",
+           ("hand_limit_ends_in", 1 + 1): "lore_hills", ("hand_limit_ends_in", 7 + 1): "lore_mountains",
+           ("ignore_wounds", None): "ignore_wounds", ("no_unit_damage", None): "no_unit_damage",
+           ("no_source_dice", None): "no_source_dice", ("no_recruit", None): "no_recruit",
+           ("dice_any_basic", None): "dice_any_basic", ("crystal_return", None): "crystal_return",
+           ("space_bending", None): "space_bending", ("protection", None): "protection",
+           ("reveal_distance", None): "reveal_distance", ("explore_range", None): "explore_range",
+           ("draw_per_heal", None): "draw_per_heal", ("cure", None): "cure_draw",
+           ("attacks_coldfire", None): "attacks_coldfire", ("attacks_siege", None): "attacks_siege",
+           ("sword_fame", None): "sword_fame", ("dodge_attack", None): "dodge_attack"}
+LEGACY_MOD_FIELDS = {(MOD_KINDS.index(name), arg): field for (name, arg), field in _LEGACY.items()}
+#: kinds that were one bit field: kind -> (field, {arg: bit}); the field is the OR of the
+#: bits of its live modifiers (mana colours red 0 .. gold 4, black 5; elements physical 0,
+#: fire 1, ice 2; arg = that + 1).
+LEGACY_MOD_BITS = {MOD_KINDS.index("mana_anytime"): ("mana_anytime", {4 + 1: 1, 5 + 1: 2}),
+                   MOD_KINDS.index("endless_mana"): ("endless_mana", {c + 1: 1 << c for c in range(6)}),
+                   MOD_KINDS.index("influence_block"): ("influence_block", {e + 1: 1 << e for e in range(3)})}
 
 
 def legacy_turn(turn: dict) -> dict:
@@ -65,7 +82,13 @@ def legacy_turn(turn: dict) -> dict:
     live = t["mods"][:t["n_mods"]]
     for (kind, arg), field in LEGACY_MOD_FIELDS.items():
         t[field] = sum(m["value"] for m in live if m["kind"] == kind and arg in (None, m["arg"]))
-    if all((m["kind"], None) in LEGACY_MOD_FIELDS or (m["kind"], m["arg"]) in LEGACY_MOD_FIELDS for m in live):
+    for kind, (field, bits) in LEGACY_MOD_BITS.items():
+        t[field] = 0
+        for m in live:
+            if m["kind"] == kind:
+                t[field] |= bits[m["arg"]]
+    if all((m["kind"], None) in LEGACY_MOD_FIELDS or (m["kind"], m["arg"]) in LEGACY_MOD_FIELDS
+           or m["kind"] in LEGACY_MOD_BITS for m in live):
         del t["mods"], t["n_mods"]
     return t
 

@@ -783,7 +783,9 @@ def test_mana_storm_powered_three_extra_dice_black_and_gold_as_any_basic_colour(
     G.T.set_hand(["mana_storm", "march", "march", "march", "march"])
     G.apply(play_code(0, powered=1, pay=PAY_DIE + WHITE))
     t = turn(G)
-    assert t["extra_dice"] == 3 and t["dice_any_basic"] == 1
+    from mksim.fixtures import MOD_KINDS
+    assert t["extra_dice"] == 3
+    assert MOD_KINDS.index("dice_any_basic") in [m["kind"] for m in t["mods"][:t["n_mods"]]]   # this turn
     G.set_dice(["black", "black", "black", "white", "blue"])
     for _ in range(3):
         k = next(a for a in G.acts() if a.startswith("play(hand=0, powered=1, pay=1"))
