@@ -356,7 +356,7 @@ cdef int push_eval(GameState* gs, int row) noexcept nogil:
 cdef int run_effects(GameState* gs, const EngineStatics* es, const Statics* st, int p) noexcept nogil:
     """Resolve the pending effect rows until done or a choice needs a decision."""
     cdef const int32_t* r
-    cdef int row, k, op, res
+    cdef int row, k, op, res, card
     while gs.turn.n_eval > 0:
         gs.turn.n_eval -= 1
         row = gs.turn.eval_stack[gs.turn.n_eval]
@@ -384,9 +384,12 @@ cdef int run_effects(GameState* gs, const EngineStatics* es, const Statics* st, 
             res = apply_op(gs, es, st, p, row)
             if res != RES_DONE:
                 return res                                 # RES_CHOICE: an enemy target (ASK_ENEMY)
+    card = gs.turn.resolving_card
     gs.turn.resolving_card = -1
     gs.turn.concentration = 0          # its bonus applies only to the card played with it
     gs.turn.overload_bonus = 0         # Mana Overload: not given, the skill stays in the centre
+    if card >= 0:                      # a Deed card's effect has resolved (6.1)
+        fire_event(gs, es, st, p, EV_CARD_PLAYED, card)
     return RES_DONE
 
 
@@ -2160,6 +2163,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             gs.combat.attack[0][0] += 1 + ambush_bonus(gs, 0) + deadly_aim_bonus(gs)   # physical melee Attack 1
         else:
             gs.combat.block[0] += 1 + ambush_bonus(gs, 1)        # physical Block 1
+        fire_event(gs, es, st, p, EV_CARD_PLAYED, card)          # a card played sideways is played (6.1.7)
         return ERR_NONE
     if kind == A_HEAL_WOUND:                                     # 12.3.3
         i = arg
@@ -2490,6 +2494,37 @@ def modifier_ops(ops):
     finally:
         free(gs)
     return results, mods
+
+
+# A test-only log of the events fired (event_log): a subscriber of every event, added once.
+cdef int32_t _ev_log[64]
+cdef int _ev_log_n = 0
+cdef bint _ev_log_on = False
+
+
+cdef void _ev_log_hook(GameState* gs, const EngineStatics* es, const Statics* st, int p, int ev,
+                       int arg) noexcept nogil:
+    global _ev_log_n
+    if _ev_log_n < 64:
+        _ev_log[_ev_log_n] = ev << 16 | (arg & 0xFFFF)
+        _ev_log_n += 1
+
+
+def event_log(bint take=True):
+    """Tests: the (event, arg) pairs fired since the last call, in order (at most 64), and
+    the log cleared.  The first call subscribes the logger to every event (it stays
+    subscribed: one slot of each event's table)."""
+    global _ev_log_n, _ev_log_on
+    cdef int i
+    if not _ev_log_on:
+        for i in range(NUM_EVENTS):
+            if subscribe_event(i, _ev_log_hook) < 0:
+                raise RuntimeError(f"event_log: the subscription table of event {i} is full")
+        _ev_log_on = True
+    out = [(_ev_log[i] >> 16, <int16_t>(_ev_log[i] & 0xFFFF)) for i in range(_ev_log_n)]
+    if take:
+        _ev_log_n = 0
+    return out
 
 
 def events():

@@ -171,7 +171,7 @@ cdef int legal_banner_prep(const GameState* gs, int32_t* out, int n) noexcept no
 cdef int apply_banner_action(GameState* gs, const EngineStatics* es, const Statics* st, int p,
                              int kind, int arg) noexcept nogil:
     cdef Player* pl = &gs.players[p]
-    cdef int slot = arg & 7, s = (arg >> 3) & 0x1F, k = (arg >> 8) & 3, fx, res
+    cdef int slot = arg & 7, s = (arg >> 3) & 0x1F, k = (arg >> 8) & 3, fx, res, was
     cdef CombatEnemy* e
     cdef Unit* u
     if kind == A_BANNER_RETURN:
@@ -225,10 +225,13 @@ cdef int apply_banner_action(GameState* gs, const EngineStatics* es, const Stati
                 or gs.combat.dmg_slot < 0 or gs.turn.no_unit_damage or (pl.banner_flipped >> slot) & 1:
             return ERR_ILLEGAL
         gs.turn.fortitude_unit = <int8_t>(slot + 1)
+        was = gs.combat.dmg_slot
         res = damage_to_unit(gs, st, slot)
         if gs.turn.fortitude_unit == 0:                          # the wound was ignored: flipped
             pl.banner_flipped |= <uint8_t>(1 << slot)
         gs.turn.fortitude_unit = 0
+        if res >= 0:
+            damage_assigned(gs, es, st, p, was)                  # 11.7
         return ERR_NONE if res >= 0 else ERR_ILLEGAL
     return ERR_ILLEGAL
 

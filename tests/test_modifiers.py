@@ -244,3 +244,47 @@ def test_9_8_3_hawk_eyes_at_night_is_a_turn_long_explore_discount(content, table
     Rules(g.core).set_time("night")
     g.do("use_skill", 0)
     assert live(g.core.to_dict()["turn"]) == [(KIND["explore_discount"], TURN, 1)]
+
+
+# -- EV_CARD_PLAYED and EV_DAMAGE_ASSIGNED ------------------------------------------------------
+
+def fired(name):
+    """The args of the events `name` fired since the last call to event_log."""
+    return [a for e, a in _engine.event_log() if e == EV[name]]
+
+
+def test_6_1_card_played_fires_once_per_deed_card_after_its_effect(content, tables):
+    """EV_CARD_PLAYED: once when a Deed card's effect has resolved (6.1), arg = the card; a
+    card played sideways is played too (6.1.7); a card played through Concentration (6.1.8)
+    makes one event for the pair, for the card played with it (its effect resolves last)."""
+    from test_basic_actions import play, start as basic_start
+    core, eng, st = basic_start(content, tables, ["march", "stamina", "concentration", "rage", "march"],
+                                tokens=[0, 0, 0, 1, 0, 0])
+    ids = tables.card_ids
+    _engine.event_log()
+    eng.apply(play(0))                                   # March: Move 2
+    assert fired("card_played") == [ids.index("march")]
+    assert core.to_dict()["turn"]["move_points"] == 2    # after its effect
+    eng.apply(encode("sideways", 0))                     # Stamina sideways: Move 1
+    assert fired("card_played") == [ids.index("stamina")]
+    eng.apply(play(0, 1, GREEN))                         # Concentration powered ...
+    assert fired("card_played") == []                    # ... waits for the card to play with it
+    hand = core.to_dict()["players"][0]["hand"]
+    eng.apply(encode("choose", hand.index("march")))
+    assert fired("card_played") == [ids.index("march")]
+    assert core.to_dict()["turn"]["move_points"] == 2 + 1 + 4 + 2
+
+
+def test_11_7_damage_assigned_fires_once_when_an_attack_is_done(content, tables):
+    """EV_DAMAGE_ASSIGNED: once per enemy attack, when all its damage is assigned (11.7.1,
+    11.7.7), arg = the enemy slot; choosing the attack to assign is not yet the event."""
+    core, eng, sc = start(content, tables, ["march"])
+    T = fight(core, ["prowlers", "swordsmen"], phase="damage")
+    _engine.event_log()
+    named = {_engine.describe(int(a)): int(a) for a in eng.legal_actions()}
+    start_1 = next(a for d, a in named.items() if d == "damage_from(1)")
+    eng.apply(start_1)                                   # the Swordsmen's attack
+    assert fired("damage_assigned") == []
+    eng.apply(encode("damage_hero", 0))
+    assert fired("damage_assigned") == [1]
+    assert core.to_dict()["combat"]["dmg_slot"] == -1
