@@ -10,9 +10,10 @@ from libc.stdlib cimport calloc, free
 from libc.stdint cimport int32_t, int16_t, int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_UNIT_ATTACK_BLOCK,
-    MK_RECRUIT_DISCOUNT, MK_EXPLORE_DISCOUNT, MK_BLOCKED_ARMOR_ONE, MK_HAND_LIMIT_ENDS_IN, NUM_MOD_KINDS, MS_NEXT_CARD, MS_PHASE,
+    MK_RECRUIT_DISCOUNT, MK_EXPLORE_DISCOUNT, MK_BLOCKED_ARMOR_ONE, MK_HAND_LIMIT_ENDS_IN, MK_CARD_BONUS, MK_MOVE_BONUS,
+    MK_FIRST_ATTACK_BLOCK, MK_ATTACK_CARD_BONUS, MK_UNIT_ABILITY_BONUS, MK_PER_RECRUIT, NUM_MOD_KINDS, MS_NEXT_CARD, MS_PHASE,
     MS_COMBAT, MS_TURN, MS_ROUND, NUM_MOD_SCOPES)
-from mksim._modifiers cimport (mod_sum_arg, mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
+from mksim._modifiers cimport (mod_sum_arg, mod_find_arg, mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
     mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
 from mksim._types cimport (
@@ -386,10 +387,9 @@ cdef int run_effects(GameState* gs, const EngineStatics* es, const Statics* st, 
                 return res                                 # RES_CHOICE: an enemy target (ASK_ENEMY)
     card = gs.turn.resolving_card
     gs.turn.resolving_card = -1
-    gs.turn.concentration = 0          # its bonus applies only to the card played with it
     gs.turn.overload_bonus = 0         # Mana Overload: not given, the skill stays in the centre
-    if card >= 0:                      # a Deed card's effect has resolved (6.1)
-        fire_event(gs, es, st, p, EV_CARD_PLAYED, card)
+    if card >= 0:                      # a Deed card's effect has resolved (6.1): Concentration's
+        fire_event(gs, es, st, p, EV_CARD_PLAYED, card)      # bonus ends (MK_CARD_BONUS, next card)
     return RES_DONE
 
 
@@ -459,22 +459,33 @@ cdef int card_bonus(GameState* gs) noexcept nogil:
     Engine reading: +N once, to the first Move / Influence / Attack / Block amount that card's
     strong effect gives (a choice: to the option chosen); Move takes it in move_bonus."""
     cdef int b = overload_take(gs)     # Mana Overload (LL-7, _engine_skills.pxi)
-    if gs.turn.resolving_card < 0 or gs.turn.concentration <= 0:
+    if gs.turn.resolving_card < 0 or gs.turn.n_mods == 0:
         return b
-    b += gs.turn.concentration
-    gs.turn.concentration = 0
+    return b + take_card_bonus(gs)
+
+
+cdef inline int take_card_bonus(GameState* gs) noexcept nogil:
+    """MK_CARD_BONUS (Concentration / Will Focus, a next-card modifier): its value, used up."""
+    cdef int b = mod_sum(&gs.turn, MK_CARD_BONUS)
+    if b:
+        mod_remove_kind(&gs.turn, MK_CARD_BONUS)
     return b
 
 
 cdef int move_bonus(GameState* gs) noexcept nogil:
-    """Extra Move for a card giving Move now: Concentration / Will Focus (once, for the
-    card played with it) and Tirelessness (the next card, or every later one)."""
-    cdef int b = gs.turn.concentration + overload_take(gs)     # Mana Overload (LL-7)
-    gs.turn.concentration = 0
-    b += gs.turn.move_bonus
-    if not gs.turn.move_bonus_all:
-        gs.turn.move_bonus = 0
-    return b
+    """Extra Move for a card giving Move now: Concentration / Will Focus (MK_CARD_BONUS: once,
+    for the card played with it) and Tirelessness (MK_MOVE_BONUS: arg 0 the next card giving
+    Move this turn, used up; arg 1 every later one)."""
+    cdef int b = overload_take(gs)     # Mana Overload (LL-7)
+    cdef int i
+    if gs.turn.n_mods == 0:
+        return b
+    b += take_card_bonus(gs)
+    i = mod_find_arg(&gs.turn, MK_MOVE_BONUS, 0)
+    if i >= 0:
+        b += gs.turn.mods[i].value
+        mod_remove_at(&gs.turn, i)
+    return b + mod_sum_arg(&gs.turn, MK_MOVE_BONUS, 1)
 
 
 # ---------------------------------------------------------------------------------------

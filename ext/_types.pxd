@@ -264,7 +264,13 @@ cdef enum ModKind:             # what a modifier changes (Modifier.value is how 
     MK_EXPLORE_DISCOUNT = 4    # exploring costs value less Move (Hawk Eyes at Night; 9.8.3)
     MK_BLOCKED_ARMOR_ONE = 5   # an enemy whose attacks are all blocked has Armor 1 (Disease, LL-6.1.6)
     MK_HAND_LIMIT_ENDS_IN = 6  # Hand limit + value at this turn's draw if it ends in terrain arg - 1 (Mountain Lore, 13.7.2)
-    NUM_MOD_KINDS = 7
+    MK_CARD_BONUS = 7          # + value to the first Move / Influence / Attack / Block of the card played with it (Concentration; next card, used up)
+    MK_MOVE_BONUS = 8          # + value Move for a card giving Move, sideways too (Tirelessness); arg 0: the next one (used up), 1: every one
+    MK_FIRST_ATTACK_BLOCK = 9  # + value to the first Attack (arg 1) or Block (arg 2) card, whichever first (Ambush; both used up)
+    MK_ATTACK_CARD_BONUS = 10  # + value to one Attack card this combat phase, sideways too (Deadly Aim; used up)
+    MK_UNIT_ABILITY_BONUS = 11 # + value to the next Unit ability giving Block (arg 1) / Attack (2) / Ranged Attack (3) (Leadership; used up)
+    MK_PER_RECRUIT = 12        # Reputation (arg 1) / Fame (arg 2) + value per Unit recruited from now on (Heroic Tale)
+    NUM_MOD_KINDS = 13
 
 cdef enum ModScope:            # when a modifier expires (the lifecycle event that ends it)
     MS_NEXT_CARD = 0           # the next card played (EV_CARD_PLAYED)
@@ -329,11 +335,8 @@ cdef struct TurnState:
     uint8_t dice_kept          # bit per Source die set by an effect (Mana Draw): returned without a reroll
     uint8_t black_any          # Mana Pull: one black Source die may be used as mana of any colour
     uint8_t tactic_turn        # TT_* bits: tactic abilities used this turn (Mana Search once per turn)
-    int8_t concentration       # Concentration / Will Focus: bonus for the card played with it, 0 = none
     int8_t overload_bonus      # Mana Overload (LL-7): bonus armed for the card powered with its colour, 0 = none
     int16_t overload_card      # ... that card (the bonus is its own, not an indirect card's)
-    int8_t move_bonus          # Tirelessness: +Move for the next card giving Move
-    uint8_t move_bonus_all     # Tirelessness powered: for every later card this turn
     uint8_t crystal_joy        # Crystal Joy: 1 non-Wound / 2 any card may be discarded at end of turn to return it
     int16_t crystal_joy_card   # the Crystal Joy card to return, -1 = none
     # Advanced Actions (ext/_fx_advanced.pxi); all reset with the turn
@@ -344,8 +347,6 @@ cdef struct TurnState:
     int8_t crystals_spent[4]   # crystals paid this turn, per basic colour (Crystal Mastery)
     uint8_t crystal_return     # Crystal Mastery powered: spent crystals return at the end of the turn
     uint8_t dice_any_basic     # Mana Storm powered: gold / black Source dice as any basic colour
-    int8_t ambush_attack       # Ambush: bonus to the first Attack card, or ...
-    int8_t ambush_block        # ... to the first Block card, whichever comes first
     int8_t agility_melee       # Agility: Move per Attack 1 in combat, 0 = none
     int8_t agility_ranged      # Agility powered: Move per Ranged Attack 1, 0 = none
     int8_t terrain_set[NUM_TERRAINS]   # cost set for the turn + 1 (0 = not set; 9.6)
@@ -355,8 +356,6 @@ cdef struct TurnState:
     int16_t steady_tempo_card  # that card (it is in the discard pile after 13.3), -1 = none
     uint8_t no_unit_damage     # Into the Heat: no damage may be assigned to Units this turn
     uint8_t heat_window        # 1 = at the start of a combat (no action taken in it yet); see Engine.apply
-    int8_t heroic_rep          # Heroic Tale: Reputation + n per Unit recruited from now on this turn
-    int8_t heroic_fame         # ... and Fame + n
     # spells and artifacts (ext/_fx_spells.pyx, ext/_fx_artifacts.pyx)
     uint8_t endless_mana       # bit per colour: endless supply of mana tokens this turn (Rings)
     uint8_t ring_fame          # bit per basic colour: Fame +1 per Spell of it in play at end of turn (Rings)
@@ -403,10 +402,6 @@ cdef struct TurnState:
     # --- sites ---
     uint8_t plundered          # a village was plundered before this turn (10.7.1.4: once between two turns)
     # --- skills --- (ext/_fx_skills.pxi; all reset with the turn)
-    int8_t leadership_kind     # Leadership: the next unit ability giving it gets the bonus: 1 Block, 2 Attack, 3 Ranged
-    int8_t leadership_value    # ... of this much (0 = none)
-    int8_t deadly_aim          # Deadly Aim: bonus to the next Attack card played this phase (0 = none)
-    int8_t deadly_aim_phase    # the combat phase it was used in
     uint8_t recruited          # a Unit was recruited with Influence this turn (On Her Own)
     uint8_t no_recruit         # On Her Own's Influence 3 taken: no Unit may be recruited this turn
     uint8_t reveal_distance    # Hawk Eyes by Day: fortified garrisons revealed up to this distance (0 = adjacent)

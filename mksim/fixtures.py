@@ -1365,14 +1365,14 @@ _TURN_RULES = {
     "end_stage": (0, N_END_STAGES - 1), "levels_pending": (0, 9), "rest_mode": (0, 2),
     "discarded_end": (0, 255), "handler_row": (-1, "row"), "handler_stage": (0, 127),
     "ask": (0, N_ASKS - 1), "hand_limit_bonus": (0, 127), "extra_turn": FLAG, "stolen_used": FLAG,
-    "dice_kept": (0, (1 << MAX_DICE) - 1), "black_any": FLAG, "concentration": (0, 127),
-    "move_bonus": (0, 127), "move_bonus_all": FLAG, "overload_bonus": (0, 127), "overload_card": (-1, "card"), "crystal_joy": (0, 2), "crystal_joy_card": (-1, "card"),
+    "dice_kept": (0, (1 << MAX_DICE) - 1), "black_any": FLAG,
+    "overload_bonus": (0, 127), "overload_card": (-1, "card"), "crystal_joy": (0, 2), "crystal_joy_card": (-1, "card"),
     "block_fx_colour": (-1, 5), "swift_block": (0, 127), "crystals_spent": (0, 3), "crystal_return": FLAG,
-    "dice_any_basic": FLAG, "ambush_attack": (0, 127), "ambush_block": (0, 127),
+    "dice_any_basic": FLAG,
     "agility_melee": (0, 127), "agility_ranged": (0, 127), "terrain_set": (0, 127),
     "steady_tempo": (0, 2),
     "steady_tempo_card": (-1, "card"), "no_unit_damage": FLAG, "heat_window": FLAG,
-    "heroic_rep": (0, 127), "heroic_fame": (0, 127), "endless_mana": (0, 63), "ring_fame": (0, 15),
+    "endless_mana": (0, 63), "ring_fame": (0, 15),
     "mana_anytime": (0, 2), "draw_per_heal": (0, 127), "sword_fame": (0, 127), "bow_fame": (0, 127),
     "bow_phase": (0, PH["combat_attack"]), "phase_defeated": (0, (1 << 12) - 1), "exploding_pending": FLAG,
     "wounds_healed": (0, 127), "cure_draw": (0, 127), "space_bending": FLAG, "no_source_dice": FLAG,
@@ -1382,8 +1382,8 @@ _TURN_RULES = {
     "soul_row": (0, "row1"), "soul_slots": (0, (1 << 12) - 1), "split_left": (0, 127), "split_n": (0, 127),
     "split_el": (0, 3), "bow_powered": FLAG, "bow_done_r": (0, 32767), "bow_done_s": (0, 32767),
     "circlet_skill": (0, "skill1"), "circlet_uses": (0, 127), "command_card": (0, "card1"),
-    "recruited_units": (0, 63), "plundered": FLAG, "leadership_kind": (0, 3), "leadership_value": (0, 127),
-    "deadly_aim": (0, 127), "deadly_aim_phase": (0, PH["combat_attack"]), "recruited": FLAG,
+    "recruited_units": (0, 63), "plundered": FLAG,
+    "recruited": FLAG,
     "no_recruit": FLAG, "duel_slot": (0, "enemy1"), "duel_units": FLAG,
     "duel_attack": (0, 127), "duel_fame": (0, 127), "duel_block": (0, 127), "duel_pool_units": FLAG,
     "polar_nospell": (0, 6), "prayer_floor": (0, 127), "influence_block": (0, 7),
@@ -1459,7 +1459,8 @@ def _check_rules(values: dict, rules: dict, sizes: _Sizes, path: str) -> None:
 #: the generic modifiers of TurnState.mods (ext/_types.pxd ModKind / ModScope; issue 12); the
 #: counts are checked against the C enums by tests/test_modifiers.py
 MOD_KINDS = ("none", "ignore_site_fort", "unit_attack_block", "recruit_discount", "explore_discount",
-             "blocked_armor_one", "hand_limit_ends_in")
+             "blocked_armor_one", "hand_limit_ends_in", "card_bonus", "move_bonus", "first_attack_block",
+             "attack_card_bonus", "unit_ability_bonus", "per_recruit")
 MOD_SCOPES = ("next_card", "phase", "combat", "turn", "round")
 MAX_MODS = 8
 

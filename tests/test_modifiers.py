@@ -10,7 +10,7 @@ import pytest
 from mksim import _engine, fixtures
 from mksim._engine import encode, modifier_ops
 
-from test_spells_artifacts import BLACK, GREEN, RED, play_code, start
+from test_spells_artifacts import BLACK, BLUE, GREEN, RED, play_code, start
 from test_spells_handlers import fight, night_spell, tokens
 
 EV = _engine.events()
@@ -107,8 +107,9 @@ def test_modifiers_round_trip_through_a_fixture():
 
 def test_a_fixture_modifier_of_no_kind_is_refused():
     g, d = with_mod()
-    d["turn"]["mods"][0]["kind"] = 9
-    with pytest.raises(fixtures.FixtureError, match=r"turn\.mods\[0\]\.kind: 9 is out of range"):
+    n = len(fixtures.MOD_KINDS)                        # one past the last kind
+    d["turn"]["mods"][0]["kind"] = n
+    with pytest.raises(fixtures.FixtureError, match=rf"turn\.mods\[0\]\.kind: {n} is out of range"):
         g.state_from_dict(d)
     g, d = with_mod()
     d["turn"]["n_mods"] = 9
@@ -288,3 +289,125 @@ def test_11_7_damage_assigned_fires_once_when_an_attack_is_done(content, tables)
     eng.apply(encode("damage_hero", 0))
     assert fired("damage_assigned") == [1]
     assert core.to_dict()["combat"]["dmg_slot"] == -1
+
+
+# -- the next-card / used-up bonuses (issue 12, step 2) ------------------------------------------
+
+def live_args(t):
+    return [(m["kind"], m["scope"], m["value"], m["arg"]) for m in t["mods"][:t["n_mods"]]]
+
+
+@pytest.mark.covers("concentration", "powered")
+def test_6_1_8_concentration_bonus_is_a_next_card_modifier_ended_by_that_card(content, tables):
+    """Concentration: "play with another Action card ... if it gives Move / Influence / Block
+    / Attack add +2" - one next-card modifier made by Concentration; a card giving none of
+    those (Crystallize powered: a crystal) ends it unused, so a later March gets no +2."""
+    from test_basic_actions import play, start as basic_start
+    core, eng, st = basic_start(content, tables, ["concentration", "crystallize", "march"],
+                                tokens=[0, 0, 0, 1, 0, 0])
+    eng.apply(play(0, 1, GREEN))
+    assert core.to_dict()["turn"]["n_mods"] == 0          # made with the card chosen
+    hand = core.to_dict()["players"][0]["hand"]
+    eng.apply(encode("choose", hand.index("crystallize")))
+    t = core.to_dict()["turn"]                             # Crystallize's colour to pick
+    assert live_args(t) == [(KIND["card_bonus"], NEXT_CARD, 2, 0)]
+    assert t["mods"][0]["source"] == tables.card_ids.index("concentration")
+    eng.apply(encode("choose", RED))
+    assert core.to_dict()["turn"]["n_mods"] == 0          # EV_CARD_PLAYED of Crystallize
+    eng.apply(play(0))                                     # March: Move 2, no bonus
+    assert core.to_dict()["turn"]["move_points"] == 2
+
+
+@pytest.mark.covers("tirelessness", "basic")
+@pytest.mark.covers("tirelessness", "powered")
+def test_tirelessness_is_a_turn_long_move_bonus_used_up_unless_powered(content, tables):
+    """Tirelessness basic: "the next card giving Move this turn (even sideways) +1" - a
+    turn-long modifier the next Move card uses up; powered: "every other card giving Move"
+    - the modifier stays for every card after it."""
+    from test_basic_actions import play, start as basic_start
+    core, eng, st = basic_start(content, tables, ["tirelessness", "march", "stamina"])
+    eng.apply(play(0))
+    assert live_args(core.to_dict()["turn"]) == [(KIND["move_bonus"], TURN, 1, 0)]
+    eng.apply(encode("sideways", 1))                       # Stamina sideways: Move 1 + 1
+    t = core.to_dict()["turn"]
+    assert t["move_points"] == 2 + 2 and t["n_mods"] == 0
+    core, eng, st = basic_start(content, tables, ["tirelessness", "march", "stamina"],
+                                tokens=[0, 1, 0, 0, 0, 0])
+    eng.apply(play(0, 1, BLUE))                            # powered: Move 4
+    for _ in range(2):
+        eng.apply(play(0))                                 # March, Stamina: Move 2 + 1 each
+        assert live_args(core.to_dict()["turn"]) == [(KIND["move_bonus"], TURN, 1, 1)]
+    assert core.to_dict()["turn"]["move_points"] == 4 + 3 + 3
+
+
+@pytest.mark.covers("ambush", "basic")
+def test_ambush_first_attack_or_block_card_pair_used_up_by_the_first_block(content, tables):
+    """Ambush basic: "first Attack card this turn +1 or first Block card +2 (whichever first)"
+    - two turn-long halves; a Block card (sideways Block 1 + 2 = 3) uses up both."""
+    from test_advanced_actions import day_turn, _G, play_code as aa_play
+    G = day_turn(content, tables, _G)
+    G.T.set_hand(["ambush", "march", "march"])
+    G.apply(aa_play(0))
+    t = G.core_.to_dict()["turn"]
+    assert sorted(live_args(t)) == [(KIND["first_attack_block"], TURN, 1, 1), (KIND["first_attack_block"], TURN, 2, 2)]
+    G.T.begin(["prowlers"])
+    G.T.set_phase("block")
+    G.apply(encode("sideways", 0 | (3 << 7)))
+    assert G.T.block_value(0) == 3
+    assert G.core_.to_dict()["turn"]["n_mods"] == 0
+    G.apply(encode("sideways", 0 | (3 << 7)))              # the second: Block 1 only
+    assert G.T.block_value(0) == 4
+
+
+@pytest.mark.covers("wolfhawk_deadly_aim", "effect")
+def test_deadly_aim_is_a_phase_long_modifier_lost_with_its_phase(content, tables):
+    """Deadly Aim: "Ranged / Siege phase: +1 to one Attack card" - a phase-long modifier: not
+    used in the Ranged phase, it ends with it (EV_PHASE_END), so it gives nothing later."""
+    from test_skills_handlers import game
+    g = game(content, tables, ["wolfhawk_deadly_aim"], hand=["swiftness", "march"], hero="wolfhawk")
+    g.ut.start_combat(["prowlers"])
+    g.do("use_skill", 0)
+    assert live_args(g.core.to_dict()["turn"]) == [(KIND["attack_card_bonus"], PHASE, 1, 0)]
+    g.do("next_phase")                                     # Ranged -> Block
+    assert g.core.to_dict()["turn"]["n_mods"] == 0
+
+
+@pytest.mark.covers("norowas_leadership", "effect")
+def test_leadership_is_a_combat_long_unit_ability_bonus(content, tables):
+    """Leadership: "when activating a unit: +3 to its Block" - one modifier for the Block
+    ability (arg 1), used up by the next Unit's Block; one not taken ends with the combat."""
+    from test_skills_handlers import game, PEASANT_BLOCK
+    g = game(content, tables, ["norowas_leadership"], hero="norowas")
+    g.ut.set_unit(0, "peasants")
+    g.ut.start_combat(["prowlers"])
+    g.do("next_phase")
+    g.do("use_skill", 0)
+    assert live_args(g.core.to_dict()["turn"]) == [(KIND["unit_ability_bonus"], COMBAT, 3, 1)]
+    g.activate(0, PEASANT_BLOCK)
+    assert g.ut.block_pool == [5, 0, 0, 0] and g.core.to_dict()["turn"]["n_mods"] == 0
+    g = game(content, tables, ["norowas_leadership"], hero="norowas")
+    g.ut.set_unit(0, "peasants")
+    g.ut.start_combat(["prowlers"])
+    g.do("next_phase")
+    g.do("use_skill", 0)
+    finish_combat(g.core, g.eng)
+    assert g.core.to_dict()["turn"]["n_mods"] == 0
+
+
+@pytest.mark.covers("heroic_tale", "powered")
+def test_10_6_heroic_tale_holds_for_every_unit_recruited_this_turn(content, tables):
+    """Heroic Tale powered: "Fame +1 and Reputation +1 per unit recruited this turn" - two
+    turn-long modifiers that a recruit does not use up (a second Unit would get them too)."""
+    from interaction_setup import Game, PAY_TOKEN
+    g = Game(content, tables, site="village", hand=["heroic_tale"])
+    g.ut.set_unit_offer(["peasants", "peasants"])
+    g.ut.set_turn(mana={"white": 1})
+    g.do("interact")
+    g.play(0, powered=1, pay=PAY_TOKEN["white"])
+    want = sorted([(KIND["per_recruit"], TURN, 1, 1), (KIND["per_recruit"], TURN, 1, 2)])
+    assert sorted(live_args(g.core.to_dict()["turn"])) == want
+    g.ut.set_turn(influence=8)
+    before = (g.player["reputation"], g.player["fame"])
+    g.recruit(0)
+    assert (g.player["reputation"], g.player["fame"]) == (before[0] + 1, before[1] + 1)
+    assert sorted(live_args(g.core.to_dict()["turn"])) == want

@@ -35,6 +35,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from mksim.runner import GameConfig, _play_state, _policy  # noqa: E402
+from mksim.fixtures import MOD_KINDS  # noqa: E402
+from mksim._state import PHASE_NAMES  # noqa: E402
 
 SCENARIOS = ("first-reconnaissance", "solo-conquest")
 HEROES = ("arythea", "goldyx", "norowas", "tovak", "wolfhawk")
@@ -57,14 +59,31 @@ SOLO_STREAMS = 7
 LEGACY_MOD_FIELDS = {(1, None): "ignore_site_fort", (2, None): "heat_bonus", (3, None): "charm_discount",
                      (4, None): "explore_discount", (5, None): "disease_armor",
                      (6, 1 + 1): "lore_hills", (6, 7 + 1): "lore_mountains"}
+#: The next-card / used-up bonuses (kinds by name: their numbers may move), same rule.
+_K = MOD_KINDS.index
+LEGACY_MOD_FIELDS.update({
+    (_K("card_bonus"), None): "concentration", (_K("move_bonus"), None): "move_bonus",
+    (_K("first_attack_block"), 1): "ambush_attack", (_K("first_attack_block"), 2): "ambush_block",
+    (_K("attack_card_bonus"), None): "deadly_aim", (_K("unit_ability_bonus"), None): "leadership_value",
+    (_K("per_recruit"), 1): "heroic_rep", (_K("per_recruit"), 2): "heroic_fame"})
+#: Fields that were not a sum of values: field -> (kind, how): "flag" 1 if one of that kind
+#: and arg lives (Tirelessness powered's every-card flag: arg 1), "arg" the live one's arg
+#: (Leadership's ability kind), "phase" the state's phase while one lives (Deadly Aim's
+#: phase: its modifier lasts that phase).
+LEGACY_MOD_DERIVED = {"move_bonus_all": ((_K("move_bonus"), 1), "flag"),
+                      "leadership_kind": ((_K("unit_ability_bonus"), None), "arg"),
+                      "deadly_aim_phase": ((_K("attack_card_bonus"), None), "phase")}
 
 
-def legacy_turn(turn: dict) -> dict:
+def legacy_turn(turn: dict, phase=None) -> dict:
     """``turn`` with the modifier array written as the fields it replaced (see above)."""
     t = dict(turn)
     live = t["mods"][:t["n_mods"]]
     for (kind, arg), field in LEGACY_MOD_FIELDS.items():
         t[field] = sum(m["value"] for m in live if m["kind"] == kind and arg in (None, m["arg"]))
+    for field, ((kind, arg), how) in LEGACY_MOD_DERIVED.items():
+        ms = [m for m in live if m["kind"] == kind and arg in (None, m["arg"])]
+        t[field] = 0 if not ms else 1 if how == "flag" else ms[0]["arg"] if how == "arg" else phase
     if all((m["kind"], None) in LEGACY_MOD_FIELDS or (m["kind"], m["arg"]) in LEGACY_MOD_FIELDS for m in live):
         del t["mods"], t["n_mods"]
     return t
@@ -75,7 +94,8 @@ def digest(d: dict) -> str:
     if isinstance(d.get("rng"), list):
         d["rng"] = d["rng"][:SOLO_STREAMS]
     if "mods" in d.get("turn", {}):
-        d["turn"] = legacy_turn(d["turn"])
+        ph = d.get("phase")
+        d["turn"] = legacy_turn(d["turn"], PHASE_NAMES.index(ph) if isinstance(ph, str) else ph)
     return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:24]
 
 
