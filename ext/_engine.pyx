@@ -427,19 +427,12 @@ cdef void fire_event(GameState* gs, const EngineStatics* es, const Statics* st, 
     ending).  `arg`: the enemy slot (EV_BLOCK_COMMITTED), the card (EV_CARD_PLAYED: its own
     next-card modifiers stay), else -1."""
     cdef int i
-    if ev == EV_BLOCK_COMMITTED:
-        fx_combat_event(gs, es, st, p, FXE_BLOCKED, arg)            # Burning / Exploding Shield
+    for i in range(n_event_subs[ev]):      # Burning / Exploding Shield, Wings, Possess (_fx_spells);
+        event_subs[ev][i](gs, es, st, p, ev, arg)            # Bow of Starsdawn, Sword of Justice (_fx_artifacts)
+    if ev == EV_BLOCK_COMMITTED and gs.turn.n_mods:
         if arg >= 0 and mod_has(&gs.turn, MK_BLOCKED_ARMOR_ONE) and all_attacks_blocked(gs, st, arg) \
                 and enemy_effect_ok(gs, st, arg, GREEN):
             set_armor_delta(&gs.combat.enemies[arg], -100)          # Disease: Armor 1 (LL-6.1.6)
-    elif ev == EV_PHASE_END:
-        fx_combat_event(gs, es, st, p, FXE_PHASE_END, arg)          # Bow of Starsdawn, Burning Shield
-    elif ev == EV_PHASE_START:
-        fx_combat_event(gs, es, st, p, FXE_PHASE_START, arg)
-    elif ev == EV_COMBAT_END:
-        fx_combat_event(gs, es, st, p, FXE_COMBAT_END, arg)         # Sword of Justice
-    for i in range(n_event_subs[ev]):
-        event_subs[ev][i](gs, es, st, p, ev, arg)
     if gs.turn.n_mods:
         mod_expire(&gs.turn, event_scope(ev), arg if ev == EV_CARD_PLAYED else -2)
 

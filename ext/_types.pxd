@@ -270,7 +270,11 @@ cdef enum ModKind:             # what a modifier changes (Modifier.value is how 
     MK_ATTACK_CARD_BONUS = 10  # + value to one Attack card this combat phase, sideways too (Deadly Aim; used up)
     MK_UNIT_ABILITY_BONUS = 11 # + value to the next Unit ability giving Block (arg 1) / Attack (2) / Ranged Attack (3) (Leadership; used up)
     MK_PER_RECRUIT = 12        # Reputation (arg 1) / Fame (arg 2) + value per Unit recruited from now on (Heroic Tale)
-    NUM_MOD_KINDS = 13
+    MK_PHASE_DEFEAT_FAME = 13  # Fame + value per enemy defeated in this combat phase, at its end (Bow of Starsdawn basic)
+    MK_BLOCK_FIRE_ATTACK = 14  # Burning Shield: arg 1 the Fire Attack value if its block pool succeeds (phase),
+                               # arg 2 that block succeeded: Fire Attack when the Attack phase starts (combat; used up)
+    MK_BLOCK_DESTROY = 15      # the enemy this phase's block pool blocks is destroyed (Exploding Shield)
+    NUM_MOD_KINDS = 16
 
 cdef enum ModScope:            # when a modifier expires (the lifecycle event that ends it)
     MS_NEXT_CARD = 0           # the next card played (EV_CARD_PLAYED)
@@ -361,13 +365,8 @@ cdef struct TurnState:
     uint8_t ring_fame          # bit per basic colour: Fame +1 per Spell of it in play at end of turn (Rings)
     uint8_t mana_anytime       # 1: gold usable at Night (Amulet of the Sun); 2: black by Day (Amulet of Darkness)
     int8_t draw_per_heal       # Golden Grail: cards drawn per Wound healed from hand from now on
-    int8_t burning_pending     # Burning Shield: Fire Attack gained if the block pool it joined succeeds
-    int8_t burning_armed       # ... that block succeeded: Fire Attack added when the Attack phase starts
     int8_t sword_fame          # Sword of Justice: Fame per enemy defeated in this combat (at its end)
-    int8_t bow_fame            # Bow of Starsdawn: Fame per enemy defeated in bow_phase (at its end)
-    int8_t bow_phase           # the combat phase the Bow was played in, 0 = none
     uint32_t phase_defeated    # combat slots already defeated when the current combat phase began
-    uint8_t exploding_pending  # Exploding Shield: destroy the enemy its block pool blocks
     int16_t wounds_healed      # Wounds healed from hand this turn (Cure)
     int8_t cure_draw           # Cure: draw a card per Wound healed from hand from now on
     uint8_t units_healed       # bit per unit slot: a Wound of that Unit healed this turn (Cure)

@@ -1373,8 +1373,8 @@ _TURN_RULES = {
     "steady_tempo": (0, 2),
     "steady_tempo_card": (-1, "card"), "no_unit_damage": FLAG, "heat_window": FLAG,
     "endless_mana": (0, 63), "ring_fame": (0, 15),
-    "mana_anytime": (0, 2), "draw_per_heal": (0, 127), "sword_fame": (0, 127), "bow_fame": (0, 127),
-    "bow_phase": (0, PH["combat_attack"]), "phase_defeated": (0, (1 << 12) - 1), "exploding_pending": FLAG,
+    "mana_anytime": (0, 2), "draw_per_heal": (0, 127), "sword_fame": (0, 127),
+    "phase_defeated": (0, (1 << 12) - 1),
     "wounds_healed": (0, 127), "cure_draw": (0, 127), "space_bending": FLAG, "no_source_dice": FLAG,
     "glory_armor": (0, 127), "glory_all": (0, 127), "glory_fame": (0, 127), "glory_units": (0, 63),
     "fortitude_unit": (0, MAX_UNITS), "protection": FLAG, "wounds_to_hand": (0, 32767),
@@ -1460,7 +1460,8 @@ def _check_rules(values: dict, rules: dict, sizes: _Sizes, path: str) -> None:
 #: counts are checked against the C enums by tests/test_modifiers.py
 MOD_KINDS = ("none", "ignore_site_fort", "unit_attack_block", "recruit_discount", "explore_discount",
              "blocked_armor_one", "hand_limit_ends_in", "card_bonus", "move_bonus", "first_attack_block",
-             "attack_card_bonus", "unit_ability_bonus", "per_recruit")
+             "attack_card_bonus", "unit_ability_bonus", "per_recruit", "phase_defeat_fame", "block_fire_attack",
+             "block_destroy")
 MOD_SCOPES = ("next_card", "phase", "combat", "turn", "round")
 MAX_MODS = 8
 

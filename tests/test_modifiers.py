@@ -411,3 +411,60 @@ def test_10_6_heroic_tale_holds_for_every_unit_recruited_this_turn(content, tabl
     g.recruit(0)
     assert (g.player["reputation"], g.player["fame"]) == (before[0] + 1, before[1] + 1)
     assert sorted(live_args(g.core.to_dict()["turn"])) == want
+
+
+# -- the phase-long combat effects, now subscribers of their modules (issue 12, step 3) -------------
+
+@pytest.mark.covers("burning_shield", "basic")
+def test_11_6_burning_shield_pending_is_phase_long_and_armed_is_combat_long(content, tables):
+    """Burning Shield: "Fire Block 4; if part of a successful block it can also be used as
+    Fire Attack 4 in the Attack phase" - a phase-long modifier while its pool waits; the
+    block succeeds (EV_BLOCK_COMMITTED, _fx_spells' subscriber): a combat-long one, used up
+    when the Attack phase starts (Fire Attack 4).  Unblocked, it ends with the Block phase."""
+    from test_spells_artifacts import combat
+    core, eng, sc = start(content, tables, ["burning_shield"], tokens=[1, 0, 0, 0, 0, 0])
+    T = combat(core, eng, ["prowlers"], phase="block")
+    eng.apply(play_code(0, 0, pay=RED))
+    assert live_args(core.to_dict()["turn"]) == [(KIND["block_fire_attack"], PHASE, 4, 1)]
+    eng.apply(encode("block", 0))
+    assert live_args(core.to_dict()["turn"]) == [(KIND["block_fire_attack"], COMBAT, 4, 2)]
+    while T.phase != "attack":
+        eng.apply(encode("next_phase"))
+    assert T.attack_value([0]) == 4 and core.to_dict()["turn"]["n_mods"] == 0
+    core, eng, sc = start(content, tables, ["burning_shield"], tokens=[1, 0, 0, 0, 0, 0])
+    T = combat(core, eng, ["prowlers"], phase="block")
+    eng.apply(play_code(0, 0, pay=RED))
+    eng.apply(encode("next_phase"))                    # 11.4.5: the unused block is lost
+    assert core.to_dict()["turn"]["n_mods"] == 0
+
+
+@pytest.mark.covers("burning_shield", "powered")
+def test_ll_6_7_5_exploding_shield_is_a_phase_long_destroy_on_block(content, tables):
+    """Exploding Shield: "if part of a successful block, destroy the blocked enemy" - a
+    phase-long flag the successful block uses up (the prowlers are destroyed)."""
+    from test_spells_artifacts import combat
+    core, eng, sc = start(content, tables, ["burning_shield"], time="night", tokens=[1, 0, 0, 0, 0, 1])
+    T = combat(core, eng, ["prowlers"], phase="block")
+    eng.apply(play_code(0, 1, pay=RED, pay2=BLACK))
+    assert live_args(core.to_dict()["turn"]) == [(KIND["block_destroy"], PHASE, 1, 0)]
+    eng.apply(encode("block", 0))
+    assert "defeated" in T.enemy(0)["flags"] and core.to_dict()["turn"]["n_mods"] == 0
+
+
+@pytest.mark.covers("bow_of_starsdawn", "basic")
+def test_11_5_bow_of_starsdawn_fame_is_a_phase_long_modifier_counted_at_the_phase_end(content, tables):
+    """Bow of Starsdawn: "Fame +1 per enemy defeated in this combat phase" - a phase-long
+    modifier; at the end of the Ranged phase (EV_PHASE_END, _fx_artifacts' subscriber) the
+    Fame for the prowlers defeated in it, then the modifier is gone."""
+    from test_spells_artifacts import combat, player
+    core, eng, sc = start(content, tables, ["bow_of_starsdawn", "march", "rage"])
+    T = combat(core, eng, ["prowlers"])
+    fame0 = player(core)["fame"]
+    eng.apply(play_code(0, 0))
+    assert live_args(core.to_dict()["turn"]) == [(KIND["phase_defeat_fame"], PHASE, 1, 0)]
+    eng.apply(encode("choose", 0))
+    eng.apply(encode("choose", 0))
+    eng.apply(encode("attack", 1))
+    assert player(core)["fame"] == fame0 + 2
+    eng.apply(encode("next_phase"))
+    assert player(core)["fame"] == fame0 + 3 and core.to_dict()["turn"]["n_mods"] == 0

@@ -65,14 +65,17 @@ LEGACY_MOD_FIELDS.update({
     (_K("card_bonus"), None): "concentration", (_K("move_bonus"), None): "move_bonus",
     (_K("first_attack_block"), 1): "ambush_attack", (_K("first_attack_block"), 2): "ambush_block",
     (_K("attack_card_bonus"), None): "deadly_aim", (_K("unit_ability_bonus"), None): "leadership_value",
-    (_K("per_recruit"), 1): "heroic_rep", (_K("per_recruit"), 2): "heroic_fame"})
+    (_K("per_recruit"), 1): "heroic_rep", (_K("per_recruit"), 2): "heroic_fame",
+    (_K("phase_defeat_fame"), None): "bow_fame", (_K("block_fire_attack"), 1): "burning_pending",
+    (_K("block_fire_attack"), 2): "burning_armed", (_K("block_destroy"), None): "exploding_pending"})
 #: Fields that were not a sum of values: field -> (kind, how): "flag" 1 if one of that kind
 #: and arg lives (Tirelessness powered's every-card flag: arg 1), "arg" the live one's arg
 #: (Leadership's ability kind), "phase" the state's phase while one lives (Deadly Aim's
 #: phase: its modifier lasts that phase).
 LEGACY_MOD_DERIVED = {"move_bonus_all": ((_K("move_bonus"), 1), "flag"),
                       "leadership_kind": ((_K("unit_ability_bonus"), None), "arg"),
-                      "deadly_aim_phase": ((_K("attack_card_bonus"), None), "phase")}
+                      "deadly_aim_phase": ((_K("attack_card_bonus"), None), "phase"),
+                      "bow_phase": ((_K("phase_defeat_fame"), None), "phase")}
 
 
 def legacy_turn(turn: dict, phase=None) -> dict:
