@@ -422,10 +422,11 @@ cdef int subscribe_event(int ev, EventHook fn) noexcept nogil:
 
 cdef void fire_event(GameState* gs, const EngineStatics* es, const Statics* st, int p, int ev,
                      int arg) noexcept nogil:
-    """A lifecycle point: the engine's hooks for it, then the subscribed handlers, then the
-    modifiers whose scope it ends expire (so a hook still sees the effects of the scope
-    ending).  `arg`: the enemy slot (EV_BLOCK_COMMITTED), the card (EV_CARD_PLAYED: its own
-    next-card modifiers stay), else -1."""
+    """A lifecycle point: the subscribed handlers, then the core's generic effect of a
+    modifier kind (Disease's at a block), then the modifiers whose scope it ends expire (so
+    a subscriber still sees the effects of the scope ending).  `arg`: the enemy slot
+    (EV_BLOCK_COMMITTED, EV_DAMAGE_ASSIGNED), the targets' slot bits (EV_ATTACK_COMMITTED),
+    the card (EV_CARD_PLAYED: its own next-card modifiers stay), else -1."""
     cdef int i
     for i in range(n_event_subs[ev]):      # Burning / Exploding Shield, Wings, Possess (_fx_spells);
         event_subs[ev][i](gs, es, st, p, ev, arg)            # Bow of Starsdawn, Sword of Justice (_fx_artifacts)
