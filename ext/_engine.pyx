@@ -10,9 +10,10 @@ from libc.stdlib cimport calloc, free
 from libc.stdint cimport int32_t, int16_t, int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_UNIT_ATTACK_BLOCK,
-    MK_RECRUIT_DISCOUNT, MK_EXPLORE_DISCOUNT, MK_BLOCKED_ARMOR_ONE, MK_HAND_LIMIT_ENDS_IN, NUM_MOD_KINDS, MS_NEXT_CARD, MS_PHASE,
+    MK_RECRUIT_DISCOUNT, MK_EXPLORE_DISCOUNT, MK_BLOCKED_ARMOR_ONE, MK_HAND_LIMIT_ENDS_IN, MK_CARD_BONUS, MK_MOVE_BONUS,
+    MK_FIRST_ATTACK_BLOCK, MK_ATTACK_CARD_BONUS, MK_UNIT_ABILITY_BONUS, MK_PER_RECRUIT, NUM_MOD_KINDS, MS_NEXT_CARD, MS_PHASE,
     MS_COMBAT, MS_TURN, MS_ROUND, NUM_MOD_SCOPES)
-from mksim._modifiers cimport (mod_sum_arg, mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
+from mksim._modifiers cimport (mod_sum_arg, mod_find_arg, mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
     mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
 from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
@@ -358,7 +359,7 @@ cdef int push_eval(GameState* gs, int row) noexcept nogil:
 cdef int run_effects(GameState* gs, const EngineStatics* es, const Statics* st, int p) noexcept nogil:
     """Resolve the pending effect rows until done or a choice needs a decision."""
     cdef const int32_t* r
-    cdef int row, k, op, res
+    cdef int row, k, op, res, card
     while gs.turn.n_eval > 0:
         gs.turn.n_eval -= 1
         row = gs.turn.eval_stack[gs.turn.n_eval]
@@ -386,9 +387,11 @@ cdef int run_effects(GameState* gs, const EngineStatics* es, const Statics* st, 
             res = apply_op(gs, es, st, p, row)
             if res != RES_DONE:
                 return res                                 # RES_CHOICE: an enemy target (ASK_ENEMY)
+    card = gs.turn.resolving_card
     gs.turn.resolving_card = -1
-    gs.turn.concentration = 0          # its bonus applies only to the card played with it
     gs.turn.overload_bonus = 0         # Mana Overload: not given, the skill stays in the centre
+    if card >= 0:                      # a Deed card's effect has resolved (6.1): Concentration's
+        fire_event(gs, es, st, p, EV_CARD_PLAYED, card)      # bonus ends (MK_CARD_BONUS, next card)
     return RES_DONE
 
 
@@ -421,24 +424,18 @@ cdef int subscribe_event(int ev, EventHook fn) noexcept nogil:
 
 cdef void fire_event(GameState* gs, const EngineStatics* es, const Statics* st, int p, int ev,
                      int arg) noexcept nogil:
-    """A lifecycle point: the engine's hooks for it, then the subscribed handlers, then the
-    modifiers whose scope it ends expire (so a hook still sees the effects of the scope
-    ending).  `arg`: the enemy slot (EV_BLOCK_COMMITTED), the card (EV_CARD_PLAYED: its own
-    next-card modifiers stay), else -1."""
+    """A lifecycle point: the subscribed handlers, then the core's generic effect of a
+    modifier kind (Disease's at a block), then the modifiers whose scope it ends expire (so
+    a subscriber still sees the effects of the scope ending).  `arg`: the enemy slot
+    (EV_BLOCK_COMMITTED, EV_DAMAGE_ASSIGNED), the targets' slot bits (EV_ATTACK_COMMITTED),
+    the card (EV_CARD_PLAYED: its own next-card modifiers stay), else -1."""
     cdef int i
-    if ev == EV_BLOCK_COMMITTED:
-        fx_combat_event(gs, es, st, p, FXE_BLOCKED, arg)            # Burning / Exploding Shield
+    for i in range(n_event_subs[ev]):      # Burning / Exploding Shield, Wings, Possess (_fx_spells);
+        event_subs[ev][i](gs, es, st, p, ev, arg)            # Bow of Starsdawn, Sword of Justice (_fx_artifacts)
+    if ev == EV_BLOCK_COMMITTED and gs.turn.n_mods:
         if arg >= 0 and mod_has(&gs.turn, MK_BLOCKED_ARMOR_ONE) and all_attacks_blocked(gs, st, arg) \
                 and enemy_effect_ok(gs, st, arg, GREEN):
             set_armor_delta(&gs.combat.enemies[arg], -100)          # Disease: Armor 1 (LL-6.1.6)
-    elif ev == EV_PHASE_END:
-        fx_combat_event(gs, es, st, p, FXE_PHASE_END, arg)          # Bow of Starsdawn, Burning Shield
-    elif ev == EV_PHASE_START:
-        fx_combat_event(gs, es, st, p, FXE_PHASE_START, arg)
-    elif ev == EV_COMBAT_END:
-        fx_combat_event(gs, es, st, p, FXE_COMBAT_END, arg)         # Sword of Justice
-    for i in range(n_event_subs[ev]):
-        event_subs[ev][i](gs, es, st, p, ev, arg)
     if gs.turn.n_mods:
         mod_expire(&gs.turn, event_scope(ev), arg if ev == EV_CARD_PLAYED else -2)
 
@@ -458,22 +455,33 @@ cdef int card_bonus(GameState* gs) noexcept nogil:
     Engine reading: +N once, to the first Move / Influence / Attack / Block amount that card's
     strong effect gives (a choice: to the option chosen); Move takes it in move_bonus."""
     cdef int b = overload_take(gs)     # Mana Overload (LL-7, _engine_skills.pxi)
-    if gs.turn.resolving_card < 0 or gs.turn.concentration <= 0:
+    if gs.turn.resolving_card < 0 or gs.turn.n_mods == 0:
         return b
-    b += gs.turn.concentration
-    gs.turn.concentration = 0
+    return b + take_card_bonus(gs)
+
+
+cdef inline int take_card_bonus(GameState* gs) noexcept nogil:
+    """MK_CARD_BONUS (Concentration / Will Focus, a next-card modifier): its value, used up."""
+    cdef int b = mod_sum(&gs.turn, MK_CARD_BONUS)
+    if b:
+        mod_remove_kind(&gs.turn, MK_CARD_BONUS)
     return b
 
 
 cdef int move_bonus(GameState* gs) noexcept nogil:
-    """Extra Move for a card giving Move now: Concentration / Will Focus (once, for the
-    card played with it) and Tirelessness (the next card, or every later one)."""
-    cdef int b = gs.turn.concentration + overload_take(gs)     # Mana Overload (LL-7)
-    gs.turn.concentration = 0
-    b += gs.turn.move_bonus
-    if not gs.turn.move_bonus_all:
-        gs.turn.move_bonus = 0
-    return b
+    """Extra Move for a card giving Move now: Concentration / Will Focus (MK_CARD_BONUS: once,
+    for the card played with it) and Tirelessness (MK_MOVE_BONUS: arg 0 the next card giving
+    Move this turn, used up; arg 1 every later one)."""
+    cdef int b = overload_take(gs)     # Mana Overload (LL-7)
+    cdef int i
+    if gs.turn.n_mods == 0:
+        return b
+    b += take_card_bonus(gs)
+    i = mod_find_arg(&gs.turn, MK_MOVE_BONUS, 0)
+    if i >= 0:
+        b += gs.turn.mods[i].value
+        mod_remove_at(&gs.turn, i)
+    return b + mod_sum_arg(&gs.turn, MK_MOVE_BONUS, 1)
 
 
 # ---------------------------------------------------------------------------------------
@@ -2121,6 +2129,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             gs.combat.attack[0][0] += 1 + ambush_bonus(gs, 0) + deadly_aim_bonus(gs)   # physical melee Attack 1
         else:
             gs.combat.block[0] += 1 + ambush_bonus(gs, 1)        # physical Block 1
+        fire_event(gs, es, st, p, EV_CARD_PLAYED, card)          # a card played sideways is played (6.1.7)
         return ERR_NONE
     if kind == A_HEAL_WOUND:                                     # 12.3.3
         i = arg
@@ -2413,6 +2422,37 @@ def modifier_ops(ops):
     finally:
         free(gs)
     return results, mods
+
+
+# A test-only log of the events fired (event_log): a subscriber of every event, added once.
+cdef int32_t _ev_log[64]
+cdef int _ev_log_n = 0
+cdef bint _ev_log_on = False
+
+
+cdef void _ev_log_hook(GameState* gs, const EngineStatics* es, const Statics* st, int p, int ev,
+                       int arg) noexcept nogil:
+    global _ev_log_n
+    if _ev_log_n < 64:
+        _ev_log[_ev_log_n] = ev << 16 | (arg & 0xFFFF)
+        _ev_log_n += 1
+
+
+def event_log(bint take=True):
+    """Tests: the (event, arg) pairs fired since the last call, in order (at most 64), and
+    the log cleared.  The first call subscribes the logger to every event (it stays
+    subscribed: one slot of each event's table)."""
+    global _ev_log_n, _ev_log_on
+    cdef int i
+    if not _ev_log_on:
+        for i in range(NUM_EVENTS):
+            if subscribe_event(i, _ev_log_hook) < 0:
+                raise RuntimeError(f"event_log: the subscription table of event {i} is full")
+        _ev_log_on = True
+    out = [(_ev_log[i] >> 16, <int16_t>(_ev_log[i] & 0xFFFF)) for i in range(_ev_log_n)]
+    if take:
+        _ev_log_n = 0
+    return out
 
 
 def events():

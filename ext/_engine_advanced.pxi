@@ -136,11 +136,10 @@ cdef int ambush_bonus(GameState* gs, int block) noexcept nogil:
     """Ambush: +attack to the first Attack card or +block to the first Block card played
     this turn, whichever comes first (then the bonus is spent)."""
     cdef int b
-    if gs.turn.ambush_attack == 0 and gs.turn.ambush_block == 0:
+    if gs.turn.n_mods == 0 or not mod_has(&gs.turn, MK_FIRST_ATTACK_BLOCK):
         return 0
-    b = gs.turn.ambush_block if block else gs.turn.ambush_attack
-    gs.turn.ambush_attack = 0
-    gs.turn.ambush_block = 0
+    b = mod_sum_arg(&gs.turn, MK_FIRST_ATTACK_BLOCK, 2 if block else 1)   # MK_FIRST_ATTACK_BLOCK, turn-long
+    mod_remove_kind(&gs.turn, MK_FIRST_ATTACK_BLOCK)
     return b
 
 
@@ -201,9 +200,13 @@ cdef int apply_convert_move(GameState* gs, int arg) noexcept nogil:
 cdef void heroic_tale_recruited(GameState* gs, Player* pl) noexcept nogil:
     """Heroic Tale: Reputation (10.4) and Fame for a Unit just recruited (10.6).  Engine
     reading: Units recruited after the card is played (its effect starts then)."""
-    if gs.turn.heroic_rep:
-        change_reputation(pl, gs.turn.heroic_rep)
-    pl.fame += gs.turn.heroic_fame
+    cdef int rep
+    if gs.turn.n_mods == 0:
+        return
+    rep = mod_sum_arg(&gs.turn, MK_PER_RECRUIT, 1)                 # MK_PER_RECRUIT, turn-long
+    if rep:
+        change_reputation(pl, rep)
+    pl.fame += mod_sum_arg(&gs.turn, MK_PER_RECRUIT, 2)
 
 
 cdef bint steady_tempo_ok(const GameState* gs) noexcept nogil:
@@ -545,5 +548,6 @@ cdef class AdvancedTester:
         return {"hand_limit_bonus": gs.turn.hand_limit_bonus, "influence_block": ib,
                 "learning_cost": gs.turn.learning_cost, "peaceful": gs.turn.peaceful,
                 "move_points": gs.turn.move_points, "action_taken": bool(gs.turn.action_taken),
-                "dodge_attack": mod_sum(&gs.turn, MK_DODGE_ATTACK), "concentration": gs.turn.concentration}
+                "dodge_attack": mod_sum(&gs.turn, MK_DODGE_ATTACK),
+                "concentration": mod_sum(&gs.turn, MK_CARD_BONUS)}
 

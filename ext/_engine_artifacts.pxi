@@ -171,7 +171,7 @@ cdef int legal_banner_prep(const GameState* gs, int32_t* out, int n) noexcept no
 cdef int apply_banner_action(GameState* gs, const EngineStatics* es, const Statics* st, int p,
                              int kind, int arg) noexcept nogil:
     cdef Player* pl = &gs.players[p]
-    cdef int slot = arg & 7, s = (arg >> 3) & 0x1F, k = (arg >> 8) & 3, fx, res
+    cdef int slot = arg & 7, s = (arg >> 3) & 0x1F, k = (arg >> 8) & 3, fx, res, was
     cdef CombatEnemy* e
     cdef Unit* u
     if kind == A_BANNER_RETURN:
@@ -209,10 +209,13 @@ cdef int apply_banner_action(GameState* gs, const EngineStatics* es, const Stati
         return ERR_NONE
     if kind == A_DAMAGE_FORTITUDE:                               # Banner of Fortitude, LL-5.2
         gs.turn.fortitude_unit = <int8_t>(slot + 1)
+        was = gs.combat.dmg_slot
         res = damage_to_unit(gs, st, slot)
         if gs.turn.fortitude_unit == 0:                          # the wound was ignored: flipped
             pl.banner_flipped |= <uint8_t>(1 << slot)
         gs.turn.fortitude_unit = 0
+        if res >= 0:
+            damage_assigned(gs, es, st, p, was)                  # 11.7
         return ERR_NONE if res >= 0 else combat_step_failed(gs)
     set_error(gs, ERR_INTERNAL, INTERNAL_NO_APPLY, -1)           # a Banner kind without a branch
     return ERR_INTERNAL

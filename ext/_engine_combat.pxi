@@ -396,6 +396,14 @@ cdef int apply_site_action(GameState* gs, const EngineStatics* es, const Statics
     return burn_monastery(gs, es, st, p)                           # A_BURN, the last of these kinds
 
 
+cdef void damage_assigned(GameState* gs, const EngineStatics* es, const Statics* st, int p,
+                          int slot) noexcept nogil:
+    """EV_DAMAGE_ASSIGNED (arg: the enemy slot) once the attack of `slot` whose damage was
+    being assigned is done: all its damage assigned to Units and the hero (11.7.1-11.7.7)."""
+    if slot >= 0 and gs.combat.dmg_slot < 0 and gs.error == ERR_NONE:
+        fire_event(gs, es, st, p, EV_DAMAGE_ASSIGNED, slot)
+
+
 cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Statics* st, int p,
                              int kind, int arg) noexcept nogil:
     cdef int res, s, i
@@ -421,13 +429,22 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
         return ERR_NONE if res >= 0 else combat_step_failed(gs)
     if kind == A_DAMAGE_START:
         res = damage_start(gs, st, arg & 0x1F, arg >> 5)
+        if res >= 0:
+            damage_assigned(gs, es, st, p, arg & 0x1F)              # a damage of 0: done at once
         return ERR_NONE if res >= 0 else combat_step_failed(gs)
     if kind == A_DAMAGE_UNIT:
-        if gs.combat.dmg_slot >= 0 and gs.combat.dmg_slot == gs.turn.duel_slot - 1:
+        s = gs.combat.dmg_slot
+        if s >= 0 and s == gs.turn.duel_slot - 1:
             gs.turn.duel_units = 1                                 # Dueling: no Fame bonus
-        return units_damage_unit(gs, es, st, arg)                 # Shocktroops, Thugs (_engine_units.pxi)
+        res = units_damage_unit(gs, es, st, arg)                  # Shocktroops, Thugs (_engine_units.pxi)
+        if res == ERR_NONE:
+            damage_assigned(gs, es, st, p, s)
+        return res
     if kind == A_DAMAGE_HERO:
+        s = gs.combat.dmg_slot
         res = damage_to_hero(gs, st)
+        if res >= 0:
+            damage_assigned(gs, es, st, p, s)
         return ERR_NONE if res >= 0 else combat_step_failed(gs)
     if kind == A_NEXT_PHASE:
         clear_block_fx(gs)                                         # 11.4.5: unused Block is lost

@@ -289,25 +289,30 @@ cdef int skill_pool_bonus(GameState* gs, int op, int kind) noexcept nogil:
     """Extra points for an Attack / Block row being added to the pools (apply_op): Deadly
     Aim for an Attack card played in the phase it was used in; Leadership for the matching
     ability of the next unit activated (Block, Attack, or Ranged - not Siege - Attack)."""
-    cdef int b = 0, rc = gs.turn.resolving_card, lk = gs.turn.leadership_kind
-    if op == OP_ATTACK and gs.turn.deadly_aim > 0 and rc >= 0:
+    cdef int b = 0, rc = gs.turn.resolving_card, i, lk
+    if gs.turn.n_mods == 0:
+        return 0
+    if op == OP_ATTACK and rc >= 0 and mod_has(&gs.turn, MK_ATTACK_CARD_BONUS):
         return deadly_aim_bonus(gs)
-    if gs.turn.leadership_value > 0 and rc <= UNIT_CARD_BASE and rc > SKILL_CARD_BASE:
+    i = mod_find(&gs.turn, MK_UNIT_ABILITY_BONUS)
+    if i >= 0 and rc <= UNIT_CARD_BASE and rc > SKILL_CARD_BASE:
+        lk = gs.turn.mods[i].arg
         if (op == OP_BLOCK and lk == 1) or (op == OP_ATTACK and lk == 2 and kind == MELEE) \
                 or (op == OP_ATTACK and lk == 3 and kind == RANGED):
-            b = gs.turn.leadership_value
-            gs.turn.leadership_value = 0
-            gs.turn.leadership_kind = 0
+            b = gs.turn.mods[i].value
+            mod_remove_at(&gs.turn, i)
     return b
 
 
 cdef int deadly_aim_bonus(GameState* gs) noexcept nogil:
-    """Deadly Aim: the bonus for one Attack card (sideways included), in the phase the skill
-    was used in; then it is spent."""
-    cdef int b = 0
-    if gs.turn.deadly_aim > 0 and gs.turn.deadly_aim_phase == gs.phase:
-        b = gs.turn.deadly_aim
-        gs.turn.deadly_aim = 0
+    """Deadly Aim (MK_ATTACK_CARD_BONUS, phase-long: it ends with the combat phase it was
+    used in): the bonus for one Attack card (sideways included); then it is spent."""
+    cdef int b
+    if gs.turn.n_mods == 0:
+        return 0
+    b = mod_sum(&gs.turn, MK_ATTACK_CARD_BONUS)
+    if b:
+        mod_remove_kind(&gs.turn, MK_ATTACK_CARD_BONUS)
     return b
 
 
@@ -410,6 +415,4 @@ cdef void duel_combat_end(GameState* gs, Player* pl) noexcept nogil:
     gs.turn.duel_block = 0
     gs.turn.duel_units = 0
     gs.turn.duel_pool_units = 0
-    gs.turn.leadership_kind = 0                           # Leadership: for a unit of this combat
-    gs.turn.leadership_value = 0
 

@@ -1,5 +1,6 @@
 # The Spell cards' rules that belong to the turn flow, included into ext/_engine.pyx: the
-# combat hooks of these cards (fx_combat_event, called from _engine_combat.pxi), the actions
+# combat helpers of these cards (their combat-timed parts are subscribers of the lifecycle
+# events in ext/_fx_spells.pyx / _fx_artifacts.pyx: spells_event, artifacts_event), the actions
 # they open (Possess's and Wings of Night's targets, Space Bending's moves), the end of turn
 # (rings_fame, Time Bending) and of the round (Mana Claim), and the recruiting of Call to Arms
 # and the free recruit (Units rules: _engine_units.pxi).  The loop calls these directly; the
@@ -30,13 +31,6 @@ cdef void count_refused_card() noexcept nogil:
     after the action); for the handler modules, which cannot reach the engine's counter."""
     global mksim_cards_refused
     mksim_cards_refused += 1
-
-
-cdef enum FxCombatEvent:
-    FXE_BLOCKED = 0            # a block was committed successfully (11.6.3)
-    FXE_PHASE_END = 1          # A_NEXT_PHASE, before the phase changes
-    FXE_PHASE_START = 2        # A_NEXT_PHASE, after the phase changed
-    FXE_COMBAT_END = 3         # finish_combat, before the tokens leave (11.12)
 
 
 cdef uint32_t defeated_mask(const GameState* gs) noexcept nogil:
@@ -401,50 +395,6 @@ cdef int space_bending_move(GameState* gs, const EngineStatics* es, const Static
 
 
 # -- hooks ----------------------------------------------------------------------------------
-
-cdef void fx_combat_event(GameState* gs, const EngineStatics* es, const Statics* st, int p, int event,
-                          int slot) noexcept nogil:
-    """Combat-timed parts of Burning / Exploding Shield, Bow of Starsdawn and Sword of
-    Justice.  `slot`: the enemy just blocked (FXE_BLOCKED)."""
-    cdef Player* pl = &gs.players[p]
-    cdef uint32_t now
-    cdef int i
-    if event == FXE_BLOCKED:
-        gs.turn.burning_armed += gs.turn.burning_pending          # it was part of this block
-        gs.turn.burning_pending = 0
-        if gs.turn.exploding_pending:
-            gs.turn.exploding_pending = 0
-            if not colour_resisted(gs, st, slot, RED):          # 11.4.2: a red effect
-                destroy(gs, st, slot)
-    elif event == FXE_PHASE_END:
-        if gs.phase == PH_COMBAT_BLOCK:
-            gs.turn.burning_pending = 0                             # unused block points are lost
-            gs.turn.exploding_pending = 0
-        if gs.turn.bow_fame > 0 and gs.turn.bow_phase == gs.phase:
-            now = defeated_mask(gs) & ~gs.turn.phase_defeated
-            pl.fame += gs.turn.bow_fame * popcount32(now)
-            gs.turn.bow_fame = 0
-            gs.turn.bow_phase = 0
-    elif event == FXE_PHASE_START:
-        gs.turn.phase_defeated = defeated_mask(gs)
-        if gs.phase == PH_COMBAT_ATTACK and gs.turn.burning_armed > 0:
-            gs.combat.attack[<int>MELEE][<int>FIRE] += gs.turn.burning_armed
-            gs.turn.burning_armed = 0
-    elif event == FXE_COMBAT_END:
-        if gs.turn.n_mods and mod_sum(&gs.turn, MK_SWORD_FAME) > 0:   # ends with the combat (fire_event)
-            pl.fame += mod_sum(&gs.turn, MK_SWORD_FAME) * popcount32(defeated_mask(gs))
-        gs.turn.bow_fame = 0
-        gs.turn.bow_phase = 0
-        gs.turn.burning_pending = 0
-        gs.turn.burning_armed = 0
-        gs.turn.exploding_pending = 0
-        gs.turn.phase_defeated = 0
-        # Possess, Wings: this combat (Disease's modifier ends with EV_COMBAT_END)
-        gs.turn.wings_targets = 0
-        gs.turn.possess_slot = 0
-        for i in range(4):
-            gs.turn.possess_attack[i] = 0
-
 
 cdef void rings_fame(GameState* gs, const EngineStatics* es, int p) noexcept nogil:
     """Rings (thrown away): Fame per Spell of the ring's colour cast this turn - played from

@@ -540,8 +540,12 @@ cdef int mana_storm_powered(GameState* gs, const EngineStatics* es, const Static
 cdef int ambush_bonus_run(GameState* gs, const EngineStatics* es, const Statics* st,
         int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
-    gs.turn.ambush_attack = <int8_t>a[0]                      # see ambush_bonus
-    gs.turn.ambush_block = <int8_t>a[1]
+    # "your first Attack card this turn +a or first Block card +b, whichever first": a
+    # turn-long pair, used up together by the first (ambush_bonus); a second Ambush sets it anew
+    if a[0] and not give_mod_arg(gs, p, MK_FIRST_ATTACK_BLOCK, MS_TURN, a[0], 1, MOD_SET):
+        return RES_ERROR
+    if a[1] and not give_mod_arg(gs, p, MK_FIRST_ATTACK_BLOCK, MS_TURN, a[1], 2, MOD_SET):
+        return RES_ERROR
     return RES_DONE
 
 
@@ -800,8 +804,12 @@ cdef bint into_the_heat_playable(const GameState* gs, const EngineStatics* es, i
 cdef int heroic_tale_bonus(GameState* gs, const EngineStatics* es, const Statics* st,
         int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
-    gs.turn.heroic_rep += <int8_t>a[0]                        # see heroic_tale_recruited
-    gs.turn.heroic_fame += <int8_t>(a[1] if a[1] > 0 else 0)
+    # "Reputation (+ Fame) +1 per Unit recruited this turn": turn-long, not used up (see
+    # heroic_tale_recruited); a second Heroic Tale adds
+    if a[0] and not give_mod_arg(gs, p, MK_PER_RECRUIT, MS_TURN, a[0], 1, MOD_ADD):
+        return RES_ERROR
+    if a[1] > 0 and not give_mod_arg(gs, p, MK_PER_RECRUIT, MS_TURN, a[1], 2, MOD_ADD):
+        return RES_ERROR
     return RES_DONE
 
 

@@ -25,6 +25,9 @@ from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_k
 from mksim._types cimport MS_TURN, MS_COMBAT
 from mksim._engine cimport give_mod, give_mod_arg, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
 from mksim._state cimport Statics
+from mksim._types cimport MK_PHASE_DEFEAT_FAME, MS_PHASE
+from mksim._modifiers cimport mod_sum, EV_PHASE_END, EV_PHASE_START, EV_COMBAT_END
+from mksim._engine cimport give_mod, subscribe_event, MOD_ADD
 from mksim._engine cimport (
     EngineStatics, HandlerEntry, handler_run_t, handler_playable_t, handler_pending_t, PendingCheck,
     register_handler_group, HG_ARTIFACTS,
@@ -452,17 +455,15 @@ cdef int discard_for_attack(GameState* gs, const EngineStatics* es, const Static
     # Sword of Justice / Bow of Starsdawn: discard any number of non-Wound cards (6.2.2;
     # ASK_HAND_CARD, ASK_DONE stops): physical Attack / Ranged Attack per card.  Fame per
     # enemy defeated: this combat (Sword, at its end) or this combat phase (Bow, at its
-    # end) - see fx_combat_event.
+    # end) - see artifacts_event.
     if choice < 0:
         if sword:
             if a[1] > 0 and not give_mod(gs, p, MK_SWORD_FAME, MS_COMBAT, a[1], MOD_ADD):
                 return RES_ERROR
         else:
-            if gs.turn.bow_phase != 0 and gs.turn.bow_phase != gs.phase:
-                set_error(gs, ERR_CAPACITY, 4, gs.turn.resolving_card)
+            # phase-long: the Fame is counted when this combat phase ends (artifacts_event)
+            if not give_mod(gs, p, MK_PHASE_DEFEAT_FAME, MS_PHASE, a[1], MOD_ADD):
                 return RES_ERROR
-            gs.turn.bow_fame += <int8_t>a[1]
-            gs.turn.bow_phase = gs.phase
             if gs.phase == PH_COMBAT_RANGED:
                 gs.turn.phase_defeated = 0                  # the first phase (11.3.2)
     elif choice == ASK_DONE:
@@ -563,7 +564,7 @@ cdef int sword_of_justice_powered(GameState* gs, const EngineStatics* es, const 
     cdef const int32_t* a = row_args(es, row)
     # Sword of Justice powered: physical Attacks doubled in the Attack phase, enemies
     # without physical resistance this turn (_combat.attack_value); Fame per enemy
-    # defeated, counted at the end of the combat like the basic effect (fx_combat_event).
+    # defeated, counted at the end of the combat like the basic effect (artifacts_event).
     if a[0] > gs.turn.sword_double:
         gs.turn.sword_double = <int8_t>a[0]
     if a[1] > 0 and not give_mod(gs, p, MK_SWORD_FAME, MS_COMBAT, a[1], MOD_ADD):
@@ -959,3 +960,39 @@ entry(b"golden_grail_heal", b"heal", golden_grail_heal, golden_grail_heal_playab
 entry(b"skip_block_and_damage", b"move_per_enemy", skip_block_and_damage, skip_block_and_damage_playable)
 entry(b"enemies_no_attack", b"n", enemies_no_attack, enemies_no_attack_playable, enemies_no_attack_pending)
 register_handler_group(HG_ARTIFACTS, ARTIFACTS, N_ARTIFACTS)
+
+
+# -- lifecycle events (issue 12): the combat-timed parts of this group's cards ----------------
+
+cdef inline int popcount32(uint32_t m) noexcept nogil:
+    cdef int n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
+cdef void artifacts_event(GameState* gs, const EngineStatics* es, const Statics* st, int p, int ev,
+                          int arg) noexcept nogil:
+    """Bow of Starsdawn basic: Fame per enemy defeated in this combat phase, when it ends
+    (EV_PHASE_END: its phase-long modifier is still alive then); Sword of Justice: Fame per
+    enemy defeated in this combat, at its end (EV_COMBAT_END).  The enemies defeated when a
+    phase begins are noted (phase_defeated) to tell this phase's apart."""
+    cdef Player* pl = &gs.players[p]
+    cdef int f
+    if ev == EV_PHASE_END:
+        f = mod_sum(&gs.turn, MK_PHASE_DEFEAT_FAME) if gs.turn.n_mods else 0
+        if f > 0:
+            pl.fame += f * popcount32(defeated_mask(gs) & ~gs.turn.phase_defeated)
+    elif ev == EV_PHASE_START:
+        gs.turn.phase_defeated = defeated_mask(gs)
+    elif ev == EV_COMBAT_END:
+        f = mod_sum(&gs.turn, MK_SWORD_FAME) if gs.turn.n_mods else 0   # ends with the combat (fire_event)
+        if f > 0:
+            pl.fame += f * popcount32(defeated_mask(gs))
+        gs.turn.phase_defeated = 0
+
+
+for _ev in (EV_PHASE_END, EV_PHASE_START, EV_COMBAT_END):
+    if subscribe_event(_ev, artifacts_event) < 0:
+        raise RuntimeError(f"_fx_artifacts: the subscription table of event {_ev} is full")

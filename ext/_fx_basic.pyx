@@ -13,9 +13,11 @@ arguments must match the declared names exactly.
 from libc.stdint cimport int16_t, int8_t, uint8_t, uint16_t, uint64_t, int32_t
 
 from mksim._types cimport (GameState, Player, PH_INTERACT, PH_MOVE, PH_REST, PH_COMBAT_BLOCK,
-                           DECK_BASIC, DECK_AA, ICE, GOLD, MAX_DISCARD_CARDS, MAX_PLAY_CARDS)
+                           DECK_BASIC, DECK_AA, ICE, GOLD, MAX_DISCARD_CARDS, MAX_PLAY_CARDS,
+                           MK_CARD_BONUS, MK_MOVE_BONUS, MS_NEXT_CARD, MS_TURN)
 from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
 from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
+from mksim._engine cimport give_mod, give_mod_arg, MOD_SET
 from mksim._state cimport Statics
 from mksim._combat cimport enemy_attack_value
 from mksim._engine cimport (
@@ -286,11 +288,14 @@ cdef int concentration(GameState* gs, const EngineStatics* es, const Statics* st
             set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)
             return RES_ERROR
         return ask(gs, row, 0, ASK_HAND_CARD, options)
+    # a next-card modifier made by this card (its source): it ends when the card played
+    # with it has resolved (EV_CARD_PLAYED, that card's), if no amount took it
+    if not give_mod(gs, p, MK_CARD_BONUS, MS_NEXT_CARD, a[0], MOD_SET):
+        return RES_ERROR
     i = pl.hand[choice]
     remove_at(pl.hand, &pl.n_hand, choice)
     push_card(pl.play_area, &pl.n_play, MAX_PLAY_CARDS, i)                    # 6.1.2
     gs.turn.resolving_card = <int16_t>i
-    gs.turn.concentration = <int8_t>a[0]
     return push_eval(gs, es.card_powered[i * es.card_stride])
 
 
@@ -320,9 +325,10 @@ cdef int tirelessness_bonus(GameState* gs, const EngineStatics* es, const Static
     # Tirelessness: the next card giving Move this turn (powered: every later one),
     # sideways included, gives +bonus Move (applied in apply_op / A_SIDEWAYS).
     cdef const int32_t* a = row_args(es, row)
-    gs.turn.move_bonus = <int8_t>a[0]
-    if a[1]:
-        gs.turn.move_bonus_all = 1
+    # turn-long (not "next card": cards giving no Move do not use it); arg 0 the next card
+    # giving Move, used up (move_bonus), arg 1 every later one
+    if not give_mod_arg(gs, p, MK_MOVE_BONUS, MS_TURN, a[0], 1 if a[1] else 0, MOD_SET):
+        return RES_ERROR
     return RES_DONE
 
 

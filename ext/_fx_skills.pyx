@@ -20,7 +20,7 @@ from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_a
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
 from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
 from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
-from mksim._engine cimport give_mod, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
+from mksim._engine cimport give_mod, give_mod_arg, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
 from mksim._types cimport *
 from mksim._state cimport Statics
 from mksim._rng cimport rng_below, STREAM_SOURCE
@@ -335,7 +335,7 @@ cdef uint64_t leadership_options(const GameState* gs, const EngineStatics* es) n
     cdef const Player* pl = &gs.players[gs.current]
     cdef int i
     cdef bint unit = False
-    if not units_usable_now(gs) or gs.turn.leadership_value > 0:
+    if not units_usable_now(gs) or mod_has(&gs.turn, MK_UNIT_ABILITY_BONUS):
         return 0
     for i in range(MAX_UNITS):
         if pl.units[i].card >= 0 and pl.units[i].ready and pl.units[i].wounds == 0:
@@ -871,8 +871,9 @@ cdef int deadly_aim(GameState* gs, const EngineStatics* es, const Statics* st,
     # Wolfhawk: the next Attack card played in this phase (sideways included) gets
     # +ranged_bonus in the Ranged and Siege phase, +melee_bonus in the Attack phase
     # (skill_pool_bonus / deadly_aim_bonus); lost when the phase ends.
-    gs.turn.deadly_aim = <int8_t>(a[0] if gs.phase == PH_COMBAT_RANGED else a[1])
-    gs.turn.deadly_aim_phase = gs.phase
+    if not give_mod(gs, p, MK_ATTACK_CARD_BONUS, MS_PHASE,
+                    a[0] if gs.phase == PH_COMBAT_RANGED else a[1], MOD_SET):
+        return RES_ERROR
     return RES_DONE
 
 
@@ -880,7 +881,7 @@ cdef bint deadly_aim_playable(const GameState* gs, const EngineStatics* es, int 
     cdef const Player* pl = &gs.players[gs.current]
     # an Attack card to come in this phase
     return (gs.phase == PH_COMBAT_RANGED or gs.phase == PH_COMBAT_ATTACK) \
-        and sideways_options(pl, es, False) != 0 and gs.turn.deadly_aim == 0
+        and sideways_options(pl, es, False) != 0 and not mod_has(&gs.turn, MK_ATTACK_CARD_BONUS)
 
 
 cdef int leadership(GameState* gs, const EngineStatics* es, const Statics* st,
@@ -895,8 +896,9 @@ cdef int leadership(GameState* gs, const EngineStatics* es, const Statics* st,
         if options & (options - 1):
             return ask(gs, row, 0, ASK_OPTION, options)
         choice = 0 if options == 1 else 2
-    gs.turn.leadership_kind = <int8_t>(choice + 1)
-    gs.turn.leadership_value = <int8_t>a[choice]
+    # combat-long (units are activated in a combat): it ends with the combat if no unit took it
+    if not give_mod_arg(gs, p, MK_UNIT_ABILITY_BONUS, MS_COMBAT, a[choice], choice + 1, MOD_SET):
+        return RES_ERROR
     return RES_DONE
 
 

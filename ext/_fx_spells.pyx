@@ -13,21 +13,23 @@ Rules: 5.4.2-5.4.3 / 6.1.4 (paying a spell is done by the loop: A_PLAY), 6.2.1-6
 that declared them first: here recruit_free_from_offer (also Banner of Command);
 pay_mana_by_colour (Mana Bolt, also Pure Magic) is in _fx_advanced.pxi.  The travel helpers
 are used by ext/_fx_artifacts.pyx too (Druidic Staff): see ext/_fx_spells.pxd.  What the
-turn flow calls (fx_combat_event, Possess / Wings of Night / Space Bending actions,
-rings_fame, Time Bending, Mana Claim) stays in the engine: ext/_engine_spells.pxi.
+turn flow calls (Possess / Wings of Night / Space Bending actions,
+rings_fame, Time Bending, Mana Claim) stays in the engine: ext/_engine_spells.pxi; the
+combat-timed parts of Burning / Exploding Shield, Wings and Possess subscribe to the
+lifecycle events (spells_event, at the end of this file).
 """
 from libc.stdlib cimport abs
 from libc.stdint cimport int16_t, int8_t, uint8_t, uint32_t, uint64_t, int32_t
 
 from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_UNIT_ATTACK_BLOCK,
-    MK_RECRUIT_DISCOUNT, MK_EXPLORE_DISCOUNT, MK_BLOCKED_ARMOR_ONE, NUM_MOD_KINDS, MS_NEXT_CARD, MS_PHASE,
+    MK_RECRUIT_DISCOUNT, MK_EXPLORE_DISCOUNT, MK_BLOCKED_ARMOR_ONE, MK_BLOCK_FIRE_ATTACK, MK_BLOCK_DESTROY, NUM_MOD_KINDS, MS_NEXT_CARD, MS_PHASE,
     MS_COMBAT, MS_TURN, MS_ROUND, NUM_MOD_SCOPES)
-from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
+from mksim._modifiers cimport (mod_find_arg, mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
     mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
 from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
 from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
-from mksim._engine cimport give_mod, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
+from mksim._engine cimport give_mod, give_mod_arg, subscribe_event, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
 from mksim._types cimport (GameState, Player, Unit, CombatEnemy, MAX_UNITS as MAX_UNITS_, CE_DEFEATED, CE_GONE,
                            CE_NO_ATTACK, RED, BLUE, WHITE, GREEN, GOLD, BLACK, DAY, NIGHT, FOREST, DESERT, MELEE,
                            RANGED, SIEGE, PHYSICAL, FIRE, ICE, MAX_HEXES, MAX_PATH, NUM_TERRAINS, deeds_rng,
@@ -540,9 +542,11 @@ cdef int burning_shield(GameState* gs, const EngineStatics* es, const Statics* s
                         int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     # Fire Block `block`; if it is part of a successful block, Fire Attack `attack`
-    # in the Attack phase (fx_combat_event).
+    # in the Attack phase (spells_event).
     gs.combat.block[<int>FIRE] += a[0]
-    gs.turn.burning_pending += <int8_t>a[1]
+    # phase-long: this Block phase's pool (spells_event turns it into the armed half)
+    if not give_mod_arg(gs, p, MK_BLOCK_FIRE_ATTACK, MS_PHASE, a[1], 1, MOD_ADD):
+        return RES_ERROR
     return RES_DONE
 
 
@@ -727,9 +731,10 @@ cdef int exploding_shield(GameState* gs, const EngineStatics* es, const Statics*
                           int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     # Fire Block `block`; if it is part of a successful block, the blocked enemy is
-    # destroyed (fx_combat_event; not an Arcane Immune one, LL-6.7.5).
+    # destroyed (spells_event; not an Arcane Immune one, LL-6.7.5).
     gs.combat.block[<int>FIRE] += a[0]
-    gs.turn.exploding_pending = 1
+    if not give_mod(gs, p, MK_BLOCK_DESTROY, MS_PHASE, 1, MOD_ONCE):   # this Block phase's pool
+        return RES_ERROR
     return RES_DONE
 
 
@@ -906,7 +911,7 @@ cdef int disease(GameState* gs, const EngineStatics* es, const Statics* st,
     cdef uint64_t options = 0
     cdef int i
     # Disease: every enemy with all its attacks blocked (LL-6.1.6) has Armor 1 for this
-    # combat - those blocked now, and those blocked later (fx_combat_event).
+    # combat - those blocked now, and those blocked later (fire_event: the generic effect of its modifier).
     if a[0] != 1:
         set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
         return RES_ERROR
@@ -1189,3 +1194,43 @@ entry(b"underground_attack", b"spaces", underground_attack_run,
 entry(b"wings_of_night", b"first_extra_cost step", wings_of_night,
       wings_of_night_playable, wings_of_night_pending)
 register_handler_group(HG_SPELLS, SPELLS, N_SPELLS)
+
+
+# -- lifecycle events (issue 12): the combat-timed parts of this group's cards ----------------
+
+cdef void spells_event(GameState* gs, const EngineStatics* es, const Statics* st, int p, int ev,
+                       int arg) noexcept nogil:
+    """Burning Shield: its block pool succeeded (EV_BLOCK_COMMITTED) - the Fire Attack is
+    armed (combat-long) and added when the Attack phase starts (EV_PHASE_START, 11.5);
+    Exploding Shield: the enemy blocked is destroyed (not one resisting red, 11.4.2).  Both
+    pending halves are phase-long modifiers: unused block points are lost with the Block
+    phase (11.4.5).  The combat's end ends Wings of Night and Possess (this combat)."""
+    cdef int i, v
+    if ev == EV_BLOCK_COMMITTED:
+        if gs.turn.n_mods == 0:
+            return
+        i = mod_find_arg(&gs.turn, MK_BLOCK_FIRE_ATTACK, 1)
+        if i >= 0:
+            v = gs.turn.mods[i].value
+            mod_remove_at(&gs.turn, i)
+            if v and not give_mod_arg(gs, p, MK_BLOCK_FIRE_ATTACK, MS_COMBAT, v, 2, MOD_ADD):
+                return
+        if mod_remove_kind(&gs.turn, MK_BLOCK_DESTROY) and arg >= 0 \
+                and not colour_resisted(gs, st, arg, RED):         # 11.4.2: a red effect
+            destroy(gs, st, arg)
+    elif ev == EV_PHASE_START:
+        if gs.phase == PH_COMBAT_ATTACK and gs.turn.n_mods:
+            i = mod_find_arg(&gs.turn, MK_BLOCK_FIRE_ATTACK, 2)
+            if i >= 0:
+                gs.combat.attack[<int>MELEE][<int>FIRE] += gs.turn.mods[i].value
+                mod_remove_at(&gs.turn, i)
+    elif ev == EV_COMBAT_END:
+        gs.turn.wings_targets = 0                                    # Possess, Wings: this combat
+        gs.turn.possess_slot = 0
+        for i in range(4):
+            gs.turn.possess_attack[i] = 0
+
+
+for _ev in (EV_BLOCK_COMMITTED, EV_PHASE_START, EV_COMBAT_END):
+    if subscribe_event(_ev, spells_event) < 0:
+        raise RuntimeError(f"_fx_spells: the subscription table of event {_ev} is full")

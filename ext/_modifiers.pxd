@@ -10,10 +10,10 @@ cdef enum Event:               # lifecycle points the core fires (fire_event, ex
     EV_TURN_END = 1            # reset_turn: every turn-long effect ends (13)
     EV_PHASE_START = 2         # A_NEXT_PHASE, after the combat phase changed
     EV_PHASE_END = 3           # A_NEXT_PHASE, before the phase changes
-    EV_CARD_PLAYED = 4         # a card from the hand was played (its effect resolved); NOT FIRED YET: no kind uses MS_NEXT_CARD
+    EV_CARD_PLAYED = 4         # a Deed card's effect resolved (run_effects) or it was played sideways; arg = the card
     EV_BLOCK_COMMITTED = 5     # a block succeeded (11.6.3); arg = the enemy slot
     EV_ATTACK_COMMITTED = 6    # an attack succeeded (11.5.8); arg = its targets' slot bits
-    EV_DAMAGE_ASSIGNED = 7     # an enemy attack's damage was assigned (11.7); NOT FIRED YET
+    EV_DAMAGE_ASSIGNED = 7     # an enemy attack's damage was all assigned (11.7); arg = the enemy slot
     EV_COMBAT_END = 8          # finish_combat, before the tokens leave (11.12)
     EV_ROUND_END = 9           # the round ends (2.2)
     NUM_EVENTS = 10

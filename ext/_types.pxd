@@ -285,7 +285,18 @@ cdef enum ModKind:             # what a modifier changes (Modifier.value is how 
     MK_ATTACKS_SIEGE = 23      # all your attacks are also Siege this combat (Altem Mages)
     MK_SWORD_FAME = 24         # Fame + value per enemy defeated in this combat, at its end (Sword of Justice)
     MK_DODGE_ATTACK = 25       # Attack value at the start of the Attack phase if no Wound went to hand this combat (Dodge and Weave; used then)
-    NUM_MOD_KINDS = 26
+    # next-card, used-up and phase-long bonuses
+    MK_CARD_BONUS = 26         # + value to the first Move / Influence / Attack / Block of the card played with it (Concentration; next card, used up)
+    MK_MOVE_BONUS = 27         # + value Move for a card giving Move, sideways too (Tirelessness); arg 0: the next one (used up), 1: every one
+    MK_FIRST_ATTACK_BLOCK = 28 # + value to the first Attack (arg 1) or Block (arg 2) card, whichever first (Ambush; both used up)
+    MK_ATTACK_CARD_BONUS = 29  # + value to one Attack card this combat phase, sideways too (Deadly Aim; used up)
+    MK_UNIT_ABILITY_BONUS = 30 # + value to the next Unit ability giving Block (arg 1) / Attack (2) / Ranged Attack (3) (Leadership; used up)
+    MK_PER_RECRUIT = 31        # Reputation (arg 1) / Fame (arg 2) + value per Unit recruited from now on (Heroic Tale)
+    MK_PHASE_DEFEAT_FAME = 32  # Fame + value per enemy defeated in this combat phase, at its end (Bow of Starsdawn basic)
+    MK_BLOCK_FIRE_ATTACK = 33  # Burning Shield: arg 1 the Fire Attack value if its block pool succeeds (phase),
+                               # arg 2 that block succeeded: Fire Attack when the Attack phase starts (combat; used up)
+    MK_BLOCK_DESTROY = 34      # the enemy this phase's block pool blocks is destroyed (Exploding Shield)
+    NUM_MOD_KINDS = 35
 
 cdef enum ModScope:            # when a modifier expires (the lifecycle event that ends it)
     MS_NEXT_CARD = 0           # the next card played (EV_CARD_PLAYED)
@@ -350,11 +361,8 @@ cdef struct TurnState:
     uint8_t dice_kept          # bit per Source die set by an effect (Mana Draw): returned without a reroll
     uint8_t black_any          # Mana Pull: one black Source die may be used as mana of any colour
     uint8_t tactic_turn        # TT_* bits: tactic abilities used this turn (Mana Search once per turn)
-    int8_t concentration       # Concentration / Will Focus: bonus for the card played with it, 0 = none
     int8_t overload_bonus      # Mana Overload (LL-7): bonus armed for the card powered with its colour, 0 = none
     int16_t overload_card      # ... that card (the bonus is its own, not an indirect card's)
-    int8_t move_bonus          # Tirelessness: +Move for the next card giving Move
-    uint8_t move_bonus_all     # Tirelessness powered: for every later card this turn
     uint8_t crystal_joy        # Crystal Joy: 1 non-Wound / 2 any card may be discarded at end of turn to return it
     int16_t crystal_joy_card   # the Crystal Joy card to return, -1 = none
     # Advanced Actions (ext/_fx_advanced.pxi); all reset with the turn
@@ -363,8 +371,6 @@ cdef struct TurnState:
     int8_t block_fx_colour     # colour of the card giving those Armor changes (11.4.2), -1 = none
     int8_t swift_block[4]      # Block points (per element) counted once more against Swift (LL-2.10.10)
     int8_t crystals_spent[4]   # crystals paid this turn, per basic colour (Crystal Mastery)
-    int8_t ambush_attack       # Ambush: bonus to the first Attack card, or ...
-    int8_t ambush_block        # ... to the first Block card, whichever comes first
     int8_t agility_melee       # Agility: Move per Attack 1 in combat, 0 = none
     int8_t agility_ranged      # Agility powered: Move per Ranged Attack 1, 0 = none
     int8_t terrain_set[NUM_TERRAINS]   # cost set for the turn + 1 (0 = not set; 9.6)
@@ -373,16 +379,9 @@ cdef struct TurnState:
     int8_t steady_tempo        # Steady Tempo: 1 to the bottom (deck not empty), 2 to the top of the deck
     int16_t steady_tempo_card  # that card (it is in the discard pile after 13.3), -1 = none
     uint8_t heat_window        # 1 = at the start of a combat (no action taken in it yet); see Engine.apply
-    int8_t heroic_rep          # Heroic Tale: Reputation + n per Unit recruited from now on this turn
-    int8_t heroic_fame         # ... and Fame + n
     # spells and artifacts (ext/_fx_spells.pyx, ext/_fx_artifacts.pyx)
     uint8_t ring_fame          # bit per basic colour: Fame +1 per Spell of it in play at end of turn (Rings)
-    int8_t burning_pending     # Burning Shield: Fire Attack gained if the block pool it joined succeeds
-    int8_t burning_armed       # ... that block succeeded: Fire Attack added when the Attack phase starts
-    int8_t bow_fame            # Bow of Starsdawn: Fame per enemy defeated in bow_phase (at its end)
-    int8_t bow_phase           # the combat phase the Bow was played in, 0 = none
     uint32_t phase_defeated    # combat slots already defeated when the current combat phase began
-    uint8_t exploding_pending  # Exploding Shield: destroy the enemy its block pool blocks
     int16_t wounds_healed      # Wounds healed from hand this turn (Cure)
     uint8_t units_healed       # bit per unit slot: a Wound of that Unit healed this turn (Cure)
     int8_t fx_colour           # colour + 1 of the effect resolving while resolving_card == fx_colour_by
@@ -413,10 +412,6 @@ cdef struct TurnState:
     # --- sites ---
     uint8_t plundered          # a village was plundered before this turn (10.7.1.4: once between two turns)
     # --- skills --- (ext/_fx_skills.pxi; all reset with the turn)
-    int8_t leadership_kind     # Leadership: the next unit ability giving it gets the bonus: 1 Block, 2 Attack, 3 Ranged
-    int8_t leadership_value    # ... of this much (0 = none)
-    int8_t deadly_aim          # Deadly Aim: bonus to the next Attack card played this phase (0 = none)
-    int8_t deadly_aim_phase    # the combat phase it was used in
     uint8_t recruited          # a Unit was recruited with Influence this turn (On Her Own)
     int8_t duel_slot           # Dueling: its enemy's combat slot + 1 (0 = none)
     uint8_t duel_units         # Dueling: a unit blocked / attacked that enemy or took its damage (no Fame)

@@ -1363,16 +1363,14 @@ _TURN_RULES = {
     "end_stage": (0, N_END_STAGES - 1), "levels_pending": (0, 9), "rest_mode": (0, 2),
     "discarded_end": (0, 255), "handler_row": (-1, "row"), "handler_stage": (0, 127),
     "ask": (0, N_ASKS - 1), "hand_limit_bonus": (0, 127), "extra_turn": FLAG, "stolen_used": FLAG,
-    "dice_kept": (0, (1 << MAX_DICE) - 1), "black_any": FLAG, "concentration": (0, 127),
-    "move_bonus": (0, 127), "move_bonus_all": FLAG, "overload_bonus": (0, 127), "overload_card": (-1, "card"), "crystal_joy": (0, 2), "crystal_joy_card": (-1, "card"),
+    "dice_kept": (0, (1 << MAX_DICE) - 1), "black_any": FLAG,
+    "overload_bonus": (0, 127), "overload_card": (-1, "card"), "crystal_joy": (0, 2), "crystal_joy_card": (-1, "card"),
     "block_fx_colour": (-1, 5), "swift_block": (0, 127), "crystals_spent": (0, 3),
-    "ambush_attack": (0, 127), "ambush_block": (0, 127),
     "agility_melee": (0, 127), "agility_ranged": (0, 127), "terrain_set": (0, 127),
     "steady_tempo": (0, 2),
     "steady_tempo_card": (-1, "card"), "heat_window": FLAG,
-    "heroic_rep": (0, 127), "heroic_fame": (0, 127), "ring_fame": (0, 15),
-    "bow_fame": (0, 127),
-    "bow_phase": (0, PH["combat_attack"]), "phase_defeated": (0, (1 << 12) - 1), "exploding_pending": FLAG,
+    "ring_fame": (0, 15),
+    "phase_defeated": (0, (1 << 12) - 1),
     "wounds_healed": (0, 127),
     "glory_armor": (0, 127), "glory_all": (0, 127), "glory_fame": (0, 127), "glory_units": (0, 63),
     "fortitude_unit": (0, MAX_UNITS), "wounds_to_hand": (0, 32767),
@@ -1380,8 +1378,8 @@ _TURN_RULES = {
     "soul_row": (0, "row1"), "soul_slots": (0, (1 << 12) - 1), "split_left": (0, 127), "split_n": (0, 127),
     "split_el": (0, 3), "bow_powered": FLAG, "bow_done_r": (0, 32767), "bow_done_s": (0, 32767),
     "circlet_skill": (0, "skill1"), "circlet_uses": (0, 127), "command_card": (0, "card1"),
-    "recruited_units": (0, 63), "plundered": FLAG, "leadership_kind": (0, 3), "leadership_value": (0, 127),
-    "deadly_aim": (0, 127), "deadly_aim_phase": (0, PH["combat_attack"]), "recruited": FLAG,
+    "recruited_units": (0, 63), "plundered": FLAG,
+    "recruited": FLAG,
     "duel_slot": (0, "enemy1"), "duel_units": FLAG,
     "duel_attack": (0, 127), "duel_fame": (0, 127), "duel_block": (0, 127), "duel_pool_units": FLAG,
     "polar_nospell": (0, 6), "prayer_floor": (0, 127),
@@ -1462,7 +1460,10 @@ MOD_KINDS = ("none", "ignore_site_fort", "unit_attack_block", "recruit_discount"
              "ignore_wounds", "no_unit_damage", "no_source_dice", "no_recruit", "mana_anytime",
              "endless_mana", "dice_any_basic", "crystal_return", "space_bending", "protection",
              "influence_block", "reveal_distance", "explore_range", "draw_per_heal", "cure",
-             "attacks_coldfire", "attacks_siege", "sword_fame", "dodge_attack")
+             "attacks_coldfire", "attacks_siege", "sword_fame", "dodge_attack",
+             # next-card, used-up and phase-long bonuses
+             "card_bonus", "move_bonus", "first_attack_block", "attack_card_bonus", "unit_ability_bonus",
+             "per_recruit", "phase_defeat_fame", "block_fire_attack", "block_destroy")
 MOD_SCOPES = ("next_card", "phase", "combat", "turn", "round")
 MAX_MODS = 16
 

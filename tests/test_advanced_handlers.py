@@ -66,7 +66,7 @@ def test_concentration_powered_rage_in_attack_phase_gives_attack_6(G):
     G.apply(play_code(0, powered=1, pay=PAY_DIE + GREEN))
     G.choose(0)                                          # Rage (hand index 0 after Concentration left)
     assert G.T.attack_value([0]) == 6
-    assert G.A.turn["concentration"] == 0
+    assert G.A.turn["concentration"] == 0                # its modifier is used up
 
 
 def test_will_focus_powered_determination_block_5_plus_3(G):

@@ -415,7 +415,7 @@ BAD = [
     ({"format": 1, "time": "dusk"}, "time: unknown time 'dusk'"),
     ({"format": 1, "n_players": 2}, "n_players: only solo games"),
     ({"format": 1, "turn": {"move_points": "4"}}, "turn.move_points: expected a whole number, got '4'"),
-    ({"format": 1, "turn": {"concentration": 300}}, "turn.concentration: 300 is out of range (-128 .. 127)"),
+    ({"format": 1, "turn": {"overload_bonus": 300}}, "turn.overload_bonus: 300 is out of range (-128 .. 127)"),
     ({"format": 1, "turn": {"hvars": [0] * 9}}, "turn.hvars: 9 entries, at most 8 fit"),
     ({"format": 1, "turn": {"mana_tokens": {"gold": -1}}}, "turn.mana_tokens.gold: -1 is out of range"),
     ({"format": 1, "turn": {"terrain_delta": {"tundra": 1}}}, "turn.terrain_delta.tundra: unknown terrain 'tundra'"),

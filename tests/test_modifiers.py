@@ -420,3 +420,224 @@ def test_altem_mages_cold_fire_is_a_combat_long_modifier(content, tables):
     assert ct.attack_value([0]) == 6
     finish_combat(g.core, g.eng)
     assert mods_of(g.core, "attacks_coldfire") == []
+# -- EV_CARD_PLAYED and EV_DAMAGE_ASSIGNED ------------------------------------------------------
+
+def fired(name):
+    """The args of the events `name` fired since the last call to event_log."""
+    return [a for e, a in _engine.event_log() if e == EV[name]]
+
+
+def test_6_1_card_played_fires_once_per_deed_card_after_its_effect(content, tables):
+    """EV_CARD_PLAYED: once when a Deed card's effect has resolved (6.1), arg = the card; a
+    card played sideways is played too (6.1.7); a card played through Concentration (6.1.8)
+    makes one event for the pair, for the card played with it (its effect resolves last)."""
+    from test_basic_actions import play, start as basic_start
+    core, eng, st = basic_start(content, tables, ["march", "stamina", "concentration", "rage", "march"],
+                                tokens=[0, 0, 0, 1, 0, 0])
+    ids = tables.card_ids
+    _engine.event_log()
+    eng.apply(play(0))                                   # March: Move 2
+    assert fired("card_played") == [ids.index("march")]
+    assert core.to_dict()["turn"]["move_points"] == 2    # after its effect
+    eng.apply(encode("sideways", 0))                     # Stamina sideways: Move 1
+    assert fired("card_played") == [ids.index("stamina")]
+    eng.apply(play(0, 1, GREEN))                         # Concentration powered ...
+    assert fired("card_played") == []                    # ... waits for the card to play with it
+    hand = core.to_dict()["players"][0]["hand"]
+    eng.apply(encode("choose", hand.index("march")))
+    assert fired("card_played") == [ids.index("march")]
+    assert core.to_dict()["turn"]["move_points"] == 2 + 1 + 4 + 2
+
+
+def test_11_7_damage_assigned_fires_once_when_an_attack_is_done(content, tables):
+    """EV_DAMAGE_ASSIGNED: once per enemy attack, when all its damage is assigned (11.7.1,
+    11.7.7), arg = the enemy slot; choosing the attack to assign is not yet the event."""
+    core, eng, sc = start(content, tables, ["march"])
+    T = fight(core, ["prowlers", "swordsmen"], phase="damage")
+    _engine.event_log()
+    named = {_engine.describe(int(a)): int(a) for a in eng.legal_actions()}
+    start_1 = next(a for d, a in named.items() if d == "damage_from(1)")
+    eng.apply(start_1)                                   # the Swordsmen's attack
+    assert fired("damage_assigned") == []
+    eng.apply(encode("damage_hero", 0))
+    assert fired("damage_assigned") == [1]
+    assert core.to_dict()["combat"]["dmg_slot"] == -1
+
+
+# -- the next-card / used-up bonuses (issue 12, step 2) ------------------------------------------
+
+def live_args(t):
+    return [(m["kind"], m["scope"], m["value"], m["arg"]) for m in t["mods"][:t["n_mods"]]]
+
+
+@pytest.mark.covers("concentration", "powered")
+def test_6_1_8_concentration_bonus_is_a_next_card_modifier_ended_by_that_card(content, tables):
+    """Concentration: "play with another Action card ... if it gives Move / Influence / Block
+    / Attack add +2" - one next-card modifier made by Concentration; a card giving none of
+    those (Crystallize powered: a crystal) ends it unused, so a later March gets no +2."""
+    from test_basic_actions import play, start as basic_start
+    core, eng, st = basic_start(content, tables, ["concentration", "crystallize", "march"],
+                                tokens=[0, 0, 0, 1, 0, 0])
+    eng.apply(play(0, 1, GREEN))
+    assert core.to_dict()["turn"]["n_mods"] == 0          # made with the card chosen
+    hand = core.to_dict()["players"][0]["hand"]
+    eng.apply(encode("choose", hand.index("crystallize")))
+    t = core.to_dict()["turn"]                             # Crystallize's colour to pick
+    assert live_args(t) == [(KIND["card_bonus"], NEXT_CARD, 2, 0)]
+    assert t["mods"][0]["source"] == tables.card_ids.index("concentration")
+    eng.apply(encode("choose", RED))
+    assert core.to_dict()["turn"]["n_mods"] == 0          # EV_CARD_PLAYED of Crystallize
+    eng.apply(play(0))                                     # March: Move 2, no bonus
+    assert core.to_dict()["turn"]["move_points"] == 2
+
+
+@pytest.mark.covers("tirelessness", "basic")
+@pytest.mark.covers("tirelessness", "powered")
+def test_tirelessness_is_a_turn_long_move_bonus_used_up_unless_powered(content, tables):
+    """Tirelessness basic: "the next card giving Move this turn (even sideways) +1" - a
+    turn-long modifier the next Move card uses up; powered: "every other card giving Move"
+    - the modifier stays for every card after it."""
+    from test_basic_actions import play, start as basic_start
+    core, eng, st = basic_start(content, tables, ["tirelessness", "march", "stamina"])
+    eng.apply(play(0))
+    assert live_args(core.to_dict()["turn"]) == [(KIND["move_bonus"], TURN, 1, 0)]
+    eng.apply(encode("sideways", 1))                       # Stamina sideways: Move 1 + 1
+    t = core.to_dict()["turn"]
+    assert t["move_points"] == 2 + 2 and t["n_mods"] == 0
+    core, eng, st = basic_start(content, tables, ["tirelessness", "march", "stamina"],
+                                tokens=[0, 1, 0, 0, 0, 0])
+    eng.apply(play(0, 1, BLUE))                            # powered: Move 4
+    for _ in range(2):
+        eng.apply(play(0))                                 # March, Stamina: Move 2 + 1 each
+        assert live_args(core.to_dict()["turn"]) == [(KIND["move_bonus"], TURN, 1, 1)]
+    assert core.to_dict()["turn"]["move_points"] == 4 + 3 + 3
+
+
+@pytest.mark.covers("ambush", "basic")
+def test_ambush_first_attack_or_block_card_pair_used_up_by_the_first_block(content, tables):
+    """Ambush basic: "first Attack card this turn +1 or first Block card +2 (whichever first)"
+    - two turn-long halves; a Block card (sideways Block 1 + 2 = 3) uses up both."""
+    from test_advanced_actions import day_turn, _G, play_code as aa_play
+    G = day_turn(content, tables, _G)
+    G.T.set_hand(["ambush", "march", "march"])
+    G.apply(aa_play(0))
+    t = G.core_.to_dict()["turn"]
+    assert sorted(live_args(t)) == [(KIND["first_attack_block"], TURN, 1, 1), (KIND["first_attack_block"], TURN, 2, 2)]
+    G.T.begin(["prowlers"])
+    G.T.set_phase("block")
+    G.apply(encode("sideways", 0 | (3 << 7)))
+    assert G.T.block_value(0) == 3
+    assert G.core_.to_dict()["turn"]["n_mods"] == 0
+    G.apply(encode("sideways", 0 | (3 << 7)))              # the second: Block 1 only
+    assert G.T.block_value(0) == 4
+
+
+@pytest.mark.covers("wolfhawk_deadly_aim", "effect")
+def test_deadly_aim_is_a_phase_long_modifier_lost_with_its_phase(content, tables):
+    """Deadly Aim: "Ranged / Siege phase: +1 to one Attack card" - a phase-long modifier: not
+    used in the Ranged phase, it ends with it (EV_PHASE_END), so it gives nothing later."""
+    from test_skills_handlers import game
+    g = game(content, tables, ["wolfhawk_deadly_aim"], hand=["swiftness", "march"], hero="wolfhawk")
+    g.ut.start_combat(["prowlers"])
+    g.do("use_skill", 0)
+    assert live_args(g.core.to_dict()["turn"]) == [(KIND["attack_card_bonus"], PHASE, 1, 0)]
+    g.do("next_phase")                                     # Ranged -> Block
+    assert g.core.to_dict()["turn"]["n_mods"] == 0
+
+
+@pytest.mark.covers("norowas_leadership", "effect")
+def test_leadership_is_a_combat_long_unit_ability_bonus(content, tables):
+    """Leadership: "when activating a unit: +3 to its Block" - one modifier for the Block
+    ability (arg 1), used up by the next Unit's Block; one not taken ends with the combat."""
+    from test_skills_handlers import game, PEASANT_BLOCK
+    g = game(content, tables, ["norowas_leadership"], hero="norowas")
+    g.ut.set_unit(0, "peasants")
+    g.ut.start_combat(["prowlers"])
+    g.do("next_phase")
+    g.do("use_skill", 0)
+    assert live_args(g.core.to_dict()["turn"]) == [(KIND["unit_ability_bonus"], COMBAT, 3, 1)]
+    g.activate(0, PEASANT_BLOCK)
+    assert g.ut.block_pool == [5, 0, 0, 0] and g.core.to_dict()["turn"]["n_mods"] == 0
+    g = game(content, tables, ["norowas_leadership"], hero="norowas")
+    g.ut.set_unit(0, "peasants")
+    g.ut.start_combat(["prowlers"])
+    g.do("next_phase")
+    g.do("use_skill", 0)
+    finish_combat(g.core, g.eng)
+    assert g.core.to_dict()["turn"]["n_mods"] == 0
+
+
+@pytest.mark.covers("heroic_tale", "powered")
+def test_10_6_heroic_tale_holds_for_every_unit_recruited_this_turn(content, tables):
+    """Heroic Tale powered: "Fame +1 and Reputation +1 per unit recruited this turn" - two
+    turn-long modifiers that a recruit does not use up (a second Unit would get them too)."""
+    from interaction_setup import Game, PAY_TOKEN
+    g = Game(content, tables, site="village", hand=["heroic_tale"])
+    g.ut.set_unit_offer(["peasants", "peasants"])
+    g.ut.set_turn(mana={"white": 1})
+    g.do("interact")
+    g.play(0, powered=1, pay=PAY_TOKEN["white"])
+    want = sorted([(KIND["per_recruit"], TURN, 1, 1), (KIND["per_recruit"], TURN, 1, 2)])
+    assert sorted(live_args(g.core.to_dict()["turn"])) == want
+    g.ut.set_turn(influence=8)
+    before = (g.player["reputation"], g.player["fame"])
+    g.recruit(0)
+    assert (g.player["reputation"], g.player["fame"]) == (before[0] + 1, before[1] + 1)
+    assert sorted(live_args(g.core.to_dict()["turn"])) == want
+
+
+# -- the phase-long combat effects, now subscribers of their modules (issue 12, step 3) -------------
+
+@pytest.mark.covers("burning_shield", "basic")
+def test_11_6_burning_shield_pending_is_phase_long_and_armed_is_combat_long(content, tables):
+    """Burning Shield: "Fire Block 4; if part of a successful block it can also be used as
+    Fire Attack 4 in the Attack phase" - a phase-long modifier while its pool waits; the
+    block succeeds (EV_BLOCK_COMMITTED, _fx_spells' subscriber): a combat-long one, used up
+    when the Attack phase starts (Fire Attack 4).  Unblocked, it ends with the Block phase."""
+    from test_spells_artifacts import combat
+    core, eng, sc = start(content, tables, ["burning_shield"], tokens=[1, 0, 0, 0, 0, 0])
+    T = combat(core, eng, ["prowlers"], phase="block")
+    eng.apply(play_code(0, 0, pay=RED))
+    assert live_args(core.to_dict()["turn"]) == [(KIND["block_fire_attack"], PHASE, 4, 1)]
+    eng.apply(encode("block", 0))
+    assert live_args(core.to_dict()["turn"]) == [(KIND["block_fire_attack"], COMBAT, 4, 2)]
+    while T.phase != "attack":
+        eng.apply(encode("next_phase"))
+    assert T.attack_value([0]) == 4 and core.to_dict()["turn"]["n_mods"] == 0
+    core, eng, sc = start(content, tables, ["burning_shield"], tokens=[1, 0, 0, 0, 0, 0])
+    T = combat(core, eng, ["prowlers"], phase="block")
+    eng.apply(play_code(0, 0, pay=RED))
+    eng.apply(encode("next_phase"))                    # 11.4.5: the unused block is lost
+    assert core.to_dict()["turn"]["n_mods"] == 0
+
+
+@pytest.mark.covers("burning_shield", "powered")
+def test_ll_6_7_5_exploding_shield_is_a_phase_long_destroy_on_block(content, tables):
+    """Exploding Shield: "if part of a successful block, destroy the blocked enemy" - a
+    phase-long flag the successful block uses up (the prowlers are destroyed)."""
+    from test_spells_artifacts import combat
+    core, eng, sc = start(content, tables, ["burning_shield"], time="night", tokens=[1, 0, 0, 0, 0, 1])
+    T = combat(core, eng, ["prowlers"], phase="block")
+    eng.apply(play_code(0, 1, pay=RED, pay2=BLACK))
+    assert live_args(core.to_dict()["turn"]) == [(KIND["block_destroy"], PHASE, 1, 0)]
+    eng.apply(encode("block", 0))
+    assert "defeated" in T.enemy(0)["flags"] and core.to_dict()["turn"]["n_mods"] == 0
+
+
+@pytest.mark.covers("bow_of_starsdawn", "basic")
+def test_11_5_bow_of_starsdawn_fame_is_a_phase_long_modifier_counted_at_the_phase_end(content, tables):
+    """Bow of Starsdawn: "Fame +1 per enemy defeated in this combat phase" - a phase-long
+    modifier; at the end of the Ranged phase (EV_PHASE_END, _fx_artifacts' subscriber) the
+    Fame for the prowlers defeated in it, then the modifier is gone."""
+    from test_spells_artifacts import combat, player
+    core, eng, sc = start(content, tables, ["bow_of_starsdawn", "march", "rage"])
+    T = combat(core, eng, ["prowlers"])
+    fame0 = player(core)["fame"]
+    eng.apply(play_code(0, 0))
+    assert live_args(core.to_dict()["turn"]) == [(KIND["phase_defeat_fame"], PHASE, 1, 0)]
+    eng.apply(encode("choose", 0))
+    eng.apply(encode("choose", 0))
+    eng.apply(encode("attack", 1))
+    assert player(core)["fame"] == fame0 + 2
+    eng.apply(encode("next_phase"))
+    assert player(core)["fame"] == fame0 + 3 and core.to_dict()["turn"]["n_mods"] == 0

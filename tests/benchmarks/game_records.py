@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from mksim.runner import GameConfig, _play_state, _policy  # noqa: E402
 from mksim.fixtures import MOD_KINDS  # noqa: E402
+from mksim._state import PHASE_NAMES  # noqa: E402
 
 SCENARIOS = ("first-reconnaissance", "solo-conquest")
 HEROES = ("arythea", "goldyx", "norowas", "tovak", "wolfhawk")
@@ -66,7 +67,14 @@ _LEGACY = {("ignore_site_fort", None): "ignore_site_fort", ("unit_attack_block",
            ("reveal_distance", None): "reveal_distance", ("explore_range", None): "explore_range",
            ("draw_per_heal", None): "draw_per_heal", ("cure", None): "cure_draw",
            ("attacks_coldfire", None): "attacks_coldfire", ("attacks_siege", None): "attacks_siege",
-           ("sword_fame", None): "sword_fame", ("dodge_attack", None): "dodge_attack"}
+           ("sword_fame", None): "sword_fame", ("dodge_attack", None): "dodge_attack",
+           # the next-card / used-up / phase-long bonuses, same rule
+           ("card_bonus", None): "concentration", ("move_bonus", None): "move_bonus",
+           ("first_attack_block", 1): "ambush_attack", ("first_attack_block", 2): "ambush_block",
+           ("attack_card_bonus", None): "deadly_aim", ("unit_ability_bonus", None): "leadership_value",
+           ("per_recruit", 1): "heroic_rep", ("per_recruit", 2): "heroic_fame",
+           ("phase_defeat_fame", None): "bow_fame", ("block_fire_attack", 1): "burning_pending",
+           ("block_fire_attack", 2): "burning_armed", ("block_destroy", None): "exploding_pending"}
 LEGACY_MOD_FIELDS = {(MOD_KINDS.index(name), arg): field for (name, arg), field in _LEGACY.items()}
 #: kinds that were one bit field: kind -> (field, {arg: bit}); the field is the OR of the
 #: bits of its live modifiers (mana colours red 0 .. gold 4, black 5; elements physical 0,
@@ -74,9 +82,18 @@ LEGACY_MOD_FIELDS = {(MOD_KINDS.index(name), arg): field for (name, arg), field 
 LEGACY_MOD_BITS = {MOD_KINDS.index("mana_anytime"): ("mana_anytime", {4 + 1: 1, 5 + 1: 2}),
                    MOD_KINDS.index("endless_mana"): ("endless_mana", {c + 1: 1 << c for c in range(6)}),
                    MOD_KINDS.index("influence_block"): ("influence_block", {e + 1: 1 << e for e in range(3)})}
+_K = MOD_KINDS.index
+#: Fields that were not a sum of values: field -> (kind, how): "flag" 1 if one of that kind
+#: and arg lives (Tirelessness powered's every-card flag: arg 1), "arg" the live one's arg
+#: (Leadership's ability kind), "phase" the state's phase while one lives (Deadly Aim's
+#: phase: its modifier lasts that phase).
+LEGACY_MOD_DERIVED = {"move_bonus_all": ((_K("move_bonus"), 1), "flag"),
+                      "leadership_kind": ((_K("unit_ability_bonus"), None), "arg"),
+                      "deadly_aim_phase": ((_K("attack_card_bonus"), None), "phase"),
+                      "bow_phase": ((_K("phase_defeat_fame"), None), "phase")}
 
 
-def legacy_turn(turn: dict) -> dict:
+def legacy_turn(turn: dict, phase=None) -> dict:
     """``turn`` with the modifier array written as the fields it replaced (see above)."""
     t = dict(turn)
     live = t["mods"][:t["n_mods"]]
@@ -87,6 +104,9 @@ def legacy_turn(turn: dict) -> dict:
         for m in live:
             if m["kind"] == kind:
                 t[field] |= bits[m["arg"]]
+    for field, ((kind, arg), how) in LEGACY_MOD_DERIVED.items():
+        ms = [m for m in live if m["kind"] == kind and arg in (None, m["arg"])]
+        t[field] = 0 if not ms else 1 if how == "flag" else ms[0]["arg"] if how == "arg" else phase
     if all((m["kind"], None) in LEGACY_MOD_FIELDS or (m["kind"], m["arg"]) in LEGACY_MOD_FIELDS
            or m["kind"] in LEGACY_MOD_BITS for m in live):
         del t["mods"], t["n_mods"]
@@ -98,7 +118,8 @@ def digest(d: dict) -> str:
     if isinstance(d.get("rng"), list):
         d["rng"] = d["rng"][:SOLO_STREAMS]
     if "mods" in d.get("turn", {}):
-        d["turn"] = legacy_turn(d["turn"])
+        ph = d.get("phase")
+        d["turn"] = legacy_turn(d["turn"], PHASE_NAMES.index(ph) if isinstance(ph, str) else ph)
     return hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()[:24]
 
 

@@ -812,7 +812,8 @@ def test_ambush_powered_move_4_first_attack_card_plus_2_once(G):
     G.apply(play_code(0))
     G.choose(0)
     assert pool(G)[MELEE] == [6, 0, 0, 0]
-    assert turn(G)["ambush_block"] == 0 and turn(G)["ambush_attack"] == 0
+    t = turn(G)                                        # both halves used up (issue 12 modifiers)
+    assert [m["kind"] for m in t["mods"][:t["n_mods"]]] == []
 
 
 # -- Counterattack powered (cards.csv #287; 11.6.6, LL-6.1.6) ---------------------------------------
