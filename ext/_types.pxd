@@ -264,7 +264,13 @@ cdef enum ModKind:             # what a modifier changes (Modifier.value is how 
     MK_EXPLORE_DISCOUNT = 4    # exploring costs value less Move (Hawk Eyes at Night; 9.8.3)
     MK_BLOCKED_ARMOR_ONE = 5   # an enemy whose attacks are all blocked has Armor 1 (Disease, LL-6.1.6)
     MK_HAND_LIMIT_ENDS_IN = 6  # Hand limit + value at this turn's draw if it ends in terrain arg - 1 (Mountain Lore, 13.7.2)
-    NUM_MOD_KINDS = 7
+    # interactive skills (8.2.2): round-scoped, owned by the skill's owner, ended at the
+    # start of the owner's next turn (interactive_turn_start) or the round's end (14.1.3)
+    MK_WEATHER_OTHERS = 7      # other players' terrain costs + value, a raise stops at arg (Prayer of Weather)
+    MK_MANA_EXPLOIT = 8        # others take a Wound using mana not of colour arg - 1 (Mana Exploit)
+    MK_EXPLOIT_STRUCK = 9      # turn: colours (bits) of mana owner used under Mana Exploit; arg bits: Wound taken
+    MK_HOWL_OTHERS = 10        # other players' Units' Attack and Block - value (Wolf's Howl)
+    NUM_MOD_KINDS = 11
 
 cdef enum ModScope:            # when a modifier expires (the lifecycle event that ends it)
     MS_NEXT_CARD = 0           # the next card played (EV_CARD_PLAYED)
