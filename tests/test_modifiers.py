@@ -107,8 +107,9 @@ def test_modifiers_round_trip_through_a_fixture():
 
 def test_a_fixture_modifier_of_no_kind_is_refused():
     g, d = with_mod()
-    d["turn"]["mods"][0]["kind"] = 9
-    with pytest.raises(fixtures.FixtureError, match=r"turn\.mods\[0\]\.kind: 9 is out of range"):
+    bad = len(fixtures.MOD_KINDS)                       # one past the last kind
+    d["turn"]["mods"][0]["kind"] = bad
+    with pytest.raises(fixtures.FixtureError, match=rf"turn\.mods\[0\]\.kind: {bad} is out of range"):
         g.state_from_dict(d)
     g, d = with_mod()
     d["turn"]["n_mods"] = 9
