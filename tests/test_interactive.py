@@ -275,3 +275,44 @@ def test_8_2_2_wolfs_howl_sideways_bonus_for_wolfhawk_and_minus_1_for_the_others
     assert sum(c.to_dict()["combat"]["block"]) == 2
     next_turn(s)
     assert s.current_player() == 0 and live(s, "howl_others") == []
+
+
+# -- another player's keep (10.7.3.5, 11.1.2) -------------------------------------------------
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_10_7_3_5_assault_on_another_players_keep_without_its_owner(content, seed):
+    """Tovak moves into Goldyx's keep while Goldyx is elsewhere: an assault (Reputation -1)
+    on one grey enemy drawn as the fortified garrison; defeating it gives half its Fame,
+    rounded up, and the keep becomes Tovak's (Goldyx's Shield replaced)."""
+    from mksim import content as C
+    from mksim._combat import CombatTester
+    g, s = turn_of(["tovak", "goldyx"], "tovak", seed=seed, hand=["march", "stamina"])
+    r = Rules(s.core)
+    pos = s.to_dict()["players"][0]["position"]
+    keep = [h for h in r.neighbours(pos) if h >= 0][0]
+    r.set_hex(keep, terrain=PLAINS, site=C.SITE_IDS.index("keep"), tokens=[], flags=1, owner=1)  # conquered
+    r.set_position(pos, 1)
+    for h in r.neighbours(pos):                                    # Goldyx not in his keep
+        if h >= 0 and h != keep and r.move_cost(h) >= 0:
+            r.set_position(h, 1)
+            break
+    rep, fame = s.to_dict()["players"][0]["reputation"], s.to_dict()["players"][0]["fame"]
+    s.apply(int([a for a in s.legal_actions() if kind(a) == KIND["play"]][0]))     # March: Move 2
+    s.apply(encode("move", r.neighbours(pos).index(keep)))
+    d = s.to_dict()
+    assert d["combat"]["active"] and d["combat"]["n_enemies"] == 1
+    e = d["combat"]["enemies"][0]
+    grey = {x["id"]: x for x in content["enemies"] if x["colour"] == "grey"}
+    assert e["enemy"] in grey and e["hex"] == -1 and "site_fortified" in e["flags"]
+    assert d["players"][0]["reputation"] == rep - 1                # 11.1.1
+    T = CombatTester(s.core)
+    T.set_phase("attack")
+    T.set_attack("melee", "physical", 30)
+    assert T.resolve_attack([0]) == 1
+    s.apply(encode("next_phase"))                                  # the combat ends (11.12)
+    d = s.to_dict()
+    f = grey[e["enemy"]]["fame"]
+    assert d["players"][0]["fame"] == fame + (f + 1) // 2            # half, rounded up
+    hx = [h for t in d["map"]["tiles"] for h in t["hexes"] if h["index"] == keep][0]
+    assert hx["owner"] == 0 and "conquered" in hx["flags"]
+    assert d["players"][1]["fame"] == 0
