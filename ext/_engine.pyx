@@ -11,7 +11,7 @@ from libc.stdint cimport int32_t, int16_t, int8_t, uint8_t, uint16_t, uint32_t, 
 
 from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_UNIT_ATTACK_BLOCK,
     MK_RECRUIT_DISCOUNT, MK_EXPLORE_DISCOUNT, MK_BLOCKED_ARMOR_ONE, MK_HAND_LIMIT_ENDS_IN, NUM_MOD_KINDS, MS_NEXT_CARD, MS_PHASE,
-    MS_COMBAT, MS_TURN, MS_ROUND, NUM_MOD_SCOPES, MK_WEATHER_OTHERS, MK_MANA_EXPLOIT, MK_EXPLOIT_STRUCK, MK_HOWL_OTHERS)
+    MS_COMBAT, MS_TURN, MS_ROUND, NUM_MOD_SCOPES, MK_WEATHER_OTHERS, MK_MANA_EXPLOIT, MK_EXPLOIT_STRUCK, MK_HOWL_OTHERS, MK_MANA_CURSE)
 from mksim._modifiers cimport (mod_sum_others, mod_find_others, mod_find_owned, interactive_turn_start,
     mod_sum_arg, mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
     mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
@@ -833,7 +833,7 @@ cdef void pay_take(GameState* gs, int pay, int colour=-1) noexcept nogil:
     cdef int die
     gs.players[gs.current].stats.mana_used += 1                # results store (pay_save keeps it)
     if gs.n_players > 1 and gs.turn.n_mods:
-        exploit_mana_used(gs, pay_colour(gs, pay))             # Mana Exploit of another player
+        exploit_mana_used(gs, pay_colour(gs, pay))             # Mana Exploit / Curse of another player
     if pay < PAY_CRYSTAL:
         if not (gs.turn.endless_mana >> pay) & 1:              # Rings: an endless supply
             gs.turn.mana_tokens[pay] -= 1
@@ -875,6 +875,10 @@ cdef int source_dice_allowed(const GameState* gs) noexcept nogil:
 # Wounds taken after the action (exploit_deliver, from c_apply): trial payments
 # (playable_after_paying) undo the mark with the payment and never deal a Wound.
 
+cdef enum:
+    CURSE_BIT = 6              # MK_EXPLOIT_STRUCK bit of Mana Curse's Wound this turn
+
+
 cdef int exploit_struck(const GameState* gs) noexcept nogil:
     cdef int i
     if gs.turn.n_mods == 0:
@@ -893,16 +897,29 @@ cdef void exploit_restore(GameState* gs, const PaySnap* sn) noexcept nogil:
 
 
 cdef void exploit_mana_used(GameState* gs, int colour) noexcept nogil:
-    cdef int i = mod_find_others(&gs.turn, MK_MANA_EXPLOIT, gs.current)
-    if i < 0 or colour < 0 or colour == gs.turn.mods[i].arg - 1:
+    """Mana of `colour` used: the Wounds due for it (Mana Exploit: bit colour; Mana Curse of
+    another player, powered Mana Claim: bit CURSE_BIT, "max 1 per turn")."""
+    cdef int i = mod_find_others(&gs.turn, MK_MANA_EXPLOIT, gs.current), bit = -1, k
+    if colour < 0:
         return
-    i = mod_find_owned(&gs.turn, MK_EXPLOIT_STRUCK, gs.current)
+    if i >= 0 and colour != gs.turn.mods[i].arg - 1:
+        bit = colour
+    for k in range(gs.turn.n_mods):
+        if gs.turn.mods[k].kind == MK_MANA_CURSE and gs.turn.mods[k].owner != gs.current \
+                and gs.turn.mods[k].arg - 1 == colour:
+            exploit_mark(gs, CURSE_BIT)
+    if bit >= 0:
+        exploit_mark(gs, bit)
+
+
+cdef void exploit_mark(GameState* gs, int bit) noexcept nogil:
+    cdef int i = mod_find_owned(&gs.turn, MK_EXPLOIT_STRUCK, gs.current)
     if i < 0:
         if mod_add(&gs.turn, MK_EXPLOIT_STRUCK, MS_TURN, 0, 0, -1, gs.current) < 0:
             set_error(gs, ERR_CAPACITY, 8, gs.turn.resolving_card)
             return
         i = gs.turn.n_mods - 1
-    gs.turn.mods[i].value = <int8_t>(gs.turn.mods[i].value | (1 << colour))
+    gs.turn.mods[i].value = <int8_t>(gs.turn.mods[i].value | (1 << bit))
 
 
 cdef void exploit_deliver(GameState* gs, const EngineStatics* es) noexcept nogil:
@@ -917,7 +934,7 @@ cdef void exploit_deliver(GameState* gs, const EngineStatics* es) noexcept nogil
     if due == 0:
         return
     gs.turn.mods[i].arg = <int8_t>(gs.turn.mods[i].arg | due)
-    for c in range(NUM_COLOURS):
+    for c in range(CURSE_BIT + 1):
         if (due >> c) & 1:
             take_wounds(gs, es, &gs.players[gs.current], 1)
 

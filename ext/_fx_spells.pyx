@@ -25,7 +25,8 @@ from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_
 from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
     mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
-from mksim._engine cimport give_mod, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
+from mksim._engine cimport give_mod, give_mod_arg, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
+from mksim._types cimport MK_MANA_CURSE
 from mksim._types cimport (GameState, Player, Unit, CombatEnemy, MAX_UNITS as MAX_UNITS_, CE_DEFEATED, CE_GONE,
                            CE_NO_ATTACK, RED, BLUE, WHITE, GREEN, GOLD, BLACK, DAY, NIGHT, FOREST, DESERT, MELEE,
                            RANGED, SIEGE, PHYSICAL, FIRE, ICE, MAX_HEXES, MAX_PATH, NUM_TERRAINS, deeds_rng,
@@ -648,12 +649,41 @@ cdef int mana_radiance(GameState* gs, const EngineStatics* es, const Statics* st
 cdef int mana_meltdown(GameState* gs, const EngineStatics* es, const Statics* st,
                        int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
-    # Each other player loses a random crystal (or takes a Wound): with no other player
-    # (solo) it does nothing; with others it is not implemented.
-    if gs.n_players > 1:                                    # issue 12: a named error
-        set_error(gs, ERR_HEROES, HEROES_INTERACTIVE_SPELL, gs.turn.resolving_card)
-        return RES_ERROR
+    cdef int q, k, n, c
+    cdef uint64_t lost = 0
+    # Each other player loses a random crystal (each of their crystals equally likely,
+    # STREAM_REWARDS); a player with no crystal takes a Wound instead (12.1.1).  You may
+    # take one of the lost crystals (stage 1, ASK_COLOUR: a lost colour, or ASK_DONE).
+    # With no other player (solo) it does nothing.
+    if choice >= 0:
+        if choice != ASK_DONE:
+            gain_crystal(&gs.players[p], gs, choice)       # 5.3.2
+        return RES_DONE
+    for q in range(gs.n_players):
+        if q == p:
+            continue
+        n = 0
+        for c in range(4):
+            n += gs.players[q].crystals[c]
+        if n == 0:
+            take_wounds(gs, es, &gs.players[q], 1)          # not the acting hero's
+            continue
+        k = <int>rng_below(&gs.rng[<int>STREAM_REWARDS], <uint32_t>n)
+        for c in range(4):
+            if k < gs.players[q].crystals[c]:
+                break
+            k -= gs.players[q].crystals[c]
+        gs.players[q].crystals[c] -= 1
+        lost |= (<uint64_t>1) << c
+    if lost:
+        return ask(gs, row, 1, ASK_COLOUR, lost | ((<uint64_t>1) << ASK_DONE))
     return RES_DONE
+
+
+cdef bint mana_meltdown_pending(const GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
+        PendingCheck* c) noexcept nogil:
+    # stage 1: a lost crystal's colour, or none
+    return pc_stage(c, gs, 1) or pc_asks(c, ASK_COLOUR, 4, True)
 
 
 cdef int mind_read(GameState* gs, const EngineStatics* es, const Statics* st,
@@ -814,11 +844,10 @@ cdef int mana_claim(GameState* gs, const EngineStatics* es, const Statics* st,
     # Take a basic-colour die from the Source and keep it until the round ends (it is
     # not the turn's Source die, 5.5.2 [R]): `now` tokens of its colour now (option 0) or
     # `per_turn` at the start of each of your later turns this round (option 1).
-    # Mana Curse with other players (their Wounds) is not implemented: a named error.
+    # Mana Curse (curse=1): also until the round's end another player who uses mana of
+    # that colour takes a Wound, at most one a turn (MK_MANA_CURSE, round-long;
+    # exploit_mana_used in ext/_engine.pyx).  Solo: nobody to act on.
     # Stage 0: the die (ASK_DIE); stage 1: the option.  hvars[0] = colour.
-    if a[2] and gs.n_players > 1:                           # issue 12: a named error
-        set_error(gs, ERR_HEROES, HEROES_INTERACTIVE_SPELL, gs.turn.resolving_card)
-        return RES_ERROR
     if choice < 0:
         return ask(gs, row, 0, ASK_DIE, claim_dice(gs))
     if gs.turn.handler_stage == 0:
@@ -829,6 +858,9 @@ cdef int mana_claim(GameState* gs, const EngineStatics* es, const Statics* st,
         gs.n_dice -= 1
         gs.dice_taken = <uint8_t>((gs.dice_taken & ((1 << choice) - 1)) | ((gs.dice_taken >> (choice + 1)) << choice))
         gs.turn.dice_kept = <uint8_t>((gs.turn.dice_kept & ((1 << choice) - 1)) | ((gs.turn.dice_kept >> (choice + 1)) << choice))
+        if a[2] and gs.n_players > 1 and not give_mod_arg(gs, p, MK_MANA_CURSE, MS_ROUND, 1,
+                                                           gs.turn.hvars[0] + 1, MOD_SET):
+            return RES_ERROR
         return ask(gs, row, 1, ASK_OPTION, 3)
     if choice == 0:
         gs.turn.mana_tokens[gs.turn.hvars[0]] += a[0]
@@ -1156,7 +1188,7 @@ entry(b"call_to_arms", b"", call_to_arms, call_to_arms_playable, call_to_arms_pe
 entry(b"recruit_free_from_offer", b"", recruit_free_from_offer,
       recruit_free_from_offer_playable, recruit_free_from_offer_pending)
 entry(b"mana_radiance", b"crystals", mana_radiance, special_now_playable, colour_pick_pending)
-entry(b"mana_meltdown", b"", mana_meltdown, special_now_playable)
+entry(b"mana_meltdown", b"", mana_meltdown, special_now_playable, mana_meltdown_pending)
 entry(b"mind_read", b"steal", mind_read, special_now_playable, colour_pick_pending)
 entry(b"offering_discard", b"max_cards", offering_discard,
       offering_discard_playable, offering_discard_pending)

@@ -270,7 +270,8 @@ cdef enum ModKind:             # what a modifier changes (Modifier.value is how 
     MK_MANA_EXPLOIT = 8        # others take a Wound using mana not of colour arg - 1 (Mana Exploit)
     MK_EXPLOIT_STRUCK = 9      # turn: colours (bits) of mana owner used under Mana Exploit; arg bits: Wound taken
     MK_HOWL_OTHERS = 10        # other players' Units' Attack and Block - value (Wolf's Howl)
-    NUM_MOD_KINDS = 11
+    MK_MANA_CURSE = 11         # round: others take a Wound (1 a turn) using mana of colour arg - 1 (Mana Curse)
+    NUM_MOD_KINDS = 12
 
 cdef enum ModScope:            # when a modifier expires (the lifecycle event that ends it)
     MS_NEXT_CARD = 0           # the next card played (EV_CARD_PLAYED)

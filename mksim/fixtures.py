@@ -1460,7 +1460,7 @@ def _check_rules(values: dict, rules: dict, sizes: _Sizes, path: str) -> None:
 #: counts are checked against the C enums by tests/test_modifiers.py
 MOD_KINDS = ("none", "ignore_site_fort", "unit_attack_block", "recruit_discount", "explore_discount",
              "blocked_armor_one", "hand_limit_ends_in",
-             "weather_others", "mana_exploit", "exploit_struck", "howl_others")
+             "weather_others", "mana_exploit", "exploit_struck", "howl_others", "mana_curse")
 MOD_SCOPES = ("next_card", "phase", "combat", "turn", "round")
 MAX_MODS = 8
 

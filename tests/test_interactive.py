@@ -316,3 +316,69 @@ def test_10_7_3_5_assault_on_another_players_keep_without_its_owner(content, see
     hx = [h for t in d["map"]["tiles"] for h in t["hexes"] if h["index"] == keep][0]
     assert hx["owner"] == 0 and "conquered" in hx["flags"]
     assert d["players"][1]["fame"] == 0
+
+
+# -- interactive Spells (19.7.1) --------------------------------------------------------------
+
+def give_spell(d, seat, card):
+    """Move `card` from the Spell deck (or offer: the deck's top card takes its place) into
+    the seat's hand."""
+    if card in d["spell_deck"]:
+        d["spell_deck"].remove(card)
+    else:
+        k = d["spell_offer"].index(card)
+        d["spell_offer"][k] = d["spell_deck"].pop(0)
+    d["players"][seat]["hand"].append(card)
+
+
+def spell_turn(heroes, seat_hero, card, tokens, seed=3, **player):
+    g, s = turn_of(heroes, seat_hero, seed=seed, hand=["march"], **player)
+    d = s.to_dict()
+    seat = list(heroes).index(seat_hero)
+    give_spell(d, seat, card)
+    d["turn"]["mana_tokens"] = tokens
+    return g, g.state_from_dict(d), seat
+
+
+@pytest.mark.covers("mana_meltdown", "basic")
+def test_19_7_1_mana_meltdown_others_lose_a_random_crystal_or_take_a_wound():
+    """3 heroes: Tovak holds 2 blue crystals, Goldyx none.  Arythea's Mana Meltdown: Tovak
+    loses a blue crystal, Goldyx takes a Wound; Arythea may take the lost crystal."""
+    g, s, me = spell_turn(["arythea", "tovak", "goldyx"], "arythea", "mana_meltdown", {"red": 1})
+    s = edit(g, s, 1, crystals={"red": 0, "blue": 2, "white": 0, "green": 0})
+    s = edit(g, s, 2, crystals={"red": 0, "blue": 0, "white": 0, "green": 0})
+    w2 = wounds_in_hand(s, 2)
+    spell = [int(a) for a in s.legal_actions() if kind(a) == KIND["play"] and (int(a) & 127) == 1]
+    s.apply(spell[0])
+    d = s.to_dict()
+    assert d["players"][1]["crystals"]["blue"] == 1
+    assert wounds_in_hand(s, 2) == w2 + 1
+    assert sorted(describe(int(a)) for a in s.legal_actions()) == ["choose(1)", "choose(63)"]
+    s.apply(encode("choose", BLUE))
+    assert s.to_dict()["players"][0]["crystals"]["blue"] == 1
+    assert wounds_in_hand(s, 0) == 0
+
+
+@pytest.mark.covers("mana_claim", "powered")
+def test_19_7_1_mana_curse_wounds_another_player_once_a_turn_using_that_colour():
+    """Goldyx casts Mana Curse at Night on a blue die; Tovak then takes one Wound for blue
+    mana (a second blue one that turn: no more), none for red."""
+    g, s, me = spell_turn(["goldyx", "tovak"], "goldyx", "mana_claim", {"blue": 1, "black": 1})
+    d = s.to_dict()
+    d["time"] = "night"
+    d["source"]["dice"] = ["blue", "red", "white", "green"]
+    s = g.state_from_dict(d)
+    s.apply(encode("play", 1 | (1 << 7) | (BLUE << 8) | (BLACK << 13)))   # blue + black tokens
+    s.apply(encode("choose", 0))                                   # the blue die
+    s.apply(encode("choose", 0))                                   # 3 blue mana now
+    assert [(m["owner"], m["arg"]) for m in live(s, "mana_curse")] == [(0, BLUE + 1)]
+    next_turn(s)
+    assert s.current_player() == 1
+    s = edit(g, s, 1, hand=["stamina", "stamina", "improvisation"],
+             crystals={"red": 1, "blue": 2, "white": 0, "green": 0})
+    w = wounds_in_hand(s, 1)
+    s.apply(powered_plays(s, PAY_CRYSTAL + BLUE)[0])
+    assert wounds_in_hand(s, 1) == w + 1
+    s.apply(powered_plays(s, PAY_CRYSTAL + BLUE)[0])
+    assert wounds_in_hand(s, 1) == w + 1                           # max 1 per turn
+    assert wounds_in_hand(s, 0) == 0
