@@ -790,12 +790,14 @@ cdef int energy_flow(GameState* gs, const EngineStatics* es, const Statics* st,
     cdef Player* pl = &gs.players[p]
     cdef uint64_t options = 0
     cdef int i, card
-    # Ready one of your spent Units (heal=1: and heal it; ASK_OPTION = unit slot).  The
-    # other players' Units (spent if level <= opponent_max_level) need their owners'
-    # states: with more than one player a named error.
-    if gs.n_players > 1:                                    # issue 12: a named error
-        set_error(gs, ERR_HEROES, HEROES_INTERACTIVE_SPELL, gs.turn.resolving_card)
-        return RES_ERROR
+    # Ready one of your spent Units (heal=1: and heal it; stage 0, ASK_OPTION = unit slot).
+    # Then you may spend one ready Unit of level <= opponent_max_level of each other
+    # player (19.7.1; stage 1, ASK_OPTION = that player's unit slot or ASK_DONE,
+    # hvars[0] = the seat asked about, in seat order; your choice, not theirs).
+    if choice >= 0 and gs.turn.handler_stage == 1:
+        if choice != ASK_DONE:
+            gs.players[gs.turn.hvars[0]].units[choice].ready = 0    # spent (7.2.2)
+        return energy_flow_others(gs, es, p, row, gs.turn.hvars[0] + 1)
     if choice < 0:
         for i in range(MAX_UNITS_):
             if pl.units[i].card >= 0 and not pl.units[i].ready:
@@ -805,6 +807,32 @@ cdef int energy_flow(GameState* gs, const EngineStatics* es, const Statics* st,
     if a[0] and pl.units[choice].wounds > 0:
         pl.units[choice].wounds = 0                          # 12.3.4
         unit_healed(gs, p, choice)
+    return energy_flow_others(gs, es, p, row, 0)
+
+
+cdef uint64_t energy_flow_targets(const GameState* gs, const EngineStatics* es, int q, int max_level) noexcept nogil:
+    """Energy Flow / Steal: player q's ready Units of level <= max_level (slots, bits)."""
+    cdef uint64_t bits = 0
+    cdef int i
+    for i in range(MAX_UNITS_):
+        if gs.players[q].units[i].card >= 0 and gs.players[q].units[i].ready \
+                and unit_level(es, gs.players[q].units[i].card) <= max_level:
+            bits |= (<uint64_t>1) << i
+    return bits
+
+
+cdef int energy_flow_others(GameState* gs, const EngineStatics* es, int p, int row, int first) noexcept nogil:
+    """Ask about the next other player from seat `first` on with a Unit to spend."""
+    cdef const int32_t* a = row_args(es, row)
+    cdef uint64_t opts
+    cdef int q
+    for q in range(first, gs.n_players):
+        if q == p:
+            continue
+        opts = energy_flow_targets(gs, es, q, a[1])
+        if opts:
+            gs.turn.hvars[0] = <int16_t>q
+            return ask(gs, row, 1, ASK_OPTION, opts | ((<uint64_t>1) << ASK_DONE))
     return RES_DONE
 
 
@@ -1121,8 +1149,15 @@ cdef bint sacrifice_pending(const GameState* gs, const EngineStatics* es, const 
 cdef bint energy_flow_pending(const GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
                               PendingCheck* c) noexcept nogil:
     cdef const Player* pl = &gs.players[p]
-    # option = unit slot
-    return pc_stage(c, gs, 0) or pc_asks(c, ASK_OPTION, MAX_UNITS_) or pc_subset(c, gs, held_unit_slots(pl))
+    # stage 0: option = own unit slot; stage 1: hvars[0] = another seat, option = its slot
+    if pc_stage(c, gs, 1):
+        return True
+    if gs.turn.handler_stage == 1:
+        if pc_hvar(c, gs, 0, 0, gs.n_players - 1):
+            return True
+        return pc_asks(c, ASK_OPTION, MAX_UNITS_, True) \
+            or pc_subset(c, gs, held_unit_slots(&gs.players[gs.turn.hvars[0]]) | ((<uint64_t>1) << ASK_DONE))
+    return pc_asks(c, ASK_OPTION, MAX_UNITS_) or pc_subset(c, gs, held_unit_slots(pl))
 
 
 cdef bint mana_claim_pending(const GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,

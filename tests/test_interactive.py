@@ -382,3 +382,21 @@ def test_19_7_1_mana_curse_wounds_another_player_once_a_turn_using_that_colour()
     s.apply(powered_plays(s, PAY_CRYSTAL + BLUE)[0])
     assert wounds_in_hand(s, 1) == w + 1                           # max 1 per turn
     assert wounds_in_hand(s, 0) == 0
+
+
+@pytest.mark.covers("energy_flow", "basic")
+def test_19_7_1_energy_flow_readies_yours_and_may_spend_one_level_1_2_unit_of_each_other():
+    """3 heroes: Norowas readies his spent Peasants; he may spend Tovak's ready Peasants
+    (level I) - not Goldyx's Fire Golems (level III) - and chooses to."""
+    g, s, me = spell_turn(["norowas", "tovak", "goldyx"], "norowas", "energy_flow", {"green": 1},
+                          units=[{"unit": "peasants", "ready": False}])
+    s = edit(g, s, 1, units=[{"unit": "peasants"}])
+    s = edit(g, s, 2, units=[{"unit": "fire_golems"}])
+    s.apply(encode("play", 1 | (GREEN << 8) | (PAY_NONE << 13)))
+    s.apply(encode("choose", 0))                                   # ready my Peasants
+    assert s.to_dict()["players"][0]["units"][0]["ready"]
+    assert sorted(describe(int(a)) for a in s.legal_actions()) == ["choose(0)", "choose(63)"]
+    s.apply(encode("choose", 0))                                   # spend Tovak's
+    d = s.to_dict()
+    assert not d["players"][1]["units"][0]["ready"] and d["players"][2]["units"][0]["ready"]
+    assert s.current_player() == 0 and not any(kind(a) == KIND["choose"] for a in s.legal_actions())
