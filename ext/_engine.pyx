@@ -2086,6 +2086,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         gs.turn.ask = ASK_NONE
         gs.turn.ask_options = 0
         res = run_handler(gs, es, st, p, row, arg)
+        p = gs.current                                           # a question put to another seat is over
         if res == RES_DONE:
             res = run_effects(gs, es, st, p)
         if res == RES_DONE and gs.phase == PH_TACTICS:

@@ -690,15 +690,76 @@ cdef int mind_read(GameState* gs, const EngineStatics* es, const Statics* st,
                    int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     cdef Player* pl = &gs.players[p]
-    # Choose a colour, gain a crystal of it; the other players' discards need their
-    # decisions (not implemented: a named error with more than one player).
-    if gs.n_players > 1:                                    # issue 12: a named error
-        set_error(gs, ERR_HEROES, HEROES_INTERACTIVE_SPELL, gs.turn.resolving_card)
-        return RES_ERROR
+    cdef int card, q
+    # Choose a colour, gain a crystal of it (stage 0, ASK_COLOUR); then each other player
+    # discards a Spell or Action card of that colour from hand or reveals a hand without
+    # one (19.7.1).  The discard is THAT player's decision: the question is put to their
+    # seat (gs.current = the seat asked, gs.turn_player = the caster; docs/engine.md
+    # "Questions to another player"), stage 1, ASK_HAND_CARD; hvars[0] = the colour,
+    # hvars[1] = the seat asked, hvars[2] = seats (bits) who discarded an Action card.
+    # A hand without one is revealed (public: nothing to record) and nobody is asked.
+    # Mind Steal (steal=1) taking one of those Action cards into the caster's hand stays
+    # a named error (ERR_HEROES) when there is one to take.
     if choice < 0:
         return ask(gs, row, 0, ASK_COLOUR, 0xF)
-    gain_crystal(pl, gs, choice)
+    if gs.turn.handler_stage == 0:
+        gain_crystal(pl, gs, choice)
+        gs.turn.hvars[0] = <int16_t>choice
+        gs.turn.hvars[2] = 0
+        return mind_read_next(gs, es, row, 0)
+    q = gs.turn.hvars[1]                                    # p == q: the seat asked answers
+    card = gs.players[q].hand[choice]
+    remove_at(gs.players[q].hand, &gs.players[q].n_hand, choice)
+    push_card(gs.players[q].discard, &gs.players[q].n_discard, MAX_DISCARD_CARDS, card)
+    if card_deck(es, card) != DECK_SPELL:
+        gs.turn.hvars[2] = <int16_t>(gs.turn.hvars[2] | (1 << q))
+    return mind_read_next(gs, es, row, q + 1)
+
+
+cdef uint64_t mind_read_cards(const GameState* gs, const EngineStatics* es, int q, int colour) noexcept nogil:
+    """Mind Read: player q's hand cards (bits) that are a Spell or Action of `colour`."""
+    cdef uint64_t bits = 0
+    cdef int i, card, deck
+    for i in range(gs.players[q].n_hand):
+        card = gs.players[q].hand[i]
+        deck = card_deck(es, card)
+        if (deck == DECK_BASIC or deck == DECK_AA or deck == DECK_SPELL) and card_colour(es, card) == colour \
+                and i < ASK_DONE:
+            bits |= (<uint64_t>1) << i
+    return bits
+
+
+cdef int mind_read_next(GameState* gs, const EngineStatics* es, int row, int first) noexcept nogil:
+    """Put the discard to the next other seat from `first` on that holds such a card; when
+    none is left, the decision is the caster's again."""
+    cdef const int32_t* a = row_args(es, row)
+    cdef int q, caster = gs.turn_player
+    cdef uint64_t opts
+    for q in range(first, gs.n_players):
+        if q == caster:
+            continue
+        opts = mind_read_cards(gs, es, q, gs.turn.hvars[0])
+        if opts:
+            gs.turn.hvars[1] = <int16_t>q
+            gs.current = <int8_t>q                          # the question is that seat's
+            return ask(gs, row, 1, ASK_HAND_CARD, opts)
+    gs.current = <int8_t>caster
+    if a[0] and gs.turn.hvars[2]:                           # issue 12: a named error
+        set_error(gs, ERR_HEROES, HEROES_INTERACTIVE_SPELL, gs.turn.resolving_card)
+        return RES_ERROR
     return RES_DONE
+
+
+cdef bint mind_read_pending(const GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
+        PendingCheck* c) noexcept nogil:
+    # stage 0: the colour; stage 1: hvars[0] colour, hvars[1] = the seat asked (= current)
+    if pc_stage(c, gs, 1):
+        return True
+    if gs.turn.handler_stage == 0:
+        return pc_asks(c, ASK_COLOUR)
+    if pc_hvar(c, gs, 0, 0, 3) or pc_hvar(c, gs, 1, gs.current, gs.current):
+        return True
+    return pc_asks(c, ASK_HAND_CARD)
 
 
 cdef int offering_discard(GameState* gs, const EngineStatics* es, const Statics* st,
@@ -1224,7 +1285,7 @@ entry(b"recruit_free_from_offer", b"", recruit_free_from_offer,
       recruit_free_from_offer_playable, recruit_free_from_offer_pending)
 entry(b"mana_radiance", b"crystals", mana_radiance, special_now_playable, colour_pick_pending)
 entry(b"mana_meltdown", b"", mana_meltdown, special_now_playable, mana_meltdown_pending)
-entry(b"mind_read", b"steal", mind_read, special_now_playable, colour_pick_pending)
+entry(b"mind_read", b"steal", mind_read, special_now_playable, mind_read_pending)
 entry(b"offering_discard", b"max_cards", offering_discard,
       offering_discard_playable, offering_discard_pending)
 entry(b"destroy_enemy", b"target attack_phase_only", destroy_enemy,

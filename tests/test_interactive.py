@@ -400,3 +400,43 @@ def test_19_7_1_energy_flow_readies_yours_and_may_spend_one_level_1_2_unit_of_ea
     d = s.to_dict()
     assert not d["players"][1]["units"][0]["ready"] and d["players"][2]["units"][0]["ready"]
     assert s.current_player() == 0 and not any(kind(a) == KIND["choose"] for a in s.legal_actions())
+
+
+@pytest.mark.covers("mind_read", "basic")
+def test_19_7_1_mind_read_puts_the_discard_to_each_other_player_in_turn():
+    """3 heroes: Goldyx casts Mind Read for green and gains a green crystal.  Tovak holds
+    two green cards: the question is his (current_player() == 1) and he picks which one
+    to discard; Arythea holds none (her hand is revealed, nobody asked); then the
+    decision is Goldyx's again."""
+    g, s, me = spell_turn(["goldyx", "tovak", "arythea"], "goldyx", "mind_read", {"white": 1})
+    s = edit(g, s, 1, hand=["march", "tranquility", "rage"])       # green, green, red
+    s = edit(g, s, 2, hand=["rage", "swiftness"])                   # red, white
+    s.apply(encode("play", 1 | (WHITE << 8) | (PAY_NONE << 13)))
+    assert s.current_player() == 0
+    s.apply(encode("choose", GREEN))
+    assert s.to_dict()["players"][0]["crystals"]["green"] == 1
+    assert s.current_player() == 1                                 # Tovak's decision
+    assert sorted(describe(int(a)) for a in s.legal_actions()) == ["choose(0)", "choose(1)"]
+    back = g.state_from_dict(s.to_dict())                          # the fixture keeps whose it is
+    assert back.current_player() == 1 and back.to_dict() == s.to_dict()
+    s.apply(encode("choose", 1))                                   # Tranquility
+    d = s.to_dict()
+    assert d["players"][1]["hand"] == ["march", "rage"] and d["players"][1]["discard"][-1] == "tranquility"
+    assert d["players"][2]["hand"] == ["rage", "swiftness"]
+    assert s.current_player() == 0 and d["turn_player"] == 0
+    assert not any(kind(a) == KIND["choose"] for a in s.legal_actions())
+
+
+def test_19_7_1_mind_read_question_in_the_checked_c_loop_keeps_the_invariants():
+    """From Tovak's Mind Read question on, the C loop of play_checked (one policy per seat,
+    the seat whose decision it is picks) answers it and plays the game to its end with
+    every invariant, card conservation and per-player conservation checked."""
+    from mksim._policies import RandomPolicy, play_checked
+    g, s, me = spell_turn(["goldyx", "tovak"], "goldyx", "mind_read", {"white": 1})
+    s = edit(g, s, 1, hand=["march", "tranquility"])
+    s.apply(encode("play", 1 | (WHITE << 8) | (PAY_NONE << 13)))
+    s.apply(encode("choose", GREEN))
+    assert s.current_player() == 1
+    steps, err, last, viol, vstep, _ = play_checked([RandomPolicy(7, 0, 0), RandomPolicy(7, 0, 1)], s.engine)
+    assert viol < 0 and err == 0, (viol, vstep, describe(last))
+    assert s.is_terminal()
