@@ -2629,12 +2629,12 @@ ERROR_TEXT = {
     ERR_HEROES: "a rule between heroes is not implemented yet",
 }
 HEROES_RULE_TEXT = {
-    HEROES_INTERACTIVE_SKILL: "its part that acts on the other heroes (8.2.2, interactive skill) with "
+    HEROES_INTERACTIVE_SKILL: "its secondary effect on the other heroes (a cooperative skill, LL-7.3) with "
                               "more than one hero",
-    HEROES_INTERACTIVE_SPELL: "its effect on the other heroes (an interactive Spell, 19.7.1) with more "
-                              "than one hero",
-    HEROES_OPPONENT_KEEP: "assault on another player's keep (10.7.3.5: a grey garrison drawn for it, "
-                          "half Fame, the Shield replaced)",
+    HEROES_INTERACTIVE_SPELL: "taking an Action card another hero discarded into your hand (Mind Steal, "
+                              "19.7.1) with more than one hero",
+    HEROES_OPPONENT_KEEP: "a move ending on a conquered site owned by another player that is not a keep "
+                          "(10.7.3.5 covers keeps)",
 }
 
 # The kind names and describe()'s argument layouts: the one table of action kinds, from which
