@@ -596,12 +596,15 @@ cdef struct PaySnap:           # the few fields a payment changes (pay_take), fo
     uint8_t stolen_used
     int8_t polar_nospell
     uint16_t mana_used
+    int8_t n_mods              # Mana Exploit: the modifiers, and the colours marked (exploit_struck)
+    int8_t struck
 
 cdef void pay_save(const GameState* gs, PaySnap* sn) noexcept nogil
 cdef void pay_restore(GameState* gs, const PaySnap* sn) noexcept nogil
 cdef bint playable_after_paying(GameState* gs, const EngineStatics* es, int card, int powered,
                                 int pay, int pay2, int colour) noexcept nogil
 cdef bint mana_usable(const GameState* gs, int colour) noexcept nogil
+cdef int source_dice_allowed(const GameState* gs) noexcept nogil
 
 
 # Results store (shared by the engine and the handler modules)

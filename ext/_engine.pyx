@@ -12,8 +12,9 @@ from libc.stdint cimport int32_t, int16_t, int8_t, uint8_t, uint16_t, uint32_t, 
 from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_UNIT_ATTACK_BLOCK,
     MK_RECRUIT_DISCOUNT, MK_EXPLORE_DISCOUNT, MK_BLOCKED_ARMOR_ONE, MK_HAND_LIMIT_ENDS_IN, MK_CARD_BONUS, MK_MOVE_BONUS,
     MK_FIRST_ATTACK_BLOCK, MK_ATTACK_CARD_BONUS, MK_UNIT_ABILITY_BONUS, MK_PER_RECRUIT, NUM_MOD_KINDS, MS_NEXT_CARD, MS_PHASE,
-    MS_COMBAT, MS_TURN, MS_ROUND, NUM_MOD_SCOPES)
-from mksim._modifiers cimport (mod_sum_arg, mod_find_arg, mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
+    MS_COMBAT, MS_TURN, MS_ROUND, NUM_MOD_SCOPES, MK_WEATHER_OTHERS, MK_MANA_EXPLOIT, MK_EXPLOIT_STRUCK, MK_HOWL_OTHERS, MK_MANA_CURSE)
+from mksim._modifiers cimport (mod_sum_others, mod_find_others, mod_find_owned, interactive_turn_start,
+    mod_sum_arg, mod_find_arg, mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
     mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
 from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
@@ -402,7 +403,8 @@ cdef int unit_combat_bonus(const GameState* gs) noexcept nogil:
     another group giving Unit Attack does not add it."""
     if gs.turn.n_mods == 0 or not gs.combat.active or not unit_resolving(gs.turn.resolving_card):
         return 0
-    return mod_sum(&gs.turn, MK_UNIT_ATTACK_BLOCK)
+    # Wolf's Howl of another player (8.2.2): this player's Units' attacks and blocks - value
+    return mod_sum(&gs.turn, MK_UNIT_ATTACK_BLOCK) - mod_sum_others(&gs.turn, MK_HOWL_OTHERS, gs.current)
 
 
 # -- lifecycle events (issue 12; docs/engine.md "Events and modifiers") -------------------
@@ -830,7 +832,7 @@ cdef bint pay_ok(const GameState* gs, int pay, int colour) noexcept nogil:
     die = pay - PAY_DIE                                     # a Source die (5.5.2)
     if die >= gs.n_dice or (gs.dice_taken >> die) & 1:
         return False
-    if gs.turn.dice_used >= 1 + gs.turn.extra_dice:
+    if gs.turn.dice_used >= source_dice_allowed(gs):
         return False
     c = gs.dice[die]
     if c == BLACK and gs.turn.black_any and colour != GOLD:  # Mana Pull: black as any colour
@@ -846,6 +848,8 @@ cdef void pay_take(GameState* gs, int pay, int colour=-1) noexcept nogil:
     """Use payment source `pay` (for one mana of `colour`, -1 = not said)."""
     cdef int die
     gs.players[gs.current].stats.mana_used += 1                # results store (pay_save keeps it)
+    if gs.n_players > 1 and gs.turn.n_mods:
+        exploit_mana_used(gs, pay_colour(gs, pay))             # Mana Exploit / Curse of another player
     if pay < PAY_CRYSTAL:
         if not mod_has_arg(&gs.turn, MK_ENDLESS_MANA, pay + 1):  # Rings: an endless supply
             gs.turn.mana_tokens[pay] -= 1
@@ -863,6 +867,92 @@ cdef void pay_take(GameState* gs, int pay, int colour=-1) noexcept nogil:
         gs.turn.dice_used += 1
         if gs.dice[die] == BLACK and gs.turn.black_any and (colour != BLACK or not night_mana(gs)):
             gs.turn.black_any = 0                           # Mana Pull's black-as-any used
+
+
+cdef int source_dice_allowed(const GameState* gs) noexcept nogil:
+    """How many Source dice the current player may use this turn: the normal one (5.2)
+    and those effects added (5.5.6); none of the normal one while another player's Source
+    Freeze lies in the Source (8.2.2: Player.source_freeze == 1 until its owner's turn)."""
+    cdef int n = 1 + gs.turn.extra_dice, q
+    if gs.n_players > 1:
+        for q in range(gs.n_players):
+            if q != gs.current and gs.players[q].source_freeze == 1:
+                return n - 1
+    return n
+
+
+# Mana Exploit (Tovak, interactive 8.2.2): while the skill is in the centre another player
+# who uses mana of a colour other than the one it is marked with takes a Wound, at most one
+# per colour.  Engine readings: the colour of the mana as it lies (a gold die used as red is
+# gold mana, as for Mana Overload); "at most one per colour" counts per turn of that player
+# (between two turns of Tovak each other player has one turn, 3.1.4; an extra turn is a new
+# one).  The colours are marked when the mana is paid (pay_take) in an MK_EXPLOIT_STRUCK
+# modifier of the turn (value: colours used, arg: those whose Wound was taken), and the
+# Wounds taken after the action (exploit_deliver, from c_apply): trial payments
+# (playable_after_paying) undo the mark with the payment and never deal a Wound.
+
+cdef enum:
+    CURSE_BIT = 6              # MK_EXPLOIT_STRUCK bit of Mana Curse's Wound this turn
+
+
+cdef int exploit_struck(const GameState* gs) noexcept nogil:
+    cdef int i
+    if gs.turn.n_mods == 0:
+        return 0
+    i = mod_find_owned(&gs.turn, MK_EXPLOIT_STRUCK, gs.current)
+    return gs.turn.mods[i].value if i >= 0 else 0
+
+
+cdef void exploit_restore(GameState* gs, const PaySnap* sn) noexcept nogil:
+    cdef int i
+    while gs.turn.n_mods > sn.n_mods:
+        mod_remove_at(&gs.turn, gs.turn.n_mods - 1)            # made by the trial payment
+    i = mod_find_owned(&gs.turn, MK_EXPLOIT_STRUCK, gs.current)
+    if i >= 0:
+        gs.turn.mods[i].value = <int8_t>sn.struck
+
+
+cdef void exploit_mana_used(GameState* gs, int colour) noexcept nogil:
+    """Mana of `colour` used: the Wounds due for it (Mana Exploit: bit colour; Mana Curse of
+    another player, powered Mana Claim: bit CURSE_BIT, "max 1 per turn")."""
+    cdef int i = mod_find_others(&gs.turn, MK_MANA_EXPLOIT, gs.current), bit = -1, k
+    if colour < 0:
+        return
+    if i >= 0 and colour != gs.turn.mods[i].arg - 1:
+        bit = colour
+    for k in range(gs.turn.n_mods):
+        if gs.turn.mods[k].kind == MK_MANA_CURSE and gs.turn.mods[k].owner != gs.current \
+                and gs.turn.mods[k].arg - 1 == colour:
+            exploit_mark(gs, CURSE_BIT)
+    if bit >= 0:
+        exploit_mark(gs, bit)
+
+
+cdef void exploit_mark(GameState* gs, int bit) noexcept nogil:
+    cdef int i = mod_find_owned(&gs.turn, MK_EXPLOIT_STRUCK, gs.current)
+    if i < 0:
+        if mod_add(&gs.turn, MK_EXPLOIT_STRUCK, MS_TURN, 0, 0, -1, gs.current) < 0:
+            set_error(gs, ERR_CAPACITY, 8, gs.turn.resolving_card)
+            return
+        i = gs.turn.n_mods - 1
+    gs.turn.mods[i].value = <int8_t>(gs.turn.mods[i].value | (1 << bit))
+
+
+cdef void exploit_deliver(GameState* gs, const EngineStatics* es) noexcept nogil:
+    """After an action: one Wound into the hand (12.1.1) for each colour newly marked."""
+    cdef int i, c, due
+    if gs.current < 0 or gs.current >= gs.n_players:
+        return
+    i = mod_find_owned(&gs.turn, MK_EXPLOIT_STRUCK, gs.current)
+    if i < 0:
+        return
+    due = gs.turn.mods[i].value & ~gs.turn.mods[i].arg
+    if due == 0:
+        return
+    gs.turn.mods[i].arg = <int8_t>(gs.turn.mods[i].arg | due)
+    for c in range(CURSE_BIT + 1):
+        if (due >> c) & 1:
+            take_wounds(gs, es, &gs.players[gs.current], 1)
 
 
 cdef int n_pay_codes(const GameState* gs) noexcept nogil:
@@ -916,6 +1006,8 @@ cdef void pay_save(const GameState* gs, PaySnap* sn) noexcept nogil:
     sn.stolen_used = gs.turn.stolen_used
     sn.polar_nospell = gs.turn.polar_nospell
     sn.mana_used = gs.players[gs.current].stats.mana_used
+    sn.n_mods = gs.turn.n_mods
+    sn.struck = exploit_struck(gs)
 
 
 cdef void pay_restore(GameState* gs, const PaySnap* sn) noexcept nogil:
@@ -932,6 +1024,8 @@ cdef void pay_restore(GameState* gs, const PaySnap* sn) noexcept nogil:
     gs.turn.stolen_used = sn.stolen_used
     gs.turn.polar_nospell = sn.polar_nospell
     gs.players[gs.current].stats.mana_used = sn.mana_used
+    if gs.turn.n_mods != sn.n_mods or exploit_struck(gs) != sn.struck:
+        exploit_restore(gs, sn)                                # Mana Exploit's colour record
 
 
 cdef bint playable_after_paying(GameState* gs, const EngineStatics* es, int card, int powered,
@@ -992,7 +1086,7 @@ cdef int legal_play(Engine eng, const GameState* cgs, const EngineStatics* es, i
                         for pay2 in range(npay):
                             if pay2 != pay and pay_ok(gs, pay2, BLACK) and not (
                                     pay >= PAY_DIE and pay2 >= PAY_DIE and pay < PAY_STOLEN and pay2 < PAY_STOLEN
-                                    and gs.turn.dice_used + 2 > 1 + gs.turn.extra_dice) \
+                                    and gs.turn.dice_used + 2 > source_dice_allowed(gs)) \
                                     and not (pay == pay2) and n < MAX_ACTIONS \
                                     and playable_after_paying(gs, es, card, 1, pay, pay2, colour):
                                 out[n] = act(A_PLAY, i | (1 << 7) | (pay << 8) | (pay2 << 13))
@@ -2002,6 +2096,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         gs.turn.ask = ASK_NONE
         gs.turn.ask_options = 0
         res = run_handler(gs, es, st, p, row, arg)
+        p = gs.current                                           # a question put to another seat is over
         if res == RES_DONE:
             res = run_effects(gs, es, st, p)
         if res == RES_DONE and gs.phase == PH_TACTICS:
@@ -2511,12 +2606,12 @@ INTERNAL_TEXT = {                                          # error_arg of ERR_IN
     INTERNAL_BANNER: "the Unit already carries a Banner of Command (LL-5.1)",
 }
 HEROES_RULE_TEXT = {
-    HEROES_INTERACTIVE_SKILL: "its part that acts on the other heroes (8.2.2, interactive skill) with "
+    HEROES_INTERACTIVE_SKILL: "its secondary effect on the other heroes (a cooperative skill, LL-7.3) with "
                               "more than one hero",
-    HEROES_INTERACTIVE_SPELL: "its effect on the other heroes (an interactive Spell, 19.7.1) with more "
-                              "than one hero",
-    HEROES_OPPONENT_KEEP: "assault on another player's keep (10.7.3.5: a grey garrison drawn for it, "
-                          "half Fame, the Shield replaced)",
+    HEROES_INTERACTIVE_SPELL: "taking an Action card another hero discarded into your hand (Mind Steal, "
+                              "19.7.1) with more than one hero",
+    HEROES_OPPONENT_KEEP: "a move ending on a conquered site owned by another player that is not a keep "
+                          "(10.7.3.5 covers keeps)",
 }
 
 # The kind names and describe()'s argument layouts: the one table of action kinds, from which
@@ -2920,6 +3015,8 @@ cdef class Engine:
             cg.players[cg.current].stats.restriction_forced += 1
         mksim_cards_refused = 0
         err = apply_action(self, action)
+        if cg.n_players > 1 and cg.turn.n_mods:
+            exploit_deliver(cg, &self.es)                        # Mana Exploit's Wounds (8.2.2)
         if mksim_cards_refused:
             self.core.gs.cards_refused += <uint16_t>mksim_cards_refused
         if err == ERR_ILLEGAL:                                   # listed, yet refused: an engine bug

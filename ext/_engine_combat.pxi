@@ -6,6 +6,7 @@
 cdef enum CombatReason:        # Combat.reason
     CK_RAMPAGING = 0           # provoked (11.1.6) or challenged (11.1.5) rampaging enemies
     CK_ASSAULT = 1             # entering a fortified site (11.1.1)
+    PILE_GREY_TOKENS = 1       # the grey enemy pile (11.14; _state.PILE_GREY)
     CK_ADVENTURE = 2           # entering an adventure site (11.1.3, 10.8)
     CK_BURN = 3                # burning a monastery (11.1.4)
 
@@ -117,8 +118,35 @@ cdef int fight_after_move(GameState* gs, const EngineStatics* es, const Statics*
                 gs.turn.move_points = 0
                 gs.turn.action_taken = 1
                 return ERR_NONE
-        set_error(gs, ERR_HEROES, HEROES_OPPONENT_KEEP, -1)
-        return ERR_HEROES
+        if hex_site(gs, to_hex) != es.sites.keep or gs.hexes[to_hex].owner == p \
+                or gs.hexes[to_hex].owner < 0:
+            set_error(gs, ERR_HEROES, HEROES_OPPONENT_KEEP, -1)     # (no other conquered
+            return ERR_HEROES                                       # site ends a move so)
+        # 10.7.3.5 / 11.1.2 without its owner: an assault (Reputation -1, 11.1.1) on a
+        # random grey enemy drawn as the garrison, fortified (11.10.1); half Fame, rounded
+        # up (opponent_keep_fame), and the keep is the winner's (conquer_fortified: the
+        # Shield replaced).  Engine reading: an undefeated drawn garrison is discarded (it
+        # was drawn for this assault; the keep stays its owner's, 11.12.4 withdrawal).
+        change_reputation(&gs.players[p], es.sites.rep_assault)
+        tokens[0] = draw_token(gs, PILE_GREY_TOKENS)
+        origin[0] = -1
+        if tokens[0] < 0:                                          # the grey pile is empty
+            gs.turn.action_taken = 1                               # (21.2 A14): no defender,
+            gs.turn.move_points = 0                                # so the keep is taken
+            conquer_fortified(gs, es, p, to_hex)
+            return ERR_NONE
+        n = 1
+        fort = 1
+        for d in range(6):
+            if (provoked_dirs >> d) & 1:
+                h = gs.hexes[from_hex].neighbour[d]
+                k = n
+                n = collect_hex_tokens(gs, h, tokens, origin, n)
+                while k < n:
+                    ramp |= <uint32_t>1 << k                       # 11.2.2: not fortified
+                    k += 1
+        gs.combat.from_hex = <int16_t>from_hex
+        return begin_fight(gs, es, st, tokens, origin, n, to_hex, fort, ramp, 0, 1, CK_ASSAULT)
     if assault:
         change_reputation(&gs.players[p], es.sites.rep_assault)    # 11.1.1: whatever the outcome
         n = collect_hex_tokens(gs, to_hex, tokens, origin, n)
@@ -469,6 +497,25 @@ cdef int combat_step_failed(GameState* gs) noexcept nogil:
     return ERR_INTERNAL
 
 
+cdef bint opponent_keep(const GameState* gs, const EngineStatics* es, int p, int h) noexcept nogil:
+    """The site of this assault is a keep another player owns (10.7.3.5)."""
+    return h >= 0 and hex_site(gs, h) == es.sites.keep and (gs.hexes[h].flags & HEX_CONQUERED) \
+        and gs.hexes[h].owner >= 0 and gs.hexes[h].owner != p
+
+
+cdef void opponent_keep_fame(GameState* gs, const Statics* st, Player* pl) noexcept nogil:
+    """10.7.3.5: the garrison drawn for another player's keep is worth half its Fame,
+    rounded up: the half rounded down of each defeated drawn token (not summoned) is taken
+    back from the Fame defeat_enemy gave (11.5.7), before the turn's level check (13.6)."""
+    cdef int s, f
+    cdef const CombatEnemy* e
+    for s in range(gs.combat.n_enemies):
+        e = &gs.combat.enemies[s]
+        if (e.flags & CE_DEFEATED) and e.hex < 0 and e.summoned_by < 0 and e.token >= 0:
+            f = st.enemies.data[e.enemy * st.enemies.width + st.cols.enemy_fame]
+            pl.fame = <int16_t>(pl.fame - f // 2)
+
+
 cdef void finish_combat(GameState* gs, const EngineStatics* es, const Statics* st, int p) noexcept nogil:
     """11.12: the outcome for the site, then back to the turn (no more movement, 4.4.5)."""
     cdef Combat* c = &gs.combat
@@ -488,6 +535,9 @@ cdef void finish_combat(GameState* gs, const EngineStatics* es, const Statics* s
     policy = UNDEFEATED_STAY
     if reason == CK_BURN or site == es.sites.dungeon or site == es.sites.tomb:
         policy = UNDEFEATED_DISCARD                                # 11.12.4
+    if reason == CK_ASSAULT and opponent_keep(gs, es, p, site_hex):
+        opponent_keep_fame(gs, st, pl)                             # 10.7.3.5: half Fame
+        policy = UNDEFEATED_DISCARD                                # the drawn garrison
     fire_event(gs, es, st, p, EV_COMBAT_END, -1)                  # Sword of Justice; combat-long modifiers end
     duel_combat_end(gs, pl)                                        # Dueling (_fx_skills)
     units_combat_end(gs, p)                                        # Scouts' Fame, "this combat" (_engine_units.pxi)

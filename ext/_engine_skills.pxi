@@ -200,7 +200,11 @@ cdef int source_freeze_crystal(GameState* gs, int p, int die) noexcept nogil:
 
 cdef void skills_turn_start(GameState* gs, Player* pl) noexcept nogil:
     """Start of the owner's turn: an interactive skill put out on the last turn comes back
-    (8.2.2); Source Freeze's crystal may be taken during this turn."""
+    (8.2.2); Source Freeze's crystal may be taken during this turn.  The owner's effects
+    on the other players end (interactive_turn_start: Prayer of Weather, Mana Exploit,
+    Wolf's Howl; Source Freeze's freeze ends with source_freeze 1 -> 2)."""
+    if gs.turn.n_mods:
+        interactive_turn_start(&gs.turn, <int>(pl - &gs.players[0]))
     if pl.source_freeze == 1:
         pl.source_freeze = 2
     if pl.coop_due == 1:                                      # LL-7.3.2: due this turn only
@@ -337,7 +341,10 @@ cdef int use_skill(GameState* gs, const EngineStatics* es, const Statics* st, in
     cdef int skill, usage, res
     skill = pl.skills[slot]
     usage = skill_entry(es, skill)[1]
-    if usage == SKU_INTERACTIVE and gs.n_players > 1:         # the centre part is not modelled
+    if usage == SKU_INTERACTIVE and gs.n_players > 1 and skill_is(es, skill, HF_COOPERATIVE):
+        # a cooperative skill (LL-7) in a game of several heroes: its secondary effect on
+        # the other players (LL-7.3.1) is not modelled.  The five competitive interactive
+        # skills act on the others (8.2.2): their handlers (_fx_skills.pyx) and modifiers.
         set_error(gs, ERR_HEROES, HEROES_INTERACTIVE_SKILL, SKILL_CARD_BASE - skill)
         return ERR_HEROES
     if usage == SKU_ONCE_PER_TURN:

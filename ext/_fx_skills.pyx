@@ -282,7 +282,7 @@ cdef uint64_t polar_sources(const GameState* gs) noexcept nogil:
                 continue
         else:
             die = pay - PAY_DIE
-            if die >= gs.n_dice or (gs.dice_taken >> die) & 1 or gs.turn.dice_used >= 1 + gs.turn.extra_dice:
+            if die >= gs.n_dice or (gs.dice_taken >> die) & 1 or gs.turn.dice_used >= source_dice_allowed(gs):
                 continue
         c = pay_colour(gs, pay)
         if c >= 0 and polar_target_mask(gs, c) != 0:
@@ -606,9 +606,12 @@ cdef int wolfs_howl(GameState* gs, const EngineStatics* es, const Statics* st,
         play_sideways_for(gs, pl, gs.turn.hvars[6], gs.turn.hvars[7], choice)
         return RES_DONE
     # Wolfhawk (interactive 8.2.2): a non-Wound card sideways gives +bonus instead of +1,
-    # +per_free_command for each Command token without a Unit (7.2.1).  The centre part
-    # (other players' Units -unit_penalty) has nobody to act on with the dummy (18.1.2).
+    # +per_free_command for each Command token without a Unit (7.2.1).  The centre part:
+    # other players' Units -unit_penalty to attacks and blocks until Wolfhawk's next turn
+    # (MK_HOWL_OTHERS, unit_combat_bonus); with the dummy nobody to act on (18.1.2).
     if choice < 0:
+        if gs.n_players > 1 and a[2] > 0 and not give_mod(gs, p, MK_HOWL_OTHERS, MS_ROUND, a[2], MOD_SET):
+            return RES_ERROR
         return ask(gs, row, 0, ASK_HAND_CARD, sideways_options(pl, es, False))
     v = pl.command_tokens - (units_held(pl) - (bonds_unit_slot(pl) >= 0))
     if v < 0:
@@ -628,11 +631,16 @@ cdef int prayer_of_weather(GameState* gs, const EngineStatics* es, const Statics
         int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     # Norowas (interactive 8.2.2): your terrain costs own_delta (min own_floor) this turn
-    # (9.6.2); the centre part (other players' costs + others_delta until your next turn)
-    # has nobody to act on with the dummy, which does not move (18.1.2).  Lakes and
-    # mountains stay closed; a city space costs 2 whatever effects say (21.2 A9).
+    # (9.6.2: Norowas moves on his own turn only).  The centre part: other players' costs
+    # + others_delta (a raise stops at others_max) until Norowas' next turn or the round's
+    # end (MK_WEATHER_OTHERS, move_cost); with the dummy, which does not move (18.1.2),
+    # nobody to act on.  Lakes and mountains stay closed; a city space costs 2 whatever
+    # effects say (21.2 A9).
     gs.turn.prayer_delta += <int8_t>a[0]                  # move_cost (_rules.pyx)
     gs.turn.prayer_floor = <int8_t>a[1]
+    if gs.n_players > 1 and a[2] != 0 and not give_mod_arg(gs, p, MK_WEATHER_OTHERS, MS_ROUND, a[2], a[3],
+                                                           MOD_SET):
+        return RES_ERROR
     return RES_DONE
 
 
@@ -647,9 +655,18 @@ cdef int healing_ritual(GameState* gs, const EngineStatics* es, const Statics* s
     cdef Player* pl = &gs.players[p]
     cdef int v
     # Arythea (interactive 8.2.2): outside combat, throw away up to `wounds` Wounds from
-    # hand (back to the Wound pile, like healing, 12.3.3).  One of them would go to the
-    # closest hero's hand: the dummy has no figure or hand (18.1.2), so all go back.
-    # ASK_NUMBER: option k = throw away k Wounds (asked only if more than one is possible).
+    # hand (back to the Wound pile, like healing, 12.3.3); one of them goes to the closest
+    # hero's hand instead.  Engine reading of "closest": the least hex distance between
+    # the figures (9.1); a tie is Arythea's choice.  With the dummy (no figure or hand,
+    # 18.1.2) all go back to the pile.
+    # Stage 0, ASK_NUMBER: option k = throw away k Wounds (asked only if more than one is
+    # possible); stage 1, ASK_OPTION: option k = seat k, the tied closest heroes
+    # (hvars[0] = the Wounds thrown away).
+    cdef uint64_t heroes
+    if choice >= 0 and gs.turn.handler_stage == 1:
+        throw_away_hand_wounds(pl, es, gs.turn.hvars[0])
+        take_wounds(gs, es, &gs.players[choice], 1)        # not the acting hero's: no combat count
+        return RES_DONE
     v = hand_wounds(pl, es)
     if v > a[0]:
         v = a[0]
@@ -657,8 +674,41 @@ cdef int healing_ritual(GameState* gs, const EngineStatics* es, const Statics* s
         return ask(gs, row, 0, ASK_NUMBER, ((<uint64_t>1) << (v + 1)) - 2)
     if choice > 0:
         v = choice
+    heroes = closest_heroes(gs, p) if v > 0 else 0
+    if heroes and (heroes & (heroes - 1)):
+        gs.turn.hvars[0] = <int16_t>v
+        return ask(gs, row, 1, ASK_OPTION, heroes)
     throw_away_hand_wounds(pl, es, v)
+    if heroes:
+        take_wounds(gs, es, &gs.players[lowest_bit(heroes)], 1)
     return RES_DONE
+
+
+cdef uint64_t closest_heroes(const GameState* gs, int p) noexcept nogil:
+    """Healing Ritual: the seats (bits) of the other heroes on the map at the least hex
+    distance from player p's figure; 0 = none (solo, or nobody on the map)."""
+    cdef int q, d, best = 1 << 20, pos = gs.players[p].position, o
+    cdef uint64_t bits = 0
+    if pos < 0:
+        return 0
+    for q in range(gs.n_players):
+        o = gs.players[q].position
+        if q == p or o < 0:
+            continue
+        d = axial_distance(gs.hexes[pos].q, gs.hexes[pos].r, gs.hexes[o].q, gs.hexes[o].r)
+        if d < best:
+            best = d
+            bits = 0
+        if d == best:
+            bits |= (<uint64_t>1) << q
+    return bits
+
+
+cdef inline int lowest_bit(uint64_t bits) noexcept nogil:
+    cdef int k = 0
+    while not (bits >> k) & 1:
+        k += 1
+    return k
 
 
 cdef bint healing_ritual_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil:
@@ -670,17 +720,26 @@ cdef bint healing_ritual_playable(const GameState* gs, const EngineStatics* es, 
 cdef bint healing_ritual_pending(const GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
         PendingCheck* c) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
-    # option = Wounds thrown away
-    return pc_stage(c, gs, 0) or pc_asks(c, ASK_NUMBER, a[0] + 1 if a[0] < ASK_DONE - 1 else ASK_DONE)
+    # stage 0: option = Wounds thrown away; stage 1: option = seat (hvars[0] = the Wounds)
+    if pc_stage(c, gs, 1):
+        return True
+    if gs.turn.handler_stage == 1:
+        return pc_hvar(c, gs, 0, 1, a[0]) or pc_asks(c, ASK_OPTION, gs.n_players)
+    return pc_asks(c, ASK_NUMBER, a[0] + 1 if a[0] < ASK_DONE - 1 else ASK_DONE)
 
 
 cdef int mana_exploit(GameState* gs, const EngineStatics* es, const Statics* st,
         int p, int row, int choice) noexcept nogil:
-    # Tovak (interactive 8.2.2): a mana token of a chosen non-gold colour (5.3.1).  The
-    # centre part (others take a Wound using mana of another colour) has nobody to act on.
+    # Tovak (interactive 8.2.2): a mana token of a chosen non-gold colour (5.3.1), the
+    # skill marked with it.  The centre part: until Tovak's next turn (or the round's end)
+    # another player who uses mana of any other colour takes a Wound, at most one per
+    # colour (MK_MANA_EXPLOIT; exploit_mana_used / exploit_deliver, ext/_engine.pyx); with
+    # the dummy nobody to act on (18.1.2).
     if choice < 0:
         return ask(gs, row, 0, ASK_COLOUR, 0x2F)          # red blue white green black
     gs.turn.mana_tokens[choice] += 1
+    if gs.n_players > 1 and not give_mod_arg(gs, p, MK_MANA_EXPLOIT, MS_ROUND, 1, choice + 1, MOD_SET):
+        return RES_ERROR
     return RES_DONE
 
 

@@ -30,6 +30,7 @@ from mksim._modifiers cimport (mod_find_arg, mod_add, mod_find, mod_has, mod_sum
 from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
 from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._engine cimport give_mod, give_mod_arg, subscribe_event, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
+from mksim._types cimport MK_MANA_CURSE
 from mksim._types cimport (GameState, Player, Unit, CombatEnemy, MAX_UNITS as MAX_UNITS_, CE_DEFEATED, CE_GONE,
                            CE_NO_ATTACK, RED, BLUE, WHITE, GREEN, GOLD, BLACK, DAY, NIGHT, FOREST, DESERT, MELEE,
                            RANGED, SIEGE, PHYSICAL, FIRE, ICE, MAX_HEXES, MAX_PATH, NUM_TERRAINS, deeds_rng,
@@ -654,27 +655,117 @@ cdef int mana_radiance(GameState* gs, const EngineStatics* es, const Statics* st
 cdef int mana_meltdown(GameState* gs, const EngineStatics* es, const Statics* st,
                        int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
-    # Each other player loses a random crystal (or takes a Wound): with no other player
-    # (solo) it does nothing; with others it is not implemented.
-    if gs.n_players > 1:                                    # issue 12: a named error
-        set_error(gs, ERR_HEROES, HEROES_INTERACTIVE_SPELL, gs.turn.resolving_card)
-        return RES_ERROR
+    cdef int q, k, n, c
+    cdef uint64_t lost = 0
+    # Each other player loses a random crystal (each of their crystals equally likely,
+    # STREAM_REWARDS); a player with no crystal takes a Wound instead (12.1.1).  You may
+    # take one of the lost crystals (stage 1, ASK_COLOUR: a lost colour, or ASK_DONE).
+    # With no other player (solo) it does nothing.
+    if choice >= 0:
+        if choice != ASK_DONE:
+            gain_crystal(&gs.players[p], gs, choice)       # 5.3.2
+        return RES_DONE
+    for q in range(gs.n_players):
+        if q == p:
+            continue
+        n = 0
+        for c in range(4):
+            n += gs.players[q].crystals[c]
+        if n == 0:
+            take_wounds(gs, es, &gs.players[q], 1)          # not the acting hero's
+            continue
+        k = <int>rng_below(&gs.rng[<int>STREAM_REWARDS], <uint32_t>n)
+        for c in range(4):
+            if k < gs.players[q].crystals[c]:
+                break
+            k -= gs.players[q].crystals[c]
+        gs.players[q].crystals[c] -= 1
+        lost |= (<uint64_t>1) << c
+    if lost:
+        return ask(gs, row, 1, ASK_COLOUR, lost | ((<uint64_t>1) << ASK_DONE))
     return RES_DONE
+
+
+cdef bint mana_meltdown_pending(const GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
+        PendingCheck* c) noexcept nogil:
+    # stage 1: a lost crystal's colour, or none
+    return pc_stage(c, gs, 1) or pc_asks(c, ASK_COLOUR, 4, True)
 
 
 cdef int mind_read(GameState* gs, const EngineStatics* es, const Statics* st,
                    int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     cdef Player* pl = &gs.players[p]
-    # Choose a colour, gain a crystal of it; the other players' discards need their
-    # decisions (not implemented: a named error with more than one player).
-    if gs.n_players > 1:                                    # issue 12: a named error
-        set_error(gs, ERR_HEROES, HEROES_INTERACTIVE_SPELL, gs.turn.resolving_card)
-        return RES_ERROR
+    cdef int card, q
+    # Choose a colour, gain a crystal of it (stage 0, ASK_COLOUR); then each other player
+    # discards a Spell or Action card of that colour from hand or reveals a hand without
+    # one (19.7.1).  The discard is THAT player's decision: the question is put to their
+    # seat (gs.current = the seat asked, gs.turn_player = the caster; docs/engine.md
+    # "Questions to another player"), stage 1, ASK_HAND_CARD; hvars[0] = the colour,
+    # hvars[1] = the seat asked, hvars[2] = seats (bits) who discarded an Action card.
+    # A hand without one is revealed (public: nothing to record) and nobody is asked.
+    # Mind Steal (steal=1) taking one of those Action cards into the caster's hand stays
+    # a named error (ERR_HEROES) when there is one to take.
     if choice < 0:
         return ask(gs, row, 0, ASK_COLOUR, 0xF)
-    gain_crystal(pl, gs, choice)
+    if gs.turn.handler_stage == 0:
+        gain_crystal(pl, gs, choice)
+        gs.turn.hvars[0] = <int16_t>choice
+        gs.turn.hvars[2] = 0
+        return mind_read_next(gs, es, row, 0)
+    q = gs.turn.hvars[1]                                    # p == q: the seat asked answers
+    card = gs.players[q].hand[choice]
+    remove_at(gs.players[q].hand, &gs.players[q].n_hand, choice)
+    push_card(gs.players[q].discard, &gs.players[q].n_discard, MAX_DISCARD_CARDS, card)
+    if card_deck(es, card) != DECK_SPELL:
+        gs.turn.hvars[2] = <int16_t>(gs.turn.hvars[2] | (1 << q))
+    return mind_read_next(gs, es, row, q + 1)
+
+
+cdef uint64_t mind_read_cards(const GameState* gs, const EngineStatics* es, int q, int colour) noexcept nogil:
+    """Mind Read: player q's hand cards (bits) that are a Spell or Action of `colour`."""
+    cdef uint64_t bits = 0
+    cdef int i, card, deck
+    for i in range(gs.players[q].n_hand):
+        card = gs.players[q].hand[i]
+        deck = card_deck(es, card)
+        if (deck == DECK_BASIC or deck == DECK_AA or deck == DECK_SPELL) and card_colour(es, card) == colour \
+                and i < ASK_DONE:
+            bits |= (<uint64_t>1) << i
+    return bits
+
+
+cdef int mind_read_next(GameState* gs, const EngineStatics* es, int row, int first) noexcept nogil:
+    """Put the discard to the next other seat from `first` on that holds such a card; when
+    none is left, the decision is the caster's again."""
+    cdef const int32_t* a = row_args(es, row)
+    cdef int q, caster = gs.turn_player
+    cdef uint64_t opts
+    for q in range(first, gs.n_players):
+        if q == caster:
+            continue
+        opts = mind_read_cards(gs, es, q, gs.turn.hvars[0])
+        if opts:
+            gs.turn.hvars[1] = <int16_t>q
+            gs.current = <int8_t>q                          # the question is that seat's
+            return ask(gs, row, 1, ASK_HAND_CARD, opts)
+    gs.current = <int8_t>caster
+    if a[0] and gs.turn.hvars[2]:                           # issue 12: a named error
+        set_error(gs, ERR_HEROES, HEROES_INTERACTIVE_SPELL, gs.turn.resolving_card)
+        return RES_ERROR
     return RES_DONE
+
+
+cdef bint mind_read_pending(const GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
+        PendingCheck* c) noexcept nogil:
+    # stage 0: the colour; stage 1: hvars[0] colour, hvars[1] = the seat asked (= current)
+    if pc_stage(c, gs, 1):
+        return True
+    if gs.turn.handler_stage == 0:
+        return pc_asks(c, ASK_COLOUR)
+    if pc_hvar(c, gs, 0, 0, 3) or pc_hvar(c, gs, 1, gs.current, gs.current):
+        return True
+    return pc_asks(c, ASK_HAND_CARD)
 
 
 cdef int offering_discard(GameState* gs, const EngineStatics* es, const Statics* st,
@@ -767,12 +858,14 @@ cdef int energy_flow(GameState* gs, const EngineStatics* es, const Statics* st,
     cdef Player* pl = &gs.players[p]
     cdef uint64_t options = 0
     cdef int i, card
-    # Ready one of your spent Units (heal=1: and heal it; ASK_OPTION = unit slot).  The
-    # other players' Units (spent if level <= opponent_max_level) need their owners'
-    # states: with more than one player a named error.
-    if gs.n_players > 1:                                    # issue 12: a named error
-        set_error(gs, ERR_HEROES, HEROES_INTERACTIVE_SPELL, gs.turn.resolving_card)
-        return RES_ERROR
+    # Ready one of your spent Units (heal=1: and heal it; stage 0, ASK_OPTION = unit slot).
+    # Then you may spend one ready Unit of level <= opponent_max_level of each other
+    # player (19.7.1; stage 1, ASK_OPTION = that player's unit slot or ASK_DONE,
+    # hvars[0] = the seat asked about, in seat order; your choice, not theirs).
+    if choice >= 0 and gs.turn.handler_stage == 1:
+        if choice != ASK_DONE:
+            gs.players[gs.turn.hvars[0]].units[choice].ready = 0    # spent (7.2.2)
+        return energy_flow_others(gs, es, p, row, gs.turn.hvars[0] + 1)
     if choice < 0:
         for i in range(MAX_UNITS_):
             if pl.units[i].card >= 0 and not pl.units[i].ready:
@@ -782,6 +875,32 @@ cdef int energy_flow(GameState* gs, const EngineStatics* es, const Statics* st,
     if a[0] and pl.units[choice].wounds > 0:
         pl.units[choice].wounds = 0                          # 12.3.4
         unit_healed(gs, p, choice)
+    return energy_flow_others(gs, es, p, row, 0)
+
+
+cdef uint64_t energy_flow_targets(const GameState* gs, const EngineStatics* es, int q, int max_level) noexcept nogil:
+    """Energy Flow / Steal: player q's ready Units of level <= max_level (slots, bits)."""
+    cdef uint64_t bits = 0
+    cdef int i
+    for i in range(MAX_UNITS_):
+        if gs.players[q].units[i].card >= 0 and gs.players[q].units[i].ready \
+                and unit_level(es, gs.players[q].units[i].card) <= max_level:
+            bits |= (<uint64_t>1) << i
+    return bits
+
+
+cdef int energy_flow_others(GameState* gs, const EngineStatics* es, int p, int row, int first) noexcept nogil:
+    """Ask about the next other player from seat `first` on with a Unit to spend."""
+    cdef const int32_t* a = row_args(es, row)
+    cdef uint64_t opts
+    cdef int q
+    for q in range(first, gs.n_players):
+        if q == p:
+            continue
+        opts = energy_flow_targets(gs, es, q, a[1])
+        if opts:
+            gs.turn.hvars[0] = <int16_t>q
+            return ask(gs, row, 1, ASK_OPTION, opts | ((<uint64_t>1) << ASK_DONE))
     return RES_DONE
 
 
@@ -823,11 +942,10 @@ cdef int mana_claim(GameState* gs, const EngineStatics* es, const Statics* st,
     # Take a basic-colour die from the Source and keep it until the round ends (it is
     # not the turn's Source die, 5.5.2 [R]): `now` tokens of its colour now (option 0) or
     # `per_turn` at the start of each of your later turns this round (option 1).
-    # Mana Curse with other players (their Wounds) is not implemented: a named error.
+    # Mana Curse (curse=1): also until the round's end another player who uses mana of
+    # that colour takes a Wound, at most one a turn (MK_MANA_CURSE, round-long;
+    # exploit_mana_used in ext/_engine.pyx).  Solo: nobody to act on.
     # Stage 0: the die (ASK_DIE); stage 1: the option.  hvars[0] = colour.
-    if a[2] and gs.n_players > 1:                           # issue 12: a named error
-        set_error(gs, ERR_HEROES, HEROES_INTERACTIVE_SPELL, gs.turn.resolving_card)
-        return RES_ERROR
     if choice < 0:
         return ask(gs, row, 0, ASK_DIE, claim_dice(gs))
     if gs.turn.handler_stage == 0:
@@ -838,6 +956,9 @@ cdef int mana_claim(GameState* gs, const EngineStatics* es, const Statics* st,
         gs.n_dice -= 1
         gs.dice_taken = <uint8_t>((gs.dice_taken & ((1 << choice) - 1)) | ((gs.dice_taken >> (choice + 1)) << choice))
         gs.turn.dice_kept = <uint8_t>((gs.turn.dice_kept & ((1 << choice) - 1)) | ((gs.turn.dice_kept >> (choice + 1)) << choice))
+        if a[2] and gs.n_players > 1 and not give_mod_arg(gs, p, MK_MANA_CURSE, MS_ROUND, 1,
+                                                           gs.turn.hvars[0] + 1, MOD_SET):
+            return RES_ERROR
         return ask(gs, row, 1, ASK_OPTION, 3)
     if choice == 0:
         gs.turn.mana_tokens[gs.turn.hvars[0]] += a[0]
@@ -1100,8 +1221,15 @@ cdef bint sacrifice_pending(const GameState* gs, const EngineStatics* es, const 
 cdef bint energy_flow_pending(const GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
                               PendingCheck* c) noexcept nogil:
     cdef const Player* pl = &gs.players[p]
-    # option = unit slot
-    return pc_stage(c, gs, 0) or pc_asks(c, ASK_OPTION, MAX_UNITS_) or pc_subset(c, gs, held_unit_slots(pl))
+    # stage 0: option = own unit slot; stage 1: hvars[0] = another seat, option = its slot
+    if pc_stage(c, gs, 1):
+        return True
+    if gs.turn.handler_stage == 1:
+        if pc_hvar(c, gs, 0, 0, gs.n_players - 1):
+            return True
+        return pc_asks(c, ASK_OPTION, MAX_UNITS_, True) \
+            or pc_subset(c, gs, held_unit_slots(&gs.players[gs.turn.hvars[0]]) | ((<uint64_t>1) << ASK_DONE))
+    return pc_asks(c, ASK_OPTION, MAX_UNITS_) or pc_subset(c, gs, held_unit_slots(pl))
 
 
 cdef bint mana_claim_pending(const GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
@@ -1167,8 +1295,8 @@ entry(b"call_to_arms", b"", call_to_arms, call_to_arms_playable, call_to_arms_pe
 entry(b"recruit_free_from_offer", b"", recruit_free_from_offer,
       recruit_free_from_offer_playable, recruit_free_from_offer_pending)
 entry(b"mana_radiance", b"crystals", mana_radiance, special_now_playable, colour_pick_pending)
-entry(b"mana_meltdown", b"", mana_meltdown, special_now_playable)
-entry(b"mind_read", b"steal", mind_read, special_now_playable, colour_pick_pending)
+entry(b"mana_meltdown", b"", mana_meltdown, special_now_playable, mana_meltdown_pending)
+entry(b"mind_read", b"steal", mind_read, special_now_playable, mind_read_pending)
 entry(b"offering_discard", b"max_cards", offering_discard,
       offering_discard_playable, offering_discard_pending)
 entry(b"destroy_enemy", b"target attack_phase_only", destroy_enemy,

@@ -13,10 +13,10 @@ Reconnaissance.
 from libc.stdint cimport int32_t, uint32_t, uint64_t
 from libc.math cimport ceil
 
-from mksim._types cimport (Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_UNIT_ATTACK_BLOCK,
+from mksim._types cimport (MK_WEATHER_OTHERS, Modifier, MAX_MODS, MK_NONE, MK_IGNORE_SITE_FORT, MK_UNIT_ATTACK_BLOCK,
     MK_RECRUIT_DISCOUNT, MK_EXPLORE_DISCOUNT, MK_BLOCKED_ARMOR_ONE, NUM_MOD_KINDS, MS_NEXT_CARD, MS_PHASE,
     MS_COMBAT, MS_TURN, MS_ROUND, NUM_MOD_SCOPES)
-from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
+from mksim._modifiers cimport (mod_sum_others, mod_add, mod_find, mod_has, mod_sum, mod_remove_at, mod_remove_kind, mod_set,
     mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
 from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
@@ -29,7 +29,7 @@ from mksim._types cimport (
     CE_DEFEATED, CE_GONE, MELEE, RANGED, SIEGE, PHYSICAL, FIRE, ICE, COLDFIRE,
 )
 from mksim._state cimport Statics, GameCore
-from mksim._engine cimport (
+from mksim._engine cimport (source_dice_allowed, 
     OP_CHOICE, OP_ALL, OP_BY_TIME, OP_MOVE, OP_INFLUENCE, OP_ATTACK, OP_BLOCK, OP_HEAL, OP_DRAW,
     OP_GAIN_MANA, OP_GAIN_CRYSTAL, OP_FAME, OP_HANDLER,
     Engine, EngineStatics, ACTION_SHIFT, ARG_MASK, ASK_DONE, PAY_NONE, PAY_CRYSTAL, PAY_DIE, SKILL_TURN_SHIFT,
@@ -228,7 +228,7 @@ cdef bint colour_payable(const GameState* gs, int colour) noexcept nogil:
         return True
     if gs.time == DAY and gs.turn.mana_tokens[4] > 0:
         return True
-    if mod_has(&gs.turn, MK_NO_SOURCE_DICE) or gs.turn.dice_used >= 1 + gs.turn.extra_dice:
+    if mod_has(&gs.turn, MK_NO_SOURCE_DICE) or gs.turn.dice_used >= source_dice_allowed(gs):
         return False
     for i in range(gs.n_dice):
         if (gs.dice_taken >> i) & 1:
@@ -340,7 +340,7 @@ cdef int mana_budget(const GameState* gs) noexcept nogil:
         b += gs.turn.mana_tokens[c]
     for c in range(4):
         b += pl.crystals[c]
-    if not mod_has(&gs.turn, MK_NO_SOURCE_DICE) and gs.turn.dice_used < 1 + gs.turn.extra_dice and \
+    if not mod_has(&gs.turn, MK_NO_SOURCE_DICE) and gs.turn.dice_used < source_dice_allowed(gs) and \
             gs.n_dice > 0 and gs.dice_taken != (1 << gs.n_dice) - 1:
         b += 1
     return b
@@ -965,6 +965,10 @@ cdef long long terrain_key(const GameState* gs) noexcept nogil:
         k = k * 31 + gs.turn.terrain_delta[t] * 7 + gs.turn.terrain_floor[t] * 3 + gs.turn.terrain_set[t]
     k = k * 31 + gs.turn.terrain_open * 5 + gs.turn.terrain_safe * 3 + gs.turn.terrain_closed
     k = k * 31 + gs.turn.prayer_delta * 3 + gs.turn.prayer_floor + mod_has(&gs.turn, MK_SPACE_BENDING) * 11
+    if gs.n_players > 1 and gs.turn.n_mods:                # another player's Prayer of Weather
+        t = mod_sum_others(&gs.turn, MK_WEATHER_OTHERS, gs.current)
+        if t:
+            k = k * 31 + t
     return k % 999983
 
 

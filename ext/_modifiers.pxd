@@ -3,7 +3,8 @@
 # Inline and nogil so the loop, _combat and the handler modules read them with no call
 # through the engine's C API.  Design: docs/engine.md "Events and modifiers".
 from libc.stdint cimport int8_t, int16_t, uint8_t
-from mksim._types cimport TurnState, Modifier, MAX_MODS, ModKind, ModScope, MS_ROUND
+from mksim._types cimport TurnState, Modifier, MAX_MODS, ModKind, ModScope, MS_ROUND, \
+    MK_WEATHER_OTHERS, MK_MANA_EXPLOIT, MK_HOWL_OTHERS
 
 cdef enum Event:               # lifecycle points the core fires (fire_event, ext/_engine.pyx)
     EV_TURN_START = 0          # a turn's first decision is due (after reset_turn)
@@ -169,3 +170,45 @@ cdef inline int mod_expire(TurnState* t, int scope, int keep_source) noexcept no
         else:
             i += 1
     return n
+
+
+# -- interactive skills (8.2.2): effects of one player that act on the other players --------
+
+cdef inline int mod_sum_others(const TurnState* t, int kind, int p) noexcept nogil:
+    """Sum of the values of the live modifiers of `kind` owned by a player other than p
+    (an interactive skill's part on the other players: Prayer of Weather, Wolf's Howl)."""
+    cdef int i, v = 0
+    for i in range(t.n_mods):
+        if t.mods[i].kind == kind and t.mods[i].owner != p:
+            v += t.mods[i].value
+    return v
+
+
+cdef inline int mod_find_others(const TurnState* t, int kind, int p) noexcept nogil:
+    """Index of the first live modifier of `kind` owned by a player other than p, -1 = none."""
+    cdef int i
+    for i in range(t.n_mods):
+        if t.mods[i].kind == kind and t.mods[i].owner != p:
+            return i
+    return -1
+
+
+cdef inline int mod_find_owned(const TurnState* t, int kind, int p) noexcept nogil:
+    """Index of the first live modifier of `kind` owned by player p, -1 = none."""
+    cdef int i
+    for i in range(t.n_mods):
+        if t.mods[i].kind == kind and t.mods[i].owner == p:
+            return i
+    return -1
+
+
+cdef inline void interactive_turn_start(TurnState* t, int p) noexcept nogil:
+    """8.2.2: at the start of player p's turn their interactive skills' effects on the
+    other players end (the token comes back from the centre face down)."""
+    cdef int i = 0, k
+    while i < t.n_mods:
+        k = t.mods[i].kind
+        if t.mods[i].owner == p and (k == MK_WEATHER_OTHERS or k == MK_MANA_EXPLOIT or k == MK_HOWL_OTHERS):
+            mod_remove_at(t, i)
+        else:
+            i += 1

@@ -10,8 +10,9 @@ from libc.stdint cimport int8_t, int16_t, int32_t
 
 from mksim._types cimport (
     GameState, Hex, Tile, Player, MAX_TILES, NUM_TERRAINS, DAY, NIGHT, LAKE, MOUNTAIN,
-    HEX_CONQUERED,
+    HEX_CONQUERED, MK_WEATHER_OTHERS,
 )
+from mksim._modifiers cimport mod_sum_others
 from mksim._state cimport GameCore, Statics, place_tile, reveal_sites
 from mksim._hexmap cimport LATTICE_DIRS, lattice_to_axial, hex_distance
 from mksim._rng cimport rng_below, STREAM_MAP
@@ -63,7 +64,7 @@ cdef int move_cost(const GameState* gs, const Statics* st, int hex) noexcept nog
     Engine reading: a set cost replaces the printed cost first and reductions apply to it
     (Path Finding powered + Song of Wind: plains 2 - 1 = 1).  A reduction with a floor
     (gs.turn.terrain_floor: Path Finding basic, -1 but min 2) stops at the floor."""
-    cdef int terrain = hex_terrain(gs, st, hex), c, t, base
+    cdef int terrain = hex_terrain(gs, st, hex), c, t, base, w
     if terrain == HEX_IS_CITY:
         return CITY_MOVE_COST
     if terrain < 0 or (gs.turn.terrain_closed >> terrain) & 1:
@@ -88,9 +89,29 @@ cdef int move_cost(const GameState* gs, const Statics* st, int hex) noexcept nog
         c += gs.turn.prayer_delta
         if c < gs.turn.prayer_floor:
             c = gs.turn.prayer_floor if base >= gs.turn.prayer_floor else base
+    if gs.n_players > 1 and gs.turn.n_mods:
+        # another player's Prayer of Weather (8.2.2): + value, a raise stops at arg (max 5);
+        # a cost already above it stays
+        w = mod_sum_others(&gs.turn, MK_WEATHER_OTHERS, gs.current)
+        if w > 0:
+            base = c
+            c += w
+            if c > weather_max(gs) and base <= weather_max(gs):
+                c = weather_max(gs)
+            elif c > weather_max(gs):
+                c = base
     if c < 0:
         c = 0  # 9.6.2: never below 0
     return c
+
+
+cdef int weather_max(const GameState* gs) noexcept nogil:
+    """The cap of another player's Prayer of Weather raise (its modifier's arg)."""
+    cdef int i
+    for i in range(gs.turn.n_mods):
+        if gs.turn.mods[i].kind == MK_WEATHER_OTHERS and gs.turn.mods[i].owner != gs.current:
+            return gs.turn.mods[i].arg
+    return 127
 
 
 cdef bint normally_accessible(const GameState* gs, const Statics* st, int hex) noexcept nogil:

@@ -296,7 +296,14 @@ cdef enum ModKind:             # what a modifier changes (Modifier.value is how 
     MK_BLOCK_FIRE_ATTACK = 33  # Burning Shield: arg 1 the Fire Attack value if its block pool succeeds (phase),
                                # arg 2 that block succeeded: Fire Attack when the Attack phase starts (combat; used up)
     MK_BLOCK_DESTROY = 34      # the enemy this phase's block pool blocks is destroyed (Exploding Shield)
-    NUM_MOD_KINDS = 35
+    # interactive skills (8.2.2): round-scoped, owned by the skill's owner, ended at the
+    # start of the owner's next turn (interactive_turn_start) or the round's end (14.1.3)
+    MK_WEATHER_OTHERS = 35     # other players' terrain costs + value, a raise stops at arg (Prayer of Weather)
+    MK_MANA_EXPLOIT = 36       # others take a Wound using mana not of colour arg - 1 (Mana Exploit)
+    MK_EXPLOIT_STRUCK = 37     # turn: colours (bits) of mana owner used under Mana Exploit; arg bits: Wound taken
+    MK_HOWL_OTHERS = 38        # other players' Units' Attack and Block - value (Wolf's Howl)
+    MK_MANA_CURSE = 39         # round: others take a Wound (1 a turn) using mana of colour arg - 1 (Mana Curse)
+    NUM_MOD_KINDS = 40
 
 cdef enum ModScope:            # when a modifier expires (the lifecycle event that ends it)
     MS_NEXT_CARD = 0           # the next card played (EV_CARD_PLAYED)

@@ -1463,7 +1463,9 @@ MOD_KINDS = ("none", "ignore_site_fort", "unit_attack_block", "recruit_discount"
              "attacks_coldfire", "attacks_siege", "sword_fame", "dodge_attack",
              # next-card, used-up and phase-long bonuses
              "card_bonus", "move_bonus", "first_attack_block", "attack_card_bonus", "unit_ability_bonus",
-             "per_recruit", "phase_defeat_fame", "block_fire_attack", "block_destroy")
+             "per_recruit", "phase_defeat_fame", "block_fire_attack", "block_destroy",
+             # interactive skills and Spells between heroes (8.2.2, 19.7.1)
+             "weather_others", "mana_exploit", "exploit_struck", "howl_others", "mana_curse")
 MOD_SCOPES = ("next_card", "phase", "combat", "turn", "round")
 MAX_MODS = 16
 
