@@ -189,7 +189,8 @@ def test_17_3_1_conquest_parameters_do_not_touch_first_reconnaissance():
     config = GameConfig("first-reconnaissance", "goldyx")
     a, _, _ = _play_state(config, 11, 0, parse_policy_spec("heuristic"))
     b, _, _ = _play_state(config, 11, 0, parse_policy_spec(
-        "heuristic:city_weight=50,siege_weight=50,siege_round=1,city_explore=9,conquest_heal=5,conquest_recruit=5"))
+        "heuristic:city_weight=50,siege_weight=50,siege_round=1,city_explore=9,conquest_heal=5,conquest_recruit=5,"
+        "approach_weight=7"))
     assert a.to_dict() == b.to_dict()
     # ... while in Solo Conquest they do
     config = GameConfig("solo-conquest", "goldyx")
