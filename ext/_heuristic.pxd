@@ -52,6 +52,8 @@ cdef struct HParams:           # the documented parameters (see HeuristicPolicy 
     double city_explore        # worth of revealing a tile while a city is still unrevealed
     double conquest_heal       # x heal_weight in Solo Conquest
     double conquest_recruit    # x recruit_weight in Solo Conquest
+    double approach_weight     # x worth of a site out of this turn's reach, walked towards on a
+                               # turn that has no goal in reach (0: such turns stay idle)
 
 cdef struct Weights:           # what one point of each effect is worth now
     double move
@@ -126,6 +128,7 @@ cdef class HeuristicPolicy(RandomPolicy):
     cdef int site_goal_kind(self, Engine eng, int site) noexcept nogil
     cdef double site_score(self, Engine eng, int h, int site, int d, int mp, double pot, int wounds,
                            Foe* foes, int* excluded) noexcept nogil
+    cdef int approach_goal(self, Engine eng, int mp, double pot, int* dist, Foe* foes, int* excluded) noexcept nogil
     cdef double heal_w(self, const EngineStatics* es) noexcept nogil
     cdef double recruit_w(self, const EngineStatics* es) noexcept nogil
     cdef double city_assault_score(self, Engine eng, int h, int d, int mp, double pot, Foe* foes,

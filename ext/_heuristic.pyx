@@ -61,6 +61,7 @@ cdef enum:
     G_ENTER = 4                # stand on the adventure site, then enter it (10.8)
     G_INTERACT = 5             # stand on the village / monastery, then interact (10.2)
     G_SIEGE = 6                # end the turn next to an unconquered city (Solo Conquest: assault next turn)
+    G_APPROACH = 7             # walk towards a site out of this turn's reach (Solo Conquest, idle turns)
 
 cdef enum:
     INF = 1 << 20
@@ -69,7 +70,7 @@ cdef enum:
 #: The conquest-planning parameters (read only in Solo Conquest, see conquest_mode()); the
 #: same in every preset so that the presets keep their First Reconnaissance character.
 CONQUEST_DEFAULTS = dict(city_weight=3.0, siege_weight=3.0, siege_round=4.0, city_explore=0.0, conquest_heal=9.0,
-                         conquest_recruit=2.0)
+                         conquest_recruit=2.0, approach_weight=1.0)
 #: Parameters of the named presets (``heuristic:preset=NAME``).
 PRESETS = {
     "balanced": dict(aggression=1.0, explore_weight=1.0, wound_weight=0.45, fight_threshold=0.2,
@@ -1068,6 +1069,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         self.p.city_explore = merged["city_explore"]
         self.p.conquest_heal = merged["conquest_heal"]
         self.p.conquest_recruit = merged["conquest_recruit"]
+        self.p.approach_weight = merged["approach_weight"]
         self.params = merged
         self._bound = None
         self.path_key = -1
@@ -1977,6 +1979,13 @@ cdef class HeuristicPolicy(RandomPolicy):
                     break
             else:
                 break
+        if best_h < 0 and conquest and self.p.approach_weight > 0 and not gs.turn.action_taken:
+            # Solo Conquest: no goal in reach scores; rather than idle, walk towards the best
+            # site the next turn's hand could take (the cards played for Move come back at the
+            # end of the turn, 13.7; unplayed they would do nothing)
+            best_h = self.approach_goal(eng, mp, pot, dist, foes, excluded)
+            if best_h >= 0:
+                best_kind = G_APPROACH
         if best_h < 0:
             return self.end_of_move(eng, actions, n, wounds)
         self.goal_hex = best_h
@@ -2004,6 +2013,16 @@ cdef class HeuristicPolicy(RandomPolicy):
         if step < 0:
             return self.end_of_move(eng, actions, n, wounds)
         c = move_cost(gs, st, gs.hexes[here].neighbour[step])
+        if best_kind == G_APPROACH:
+            # never into the goal itself with the hand spent on Move (an assault, 9.4.1), and
+            # only steps the hand can pay
+            if gs.hexes[here].neighbour[step] == best_h or c < 0 or mp + pot < c:
+                return self.end_of_move(eng, actions, n, wounds)
+            if mp >= c:
+                for i in range(n):
+                    if actions[i] == (A_MOVE << ACTION_SHIFT | step):
+                        return i
+            return self.play_for_move(eng, actions, n, 0.0, wounds)
         if c >= 0 and hero_blocks(gs, es, gs.hexes[here].neighbour[step], gs.current) and \
                 c + step_off_cost(gs, st, es, gs.hexes[here].neighbour[step], gs.current) > mp + pot:
             # passing another hero is free (9.5.1) but stopping there is not (9.7.1, 13.2)
@@ -2157,6 +2176,30 @@ cdef class HeuristicPolicy(RandomPolicy):
                 return -1e9
             return v - self.move_cost_penalty(d - mp, pot)
         return -1e9
+
+    cdef int approach_goal(self, Engine eng, int mp, double pot, int* dist, Foe* foes, int* excluded) noexcept nogil:
+        """Solo Conquest, a turn with no goal in reach: the hex of the site worth most to the
+        hand in hand (the guess of a later turn's hand: site_score with no card spent on
+        Move, so also a site in reach that the hand left after paying the way could not take)
+        times ``approach_weight``, less 0.05 per Move point of the way; -1 if none is worth
+        more than 0."""
+        cdef GameState* gs = &eng.core.gs
+        cdef const EngineStatics* es = &eng.es
+        cdef int h, d, site, best = -1, wounds = count_wounds(gs, es)
+        cdef double score, bv = 0
+        for h in range(gs.n_hexes):
+            d = dist[h]
+            site = gs.hexes[h].site
+            if d >= INF or d == 0 or site < 0 or hero_blocks(gs, es, h, gs.current):
+                continue
+            score = self.site_score(eng, h, site, d, d, pot, wounds, foes, excluded)
+            if score <= -1e8:
+                continue
+            score = self.p.approach_weight * score - 0.05 * d
+            if score > bv:
+                bv = score
+                best = h
+        return best
 
     cdef inline double heal_w(self, const EngineStatics* es) noexcept nogil:
         """Worth of a Wound healed: in Solo Conquest ``conquest_heal`` times more (each Wound

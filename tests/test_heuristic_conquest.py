@@ -189,10 +189,47 @@ def test_17_3_1_conquest_parameters_do_not_touch_first_reconnaissance():
     config = GameConfig("first-reconnaissance", "goldyx")
     a, _, _ = _play_state(config, 11, 0, parse_policy_spec("heuristic"))
     b, _, _ = _play_state(config, 11, 0, parse_policy_spec(
-        "heuristic:city_weight=50,siege_weight=50,siege_round=1,city_explore=9,conquest_heal=5,conquest_recruit=5"))
+        "heuristic:city_weight=50,siege_weight=50,siege_round=1,city_explore=9,conquest_heal=5,conquest_recruit=5,"
+        "approach_weight=7"))
     assert a.to_dict() == b.to_dict()
     # ... while in Solo Conquest they do
     config = GameConfig("solo-conquest", "goldyx")
     a, _, _ = _play_state(config, 11, 0, parse_policy_spec("heuristic"))
     b, _, _ = _play_state(config, 11, 0, parse_policy_spec("heuristic:city_explore=9"))
     assert a.to_dict() != b.to_dict()
+
+
+# -- idle turns: walking towards a site out of this turn's reach (approach_weight) ----------
+
+def far_den(game, hand):
+    """Round 1's first turn at its movement, Day: the hero on the portal (hex 0) with
+    ``hand``; the only site a monster den on hex 20 (hills, 8 Move away by Day, 9.2) holding
+    a face-up Diggers token; no city, no rampaging enemy near the way."""
+    st = city_position(game, hand=hand)
+    d = st.to_dict(format=1)
+    hexes = {str(k): {"site": None, "tokens": [], "ruins": None, "flags": []} for k in (2, 7, 8, 10, 13, 14, 17, 19)}
+    hexes["20"] = {"site": "monster_den", "tokens": ["diggers"], "flags": ["tokens_revealed"]}
+    d["map"] = {"hexes": hexes}
+    return game.state_from_dict(d)
+
+
+def test_idle_turn_walks_towards_a_den_the_hand_could_take(game):
+    # Exploring is made worthless (explore_weight -5) so that no goal lies within this
+    # turn's Move (4 + a few sideways cards < 8): with approach_weight 0 the turn ends where
+    # it starts; by default the hero walks towards the den (G_APPROACH = 7), the Diggers
+    # (Armor 3, Attack 3) being defeated by the hand in hand, but does not step into it
+    hand = ["rage", "rage", "determination", "march", "cold_toughness"]
+    spec = "heuristic:explore_weight=-5"
+    pol = parse_policy_spec(spec)._core
+    pol.reset(SEED, 0)
+    pol.choose_engine(far_den(game, hand).engine)
+    assert pol.memory()["goal_kind"] == 7 and pol.memory()["goal_hex"] == 20
+    d, _ = play_turn(far_den(game, hand), parse_policy_spec(spec))
+    moved_to = d["players"][0]["position"]
+    assert moved_to not in (PORTAL, 20) and d["players"][0]["fame"] == 0
+    there = far_den(game, hand).to_dict(format=1)
+    there["players"][0]["position"] = moved_to
+    # nearer the den than the portal's 8 Move
+    assert parse_policy_spec(spec)._core.path_costs(game.state_from_dict(there).engine)[20] < 8
+    d, _ = play_turn(far_den(game, hand), parse_policy_spec(spec + ",approach_weight=0"))
+    assert d["players"][0]["position"] == PORTAL

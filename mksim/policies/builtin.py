@@ -189,6 +189,10 @@ class HeuristicPolicy(_CPolicy):
     conquest_recruit : float
         Solo Conquest only: ``recruit_weight`` is multiplied by it (Units take the city
         garrison's blows, 11.7.3).
+    approach_weight : float
+        Solo Conquest only: on a turn with no goal in reach, the hero walks towards the site
+        the hand in hand could take (its worth times this, less 0.05 per Move point of the
+        way) instead of idling; 0 keeps such turns idle.
     stream : int, default 0
         Policy stream (unused: the policy is deterministic).
     """
@@ -244,6 +248,7 @@ _CONQUEST_HELP = {
     "city_explore": "Solo Conquest: extra worth of a tile while a city is still unrevealed",
     "conquest_heal": "Solo Conquest: x heal_weight (Wounds cost 2 points each at the end, 20.2)",
     "conquest_recruit": "Solo Conquest: x recruit_weight (Units take the garrison's blows, 11.7.3)",
+    "approach_weight": "Solo Conquest: x worth of the site walked towards on a turn with no goal in reach (0: idle)",
 }
 
 
