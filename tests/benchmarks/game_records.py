@@ -10,9 +10,14 @@ that differs is named.
     python tests/benchmarks/game_records.py --compare records.json    # after it: exit 1 on a difference
 
 Not a test (about 16 s at -O3, 30 s at -O0): the restructuring issue runs it before and after.
-``tests/benchmarks/records/solo-1323b13.json`` holds the records of 1323b13 (100 games per
+``tests/benchmarks/records/solo-9eafa2f.json`` holds the records of 9eafa2f (100 games per
 configuration): ``--compare`` it after any change that must not change play; -O0 and -O3
 builds give identical records.  Against the older files, each difference has a named cause:
+``solo-1323b13.json`` (1323b13) differs from it in exactly 583 games, all in the ten Solo
+Conquest heuristic configurations (52-71 of 100 each: issue 9's ``approach_weight``, a turn with
+no goal in reach walks towards a site the hand could take); every First Reconnaissance, random
+and eager record and every record of the session's modifier, legality and interactive-skill
+moves is identical.
 ``solo-f966b16.json`` (f966b16, issue 12's start but for issue 9's Solo Conquest city
 planning, which ``solo-f7be297.json`` predates) differs from it in exactly
 - the ten Solo Conquest heuristic configurations (issue 9's build-up weights conquest_heal /
