@@ -135,19 +135,9 @@ cdef int fight_after_move(GameState* gs, const EngineStatics* es, const Statics*
             gs.turn.move_points = 0                                # so the keep is taken
             conquer_fortified(gs, es, p, to_hex)
             return ERR_NONE
-        n = 1
-        fort = 1
-        for d in range(6):
-            if (provoked_dirs >> d) & 1:
-                h = gs.hexes[from_hex].neighbour[d]
-                k = n
-                n = collect_hex_tokens(gs, h, tokens, origin, n)
-                while k < n:
-                    ramp |= <uint32_t>1 << k                       # 11.2.2: not fortified
-                    k += 1
-        gs.combat.from_hex = <int16_t>from_hex
-        return begin_fight(gs, es, st, tokens, origin, n, to_hex, fort, ramp, 0, 1, CK_ASSAULT)
-    if assault:
+        n = 1                                                      # the garrison; provoked
+        fort = 1                                                   # enemies join below
+    elif assault:
         change_reputation(&gs.players[p], es.sites.rep_assault)    # 11.1.1: whatever the outcome
         n = collect_hex_tokens(gs, to_hex, tokens, origin, n)
         fort = (<uint32_t>1 << n) - 1                               # 11.10.1

@@ -423,8 +423,26 @@ def _factor_section(doc: Doc, res: Results, key: str, fname: str, title: str, re
         _tactic_picks(doc, res, figdir)
 
 
-def _conclusions(doc: Doc, comparisons: list, p_adj: dict, names: dict) -> None:
-    """A sentence per pair and metric the data separate; the rest named together."""
+def pair_conclusions(comparisons: list, p_adj: dict, label=lambda x: x) -> tuple:
+    """Sort paired comparisons for a conclusions paragraph.
+
+    Parameters
+    ----------
+    comparisons : list of (a, b, metric, Comparison)
+    p_adj : dict
+        Adjusted p-value per ``(a, b, metric)``.
+    label : callable
+        Printed name of an arm.
+
+    Returns
+    -------
+    said : list of str
+        One sentence per pair and metric the data separate (interval excludes 0, p_adj < 0.05).
+    same : list of (a, b)
+        Pairs identical on every metric in every paired game.
+    apart : str
+        The sentence naming the rest (the data do not separate them), or "".
+    """
     said, apart = [], {}
     # a pair is identical only when every metric tied in every paired game: one metric tied
     # everywhere (no arm wins a Solo Conquest game) says nothing of the others
@@ -436,17 +454,25 @@ def _conclusions(doc: Doc, comparisons: list, p_adj: dict, names: dict) -> None:
         if (a, b) in same or (c.n and c.ties == c.n):
             continue
         if c.diff.excludes(0.0) and p_adj[(a, b, m)] < 0.05:
-            said.append(conclusion(names[a], names[b], c, p_adj[(a, b, m)], METRIC_NAMES.get(m, m), _digits(m)))
+            said.append(conclusion(label(a), label(b), c, p_adj[(a, b, m)], METRIC_NAMES.get(m, m), _digits(m)))
         else:
             apart.setdefault((a, b), []).append(METRIC_NAMES.get(m, m))
+    rest = "; ".join(f"{label(a)} and {label(b)} on {', '.join(ms)}" for (a, b), ms in apart.items())
+    if rest:
+        rest = ("The data do not separate (the interval of the paired difference includes 0, or "
+                f"p_adj ≥ 0.05): {rest}.")
+    return said, same, rest
+
+
+def _conclusions(doc: Doc, comparisons: list, p_adj: dict, names: dict) -> None:
+    """A sentence per pair and metric the data separate; the rest named together."""
+    said, same, rest = pair_conclusions(comparisons, p_adj, names.__getitem__)
     doc.bullets(said)
     if same:
         doc.p("Identical on every seed (the arms played the same games, e.g. a forced tactic the policy "
               "takes anyway): " + "; ".join(f"{names[a]} and {names[b]}" for a, b in same) + ".")
-    if apart:
-        doc.p("The data do not separate (the interval of the paired difference includes 0, or p_adj ≥ 0.05): "
-              + "; ".join(f"{names[a]} and {names[b]} on {', '.join(ms)}" for (a, b), ms in apart.items()
-                          if (a, b) not in same) + ".")
+    if rest:
+        doc.p(rest)
 
 
 def _separated(a, b, comparisons, p_adj, metric) -> str:

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from . import plots
-from .stats import adjust, conclusion, mean_ci, paired_difference, proportion_ci
+from .stats import adjust, mean_ci, paired_difference, proportion_ci
 
 __all__ = ["build_seats_report", "SEAT_FACTORS", "DEFAULT_SEAT_METRICS"]
 
@@ -158,27 +158,12 @@ def _adjusted(comparisons, metrics, correction) -> dict:
 
 def _conclude(doc, comparisons, p_adj) -> None:
     """A sentence per comparison the data separate; the rest named together (games, not seeds)."""
-    R = _r()
-    said, apart = [], {}
-    # a pair is identical only when every metric tied in every paired game
-    tied: dict = {}
-    for a, b, m, c in comparisons:
-        tied[(a, b)] = tied.get((a, b), True) and bool(c.n) and c.ties == c.n
-    same = [k for k, v in tied.items() if v]
-    for a, b, m, c in comparisons:
-        if (a, b) in same:
-            continue
-        if c.diff.excludes(0.0) and p_adj[(a, b, m)] < 0.05:
-            said.append(conclusion(a, b, c, p_adj[(a, b, m)], R.METRIC_NAMES.get(m, m), R._digits(m)))
-        else:
-            apart.setdefault((a, b), []).append(R.METRIC_NAMES.get(m, m))
+    said, same, rest = _r().pair_conclusions(comparisons, p_adj)
     doc.bullets(said)
     if same:
         doc.p("Identical in every paired game: " + "; ".join(f"{a} and {b}" for a, b in same) + ".")
-    rest = [(k, v) for k, v in apart.items() if k not in same]
     if rest:
-        doc.p("The data do not separate (the interval of the paired difference includes 0, or p_adj ≥ 0.05): "
-              + "; ".join(f"{a} and {b} on {', '.join(ms)}" for (a, b), ms in rest) + ".")
+        doc.p(rest)
 
 
 def _seat_position(doc, res, cells, metrics, figdir: Path, correction: str) -> None:
