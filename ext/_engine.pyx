@@ -1037,9 +1037,12 @@ cdef bint playable_after_paying(GameState* gs, const EngineStatics* es, int card
     cdef bint ok
     pay_save(gs, &sn)
     pay_take(gs, pay, colour)
-    if pay2 != PAY_NONE:
-        pay_take(gs, pay2, BLACK)
-    ok = card_playable_mode(gs, es, card, powered) >= 0
+    ok = True
+    if pay2 != PAY_NONE:                  # the black mana of a powered Spell, as A_PLAY pays it:
+        ok = pay_ok(gs, pay2, BLACK)      # after its colour (5.4.3), so no payment the colour used up
+        if ok:
+            pay_take(gs, pay2, BLACK)
+    ok = ok and card_playable_mode(gs, es, card, powered) >= 0
     pay_restore(gs, &sn)
     return ok
 
@@ -2191,7 +2194,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             if deck == DECK_SPELL:
                 gs.turn.polar_nospell = <int8_t>k                # an unrestricted token was used
             if deck == DECK_SPELL and powered:
-                if not pay_ok(gs, pay2, BLACK):                  # listed on the state before the colour was paid
+                if not pay_ok(gs, pay2, BLACK):                  # playable_after_paying tried it after the colour
                     set_error(gs, ERR_INTERNAL, INTERNAL_BLACK_MANA, card)
                     return ERR_INTERNAL
                 pay_take(gs, pay2, BLACK)
