@@ -2611,8 +2611,8 @@ INTERNAL_TEXT = {                                          # error_arg of ERR_IN
 HEROES_RULE_TEXT = {
     HEROES_INTERACTIVE_SKILL: "its secondary effect on the other heroes (a cooperative skill, LL-7.3) with "
                               "more than one hero",
-    HEROES_INTERACTIVE_SPELL: "taking an Action card another hero discarded into your hand (Mind Steal, "
-                              "19.7.1) with more than one hero",
+    HEROES_INTERACTIVE_SPELL: "Mind Steal taking a card between heroes (19.7.1): no longer raised (kept "
+                              "for the numbering)",
     HEROES_OPPONENT_KEEP: "a move ending on a conquered site owned by another player that is not a keep "
                           "(10.7.3.5 covers keeps)",
 }
