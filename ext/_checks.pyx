@@ -50,7 +50,7 @@ LOOP_CHECKS = {
     V_CONSERVATION: "cards not conserved: the Deed cards in all zones + those thrown away differ from the start (6.1)",
     V_TWO_ACTIONS: "two actions in one turn (4.4.5)",
     V_PLAYER_CONSERVATION: "a player's cards not conserved: the Deed cards in the zones of a player who was "
-                           "not deciding (+ those they threw away) changed (6.1, 6.4: no card passes between heroes)",
+                           "not deciding (+ those they threw away, - those taken from other heroes) changed (6.1, 6.4; Mind Steal 19.7.1)",
 }
 
 
@@ -168,10 +168,11 @@ cdef int count_deeds(const GameState* gs, int wound) noexcept nogil:
 cdef int player_deed_balance(const GameState* gs, int p, int wound) noexcept nogil:
     """Per-player card conservation (issue 12): player p's non-Wound Deed cards in their own
     zones (deck, hand, discard pile, play area, under Sparing Power, set aside, Banners on
-    Units) plus those they threw away.  It may change only by cards that pass between the
-    player and the shared zones (offers, decks) during that player's own decisions: no card
-    passes between heroes in the rules the engine plays (play_checked checks that the other
-    players' counts never change).  (PlayerStats.cards_gained, a results-store statistic,
+    Units) plus those they threw away, less the net number taken from other heroes
+    (Player.cards_taken: Mind Steal, 19.7.1, moves a card from one hero's discard pile to
+    the caster's hand and counts it on both).  It may change only by cards that pass between
+    the player and the shared zones (offers, decks) during that player's own decisions
+    (play_checked checks that the other players' counts never change).  (PlayerStats.cards_gained, a results-store statistic,
     is not used: it counts gains only, not the cards thrown away.)"""
     cdef int n = 0, u
     cdef const Player* pl = &gs.players[p]
@@ -185,6 +186,7 @@ cdef int player_deed_balance(const GameState* gs, int p, int wound) noexcept nog
         if pl.units[u].card >= 0 and pl.units[u].banner >= 0:
             n += 1
     n += pl.removed
+    n -= pl.cards_taken
     return n
 
 

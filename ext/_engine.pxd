@@ -94,7 +94,7 @@ cdef enum InternalError:       # error_arg of ERR_INTERNAL (INTERNAL_TEXT in _en
 cdef enum HeroesRule:          # error_arg of ERR_HEROES
     HEROES_INTERACTIVE_SKILL = 1    # 8.2.2: an interactive skill's part that acts on the other heroes
     HEROES_OPPONENT_KEEP = 2        # 10.7.3.5: assault on another player's keep
-    HEROES_INTERACTIVE_SPELL = 3    # 19.7.1: an interactive Spell's effect on the other heroes
+    HEROES_INTERACTIVE_SPELL = 3    # 19.7.1: Mind Steal between heroes (no longer raised: Player.cards_taken)
 
 cdef struct SiteRules:         # site codes (content.SITE_IDS) and numbers from sites.toml (10.7)
     int village

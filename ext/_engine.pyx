@@ -1037,9 +1037,12 @@ cdef bint playable_after_paying(GameState* gs, const EngineStatics* es, int card
     cdef bint ok
     pay_save(gs, &sn)
     pay_take(gs, pay, colour)
-    if pay2 != PAY_NONE:
-        pay_take(gs, pay2, BLACK)
-    ok = card_playable_mode(gs, es, card, powered) >= 0
+    ok = True
+    if pay2 != PAY_NONE:                  # the black mana of a powered Spell, as A_PLAY pays it:
+        ok = pay_ok(gs, pay2, BLACK)      # after its colour (5.4.3), so no payment the colour used up
+        if ok:
+            pay_take(gs, pay2, BLACK)
+    ok = ok and card_playable_mode(gs, es, card, powered) >= 0
     pay_restore(gs, &sn)
     return ok
 
@@ -2191,7 +2194,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
             if deck == DECK_SPELL:
                 gs.turn.polar_nospell = <int8_t>k                # an unrestricted token was used
             if deck == DECK_SPELL and powered:
-                if not pay_ok(gs, pay2, BLACK):                  # listed on the state before the colour was paid
+                if not pay_ok(gs, pay2, BLACK):                  # playable_after_paying tried it after the colour
                     set_error(gs, ERR_INTERNAL, INTERNAL_BLACK_MANA, card)
                     return ERR_INTERNAL
                 pay_take(gs, pay2, BLACK)
@@ -2608,8 +2611,8 @@ INTERNAL_TEXT = {                                          # error_arg of ERR_IN
 HEROES_RULE_TEXT = {
     HEROES_INTERACTIVE_SKILL: "its secondary effect on the other heroes (a cooperative skill, LL-7.3) with "
                               "more than one hero",
-    HEROES_INTERACTIVE_SPELL: "taking an Action card another hero discarded into your hand (Mind Steal, "
-                              "19.7.1) with more than one hero",
+    HEROES_INTERACTIVE_SPELL: "Mind Steal taking a card between heroes (19.7.1): no longer raised (kept "
+                              "for the numbering)",
     HEROES_OPPONENT_KEEP: "a move ending on a conquered site owned by another player that is not a keep "
                           "(10.7.3.5 covers keeps)",
 }

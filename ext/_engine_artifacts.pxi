@@ -123,7 +123,8 @@ cdef int legal_banner_actions(const GameState* gs, const EngineStatics* es, cons
     cdef int i, s, k, fx
     if command_banner_ready(gs):                              # Banner of Command (LL-5.1)
         for i in range(MAX_UNITS_):
-            if (gs.turn.recruited_units >> i) & 1 and pl.units[i].card >= 0 and n < MAX_ACTIONS:
+            if (gs.turn.recruited_units >> i) & 1 and pl.units[i].card >= 0 and n < MAX_ACTIONS \
+                    and not (pl.units[i].banner >= 0 and pl.banner_fx[i] & BF_COMMAND):   # one Banner a Unit
                 out[n] = act(A_BANNER_COMMAND, i)
                 n += 1
     for i in range(MAX_UNITS_):
@@ -188,7 +189,7 @@ cdef int apply_banner_action(GameState* gs, const EngineStatics* es, const Stati
         return ERR_NONE
     u = &pl.units[slot]
     if kind == A_BANNER_COMMAND:                                 # LL-5.1
-        if u.banner >= 0 and pl.banner_fx[slot] & BF_COMMAND:   # legal_banner_actions does not look
+        if u.banner >= 0 and pl.banner_fx[slot] & BF_COMMAND:   # legal_banner_actions excludes it
             set_error(gs, ERR_INTERNAL, INTERNAL_BANNER, -1)
             return ERR_INTERNAL
         attach_command_banner(gs, pl, slot)

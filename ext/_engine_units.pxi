@@ -266,7 +266,7 @@ cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const S
     cdef int site = interaction_site(gs, es, gs.current)
     cdef int colour = interaction_city(gs, es, gs.current)
     cdef int infl = gs.turn.influence, price = spell_price(es, site, colour)
-    cdef int k, u, d, pay, card, npay = n_pay_codes(gs), delta, c
+    cdef int k, u, d, pay, card, npay = n_pay_codes(gs), delta, c, cost
     cdef bint full = units_held(pl) - (bonds_unit_slot(pl) >= 0) >= pl.command_tokens   # Bonds: its own token
     cdef int bonds = bonds_row(es, pl), bslot = bonds_unit_slot(pl)
     n = legal_heal(gs, es, out, n)
@@ -284,8 +284,11 @@ cdef int legal_interaction(const GameState* gs, const EngineStatics* es, const S
                     and bonds_cost(es, bonds, recruit_price(es, u, site)) <= infl + delta:
                 out[n] = act(A_RECRUIT, k | BONDS_RECRUIT)         # Bonds of Loyalty (_fx_skills)
                 n += 1
-            if recruit_price(es, u, site) - mod_sum(&gs.turn, MK_RECRUIT_DISCOUNT) > infl + delta:
-                continue                                           # (Charm: discount on one Unit)
+            cost = recruit_price(es, u, site) - mod_sum(&gs.turn, MK_RECRUIT_DISCOUNT)   # (Charm: on one Unit)
+            if cost < 0:
+                cost = 0                                           # as apply_interaction (9.6.2 reading)
+            if cost > infl + delta:
+                continue                                           # 10.2.6: a negative total pays nothing
             # d = 0: no disbanding (a free Command token, or LL-5.1 the Banner of Command
             # instead); d = slot + 1: disband that unit first (7.2.4; not the one under Bonds)
             for d in range(0 if (not full or command_banner_ready(gs)) else 1, 1 if not full else MAX_UNITS + 1):
@@ -398,7 +401,7 @@ cdef int apply_interaction(GameState* gs, const EngineStatics* es, const Statics
         if cost < 0:
             cost = 0
         delta = recruit_rep_delta(gs, es, u)                       # LL-4.2 Thugs / Heroes
-        if cost > gs.turn.influence + delta:                       # listed on price - discount, not floored at 0
+        if cost > gs.turn.influence + delta:                       # legal_interaction lists the same floored cost
             set_error(gs, ERR_INTERNAL, INTERNAL_RECRUIT, -1)
             return ERR_INTERNAL
         if unit_special(es, u) == SU_UNKNOWN:                      # special rules not known

@@ -696,16 +696,19 @@ cdef int mind_read(GameState* gs, const EngineStatics* es, const Statics* st,
                    int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     cdef Player* pl = &gs.players[p]
-    cdef int card, q
+    cdef int card, q, i
     # Choose a colour, gain a crystal of it (stage 0, ASK_COLOUR); then each other player
     # discards a Spell or Action card of that colour from hand or reveals a hand without
     # one (19.7.1).  The discard is THAT player's decision: the question is put to their
     # seat (gs.current = the seat asked, gs.turn_player = the caster; docs/engine.md
     # "Questions to another player"), stage 1, ASK_HAND_CARD; hvars[0] = the colour,
-    # hvars[1] = the seat asked, hvars[2] = seats (bits) who discarded an Action card.
+    # hvars[1] = the seat asked, hvars[2] = seats (bits) who discarded an Action card,
+    # hvars[4 + q] = the Action card seat q discarded.
     # A hand without one is revealed (public: nothing to record) and nobody is asked.
-    # Mind Steal (steal=1) taking one of those Action cards into the caster's hand stays
-    # a named error (ERR_HEROES) when there is one to take.
+    # Mind Steal (steal=1): then the caster "may permanently take one Action card (not a
+    # Spell) discarded this way into your hand": stage 2, ASK_OPTION, option q = the card
+    # seat q discarded, ASK_DONE = none.  It leaves q's discard pile for the caster's hand
+    # (Player.cards_taken +1 for the caster, -1 for q: the per-player card balance).
     if choice < 0:
         return ask(gs, row, 0, ASK_COLOUR, 0xF)
     if gs.turn.handler_stage == 0:
@@ -713,13 +716,43 @@ cdef int mind_read(GameState* gs, const EngineStatics* es, const Statics* st,
         gs.turn.hvars[0] = <int16_t>choice
         gs.turn.hvars[2] = 0
         return mind_read_next(gs, es, row, 0)
+    if gs.turn.handler_stage == 2:                          # Mind Steal: the caster's choice
+        if choice == ASK_DONE:
+            return RES_DONE
+        q = choice
+        card = gs.turn.hvars[4 + q]
+        for i in range(gs.players[q].n_discard - 1, -1, -1):
+            if gs.players[q].discard[i] == card:
+                remove_at(gs.players[q].discard, &gs.players[q].n_discard, i)
+                push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, card)
+                pl.cards_taken += 1
+                gs.players[q].cards_taken -= 1
+                return RES_DONE
+        set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)   # mind_steal_options excluded it
+        return RES_ERROR
     q = gs.turn.hvars[1]                                    # p == q: the seat asked answers
     card = gs.players[q].hand[choice]
     remove_at(gs.players[q].hand, &gs.players[q].n_hand, choice)
     push_card(gs.players[q].discard, &gs.players[q].n_discard, MAX_DISCARD_CARDS, card)
     if card_deck(es, card) != DECK_SPELL:
         gs.turn.hvars[2] = <int16_t>(gs.turn.hvars[2] | (1 << q))
+        gs.turn.hvars[4 + q] = <int16_t>card
     return mind_read_next(gs, es, row, q + 1)
+
+
+cdef uint64_t mind_steal_options(const GameState* gs, int caster) noexcept nogil:
+    """Mind Steal: the seats (bits) whose Action card discarded by Mind Read lies in their
+    discard pile (hvars[2], hvars[4 + q])."""
+    cdef uint64_t bits = 0
+    cdef int q, i
+    for q in range(gs.n_players):
+        if q == caster or not (gs.turn.hvars[2] >> q) & 1:
+            continue
+        for i in range(gs.players[q].n_discard):
+            if gs.players[q].discard[i] == gs.turn.hvars[4 + q]:
+                bits |= (<uint64_t>1) << q
+                break
+    return bits
 
 
 cdef uint64_t mind_read_cards(const GameState* gs, const EngineStatics* es, int q, int colour) noexcept nogil:
@@ -750,19 +783,24 @@ cdef int mind_read_next(GameState* gs, const EngineStatics* es, int row, int fir
             gs.current = <int8_t>q                          # the question is that seat's
             return ask(gs, row, 1, ASK_HAND_CARD, opts)
     gs.current = <int8_t>caster
-    if a[0] and gs.turn.hvars[2]:                           # issue 12: a named error
-        set_error(gs, ERR_HEROES, HEROES_INTERACTIVE_SPELL, gs.turn.resolving_card)
-        return RES_ERROR
+    if a[0]:                                                # Mind Steal: "you may" take one
+        opts = mind_steal_options(gs, caster)
+        if opts:
+            return ask(gs, row, 2, ASK_OPTION, opts | ((<uint64_t>1) << ASK_DONE))
     return RES_DONE
 
 
 cdef bint mind_read_pending(const GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
         PendingCheck* c) noexcept nogil:
-    # stage 0: the colour; stage 1: hvars[0] colour, hvars[1] = the seat asked (= current)
-    if pc_stage(c, gs, 1):
+    # stage 0: the colour; stage 1: hvars[0] colour, hvars[1] = the seat asked (= current);
+    # stage 2 (Mind Steal): the caster's pick among mind_steal_options, or none
+    if pc_stage(c, gs, 2 if row_args(es, row)[0] else 1):
         return True
     if gs.turn.handler_stage == 0:
         return pc_asks(c, ASK_COLOUR)
+    if gs.turn.handler_stage == 2:
+        return pc_hvar(c, gs, 0, 0, 3) or pc_asks(c, ASK_OPTION, gs.n_players, True) \
+            or pc_subset(c, gs, mind_steal_options(gs, gs.turn_player))
     if pc_hvar(c, gs, 0, 0, 3) or pc_hvar(c, gs, 1, gs.current, gs.current):
         return True
     return pc_asks(c, ASK_HAND_CARD)

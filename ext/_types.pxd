@@ -198,6 +198,7 @@ cdef struct Player:
     int16_t play_area[MAX_PLAY_CARDS]  # cards played this turn (6.1.2)
     int16_t n_play
     int16_t removed            # cards thrown away this game (conservation checks)
+    int16_t cards_taken        # Deed cards taken from other heroes minus those they took (Mind Steal, 19.7.1)
     Unit units[MAX_UNITS]
     int8_t skills[MAX_SKILLS]  # skill content index, -1 = none
     int8_t skill_stack[12]     # own face-down Skill tokens, top = [n-1] (1.3.9)

@@ -1406,7 +1406,7 @@ _ENEMY_RULES = {
     "unit_fx": (0, 3),
 }
 _PLAYER_RULES = {
-    "command_tokens": (0, MAX_UNITS), "removed": (0, 32767), "tactic_used": FLAG,
+    "command_tokens": (0, MAX_UNITS), "removed": (0, 32767), "cards_taken": (-32767, 32767), "tactic_used": FLAG,
     "used_before_turn": FLAG, "knocked_out": FLAG, "wounds_this_combat": (0, 32767),
     "round_order": (0, 127), "claimed_die": (0, 6), "claim_per_turn": (0, 127), "banner_flipped": (0, 63),
     "banner_prep": FLAG, "motivation_lock": (0, 127), "source_freeze": (0, 2), "bonds_slot": (0, MAX_UNITS),
@@ -1556,6 +1556,10 @@ def validate(core, engine=None, version: int = FORMAT) -> None:
     # -- the player
     for p in range(n_players):
         _validate_player(raw, raw["players"][p], f"players[{p}]", N, S)
+    taken = [raw["players"][p]["cards_taken"] for p in range(n_players)]
+    if sum(taken) != 0:      # Mind Steal (19.7.1): a card one hero took is one another lost
+        _bad("players[0].cards_taken", f"the players' cards_taken add up to {sum(taken)} ({taken}), not 0: "
+                                       f"a card taken from another hero counts +1 on the taker and -1 on the loser")
     _validate_dummy(raw["dummy"], N)
     if version >= 2:
         _validate_level(core, raw)

@@ -440,3 +440,100 @@ def test_19_7_1_mind_read_question_in_the_checked_c_loop_keeps_the_invariants():
     steps, err, last, viol, vstep, _ = play_checked([RandomPolicy(7, 0, 0), RandomPolicy(7, 0, 1)], s.engine)
     assert viol < 0 and err == 0, (viol, vstep, describe(last))
     assert s.is_terminal()
+
+
+def mind_steal_turn(tovak_hand, heroes=("goldyx", "tovak")):
+    """Goldyx at Night with a white and a black token and Mind Read in hand; Tovak's hand."""
+    g, s, me = spell_turn(list(heroes), "goldyx", "mind_read", {"white": 1, "black": 1})
+    d = s.to_dict()
+    d["time"] = "night"
+    s = edit(g, g.state_from_dict(d), 1, hand=list(tovak_hand))
+    s.apply(encode("play", 1 | (1 << 7) | (WHITE << 8) | (BLACK << 13)))   # Mind Steal
+    s.apply(encode("choose", GREEN))
+    return g, s
+
+
+def own_cards(d, seat):
+    p = d["players"][seat]
+    return sorted(c for z in ("deck", "hand", "discard", "play_area") for c in p[z] if c != "wound")
+
+
+@pytest.mark.covers("mind_read", "powered")
+def test_19_7_1_mind_steal_takes_the_discarded_action_card_into_the_casters_hand():
+    """Tovak discards Tranquility (a green Action) to Goldyx's Mind Steal; Goldyx may take
+    it permanently into his hand (card text: "you may permanently take one Action card (not a
+    Spell) discarded this way into your hand") and does: it leaves Tovak's discard pile, each
+    side's cards_taken counts it (+1 / -1) and each player's card balance
+    (player_deed_balance: own cards + thrown away - taken) is what it was."""
+    from mksim._checks import player_balance
+    g, s = mind_steal_turn(["march", "tranquility", "rage"])
+    wound = g.tables.card_ids.index("wound")
+    assert s.current_player() == 1
+    s.apply(encode("choose", 1))                                   # Tovak: Tranquility
+    d0 = s.to_dict()
+    assert d0["players"][1]["discard"][-1] == "tranquility"
+    assert s.current_player() == 0                                 # Goldyx decides: take it or not
+    assert sorted(describe(int(a)) for a in s.legal_actions()) == ["choose(1)", "choose(63)"]
+    back = g.state_from_dict(d0)                                   # the question round-trips
+    assert back.to_dict() == d0
+    before = [player_balance(s.core, p, wound) for p in (0, 1)]
+    s.apply(encode("choose", 1))
+    d = s.to_dict()
+    assert "tranquility" in d["players"][0]["hand"] and "tranquility" not in own_cards(d, 1)
+    assert d["players"][1]["discard"] == d0["players"][1]["discard"][:-1]
+    assert own_cards(d, 0) == sorted(own_cards(d0, 0) + ["tranquility"])
+    assert [p["cards_taken"] for p in d["players"]] == [1, -1]
+    assert [player_balance(s.core, p, wound) for p in (0, 1)] == before
+    assert g.state_from_dict(d).to_dict() == d                     # a fixture keeps the transfer
+    assert not any(kind(a) == KIND["choose"] for a in s.legal_actions())
+
+
+def test_19_7_1_mind_steal_may_take_nothing_and_never_a_spell():
+    """Goldyx declines (choose(63)): Tovak keeps his discarded March.  A discarded Spell
+    (Tovak's only green card) is not offered: nothing to take, no question."""
+    g, s = mind_steal_turn(["march", "rage"])
+    s.apply(encode("choose", 0))                                   # Tovak: March (his only green)
+    assert s.current_player() == 0
+    s.apply(encode("choose", 63))
+    d = s.to_dict()
+    assert d["players"][1]["discard"][-1] == "march" and d["players"][0]["hand"] == ["march"]   # his own
+    assert [p["cards_taken"] for p in d["players"]] == [0, 0]
+    g, s, me = spell_turn(["goldyx", "tovak"], "goldyx", "mind_read", {"white": 1, "black": 1})
+    d = s.to_dict()
+    d["time"] = "night"
+    give_spell(d, 1, "tremor")                                     # a green Spell
+    s = edit(g, g.state_from_dict(d), 1, hand=["rage", "tremor"])
+    s.apply(encode("play", 1 | (1 << 7) | (WHITE << 8) | (BLACK << 13)))
+    s.apply(encode("choose", GREEN))
+    assert s.current_player() == 1
+    s.apply(encode("choose", 1))                                   # Tovak: the green Spell
+    d = s.to_dict()
+    assert d["players"][1]["discard"][-1] == "tremor"
+    assert s.current_player() == 0 and not any(kind(a) == KIND["choose"] for a in s.legal_actions())
+
+
+def test_19_7_1_mind_steal_in_the_checked_c_loop_keeps_per_player_conservation():
+    """After Goldyx took Tovak's Tranquility, play_checked plays the game to its end: card
+    conservation and per-player conservation (cards_taken counted) hold at every step, and
+    Tovak's Tranquility is Goldyx's from then on."""
+    from mksim._policies import RandomPolicy, play_checked
+    g, s = mind_steal_turn(["march", "tranquility"])
+    s.apply(encode("choose", 1))
+    s.apply(encode("choose", 1))
+    steps, err, last, viol, vstep, _ = play_checked([RandomPolicy(7, 0, 0), RandomPolicy(7, 0, 1)], s.engine)
+    assert viol < 0 and err == 0, (viol, vstep, describe(last))
+    d = s.to_dict()
+    assert s.is_terminal() and "tranquility" in own_cards(d, 0) and "tranquility" not in own_cards(d, 1)
+
+
+def test_19_7_1_a_fixture_whose_cards_taken_do_not_add_up_is_refused():
+    """A card one hero took from another counts +1 and -1: cards_taken that do not add up to
+    0 over the players are no position of a game (one error naming the field)."""
+    from mksim.fixtures import FixtureError
+    g, s = turn_of(["goldyx", "tovak"], "goldyx")
+    d = s.to_dict()
+    d["players"][0]["cards_taken"] = 1
+    with pytest.raises(FixtureError, match=r"cards_taken add up to 1 \(\[1, 0\]\)"):
+        g.state_from_dict(d)
+    d["players"][1]["cards_taken"] = -1
+    assert g.state_from_dict(d).to_dict()["players"][1]["cards_taken"] == -1

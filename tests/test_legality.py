@@ -390,3 +390,86 @@ def test_policies_and_streams_refuse_seeds_outside_64_bits():
                 get_policy(name).reset(seed, index)
         with pytest.raises(ValueError, match="seed|game_index"):
             RandomStream(seed, index, "rewards")
+
+
+# -- listed means completable: the legal list sees what apply needs (issue 12) ------------------
+# Apply trusts the list (Engine.c_apply checks membership); the few checks apply keeps are named
+# ERR_INTERNAL stops ("could not complete ..., although it was legal").  Each test below is a state
+# where the list once offered such an action.
+
+def _ids_by_name(eng):
+    return {describe(int(a)): int(a) for a in eng.legal_actions()}
+
+
+def test_10_6_recruit_is_listed_on_the_price_floored_at_0_as_apply_charges_it(content, tables):
+    """Reputation -3 (modifier -1, 10.3) leaves an Influence total of -1 at the village; a
+    discount of 5 (more than Charm's 3, as a fixture may write it) on Herbalists (cost 3).  The
+    price cannot go below 0 (reading of 9.6.2 for costs), and a negative total pays for
+    nothing (10.2.6: "while you have Influence to pay"): not offered, as apply would stop
+    (the list had compared 3 - 5 = -2 with -1).  With the total at 0 it is offered, and
+    bought for nothing."""
+    from mksim import fixtures
+    from interaction_setup import Game
+    kind = fixtures.MOD_KINDS.index("recruit_discount")
+    g = Game(content, tables, site="village", reputation=-3)
+    g.ut.set_unit_offer(["herbalists"])
+    g.do("interact")
+    assert g.turn["influence"] == -1
+    mods = g.d["turn"]["mods"]
+    mods[0] = dict(mods[0], kind=kind, scope=3, value=5, arg=0, source=-1, owner=0)   # scope: turn
+    g.core.load_dict({"format": 2, "turn": {"mods": mods, "n_mods": 1}})
+    assert g.actions() == ["end_interact(0)"]
+    before = g.core.state_bytes()
+    with pytest.raises(ValueError, match="illegal action"):
+        g.recruit(0)
+    assert g.core.state_bytes() == before
+    g.ut.set_turn(influence=0)
+    assert g.of_kind("recruit") == ["recruit(offer=0, disband=-1)"]
+    g.recruit(0)
+    assert g.ut.unit(0)["unit"] == "herbalists" and g.turn["influence"] == 0
+
+
+def test_ll_5_1_banner_of_command_is_not_offered_to_a_unit_that_carries_it(content, tables):
+    """A Unit recruited this turn that carries the Banner of Command gets no second one
+    (LL-5.1: the Banner instead of the Unit's Command token; 7.5: one Banner a Unit).  There is
+    one copy of the Banner, so only a format 1 fixture (no card checks) can write a Banner in the
+    play area as well: the list must not offer what apply refuses either way."""
+    from interaction_setup import Game
+    g = Game(content, tables, site="village", hand=["banner_of_command", "march"])
+    g.ut.set_unit_offer(["peasants", "peasants"])
+    g.do("interact")
+    g.play(0)
+    ready = g.d["turn"]["command_card"]
+    g.recruit(0)
+    assert g.of_kind("banner_command") == ["banner_command(0)"]
+    g.do("banner_command", 0)
+    assert g.player["units"][0]["banner"] == "banner_of_command"
+    g.core.load_dict({"format": 1, "turn": {"command_card": ready},
+                      "players": [{"play_area": ["banner_of_command"]}]})
+    assert g.player["play_area"] == ["banner_of_command"] and g.d["turn"]["command_card"] == ready
+    assert g.of_kind("banner_command") == []
+    with pytest.raises(ValueError, match="illegal action"):
+        g.do("banner_command", 0)
+
+
+def test_5_4_3_powered_spell_black_mana_is_listed_as_apply_pays_it_after_the_colour(content, tables):
+    """Mana Pull's black die used as another colour at Night (black_any), a second black die for
+    the Spell's black mana (5.4.3; two dice: Mana Pull's extra one, 5.5.6).  The list tries the
+    black mana after the colour, as A_PLAY pays them: every powered play it lists is completed,
+    and the four it lists are the rules' (blue die or either black die for blue, the other
+    black die for black)."""
+    from test_spells_artifacts import play_code, start
+    core, eng, sc = start(content, tables, ["mist_form"], time="night", dice=["black", "black", "blue"])
+    core.load_dict({"format": 2, "turn": {"black_any": 1, "extra_dice": 1}})
+    die = 10                                             # PAY_DIE (ext/_engine.pxd): Source die 0
+    listed = {(a >> 8 & 0x1F, a >> 13 & 0x1F) for a in (int(x) for x in eng.legal_actions())
+              if describe(a).startswith("play(") and a >> 7 & 1}
+    assert listed == {(die + 2, die), (die + 2, die + 1), (die, die + 1), (die + 1, die)}
+    for pay, pay2 in sorted(listed):
+        c2, e2, _ = start(content, tables, ["mist_form"], time="night", dice=["black", "black", "blue"])
+        c2.load_dict({"format": 2, "turn": {"black_any": 1, "extra_dice": 1}})
+        e2.apply(play_code(0, 1, pay=pay, pay2=pay2))
+        d = c2.to_dict()
+        assert d["source"]["taken"] == sorted({pay - die, pay2 - die}) and d["turn"]["dice_used"] == 2
+        assert d["players"][0]["play_area"] == ["mist_form"]
+        assert d["turn"]["black_any"] == (0 if pay < die + 2 else 1)   # used as blue: spent

@@ -118,10 +118,19 @@ def legacy_turn(turn: dict, phase=None) -> dict:
     return t
 
 
+#: Player fields added after the records were written, left out of the digest while they
+#: hold the value every solo game keeps (Mind Steal's ``cards_taken``: no other hero to take
+#: a card from), so that only a change of play changes a digest.
+LATER_PLAYER_FIELDS = {"cards_taken": 0}
+
+
 def digest(d: dict) -> str:
     d = dict(d)
     if isinstance(d.get("rng"), list):
         d["rng"] = d["rng"][:SOLO_STREAMS]
+    if isinstance(d.get("players"), list):
+        d["players"] = [{k: v for k, v in p.items() if not (k in LATER_PLAYER_FIELDS and v == LATER_PLAYER_FIELDS[k])}
+                        for p in d["players"]]
     if "mods" in d.get("turn", {}):
         ph = d.get("phase")
         d["turn"] = legacy_turn(d["turn"], PHASE_NAMES.index(ph) if isinstance(ph, str) else ph)
