@@ -44,7 +44,7 @@ from mksim._engine cimport (source_dice_allowed,
     ASK_OPTION, ASK_DISCARD_CARD, ASK_ENEMY, ASK_UNIT, ASK_PAYMENT,
 )
 from mksim._rules cimport terrain_costs, move_cost_in
-from mksim._types cimport NUM_TERRAINS, MK_TERRAIN_DELTA, MK_TERRAIN_FLOOR, MK_TERRAIN_SET, MK_TERRAIN_OPEN, MK_TERRAIN_SAFE, MK_TERRAIN_CLOSED  # 9.6
+from mksim._types cimport NUM_TERRAINS, MK_TERRAIN_DELTA, MK_TERRAIN_FLOOR, MK_TERRAIN_SET, MK_TERRAIN_OPEN, MK_TERRAIN_SAFE, MK_TERRAIN_CLOSED, MK_WEATHER_OWN  # 9.6
 from mksim._rules cimport move_cost, can_enter, provokes, ends_movement, is_rampaging, explorable, \
     box_explorable, is_safe, RULES_STACK_EMPTY, MAX_EXPLORABLE
 from mksim._combat cimport (
@@ -972,7 +972,7 @@ cdef long long terrain_key(const GameState* gs) noexcept nogil:
     cdef int delta[8]
     cdef int floor[8]
     cdef int set1[8]
-    cdef int opened = 0, safe = 0, closed = 0
+    cdef int opened = 0, safe = 0, closed = 0, pdelta = 0, pfloor = 0
     for t in range(8):
         delta[t] = 0
         floor[t] = 0
@@ -981,7 +981,10 @@ cdef long long terrain_key(const GameState* gs) noexcept nogil:
         kd = gs.turn.mods[i].kind
         a = gs.turn.mods[i].arg
         v = gs.turn.mods[i].value
-        if kd == MK_TERRAIN_OPEN:
+        if kd == MK_WEATHER_OWN:                           # Prayer of Weather: change, floor
+            pdelta += v
+            pfloor = a
+        elif kd == MK_TERRAIN_OPEN:
             opened |= 1 << (a - 1)
         elif kd == MK_TERRAIN_SAFE:
             safe |= 1 << (a - 1)
@@ -1001,7 +1004,7 @@ cdef long long terrain_key(const GameState* gs) noexcept nogil:
     for t in range(8):
         k = k * 31 + delta[t] * 7 + floor[t] * 3 + set1[t]
     k = k * 31 + opened * 5 + safe * 3 + closed
-    k = k * 31 + gs.turn.prayer_delta * 3 + gs.turn.prayer_floor + mod_has(&gs.turn, MK_SPACE_BENDING) * 11
+    k = k * 31 + pdelta * 3 + pfloor + mod_has(&gs.turn, MK_SPACE_BENDING) * 11
     if gs.n_players > 1 and gs.turn.n_mods:                # another player's Prayer of Weather
         t = mod_sum_others(&gs.turn, MK_WEATHER_OTHERS, gs.current)
         if t:

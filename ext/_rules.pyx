@@ -11,7 +11,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t
 from mksim._types cimport (
     GameState, Hex, Tile, Player, MAX_TILES, NUM_TERRAINS, DAY, NIGHT, LAKE, MOUNTAIN,
     HEX_CONQUERED, MK_WEATHER_OTHERS, Modifier, MS_TURN, MK_TERRAIN_DELTA, MK_TERRAIN_FLOOR,
-    MK_TERRAIN_SET, MK_TERRAIN_OPEN, MK_TERRAIN_SAFE, MK_TERRAIN_CLOSED,
+    MK_TERRAIN_SET, MK_TERRAIN_OPEN, MK_TERRAIN_SAFE, MK_TERRAIN_CLOSED, MK_WEATHER_OWN,
 )
 from mksim._modifiers cimport mod_sum_others, mod_add, mod_remove_at
 from mksim._state cimport GameCore, Statics, place_tile, reveal_sites
@@ -95,18 +95,24 @@ cdef int terrain_move_cost(const GameState* gs, int terrain) noexcept nogil:
     = terrain + 1 or 0 for every terrain (docs/engine.md "Events and modifiers").
     Engine reading: a set cost replaces the printed cost first and reductions apply to it
     (Path Finding powered + Song of Wind: plains 2 - 1 = 1).  A reduction with a floor
-    (MK_TERRAIN_FLOOR: Path Finding basic, -1 but min 2; the highest floor) stops at it."""
+    (MK_TERRAIN_FLOOR: Path Finding basic, -1 but min 2; the highest floor) stops at it.
+    Then the player's own Prayer of Weather (MK_WEATHER_OWN, every terrain, 8.2.2) and
+    another player's (MK_WEATHER_OTHERS)."""
     cdef int c = TERRAIN_COST[1 if gs.time == NIGHT else 0][terrain], base, w
-    cdef int i, k, a, v, set1 = 0, delta = 0, floor = 0, n = gs.turn.n_mods
+    cdef int i, k, a, v, set1 = 0, delta = 0, floor = 0, n = gs.turn.n_mods, pdelta = 0, pfloor = 0
     cdef bint opened = False
     cdef const Modifier* m
     if n:
         for i in range(n):
             m = &gs.turn.mods[i]
+            k = m.kind
+            if k == MK_WEATHER_OWN:                      # arg = its floor, not a terrain
+                pdelta += m.value
+                pfloor = m.arg
+                continue
             a = m.arg
             if a != 0 and a != terrain + 1:
                 continue
-            k = m.kind
             v = m.value
             if k == MK_TERRAIN_DELTA:
                 delta += v
@@ -131,26 +137,26 @@ cdef int terrain_move_cost(const GameState* gs, int terrain) noexcept nogil:
         if floor > 0 and c < floor:
             # "costs -1 (min 2)": a reduction stops at the floor, a cost already below it stays
             c = floor if base >= floor else base
+        if pdelta != 0:
+            # Prayer of Weather "-2 (min 1)": reductions may be applied in any order (9.6.2);
+            # the one with the lowest floor last is never worse
+            base = c
+            c += pdelta
+            if c < pfloor:
+                c = pfloor if base >= pfloor else base
+        if gs.n_players > 1:
+            # another player's Prayer of Weather (8.2.2): + value, a raise stops at arg (max 5);
+            # a cost already above it stays
+            w = mod_sum_others(&gs.turn, MK_WEATHER_OTHERS, gs.current)
+            if w > 0:
+                base = c
+                c += w
+                if c > weather_max(gs) and base <= weather_max(gs):
+                    c = weather_max(gs)
+                elif c > weather_max(gs):
+                    c = base
     elif c < 0:
         return RULES_INACCESSIBLE                        # 9.2
-    if gs.turn.prayer_delta != 0:
-        # Prayer of Weather "-2 (min 1)": reductions may be applied in any order (9.6.2);
-        # the one with the lowest floor last is never worse
-        base = c
-        c += gs.turn.prayer_delta
-        if c < gs.turn.prayer_floor:
-            c = gs.turn.prayer_floor if base >= gs.turn.prayer_floor else base
-    if gs.n_players > 1 and n:
-        # another player's Prayer of Weather (8.2.2): + value, a raise stops at arg (max 5);
-        # a cost already above it stays
-        w = mod_sum_others(&gs.turn, MK_WEATHER_OTHERS, gs.current)
-        if w > 0:
-            base = c
-            c += w
-            if c > weather_max(gs) and base <= weather_max(gs):
-                c = weather_max(gs)
-            elif c > weather_max(gs):
-                c = base
     if c < 0:
         c = 0  # 9.6.2: never below 0
     return c

@@ -311,7 +311,9 @@ cdef enum ModKind:             # what a modifier changes (Modifier.value is how 
     MK_TERRAIN_OPEN = 43       # lake / mountain may be entered at its set cost (9.6.3; not safe, 9.7.1)
     MK_TERRAIN_SAFE = 44       # ... and counts as safe at the end of the move (9.7.1; Mountain Lore powered)
     MK_TERRAIN_CLOSED = 45     # the terrain may not be entered (Mist Form, 9.2)
-    NUM_MOD_KINDS = 46
+    MK_WEATHER_OWN = 46        # every terrain cost of the owner + value, applied last, a reduction stopping at arg
+                               # (Prayer of Weather's own part this turn, 8.2.2 / 9.6.2; one entry)
+    NUM_MOD_KINDS = 47
 
 cdef enum ModScope:            # when a modifier expires (the lifecycle event that ends it)
     MS_NEXT_CARD = 0           # the next card played (EV_CARD_PLAYED)
@@ -430,8 +432,6 @@ cdef struct TurnState:
     int8_t duel_block          # Dueling: its Block against that enemy (0 = used)
     uint8_t duel_pool_units    # Dueling: a unit ability is in the pool being assembled
     int8_t polar_nospell       # Polarization by Day: colour + 1 of one token (black used as it) that may not pay for a Spell
-    int8_t prayer_delta        # Prayer of Weather: every terrain cost changes by this, applied last (9.6.2) ...
-    int8_t prayer_floor        # ... but a reduction stops at this cost
     # --- advanced ---
     int8_t learning_cost       # Learning: Influence price of one AA from the offer this turn, 0 = none / used
     uint8_t learning_to_hand   # ... 1: the AA goes to hand (powered), 0: to the discard pile

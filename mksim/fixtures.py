@@ -588,6 +588,7 @@ class _Loader:
         self.base = self.core.raw_dict()
         self.patch: dict = {}
         self.legacy_mods: list = []    # (path, kind name, value, arg): fields that became turn.mods
+        self.legacy_prayer: dict = {}  # prayer_delta / prayer_floor -> (value, path)
         self.allocations: list = []    # (enemy index, path, callback(token)) for tokens given by enemy id
         self.positions: list = []      # (player patch, value, path): hex given as [q, r]
 
@@ -792,6 +793,10 @@ class _Loader:
         modifiers that hold the same (LEGACY_TURN_MODS).  The same value on all 8 terrains is
         one entry for every terrain (arg 0): Path Finding's "all terrains" fits the array."""
         kind = LEGACY_TURN_MODS[k]
+        if k in ("prayer_delta", "prayer_floor"):
+            # Prayer of Weather's own part: the two fields are one entry (merge_legacy_mods)
+            self.legacy_prayer[k] = (_int(x, kp, -128, 127) if k == "prayer_delta" else _int(x, kp, 0, 127), kp)
+            return []
         if k == "terrain_delta":
             x = _table(x, kp)
             for t in x:
@@ -820,7 +825,12 @@ class _Loader:
 
     def merge_legacy_mods(self) -> None:
         """Append the modifiers of legacy_turn_mods to turn.mods (after the live ones the
-        fixture wrote), owned by the player whose turn it is."""
+        fixture wrote), owned by the player whose turn it is.  ``prayer_delta`` and
+        ``prayer_floor`` are one ``weather_own`` entry (value the change, arg the floor; none
+        when both are 0)."""
+        if any(v for v, _ in self.legacy_prayer.values()):
+            d, f = self.legacy_prayer.get("prayer_delta", (0, "")), self.legacy_prayer.get("prayer_floor", (0, ""))
+            self.legacy_mods.append((d[1] or f[1], "weather_own", d[0], f[0]))
         if not self.legacy_mods:
             return
         turn = self.patch.setdefault("turn", {})
@@ -1433,7 +1443,7 @@ _TURN_RULES = {
     "recruited": FLAG,
     "duel_slot": (0, "enemy1"), "duel_units": FLAG,
     "duel_attack": (0, 127), "duel_fame": (0, 127), "duel_block": (0, 127), "duel_pool_units": FLAG,
-    "polar_nospell": (0, 6), "prayer_floor": (0, 127),
+    "polar_nospell": (0, 6),
     "learning_cost": (0, 127), "learning_to_hand": FLAG, "chivalry_rep": (0, 127), "chivalry_fame": (0, 127),
     "peaceful": (0, 2), "peaceful_heal_cost": (0, 127),
     "peaceful_ready_cost": (0, 127), "portal_used": FLAG, "maximal_left": (0, 127), "maximal_row": (0, "row1"),
@@ -1518,12 +1528,15 @@ MOD_KINDS = ("none", "ignore_site_fort", "unit_attack_block", "recruit_discount"
              # interactive skills and Spells between heroes (8.2.2, 19.7.1)
              "weather_others", "mana_exploit", "exploit_struck", "howl_others", "mana_curse",
              # terrain costs of the turn (9.6; arg = terrain + 1, 0 = every terrain)
-             "terrain_delta", "terrain_floor", "terrain_set", "terrain_open", "terrain_safe", "terrain_closed")
+             "terrain_delta", "terrain_floor", "terrain_set", "terrain_open", "terrain_safe", "terrain_closed",
+             # Prayer of Weather's own part (value = the change, arg = the floor)
+             "weather_own")
 #: TurnState fields that became modifiers and that a fixture may still write (the loader
 #: turns them into turn-long entries of turn.mods, docs/fixtures.md): field -> kind name
 LEGACY_TURN_MODS = {"terrain_delta": "terrain_delta", "terrain_floor": "terrain_floor",
                     "terrain_set": "terrain_set", "terrain_open": "terrain_open",
-                    "terrain_safe": "terrain_safe", "terrain_closed": "terrain_closed"}
+                    "terrain_safe": "terrain_safe", "terrain_closed": "terrain_closed",
+                    "prayer_delta": "weather_own", "prayer_floor": "weather_own"}
 MOD_SCOPES = ("next_card", "phase", "combat", "turn", "round")
 MAX_MODS = 16
 

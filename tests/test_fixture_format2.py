@@ -171,6 +171,21 @@ def test_old_terrain_fields_load_as_turn_modifiers_with_the_same_move_costs(fr):
                                                         ("terrain_floor", "turn", 2, 0, 0)]
 
 
+def test_old_prayer_fields_load_as_one_weather_own_modifier(fr):
+    """Prayer of Weather's own part written as the two old fields (change -2, floor 1) is one
+    turn-long ``weather_own`` entry (value the change, arg the floor), and the costs are the
+    skill's: 'terrain costs -2, to a minimum of 1' (9.2 by Day: plains 2 -> 1, swamp 5 -> 3)."""
+    s = fr.state_from_dict({"format": 1, "turn": {"prayer_delta": -2, "prayer_floor": 1}})
+    assert _live_mods(s.core) == [("weather_own", "turn", -2, 1, 0)]
+    R = Rules(s.core)
+    for terrain, cost in (("plains", 1), ("swamp", 3)):
+        R.set_hex(5, terrain=fx.TERRAINS.index(terrain))
+        assert R.move_cost(5) == cost, terrain
+    assert _live_mods(fr.state_from_dict({"format": 2, "turn": {"prayer_delta": 0, "prayer_floor": 0}}).core) == []
+    with pytest.raises(FixtureError, match=r"turn\.prayer_floor: -1 is out of range \(0 \.\. 127\)"):
+        fr.state_from_dict({"format": 2, "turn": {"prayer_floor": -1}})
+
+
 @pytest.mark.parametrize("turn,message", [
     ({"terrain_open": ["tundra"]}, r"turn\.terrain_open\[0\]: unknown flag 'tundra'"),
     ({"terrain_closed": 1 << 9}, r"turn\.terrain_closed: 512 is out of range \(0 \.\. 255\)"),

@@ -80,7 +80,8 @@ _LEGACY = {("ignore_site_fort", None): "ignore_site_fort", ("unit_attack_block",
            ("attack_card_bonus", None): "deadly_aim", ("unit_ability_bonus", None): "leadership_value",
            ("per_recruit", 1): "heroic_rep", ("per_recruit", 2): "heroic_fame",
            ("phase_defeat_fame", None): "bow_fame", ("block_fire_attack", 1): "burning_pending",
-           ("block_fire_attack", 2): "burning_armed", ("block_destroy", None): "exploding_pending"}
+           ("block_fire_attack", 2): "burning_armed", ("block_destroy", None): "exploding_pending",
+           ("weather_own", None): "prayer_delta"}
 LEGACY_MOD_FIELDS = {(MOD_KINDS.index(name), arg): field for (name, arg), field in _LEGACY.items()}
 #: kinds that were one bit field: kind -> (field, {arg: bit}); the field is the OR of the
 #: bits of its live modifiers (mana colours red 0 .. gold 4, black 5; elements physical 0,
@@ -96,7 +97,8 @@ _K = MOD_KINDS.index
 LEGACY_MOD_DERIVED = {"move_bonus_all": ((_K("move_bonus"), 1), "flag"),
                       "leadership_kind": ((_K("unit_ability_bonus"), None), "arg"),
                       "deadly_aim_phase": ((_K("attack_card_bonus"), None), "phase"),
-                      "bow_phase": ((_K("phase_defeat_fame"), None), "phase")}
+                      "bow_phase": ((_K("phase_defeat_fame"), None), "phase"),
+                      "prayer_floor": ((_K("weather_own"), None), "arg")}
 #: The terrain family (one field per terrain before the move; entries with arg = terrain + 1,
 #: arg 0 = every terrain): kind -> (field, how): "delta" {terrain: sum of the changes} (zeros
 #: left out, as format 1 wrote it), "floor" the highest per terrain, "set" the lowest set
