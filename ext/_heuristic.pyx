@@ -985,11 +985,11 @@ cdef long long terrain_key(const GameState* gs) noexcept nogil:
             pdelta += v
             pfloor = a
         elif kd == MK_TERRAIN_OPEN:
-            opened |= 1 << (a - 1)
+            opened |= 255 if a <= 0 else 1 << (a - 1)      # arg 0: every terrain
         elif kd == MK_TERRAIN_SAFE:
-            safe |= 1 << (a - 1)
+            safe |= 255 if a <= 0 else 1 << (a - 1)
         elif kd == MK_TERRAIN_CLOSED:
-            closed |= 1 << (a - 1)
+            closed |= 255 if a <= 0 else 1 << (a - 1)
         elif kd == MK_TERRAIN_DELTA or kd == MK_TERRAIN_FLOOR or kd == MK_TERRAIN_SET:
             for t in range(8):
                 if a != 0 and a != t + 1:

@@ -1555,6 +1555,9 @@ def _validate_mods(t: dict, n_players: int) -> None:
             _bad(f"turn.mods[{i}].scope", f"{m['scope']} is out of range (0 .. {len(MOD_SCOPES) - 1})")
         if not 0 <= m["owner"] < n_players:
             _bad(f"turn.mods[{i}].owner", f"{m['owner']} is out of range (0 .. {n_players - 1})")
+        if MOD_KINDS[m["kind"]].startswith("terrain_") and not 0 <= m["arg"] <= len(_fx.TERRAINS):
+            _bad(f"turn.mods[{i}].arg", f"{m['arg']} is out of range (0 .. {len(_fx.TERRAINS)}: "
+                 "a terrain + 1, 0 = every terrain)")
 
 
 def _check_counted(values: list, n: int, lo: int, hi: int, path: str, count_path: str, cap: int) -> None:

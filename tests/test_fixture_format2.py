@@ -435,3 +435,14 @@ def test_the_categories_add_up_to_the_engines_score(scenario):
         assert out.score_by_category["fame"] == out.fame
         seen += 1
     assert seen >= 3
+
+
+def test_a_terrain_modifier_for_no_terrain_is_refused(fr):
+    """A terrain kind's arg is a terrain + 1 (1 .. 8) or 0 for every terrain: 9 names none."""
+    m = {"kind": MOD_KINDS.index("terrain_open"), "scope": MOD_SCOPES.index("turn"), "value": 1, "arg": 9,
+         "source": -1, "owner": 0}
+    with pytest.raises(FixtureError, match=r"turn\.mods\[0\]\.arg: 9 is out of range \(0 \.\. 8"):
+        fr.state_from_dict({"format": 2, "turn": {"mods": [m], "n_mods": 1}})
+    m["arg"] = 0                                       # every terrain: lakes and mountains opened
+    assert _live_mods(fr.state_from_dict({"format": 2, "turn": {"mods": [m], "n_mods": 1}}).core) == \
+        [("terrain_open", "turn", 1, 0, 0)]
