@@ -298,6 +298,7 @@ cdef enum:                     # how give_mod combines with a live modifier of t
     MOD_ADD = 1                # the values add up (Charm twice)
     MOD_MAX = 2                # the greater value counts
     MOD_SET = 3                # the new value replaces the old
+    MOD_MIN = 4                # the lower value counts (two set terrain costs, 9.6.1)
 
 
 cdef inline bint give_mod(GameState* gs, int p, int kind, int scope, int value, int how) noexcept nogil:
@@ -315,7 +316,8 @@ cdef inline bint give_mod_arg(GameState* gs, int p, int kind, int scope, int val
     if i >= 0:
         if how == MOD_ADD:
             t.mods[i].value = <int8_t>(t.mods[i].value + value)
-        elif how == MOD_SET or (how == MOD_MAX and value > t.mods[i].value):
+        elif how == MOD_SET or (how == MOD_MAX and value > t.mods[i].value) \
+                or (how == MOD_MIN and value < t.mods[i].value):
             t.mods[i].value = <int8_t>value
         return True
     if mod_add(t, kind, scope, value, arg, t.resolving_card, p) < 0:

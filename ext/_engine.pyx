@@ -18,6 +18,7 @@ from mksim._modifiers cimport (mod_sum_others, mod_find_others, mod_find_owned, 
     mod_expire, event_scope, EV_TURN_START, EV_TURN_END, EV_PHASE_START, EV_PHASE_END, EV_CARD_PLAYED,
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
 from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
+from mksim._types cimport MK_TERRAIN_DELTA, MK_TERRAIN_FLOOR  # terrain costs (9.6.2)
 from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._types cimport (
     DECK_BASIC, DECK_AA, DECK_SPELL, DECK_ARTIFACT, DECK_WOUND, COLOURLESS,
@@ -317,11 +318,13 @@ cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int
     elif op == OP_TAKE_WOUND:
         take_wounds(gs, es, pl, r[1])
     elif op == OP_TERRAIN_COST:
-        for colour in range(NUM_TERRAINS):                      # 9.6.1-9.6.2
-            if r[1] >= NUM_TERRAINS or r[1] == colour:          # one terrain, or "all"
-                gs.turn.terrain_delta[colour] += r[2]
-                if r[3] > gs.turn.terrain_floor[colour]:
-                    gs.turn.terrain_floor[colour] = <int8_t>r[3]
+        # 9.6.2: the terrain's cost (arg = it + 1; "all" = arg 0) changes by r[2] this turn,
+        # a reduction stopping at the highest floor given (read by _rules.move_cost)
+        colour = 0 if r[1] >= NUM_TERRAINS else r[1] + 1
+        if r[2] != 0 and not give_mod_arg(gs, p, MK_TERRAIN_DELTA, MS_TURN, r[2], colour, MOD_ADD):
+            return RES_ERROR
+        if r[3] > 0 and not give_mod_arg(gs, p, MK_TERRAIN_FLOOR, MS_TURN, r[3], colour, MOD_MAX):
+            return RES_ERROR
     elif op == OP_ATTACK:
         gs.combat.attack[r[3]][r[2]] += r[1] + ambush_bonus(gs, 0) + unit_combat_bonus(gs) \
             + unit_banner_bonus(gs, es, pl) + skill_pool_bonus(gs, op, r[3]) \

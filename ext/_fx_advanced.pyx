@@ -24,6 +24,8 @@ from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_a
 from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
 from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._engine cimport give_mod, give_mod_arg, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
+from mksim._engine cimport MOD_MIN
+from mksim._types cimport MK_TERRAIN_SET, MK_TERRAIN_OPEN, MK_TERRAIN_SAFE  # 9.6.1, 9.6.3, 9.7.1
 from mksim._types cimport *
 from mksim._state cimport Statics
 from mksim._rng cimport rng_below, STREAM_SOURCE
@@ -648,11 +650,13 @@ cdef int terrain_cost_set(GameState* gs, const EngineStatics* es, const Statics*
     cdef int c
     # Path Finding powered, Frost Bridge, Song of Wind powered, Mountain Lore powered,
     # Mist Form: the terrain's Move cost is `cost` for the rest of the turn (9.6.1; read
-    # by _rules.move_cost).  Engine reading: of two set costs the lower counts.
-    for c in range(<int>NUM_TERRAINS):
-        if (a[0] == c or a[0] >= NUM_TERRAINS) and a[1] >= 0 and \
-                (gs.turn.terrain_set[c] == 0 or a[1] + 1 < gs.turn.terrain_set[c]):
-            gs.turn.terrain_set[c] = <int8_t>(a[1] + 1)
+    # by _rules.move_cost).  Engine reading: of two set costs the lower counts (MOD_MIN;
+    # an "all" entry, arg 0, and one terrain's both apply to it: the lowest counts).
+    if a[1] < 0:
+        return RES_DONE
+    c = 0 if a[0] >= NUM_TERRAINS else a[0] + 1
+    if not give_mod_arg(gs, p, MK_TERRAIN_SET, MS_TURN, a[1], c, MOD_MIN):
+        return RES_ERROR
     return RES_DONE
 
 
@@ -668,9 +672,10 @@ cdef int terrain_passable(GameState* gs, const EngineStatics* es, const Statics*
     if a[0] < 0 or a[0] >= NUM_TERRAINS:
         set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
         return RES_ERROR
-    gs.turn.terrain_open |= <uint8_t>(1 << a[0])
-    if a[1] == 1:
-        gs.turn.terrain_safe |= <uint8_t>(1 << a[0])
+    if not give_mod_arg(gs, p, MK_TERRAIN_OPEN, MS_TURN, 1, a[0] + 1, MOD_ONCE):
+        return RES_ERROR
+    if a[1] == 1 and not give_mod_arg(gs, p, MK_TERRAIN_SAFE, MS_TURN, 1, a[0] + 1, MOD_ONCE):
+        return RES_ERROR
     return RES_DONE
 
 

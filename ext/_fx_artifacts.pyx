@@ -26,6 +26,7 @@ from mksim._types cimport MS_TURN, MS_COMBAT
 from mksim._engine cimport give_mod, give_mod_arg, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
 from mksim._state cimport Statics
 from mksim._types cimport MK_PHASE_DEFEAT_FAME, MS_PHASE
+from mksim._types cimport MK_TERRAIN_DELTA  # the Amulets' terrain costs (9.6.2)
 from mksim._modifiers cimport mod_sum, EV_PHASE_END, EV_PHASE_START, EV_COMBAT_END
 from mksim._engine cimport give_mod, subscribe_event, MOD_ADD
 from mksim._engine cimport (
@@ -502,8 +503,9 @@ cdef int amulet_of_the_sun_night(GameState* gs, const EngineStatics* es, const S
     # it lifts the gold ban too; forest costs only change in a Night round (5.6.1).
     if night_mana(gs) and not give_mod_arg(gs, p, MK_MANA_ANYTIME, MS_TURN, 1, GOLD + 1, MOD_ONCE):
         return RES_ERROR
-    if gs.time == NIGHT:
-        gs.turn.terrain_delta[<int>FOREST] += <int8_t>(a[0] - NIGHT_FOREST_COST)
+    if gs.time == NIGHT and a[0] != NIGHT_FOREST_COST and not give_mod_arg(
+            gs, p, MK_TERRAIN_DELTA, MS_TURN, a[0] - NIGHT_FOREST_COST, <int>FOREST + 1, MOD_ADD):
+        return RES_ERROR                                      # 9.6.2, read by _rules.move_cost
     return RES_DONE
 
 
@@ -514,7 +516,9 @@ cdef int amulet_of_darkness_day(GameState* gs, const EngineStatics* es, const St
     if gs.time == DAY:
         if not give_mod_arg(gs, p, MK_MANA_ANYTIME, MS_TURN, 1, BLACK + 1, MOD_ONCE):
             return RES_ERROR
-        gs.turn.terrain_delta[<int>DESERT] += <int8_t>(a[0] - DAY_DESERT_COST)
+        if a[0] != DAY_DESERT_COST and not give_mod_arg(
+                gs, p, MK_TERRAIN_DELTA, MS_TURN, a[0] - DAY_DESERT_COST, <int>DESERT + 1, MOD_ADD):
+            return RES_ERROR                                  # 9.6.2, read by _rules.move_cost
     return RES_DONE
 
 

@@ -21,6 +21,7 @@ from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_a
 from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
 from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._engine cimport give_mod, give_mod_arg, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
+from mksim._types cimport MK_WEATHER_OWN  # Prayer of Weather's own part (9.6.2)
 from mksim._types cimport *
 from mksim._state cimport Statics
 from mksim._rng cimport rng_below, STREAM_SOURCE
@@ -636,8 +637,16 @@ cdef int prayer_of_weather(GameState* gs, const EngineStatics* es, const Statics
     # end (MK_WEATHER_OTHERS, move_cost); with the dummy, which does not move (18.1.2),
     # nobody to act on.  Lakes and mountains stay closed; a city space costs 2 whatever
     # effects say (21.2 A9).
-    gs.turn.prayer_delta += <int8_t>a[0]                  # move_cost (_rules.pyx)
-    gs.turn.prayer_floor = <int8_t>a[1]
+    # own part: MK_WEATHER_OWN, one entry (value = the change, arg = the floor; read by
+    # _rules.terrain_move_cost); a second use this turn (Cooperative) adds its change and
+    # its floor replaces the first, as the two TurnState fields it replaced did
+    cdef int i = mod_find(&gs.turn, MK_WEATHER_OWN)
+    if i >= 0:
+        gs.turn.mods[i].value = <int8_t>(gs.turn.mods[i].value + a[0])
+        gs.turn.mods[i].arg = <int8_t>a[1]
+    elif mod_add(&gs.turn, MK_WEATHER_OWN, MS_TURN, a[0], a[1], gs.turn.resolving_card, p) < 0:
+        set_error(gs, ERR_CAPACITY, 8, gs.turn.resolving_card)
+        return RES_ERROR
     if gs.n_players > 1 and a[2] != 0 and not give_mod_arg(gs, p, MK_WEATHER_OTHERS, MS_ROUND, a[2], a[3],
                                                            MOD_SET):
         return RES_ERROR

@@ -31,6 +31,7 @@ from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE
 from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._engine cimport give_mod, give_mod_arg, subscribe_event, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
 from mksim._types cimport MK_MANA_CURSE
+from mksim._types cimport MK_TERRAIN_CLOSED  # Mist Form (9.2)
 from mksim._types cimport (GameState, Player, Unit, CombatEnemy, MAX_UNITS as MAX_UNITS_, CE_DEFEATED, CE_GONE,
                            CE_NO_ATTACK, RED, BLUE, WHITE, GREEN, GOLD, BLACK, DAY, NIGHT, FOREST, DESERT, MELEE,
                            RANGED, SIEGE, PHYSICAL, FIRE, ICE, MAX_HEXES, MAX_PATH, NUM_TERRAINS, deeds_rng,
@@ -1116,7 +1117,8 @@ cdef int terrain_forbidden(GameState* gs, const EngineStatics* es, const Statics
     if a[0] < 0 or a[0] >= NUM_TERRAINS:
         set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
         return RES_ERROR
-    gs.turn.terrain_closed |= <uint8_t>(1 << a[0])
+    if not give_mod_arg(gs, p, MK_TERRAIN_CLOSED, MS_TURN, 1, a[0] + 1, MOD_ONCE):
+        return RES_ERROR
     return RES_DONE
 
 

@@ -43,6 +43,8 @@ from mksim._engine cimport (source_dice_allowed,
     ASK_HAND_CARD, ASK_COLOUR, ASK_DIE, ASK_YES_NO, ASK_OFFER, ASK_NUMBER, ASK_DECK_CARD,
     ASK_OPTION, ASK_DISCARD_CARD, ASK_ENEMY, ASK_UNIT, ASK_PAYMENT,
 )
+from mksim._rules cimport terrain_costs, move_cost_in
+from mksim._types cimport NUM_TERRAINS, MK_TERRAIN_DELTA, MK_TERRAIN_FLOOR, MK_TERRAIN_SET, MK_TERRAIN_OPEN, MK_TERRAIN_SAFE, MK_TERRAIN_CLOSED, MK_WEATHER_OWN  # 9.6
 from mksim._rules cimport move_cost, can_enter, provokes, ends_movement, is_rampaging, explorable, \
     box_explorable, is_safe, RULES_STACK_EMPTY, MAX_EXPLORABLE
 from mksim._combat cimport (
@@ -882,6 +884,8 @@ cdef int dijkstra(const GameState* gs, const Statics* st, int src, int* dist, in
     cdef unsigned char near[MAX_HEXES]
     cdef unsigned char ramp[MAX_HEXES]
     cdef int nh = 0, i, d, h, k, to, c, nd, j, p, reached = 0, td, th, nb
+    cdef int tcost[NUM_TERRAINS]
+    terrain_costs(gs, tcost)                         # the turn's terrain modifiers, read once
     for i in range(gs.n_hexes):
         dist[i] = INF
         prev[i] = -1
@@ -930,7 +934,7 @@ cdef int dijkstra(const GameState* gs, const Statics* st, int src, int* dist, in
                 continue
             c = cost[to]
             if c == -2:
-                c = move_cost(gs, st, to)
+                c = move_cost_in(gs, st, to, tcost)
                 cost[to] = c
             if c < 0 or d + c > limit or d + c >= dist[to]:
                 continue
@@ -959,13 +963,48 @@ cdef int dijkstra(const GameState* gs, const Statics* st, int src, int* dist, in
 
 
 cdef long long terrain_key(const GameState* gs) noexcept nogil:
-    """A checksum of the turn's terrain-cost modifiers (9.6): a new one invalidates paths."""
+    """A checksum of the turn's terrain-cost modifiers (9.6): a new one invalidates paths.
+    Taken of the per-terrain values the modifiers add up to (the sum of the changes, the
+    highest floor, the lowest set cost + 1, a bit per terrain opened / safe / closed), as
+    the TurnState fields they replaced held them: the same key as before the move."""
     cdef long long k = 0
-    cdef int t
+    cdef int t, i, kd, a, v
+    cdef int delta[8]
+    cdef int floor[8]
+    cdef int set1[8]
+    cdef int opened = 0, safe = 0, closed = 0, pdelta = 0, pfloor = 0
     for t in range(8):
-        k = k * 31 + gs.turn.terrain_delta[t] * 7 + gs.turn.terrain_floor[t] * 3 + gs.turn.terrain_set[t]
-    k = k * 31 + gs.turn.terrain_open * 5 + gs.turn.terrain_safe * 3 + gs.turn.terrain_closed
-    k = k * 31 + gs.turn.prayer_delta * 3 + gs.turn.prayer_floor + mod_has(&gs.turn, MK_SPACE_BENDING) * 11
+        delta[t] = 0
+        floor[t] = 0
+        set1[t] = 0
+    for i in range(gs.turn.n_mods):
+        kd = gs.turn.mods[i].kind
+        a = gs.turn.mods[i].arg
+        v = gs.turn.mods[i].value
+        if kd == MK_WEATHER_OWN:                           # Prayer of Weather: change, floor
+            pdelta += v
+            pfloor = a
+        elif kd == MK_TERRAIN_OPEN:
+            opened |= 255 if a <= 0 else 1 << (a - 1)      # arg 0: every terrain
+        elif kd == MK_TERRAIN_SAFE:
+            safe |= 255 if a <= 0 else 1 << (a - 1)
+        elif kd == MK_TERRAIN_CLOSED:
+            closed |= 255 if a <= 0 else 1 << (a - 1)
+        elif kd == MK_TERRAIN_DELTA or kd == MK_TERRAIN_FLOOR or kd == MK_TERRAIN_SET:
+            for t in range(8):
+                if a != 0 and a != t + 1:
+                    continue
+                if kd == MK_TERRAIN_DELTA:
+                    delta[t] += v
+                elif kd == MK_TERRAIN_FLOOR:
+                    if v > floor[t]:
+                        floor[t] = v
+                elif set1[t] == 0 or v + 1 < set1[t]:
+                    set1[t] = v + 1
+    for t in range(8):
+        k = k * 31 + delta[t] * 7 + floor[t] * 3 + set1[t]
+    k = k * 31 + opened * 5 + safe * 3 + closed
+    k = k * 31 + pdelta * 3 + pfloor + mod_has(&gs.turn, MK_SPACE_BENDING) * 11
     if gs.n_players > 1 and gs.turn.n_mods:                # another player's Prayer of Weather
         t = mod_sum_others(&gs.turn, MK_WEATHER_OTHERS, gs.current)
         if t:

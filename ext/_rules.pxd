@@ -16,6 +16,9 @@ cdef enum:
     MAX_EXPLORABLE = 6             # a tile position has 6 neighbours; a hex touches at most 3
 
 cdef int move_cost(const GameState* gs, const Statics* st, int hex) noexcept nogil
+cdef int terrain_move_cost(const GameState* gs, int terrain) noexcept nogil
+cdef void terrain_costs(const GameState* gs, int* costs) noexcept nogil
+cdef int move_cost_in(const GameState* gs, const Statics* st, int hex, const int* costs) noexcept nogil
 cdef bint is_rampaging(const GameState* gs, const Statics* st, int hex) noexcept nogil
 cdef bint can_enter(const GameState* gs, const Statics* st, int from_hex, int to_hex) noexcept nogil
 cdef bint ends_movement(const GameState* gs, const Statics* st, int hex, int player) noexcept nogil

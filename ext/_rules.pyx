@@ -10,9 +10,10 @@ from libc.stdint cimport int8_t, int16_t, int32_t
 
 from mksim._types cimport (
     GameState, Hex, Tile, Player, MAX_TILES, NUM_TERRAINS, DAY, NIGHT, LAKE, MOUNTAIN,
-    HEX_CONQUERED, MK_WEATHER_OTHERS,
+    HEX_CONQUERED, MK_WEATHER_OTHERS, Modifier, MS_TURN, MK_TERRAIN_DELTA, MK_TERRAIN_FLOOR,
+    MK_TERRAIN_SET, MK_TERRAIN_OPEN, MK_TERRAIN_SAFE, MK_TERRAIN_CLOSED, MK_WEATHER_OWN,
 )
-from mksim._modifiers cimport mod_sum_others
+from mksim._modifiers cimport mod_sum_others, mod_add, mod_remove_at
 from mksim._state cimport GameCore, Statics, place_tile, reveal_sites
 from mksim._hexmap cimport LATTICE_DIRS, lattice_to_axial, hex_distance
 from mksim._rng cimport rng_below, STREAM_MAP
@@ -55,51 +56,107 @@ cdef inline int hex_terrain(const GameState* gs, const Statics* st, int hex) noe
 cdef int move_cost(const GameState* gs, const Statics* st, int hex) noexcept nogil:
     """Move points to enter a hex; RULES_INACCESSIBLE (-1) for lake / mountain (9.2) and for
     hexes not on the map (9.2.2).  A city space costs 2 whatever its terrain (21.2 A9; the
-    terrain deltas do not apply to it).  Otherwise the 9.2 cost by Day / Night, replaced by
-    a cost set for the turn (gs.turn.terrain_set: Path Finding, Frost Bridge, ...; 9.6.1),
-    plus gs.turn.terrain_delta[terrain], floored at 0 (9.6.2).  A lake / mountain made
-    passable this turn (gs.turn.terrain_open: Frost Bridge, Song of Wind, Mountain Lore)
-    costs the value its effect set; opened without a set cost it stays inaccessible (the
-    content always pairs terrain_passable with terrain_cost_set).
-    Engine reading: a set cost replaces the printed cost first and reductions apply to it
-    (Path Finding powered + Song of Wind: plains 2 - 1 = 1).  A reduction with a floor
-    (gs.turn.terrain_floor: Path Finding basic, -1 but min 2) stops at the floor."""
-    cdef int terrain = hex_terrain(gs, st, hex), c, t, base, w
+    terrain modifiers do not apply to it).  Otherwise terrain_move_cost."""
+    cdef int terrain = hex_terrain(gs, st, hex)
     if terrain == HEX_IS_CITY:
         return CITY_MOVE_COST
-    if terrain < 0 or (gs.turn.terrain_closed >> terrain) & 1:
-        return RULES_INACCESSIBLE                        # (Mist Form: hills, mountains)
-    t = 1 if gs.time == NIGHT else 0
-    c = TERRAIN_COST[t][terrain]
-    if c < 0 and not (gs.turn.terrain_open >> terrain) & 1:
-        return RULES_INACCESSIBLE                        # 9.2
-    if gs.turn.terrain_set[terrain] > 0:
-        c = gs.turn.terrain_set[terrain] - 1             # 9.6.1: cost set for the turn
-    elif c < 0:
+    if terrain < 0:
         return RULES_INACCESSIBLE
-    base = c
-    c += gs.turn.terrain_delta[terrain]
-    if gs.turn.terrain_floor[terrain] > 0 and c < gs.turn.terrain_floor[terrain]:
-        # "costs -1 (min 2)": a reduction stops at the floor, a cost already below it stays
-        c = gs.turn.terrain_floor[terrain] if base >= gs.turn.terrain_floor[terrain] else base
-    if gs.turn.prayer_delta != 0:
-        # Prayer of Weather "-2 (min 1)": reductions may be applied in any order (9.6.2);
-        # the one with the lowest floor last is never worse
+    return terrain_move_cost(gs, terrain)
+
+
+cdef int move_cost_in(const GameState* gs, const Statics* st, int hex, const int* costs) noexcept nogil:
+    """move_cost with the terrains' costs of terrain_costs (a path search: the turn's
+    modifiers read once per search, not once per space)."""
+    cdef int terrain = hex_terrain(gs, st, hex)
+    if terrain == HEX_IS_CITY:
+        return CITY_MOVE_COST
+    if terrain < 0:
+        return RULES_INACCESSIBLE
+    return costs[terrain]
+
+
+cdef void terrain_costs(const GameState* gs, int* costs) noexcept nogil:
+    """costs[t] = terrain_move_cost(gs, t) for every terrain (NUM_TERRAINS entries)."""
+    cdef int t
+    for t in range(NUM_TERRAINS):
+        costs[t] = terrain_move_cost(gs, t)
+
+
+cdef int terrain_move_cost(const GameState* gs, int terrain) noexcept nogil:
+    """Move points to enter a space of `terrain` (not a city) this turn, RULES_INACCESSIBLE
+    for a lake / mountain (9.2).  The 9.2 cost by Day / Night, replaced by a cost set for
+    the turn (MK_TERRAIN_SET: Path Finding powered, Frost Bridge, ...; 9.6.1; of two the
+    lower), plus the MK_TERRAIN_DELTA changes (9.6.2), floored at 0.  A lake / mountain
+    made passable this turn (MK_TERRAIN_OPEN: Frost Bridge, Song of Wind, Mountain Lore)
+    costs the value its effect set; opened without a set cost it stays inaccessible (the
+    content always pairs terrain_passable with terrain_cost_set); MK_TERRAIN_CLOSED (Mist
+    Form) closes it.  The terrain modifiers are turn-long entries of gs.turn.mods with arg
+    = terrain + 1 or 0 for every terrain (docs/engine.md "Events and modifiers").
+    Engine reading: a set cost replaces the printed cost first and reductions apply to it
+    (Path Finding powered + Song of Wind: plains 2 - 1 = 1).  A reduction with a floor
+    (MK_TERRAIN_FLOOR: Path Finding basic, -1 but min 2; the highest floor) stops at it.
+    Then the player's own Prayer of Weather (MK_WEATHER_OWN, every terrain, 8.2.2) and
+    another player's (MK_WEATHER_OTHERS)."""
+    cdef int c = TERRAIN_COST[1 if gs.time == NIGHT else 0][terrain], base, w
+    cdef int i, k, a, v, set1 = 0, delta = 0, floor = 0, n = gs.turn.n_mods, pdelta = 0, pfloor = 0
+    cdef bint opened = False
+    cdef const Modifier* m
+    if n:
+        for i in range(n):
+            m = &gs.turn.mods[i]
+            k = m.kind
+            if k == MK_WEATHER_OWN:                      # arg = its floor, not a terrain
+                pdelta += m.value
+                pfloor = m.arg
+                continue
+            a = m.arg
+            if a != 0 and a != terrain + 1:
+                continue
+            v = m.value
+            if k == MK_TERRAIN_DELTA:
+                delta += v
+            elif k == MK_TERRAIN_FLOOR:
+                if v > floor:
+                    floor = v
+            elif k == MK_TERRAIN_SET:
+                if set1 == 0 or v + 1 < set1:
+                    set1 = v + 1
+            elif k == MK_TERRAIN_OPEN:
+                opened = True
+            elif k == MK_TERRAIN_CLOSED:
+                return RULES_INACCESSIBLE                # (Mist Form: hills, mountains)
+        if c < 0 and not opened:
+            return RULES_INACCESSIBLE                    # 9.2
+        if set1 > 0:
+            c = set1 - 1                                 # 9.6.1: cost set for the turn
+        elif c < 0:
+            return RULES_INACCESSIBLE
         base = c
-        c += gs.turn.prayer_delta
-        if c < gs.turn.prayer_floor:
-            c = gs.turn.prayer_floor if base >= gs.turn.prayer_floor else base
-    if gs.n_players > 1 and gs.turn.n_mods:
-        # another player's Prayer of Weather (8.2.2): + value, a raise stops at arg (max 5);
-        # a cost already above it stays
-        w = mod_sum_others(&gs.turn, MK_WEATHER_OTHERS, gs.current)
-        if w > 0:
+        c += delta
+        if floor > 0 and c < floor:
+            # "costs -1 (min 2)": a reduction stops at the floor, a cost already below it stays
+            c = floor if base >= floor else base
+        if pdelta != 0:
+            # Prayer of Weather "-2 (min 1)": reductions may be applied in any order (9.6.2);
+            # the one with the lowest floor last is never worse
             base = c
-            c += w
-            if c > weather_max(gs) and base <= weather_max(gs):
-                c = weather_max(gs)
-            elif c > weather_max(gs):
-                c = base
+            c += pdelta
+            if c < pfloor:
+                c = pfloor if base >= pfloor else base
+        if gs.n_players > 1:
+            # another player's Prayer of Weather (8.2.2): + value, a raise stops at arg (max 5);
+            # a cost already above it stays
+            w = mod_sum_others(&gs.turn, MK_WEATHER_OTHERS, gs.current)
+            if w > 0:
+                base = c
+                c += w
+                if c > weather_max(gs) and base <= weather_max(gs):
+                    c = weather_max(gs)
+                elif c > weather_max(gs):
+                    c = base
+    elif c < 0:
+        return RULES_INACCESSIBLE                        # 9.2
     if c < 0:
         c = 0  # 9.6.2: never below 0
     return c
@@ -117,15 +174,18 @@ cdef int weather_max(const GameState* gs) noexcept nogil:
 cdef bint normally_accessible(const GameState* gs, const Statics* st, int hex) noexcept nogil:
     """9.7.1: accessible under normal rules, without effects: on the map and not lake /
     mountain (a city space always is, 21.2 A9) - unless an effect made that terrain safe
-    (Mountain Lore powered: gs.turn.terrain_safe)."""
-    cdef int terrain = hex_terrain(gs, st, hex)
+    (Mountain Lore powered: an MK_TERRAIN_SAFE modifier, arg = terrain + 1)."""
+    cdef int terrain = hex_terrain(gs, st, hex), i
     if terrain == HEX_IS_CITY:
         return True
     if terrain < 0:
         return False
     if TERRAIN_COST[0][terrain] >= 0:
         return True
-    return (gs.turn.terrain_safe >> terrain) & 1 != 0
+    for i in range(gs.turn.n_mods):
+        if gs.turn.mods[i].kind == MK_TERRAIN_SAFE and gs.turn.mods[i].arg == terrain + 1:
+            return True
+    return False
 
 
 cdef bint is_rampaging(const GameState* gs, const Statics* st, int hex) noexcept nogil:
@@ -563,10 +623,20 @@ cdef class Rules:
         self.core.gs.turn.move_points = <int16_t>points
 
     def set_terrain_delta(self, int terrain, int delta):
+        """The terrain's Move cost changes by `delta` this turn (9.6.2): its one
+        MK_TERRAIN_DELTA modifier (arg = terrain + 1), replacing one set before."""
+        cdef int i = 0
         self.core.version += 1           # the Engine's cached legal list is stale
         if not 0 <= terrain < NUM_TERRAINS:
             raise IndexError(terrain)
-        self.core.gs.turn.terrain_delta[terrain] = <int8_t>delta
+        while i < self.core.gs.turn.n_mods:
+            if self.core.gs.turn.mods[i].kind == MK_TERRAIN_DELTA and self.core.gs.turn.mods[i].arg == terrain + 1:
+                mod_remove_at(&self.core.gs.turn, i)
+            else:
+                i += 1
+        if delta != 0 and mod_add(&self.core.gs.turn, MK_TERRAIN_DELTA, MS_TURN, delta, terrain + 1, -1,
+                                  self.core.gs.current) < 0:
+            raise OverflowError("the modifier array is full")
 
     def set_hex(self, int hex, terrain=None, site=None, tokens=None, flags=None, owner=None, ruins=None):
         """Overwrite fields of one hex (site = content.SITE_IDS index or -1; tokens = token

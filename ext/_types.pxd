@@ -304,7 +304,17 @@ cdef enum ModKind:             # what a modifier changes (Modifier.value is how 
     MK_EXPLOIT_STRUCK = 37     # turn: colours (bits) of mana owner used under Mana Exploit; arg bits: Wound taken
     MK_HOWL_OTHERS = 38        # other players' Units' Attack and Block - value (Wolf's Howl)
     MK_MANA_CURSE = 39         # round: others take a Wound (1 a turn) using mana of colour arg - 1 (Mana Curse)
-    NUM_MOD_KINDS = 40
+    # terrain costs of the turn (9.6; MS_TURN, owned by the mover): arg = terrain + 1, 0 = every
+    # terrain; read by _rules.move_cost (docs/engine.md "Events and modifiers", terrain family)
+    MK_TERRAIN_DELTA = 40      # the terrain's Move cost + value, never below 0 (9.6.2; Path Finding, Song of Wind, Amulets, Foresters)
+    MK_TERRAIN_FLOOR = 41      # ... a reduction stops at value (Path Finding basic "-1, min 2"); the highest counts
+    MK_TERRAIN_SET = 42        # the terrain's Move cost is value (9.6.1; Path Finding powered, Frost Bridge ...); the lowest counts
+    MK_TERRAIN_OPEN = 43       # lake / mountain may be entered at its set cost (9.6.3; not safe, 9.7.1)
+    MK_TERRAIN_SAFE = 44       # ... and counts as safe at the end of the move (9.7.1; Mountain Lore powered)
+    MK_TERRAIN_CLOSED = 45     # the terrain may not be entered (Mist Form, 9.2)
+    MK_WEATHER_OWN = 46        # every terrain cost of the owner + value, applied last, a reduction stopping at arg
+                               # (Prayer of Weather's own part this turn, 8.2.2 / 9.6.2; one entry)
+    NUM_MOD_KINDS = 47
 
 cdef enum ModScope:            # when a modifier expires (the lifecycle event that ends it)
     MS_NEXT_CARD = 0           # the next card played (EV_CARD_PLAYED)
@@ -333,8 +343,6 @@ cdef struct TurnState:
     uint8_t moved              # any move this turn (action ends movement)
     uint8_t played_card        # 4.3.2
     uint8_t empty_start        # 4.3.2 exception: the turn began with an empty hand and a non-empty Deed deck
-    int8_t terrain_delta[NUM_TERRAINS]  # movement cost changes this turn (9.6.2)
-    int8_t terrain_floor[NUM_TERRAINS]  # a reduction may not take the cost below this (Path Finding: min 2)
     int16_t path[MAX_PATH]     # hexes entered this turn, for forced withdrawal (13.2)
     int8_t n_path
     uint8_t rewards[16]        # rewards earned this turn, claimed at end of turn (13.5)
@@ -381,9 +389,6 @@ cdef struct TurnState:
     int8_t crystals_spent[4]   # crystals paid this turn, per basic colour (Crystal Mastery)
     int8_t agility_melee       # Agility: Move per Attack 1 in combat, 0 = none
     int8_t agility_ranged      # Agility powered: Move per Ranged Attack 1, 0 = none
-    int8_t terrain_set[NUM_TERRAINS]   # cost set for the turn + 1 (0 = not set; 9.6)
-    uint8_t terrain_open       # bit per terrain made passable this turn (lake, mountain)
-    uint8_t terrain_safe       # bit per terrain that also counts as safe (9.7)
     int8_t steady_tempo        # Steady Tempo: 1 to the bottom (deck not empty), 2 to the top of the deck
     int16_t steady_tempo_card  # that card (it is in the discard pile after 13.3), -1 = none
     uint8_t heat_window        # 1 = at the start of a combat (no action taken in it yet); see Engine.apply
@@ -428,8 +433,6 @@ cdef struct TurnState:
     int8_t duel_block          # Dueling: its Block against that enemy (0 = used)
     uint8_t duel_pool_units    # Dueling: a unit ability is in the pool being assembled
     int8_t polar_nospell       # Polarization by Day: colour + 1 of one token (black used as it) that may not pay for a Spell
-    int8_t prayer_delta        # Prayer of Weather: every terrain cost changes by this, applied last (9.6.2) ...
-    int8_t prayer_floor        # ... but a reduction stops at this cost
     # --- advanced ---
     int8_t learning_cost       # Learning: Influence price of one AA from the offer this turn, 0 = none / used
     uint8_t learning_to_hand   # ... 1: the AA goes to hand (powered), 0: to the discard pile
@@ -443,7 +446,6 @@ cdef struct TurnState:
     int16_t maximal_row        # ... that effect row + 1, 0 = none
     int16_t maximal_self       # ... the Maximal Effect handler row that repeats it
     # --- spells ---
-    uint8_t terrain_closed     # Mist Form: bit per terrain that may not be entered this turn (9.2)
     int8_t possess_slot        # Possess: combat slot of the possessed enemy + 1, 0 = none
     int8_t possess_attack[4]   # Possess: Attack per element still to be added in the Attack phase
     int8_t wings_targets       # Wings of Night: enemies it targeted this combat (further ones cost Move), 0 = not played

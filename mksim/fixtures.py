@@ -172,9 +172,6 @@ BIT_FIELDS: dict = {
     ("turn", "ask_options"): ("index", 64),
     ("turn", "dice_kept"): ("index", 8),
     ("turn", "tactic_turn"): ("names", TACTIC_TURN_NAMES, 8),
-    ("turn", "terrain_open"): ("names", _fx.TERRAINS, 8),
-    ("turn", "terrain_safe"): ("names", _fx.TERRAINS, 8),
-    ("turn", "terrain_closed"): ("names", _fx.TERRAINS, 8),
     ("turn", "ring_fame"): ("names", _fx.BASIC_COLOURS, 8),
     ("turn", "phase_defeated"): ("index", 32),
     ("turn", "soul_slots"): ("index", 32),
@@ -382,8 +379,6 @@ def _turn_out(N: _Names, raw: dict) -> dict:
     for k, v in raw.items():
         if k == "mana_tokens":
             out[k] = {c: v[i] for i, c in enumerate(_fx.MANA_COLOURS) if v[i]}
-        elif k == "terrain_delta":
-            out[k] = {t: v[i] for i, t in enumerate(_fx.TERRAINS) if v[i]}
         elif k == "path":
             out[k] = v[:raw["n_path"]]
         elif k == "n_path":
@@ -592,6 +587,8 @@ class _Loader:
         self.N = _names(self.core)
         self.base = self.core.raw_dict()
         self.patch: dict = {}
+        self.legacy_mods: list = []    # (path, kind name, value, arg): fields that became turn.mods
+        self.legacy_prayer: dict = {}  # prayer_delta / prayer_floor -> (value, path)
         self.allocations: list = []    # (enemy index, path, callback(token)) for tokens given by enemy id
         self.positions: list = []      # (player patch, value, path): hex given as [q, r]
 
@@ -776,11 +773,8 @@ class _Loader:
             kp = _key(path, k)
             if k == "mana_tokens":
                 out[k] = self.colour_counts(x, kp, _fx.MANA_COLOURS, 127)
-            elif k == "terrain_delta":
-                x = _table(x, kp)
-                for t in x:
-                    self.N.idx("terrain", t, _key(kp, t))
-                out[k] = [_int(x.get(t, 0), _key(kp, t), -128, 127) for t in _fx.TERRAINS]
+            elif k in LEGACY_TURN_MODS:
+                self.legacy_mods += self.legacy_turn_mods(k, x, kp)
             elif k == "path":
                 x = _list(x, kp, len(base[k]))
                 out[k] = [_int(h, f"{kp}[{i}]", -1, 32767) for i, h in enumerate(x)] + [-1] * (len(base[k]) - len(x))
@@ -790,6 +784,72 @@ class _Loader:
             else:
                 raise FixtureError(f"{kp}: unknown key")
         return out
+
+    def legacy_turn_mods(self, k: str, x: Any, kp: str) -> list:
+        """A TurnState field that issue 12 moved into the modifier array, as written before
+        the move (``terrain_delta`` ``{terrain: change}``, ``terrain_floor`` / ``terrain_set``
+        a list of 8 numbers, the set cost + 1; ``terrain_open`` / ``safe`` / ``closed`` a bit
+        field: a list of terrain names in format 2, a number in format 1): the turn-long
+        modifiers that hold the same (LEGACY_TURN_MODS).  The same value on all 8 terrains is
+        one entry for every terrain (arg 0): Path Finding's "all terrains" fits the array."""
+        kind = LEGACY_TURN_MODS[k]
+        if k in ("prayer_delta", "prayer_floor"):
+            # Prayer of Weather's own part: the two fields are one entry (merge_legacy_mods)
+            self.legacy_prayer[k] = (_int(x, kp, -128, 127) if k == "prayer_delta" else _int(x, kp, 0, 127), kp)
+            return []
+        if k == "terrain_delta":
+            x = _table(x, kp)
+            for t in x:
+                self.N.idx("terrain", t, _key(kp, t))
+            values = [_int(x.get(t, 0), _key(kp, t), -128, 127) for t in _fx.TERRAINS]
+        elif k in ("terrain_floor", "terrain_set"):
+            x = _list(x, kp, len(_fx.TERRAINS))
+            values = [_int(y, f"{kp}[{i}]", 0, 127) for i, y in enumerate(x)]
+            values += [0] * (len(_fx.TERRAINS) - len(values))
+            if k == "terrain_set":          # the field held the cost + 1, 0 = not set
+                return self._per_terrain(kp, kind, [v - 1 if v else None for v in values])
+        else:
+            spec = ("names", _fx.TERRAINS, 8)
+            bits = _bits_in(x, spec, kp, self.N) if isinstance(x, (list, tuple)) else _int(x, kp, 0, 255)
+            if bits >> len(_fx.TERRAINS):
+                raise FixtureError(f"{kp}: {bits} sets a bit past the {len(_fx.TERRAINS)} terrains")
+            return [(kp, kind, 1, t + 1) for t in range(len(_fx.TERRAINS)) if bits >> t & 1]
+        return self._per_terrain(kp, kind, [v or None for v in values])
+
+    @staticmethod
+    def _per_terrain(kp: str, kind: str, values: list) -> list:
+        """One entry per terrain with a value (None = none), or one for all (arg 0)."""
+        if values[0] is not None and all(v == values[0] for v in values):
+            return [(kp, kind, values[0], 0)]
+        return [(kp, kind, v, t + 1) for t, v in enumerate(values) if v is not None]
+
+    def merge_legacy_mods(self) -> None:
+        """Append the modifiers of legacy_turn_mods to turn.mods (after the live ones the
+        fixture wrote), owned by the player whose turn it is.  ``prayer_delta`` and
+        ``prayer_floor`` are one ``weather_own`` entry (value the change, arg the floor; none
+        when both are 0)."""
+        if any(v for v, _ in self.legacy_prayer.values()):
+            d, f = self.legacy_prayer.get("prayer_delta", (0, "")), self.legacy_prayer.get("prayer_floor", (0, ""))
+            self.legacy_mods.append((d[1] or f[1], "weather_own", d[0], f[0]))
+        if not self.legacy_mods:
+            return
+        turn = self.patch.setdefault("turn", {})
+        base = self.base["turn"]
+        mods = turn.get("mods", base["mods"])
+        if not isinstance(mods, list):
+            raise FixtureError(f"turn.mods: expected a list of modifier tables, got {_short(mods)}")
+        mods = [dict(m) if isinstance(m, dict) else m for m in mods]
+        mods += [{"kind": 0, "scope": 0, "value": 0, "arg": 0, "source": 0, "owner": 0}] * (MAX_MODS - len(mods))
+        n = turn.get("n_mods", base["n_mods"])
+        owner = self.patch.get("current", self.base["current"])
+        for kp, kind, value, arg in self.legacy_mods:
+            if not isinstance(n, int) or n >= MAX_MODS:
+                raise FixtureError(f"{kp}: the modifier array turn.mods is full ({MAX_MODS} entries)")
+            mods[n] = {"kind": MOD_KINDS.index(kind), "scope": MOD_SCOPES.index("turn"), "value": value,
+                       "arg": arg, "source": -1, "owner": owner}
+            n += 1
+        turn["mods"] = mods
+        turn["n_mods"] = n
 
     def combat(self, v: Any, path: str) -> dict:
         v = _table(v, path)
@@ -1064,6 +1124,7 @@ class _Loader:
                 self.patch[k] = x
             else:
                 raise FixtureError(f"{k}: unknown key")
+        self.merge_legacy_mods()
         self._positions()
         self._allocate()
         self._check_tokens()
@@ -1366,7 +1427,7 @@ _TURN_RULES = {
     "dice_kept": (0, (1 << MAX_DICE) - 1), "black_any": FLAG,
     "overload_bonus": (0, 127), "overload_card": (-1, "card"), "crystal_joy": (0, 2), "crystal_joy_card": (-1, "card"),
     "block_fx_colour": (-1, 5), "swift_block": (0, 127), "crystals_spent": (0, 3),
-    "agility_melee": (0, 127), "agility_ranged": (0, 127), "terrain_set": (0, 127),
+    "agility_melee": (0, 127), "agility_ranged": (0, 127),
     "steady_tempo": (0, 2),
     "steady_tempo_card": (-1, "card"), "heat_window": FLAG,
     "ring_fame": (0, 15),
@@ -1382,7 +1443,7 @@ _TURN_RULES = {
     "recruited": FLAG,
     "duel_slot": (0, "enemy1"), "duel_units": FLAG,
     "duel_attack": (0, 127), "duel_fame": (0, 127), "duel_block": (0, 127), "duel_pool_units": FLAG,
-    "polar_nospell": (0, 6), "prayer_floor": (0, 127),
+    "polar_nospell": (0, 6),
     "learning_cost": (0, 127), "learning_to_hand": FLAG, "chivalry_rep": (0, 127), "chivalry_fame": (0, 127),
     "peaceful": (0, 2), "peaceful_heal_cost": (0, 127),
     "peaceful_ready_cost": (0, 127), "portal_used": FLAG, "maximal_left": (0, 127), "maximal_row": (0, "row1"),
@@ -1465,7 +1526,17 @@ MOD_KINDS = ("none", "ignore_site_fort", "unit_attack_block", "recruit_discount"
              "card_bonus", "move_bonus", "first_attack_block", "attack_card_bonus", "unit_ability_bonus",
              "per_recruit", "phase_defeat_fame", "block_fire_attack", "block_destroy",
              # interactive skills and Spells between heroes (8.2.2, 19.7.1)
-             "weather_others", "mana_exploit", "exploit_struck", "howl_others", "mana_curse")
+             "weather_others", "mana_exploit", "exploit_struck", "howl_others", "mana_curse",
+             # terrain costs of the turn (9.6; arg = terrain + 1, 0 = every terrain)
+             "terrain_delta", "terrain_floor", "terrain_set", "terrain_open", "terrain_safe", "terrain_closed",
+             # Prayer of Weather's own part (value = the change, arg = the floor)
+             "weather_own")
+#: TurnState fields that became modifiers and that a fixture may still write (the loader
+#: turns them into turn-long entries of turn.mods, docs/fixtures.md): field -> kind name
+LEGACY_TURN_MODS = {"terrain_delta": "terrain_delta", "terrain_floor": "terrain_floor",
+                    "terrain_set": "terrain_set", "terrain_open": "terrain_open",
+                    "terrain_safe": "terrain_safe", "terrain_closed": "terrain_closed",
+                    "prayer_delta": "weather_own", "prayer_floor": "weather_own"}
 MOD_SCOPES = ("next_card", "phase", "combat", "turn", "round")
 MAX_MODS = 16
 
@@ -1484,6 +1555,9 @@ def _validate_mods(t: dict, n_players: int) -> None:
             _bad(f"turn.mods[{i}].scope", f"{m['scope']} is out of range (0 .. {len(MOD_SCOPES) - 1})")
         if not 0 <= m["owner"] < n_players:
             _bad(f"turn.mods[{i}].owner", f"{m['owner']} is out of range (0 .. {n_players - 1})")
+        if MOD_KINDS[m["kind"]].startswith("terrain_") and not 0 <= m["arg"] <= len(_fx.TERRAINS):
+            _bad(f"turn.mods[{i}].arg", f"{m['arg']} is out of range (0 .. {len(_fx.TERRAINS)}: "
+                 "a terrain + 1, 0 = every terrain)")
 
 
 def _check_counted(values: list, n: int, lo: int, hi: int, path: str, count_path: str, cap: int) -> None:

@@ -17,7 +17,8 @@ from mksim._combat import FLAG_NAMES
 from mksim._state import HEX_FLAG_NAMES
 from mksim.cli import app
 from mksim.fixtures import (BANNER_FX_NAMES, BIT_FIELDS, BLOCK_ELEMENT_NAMES, ENEMY_UNIT_FX_NAMES,
-                            TACTIC_TURN_NAMES, UNIT_RES_NAMES, FixtureError, canonical_raw)
+                            TACTIC_TURN_NAMES, UNIT_RES_NAMES, FixtureError, canonical_raw, MOD_KINDS, MOD_SCOPES)
+from mksim._rules import Rules
 from mksim.game import Game
 from mksim.policies import get_policy
 
@@ -81,7 +82,7 @@ def test_every_bit_field_of_the_state_headers_is_in_the_table(fr):
     ``source.taken``)."""
     text = (EXT / "_types.pxd").read_text()
     fields = set(re.findall(r"^\s+u?int\d+_t\s+(\w+)(?:\[[^\]]*\])?\s*#.*\b(?:bits?|bitmask)\b", text, re.M))
-    assert len(fields) > 25
+    assert len(fields) > 20                     # the scan finds the headers (25 after the terrain bits became modifiers)
     listed = {p[-1] if p[-1] != "*" else p[-2] for p in BIT_FIELDS}
     assert fields - listed == {"colours", "restricted", "dice_taken"} and ("source", "taken") in BIT_FIELDS
     # and every place of the table exists in a real position, as a whole number in format 1
@@ -123,7 +124,7 @@ def test_to_dict_writes_format_2_and_both_formats_read_back_byte_for_byte(sc):
 
 def test_named_flags_set_the_bits(fr):
     fx2 = {"format": 2, "phase": "combat_block", "players": [{"position": 0, "hand": ["march"]}],
-           "turn": {"action_taken": 1, "terrain_open": ["lake"], "terrain_safe": ["lake"]},
+           "turn": {"action_taken": 1, "ring_fame": ["green"], "units_healed": [1]},
            "source": {"taken": [1]},
            "combat": {"enemies": [{"enemy": "prowlers", "flags": ["site_fortified"], "res_lost": ["fire", "ice"]},
                                   {"enemy": "diggers", "flags": ["blocked", "no_attack"], "blocked": [0]}]}}
@@ -131,8 +132,72 @@ def test_named_flags_set_the_bits(fr):
     e = raw["combat"]["enemies"]
     assert e[0]["flags"] == 4 and e[0]["res_lost"] == 6
     assert e[1]["flags"] == 2 | 8 and e[1]["blocked"] == 1
-    assert raw["turn"]["terrain_open"] == 1 << 6 and raw["turn"]["terrain_safe"] == 1 << 6
+    assert raw["turn"]["ring_fame"] == 1 << 3 and raw["turn"]["units_healed"] == 1 << 1
     assert raw["dice_taken"] == 2
+
+
+def _live_mods(core) -> list:
+    t = core.raw_dict()["turn"]
+    return [(MOD_KINDS[m["kind"]], MOD_SCOPES[m["scope"]], m["value"], m["arg"], m["owner"])
+            for m in t["mods"][:t["n_mods"]]]
+
+
+def test_old_terrain_fields_load_as_turn_modifiers_with_the_same_move_costs(fr):
+    """A fixture written before the terrain family became modifiers (issue 12) still loads:
+    each old field is turn-long modifiers of its kind (arg = terrain + 1, in terrain order),
+    owned by the player whose turn it is, and the Move costs
+    are what the fields said (9.2 by Day: forest 3, hills 3; 9.6.1 a set cost, 9.6.2 a
+    reduction stopping at its floor, 9.6.3 an opened lake, Mist Form's closed terrain)."""
+    forest, hills, lake = (fx.TERRAINS.index(t) for t in ("forest", "hills", "lake"))
+    fx2 = {"format": 2, "turn": {"terrain_delta": {"forest": -2, "plains": 1},
+                                 "terrain_floor": [0, 0, 2, 0, 0, 0, 0, 0],
+                                 "terrain_set": [0, 0, 0, 0, 0, 0, 1 + 1, 0],   # lake: cost 1 (+ 1)
+                                 "terrain_open": ["lake"], "terrain_safe": ["lake"], "terrain_closed": ["hills"]}}
+    s = fr.state_from_dict(fx2)
+    assert _live_mods(s.core) == [("terrain_delta", "turn", 1, 1, 0), ("terrain_delta", "turn", -2, forest + 1, 0),
+                                  ("terrain_floor", "turn", 2, forest + 1, 0), ("terrain_set", "turn", 1, lake + 1, 0),
+                                  ("terrain_open", "turn", 1, lake + 1, 0), ("terrain_safe", "turn", 1, lake + 1, 0),
+                                  ("terrain_closed", "turn", 1, hills + 1, 0)]
+    R = Rules(s.core)
+    h = 5                                                  # a space of the starting tiles (no city)
+    for terrain, cost in ((forest, 2), (hills, -1), (lake, 1), (0, 3)):     # forest 3 - 2, min 2
+        R.set_hex(h, terrain=terrain)
+        assert R.move_cost(h) == cost, fx.TERRAINS[terrain]
+    # format 1 wrote the bit fields as numbers; the same value on every terrain is one entry
+    fx1 = {"format": 1, "turn": {"terrain_open": 1 << lake, "terrain_delta": {t: -1 for t in fx.TERRAINS},
+                                 "terrain_floor": [2] * 8}}
+    assert _live_mods(fr.state_from_dict(fx1).core) == [("terrain_open", "turn", 1, lake + 1, 0),
+                                                        ("terrain_delta", "turn", -1, 0, 0),
+                                                        ("terrain_floor", "turn", 2, 0, 0)]
+
+
+def test_old_prayer_fields_load_as_one_weather_own_modifier(fr):
+    """Prayer of Weather's own part written as the two old fields (change -2, floor 1) is one
+    turn-long ``weather_own`` entry (value the change, arg the floor), and the costs are the
+    skill's: 'terrain costs -2, to a minimum of 1' (9.2 by Day: plains 2 -> 1, swamp 5 -> 3)."""
+    s = fr.state_from_dict({"format": 1, "turn": {"prayer_delta": -2, "prayer_floor": 1}})
+    assert _live_mods(s.core) == [("weather_own", "turn", -2, 1, 0)]
+    R = Rules(s.core)
+    for terrain, cost in (("plains", 1), ("swamp", 3)):
+        R.set_hex(5, terrain=fx.TERRAINS.index(terrain))
+        assert R.move_cost(5) == cost, terrain
+    assert _live_mods(fr.state_from_dict({"format": 2, "turn": {"prayer_delta": 0, "prayer_floor": 0}}).core) == []
+    with pytest.raises(FixtureError, match=r"turn\.prayer_floor: -1 is out of range \(0 \.\. 127\)"):
+        fr.state_from_dict({"format": 2, "turn": {"prayer_floor": -1}})
+
+
+@pytest.mark.parametrize("turn,message", [
+    ({"terrain_open": ["tundra"]}, r"turn\.terrain_open\[0\]: unknown flag 'tundra'"),
+    ({"terrain_closed": 1 << 9}, r"turn\.terrain_closed: 512 is out of range \(0 \.\. 255\)"),
+    ({"terrain_set": [0] * 9}, r"turn\.terrain_set: 9 entries, at most 8 fit"),
+    ({"terrain_floor": [0, -1]}, r"turn\.terrain_floor\[1\]: -1 is out of range"),
+    ({"terrain_delta": {t: i + 1 for i, t in enumerate(fx.TERRAINS)}, "terrain_set": [1, 2, 3, 4, 5, 6, 7, 8],
+      "terrain_floor": [1, 2, 3, 4, 5, 6, 7, 8]},
+     r"turn\.terrain_floor: the modifier array turn\.mods is full \(16 entries\)"),
+])
+def test_old_terrain_fields_bad_values_name_the_field(fr, turn, message):
+    with pytest.raises(FixtureError, match=message):
+        fr.state_from_dict({"format": 1 if isinstance(turn.get("terrain_closed"), int) else 2, "turn": turn})
 
 
 @pytest.mark.parametrize("change,message", [
@@ -370,3 +435,14 @@ def test_the_categories_add_up_to_the_engines_score(scenario):
         assert out.score_by_category["fame"] == out.fame
         seen += 1
     assert seen >= 3
+
+
+def test_a_terrain_modifier_for_no_terrain_is_refused(fr):
+    """A terrain kind's arg is a terrain + 1 (1 .. 8) or 0 for every terrain: 9 names none."""
+    m = {"kind": MOD_KINDS.index("terrain_open"), "scope": MOD_SCOPES.index("turn"), "value": 1, "arg": 9,
+         "source": -1, "owner": 0}
+    with pytest.raises(FixtureError, match=r"turn\.mods\[0\]\.arg: 9 is out of range \(0 \.\. 8"):
+        fr.state_from_dict({"format": 2, "turn": {"mods": [m], "n_mods": 1}})
+    m["arg"] = 0                                       # every terrain: lakes and mountains opened
+    assert _live_mods(fr.state_from_dict({"format": 2, "turn": {"mods": [m], "n_mods": 1}}).core) == \
+        [("terrain_open", "turn", 1, 0, 0)]

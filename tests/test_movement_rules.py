@@ -9,6 +9,7 @@ import pytest
 from mksim import content as ct
 from mksim._rules import Rules
 from mksim._state import GameCore
+from mksim.fixtures import MOD_KINDS, MOD_SCOPES
 
 SITE = ct.SITE_IDS.index
 TERRAINS = ("plains", "hills", "forest", "wasteland", "desert", "swamp", "lake", "mountain")
@@ -85,6 +86,42 @@ def test_9_6_2_terrain_delta_and_floor_at_zero(tables, content):
     plain_hex(R, h, "lake")
     R.set_terrain_delta(T("lake"), -5)
     assert R.move_cost(h) == -1         # a reduction does not make a lake accessible
+
+
+def set_turn_mods(R, entries):
+    """The turn's live modifiers: (kind name, value, arg) entries, turn-long, of player 0."""
+    mods = [{"kind": MOD_KINDS.index(k), "scope": MOD_SCOPES.index("turn"), "value": v, "arg": a,
+             "source": -1, "owner": 0} for k, v, a in entries]
+    mods += [{"kind": 0, "scope": 0, "value": 0, "arg": 0, "source": 0, "owner": 0}] * (16 - len(mods))
+    R.core.set_raw({"turn": {"mods": mods, "n_mods": len(entries)}})
+
+
+def test_9_6_every_terrain_and_one_terrain_modifiers_combine(tables, content):
+    """9.6.1 / 9.6.2 with the turn's terrain modifiers (arg = terrain + 1, 0 = every terrain):
+    Path Finding powered's "all terrains cost 2" and a lake set to 1 and opened (Frost
+    Bridge): the lower set cost counts; Path Finding basic's "all -1 (min 2)" and forest -2
+    (Amulet of the Sun): the changes add up, a reduction stops at 2 but a cost already below 2
+    stays (lake 1); a lake / mountain not opened stays inaccessible (9.2).  Then Prayer of
+    Weather's own "-2 (min 1)" is applied last, and Mist Form closes plains."""
+    R = game(tables, content)
+    h = R.tile_hexes(1, 0)[0]
+    R.set_time("day")
+    lake, forest = T("lake") + 1, T("forest") + 1
+    terrain = [("terrain_set", 2, 0), ("terrain_set", 1, lake), ("terrain_open", 1, lake),
+               ("terrain_delta", -1, 0), ("terrain_delta", -2, forest), ("terrain_floor", 2, 0)]
+    set_turn_mods(R, terrain)
+    for name, cost in (("plains", 2), ("forest", 2), ("lake", 1), ("mountain", -1)):
+        plain_hex(R, h, name)
+        assert R.move_cost(h) == cost, name
+    set_turn_mods(R, terrain + [("weather_own", -2, 1)])
+    for name, cost in (("plains", 1), ("swamp", 1), ("lake", 1)):
+        plain_hex(R, h, name)
+        assert R.move_cost(h) == cost, name
+    set_turn_mods(R, terrain + [("terrain_closed", 1, T("plains") + 1)])
+    plain_hex(R, h, "plains")
+    assert R.move_cost(h) == -1
+    plain_hex(R, h, "hills")
+    assert R.move_cost(h) == 2
 
 
 def test_21_2_A9_city_space_costs_2(tables, content):

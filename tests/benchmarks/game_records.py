@@ -41,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from mksim.runner import GameConfig, _play_state, _policy  # noqa: E402
 from mksim.fixtures import MOD_KINDS  # noqa: E402
+from mksim.effects import TERRAINS  # noqa: E402
 from mksim._state import PHASE_NAMES  # noqa: E402
 
 SCENARIOS = ("first-reconnaissance", "solo-conquest")
@@ -79,7 +80,8 @@ _LEGACY = {("ignore_site_fort", None): "ignore_site_fort", ("unit_attack_block",
            ("attack_card_bonus", None): "deadly_aim", ("unit_ability_bonus", None): "leadership_value",
            ("per_recruit", 1): "heroic_rep", ("per_recruit", 2): "heroic_fame",
            ("phase_defeat_fame", None): "bow_fame", ("block_fire_attack", 1): "burning_pending",
-           ("block_fire_attack", 2): "burning_armed", ("block_destroy", None): "exploding_pending"}
+           ("block_fire_attack", 2): "burning_armed", ("block_destroy", None): "exploding_pending",
+           ("weather_own", None): "prayer_delta"}
 LEGACY_MOD_FIELDS = {(MOD_KINDS.index(name), arg): field for (name, arg), field in _LEGACY.items()}
 #: kinds that were one bit field: kind -> (field, {arg: bit}); the field is the OR of the
 #: bits of its live modifiers (mana colours red 0 .. gold 4, black 5; elements physical 0,
@@ -95,7 +97,26 @@ _K = MOD_KINDS.index
 LEGACY_MOD_DERIVED = {"move_bonus_all": ((_K("move_bonus"), 1), "flag"),
                       "leadership_kind": ((_K("unit_ability_bonus"), None), "arg"),
                       "deadly_aim_phase": ((_K("attack_card_bonus"), None), "phase"),
-                      "bow_phase": ((_K("phase_defeat_fame"), None), "phase")}
+                      "bow_phase": ((_K("phase_defeat_fame"), None), "phase"),
+                      "prayer_floor": ((_K("weather_own"), None), "arg")}
+#: The terrain family (one field per terrain before the move; entries with arg = terrain + 1,
+#: arg 0 = every terrain): kind -> (field, how): "delta" {terrain: sum of the changes} (zeros
+#: left out, as format 1 wrote it), "floor" the highest per terrain, "set" the lowest set
+#: cost + 1 per terrain (0 = none), "bits" a bit per terrain.
+LEGACY_MOD_TERRAIN = {_K("terrain_delta"): ("terrain_delta", "delta"), _K("terrain_floor"): ("terrain_floor", "floor"),
+                      _K("terrain_set"): ("terrain_set", "set"), _K("terrain_open"): ("terrain_open", "bits"),
+                      _K("terrain_safe"): ("terrain_safe", "bits"), _K("terrain_closed"): ("terrain_closed", "bits")}
+
+
+def _legacy_terrain(live: list, kind: int, how: str):
+    per = [[m["value"] for m in live if m["kind"] == kind and m["arg"] in (0, t + 1)] for t in range(len(TERRAINS))]
+    if how == "delta":
+        return {TERRAINS[t]: sum(v) for t, v in enumerate(per) if sum(v)}
+    if how == "floor":
+        return [max(v, default=0) for v in per]
+    if how == "set":
+        return [min(v) + 1 if v else 0 for v in per]
+    return sum(1 << t for t, v in enumerate(per) if v)
 
 
 def legacy_turn(turn: dict, phase=None) -> dict:
@@ -112,8 +133,10 @@ def legacy_turn(turn: dict, phase=None) -> dict:
     for field, ((kind, arg), how) in LEGACY_MOD_DERIVED.items():
         ms = [m for m in live if m["kind"] == kind and arg in (None, m["arg"])]
         t[field] = 0 if not ms else 1 if how == "flag" else ms[0]["arg"] if how == "arg" else phase
+    for kind, (field, how) in LEGACY_MOD_TERRAIN.items():
+        t[field] = _legacy_terrain(live, kind, how)
     if all((m["kind"], None) in LEGACY_MOD_FIELDS or (m["kind"], m["arg"]) in LEGACY_MOD_FIELDS
-           or m["kind"] in LEGACY_MOD_BITS for m in live):
+           or m["kind"] in LEGACY_MOD_BITS or m["kind"] in LEGACY_MOD_TERRAIN for m in live):
         del t["mods"], t["n_mods"]
     return t
 

@@ -9,6 +9,7 @@ from mksim._engine import UnitsTester, encode
 from test_spells_artifacts import ASK_DONE, BLUE, GOLD, GREEN, RED, WHITE, acts, codes, crystals, \
     play_code, player, start
 from test_spells_handlers import fight, tokens
+from test_spells_artifacts import terrain_delta
 
 
 # -- Tome of All Spells (LL-9.6.3, LL-9.7.22: the borrowed Spell keeps its colour) ------------
@@ -289,7 +290,7 @@ def test_amulet_of_the_sun_in_a_day_dungeon_lifts_the_gold_ban(content, tables):
     assert play_code(1, 0, pay=GOLD) not in codes(eng)   # 5.6.1: no gold in the dungeon
     eng.apply(play_code(0, 0))
     d = core.to_dict()["turn"]
-    assert d["mana_tokens"] == {"gold": 2} and d["terrain_delta"] == {}
+    assert d["mana_tokens"] == {"gold": 2} and terrain_delta(d) == {}
     eng.apply(play_code(0, 0, pay=GOLD))
     assert T.attack_value([0]) == 5 and core.to_dict()["turn"]["mana_tokens"] == {"gold": 1}
 
@@ -306,7 +307,7 @@ def test_amulet_of_darkness_powered_three_tokens_of_any_colours_black_usable_by_
     for c in (5, RED, GREEN):
         eng.apply(encode("choose", c))
     d = core.to_dict()["turn"]
-    assert d["mana_tokens"] == {"red": 1, "green": 1, "black": 1} and d["terrain_delta"] == {"desert": -2}
+    assert d["mana_tokens"] == {"red": 1, "green": 1, "black": 1} and terrain_delta(d) == {"desert": -2}
     assert thrown_away(core, "amulet_of_darkness")
     T = fight(core, ["diggers"])
     eng.apply(play_code(0, 1, pay=RED, pay2=5))          # Firestorm by Day
@@ -441,7 +442,7 @@ def test_amulet_of_darkness_modifiers_end_with_the_turn(content, tables):
     core, eng, sc = start(content, tables, ["amulet_of_darkness", "fireball"], deck=["march"] * 6)
     eng.apply(play_code(0, 0))
     eng.apply(encode("choose", WHITE))
-    assert core.to_dict()["turn"]["terrain_delta"] == {"desert": -2}
+    assert terrain_delta(core.to_dict()["turn"]) == {"desert": -2}
     eng.apply(encode("end_turn"))
     eng.apply(encode("draw"))
     while not any(a.startswith("regular_turn") for a in acts(eng)):
@@ -452,7 +453,7 @@ def test_amulet_of_darkness_modifiers_end_with_the_turn(content, tables):
     T = fight(core, ["prowlers"])
     d = core.to_dict()["turn"]
     from mksim.fixtures import MOD_KINDS
-    assert d["terrain_delta"] == {}
+    assert terrain_delta(d) == {}
     assert MOD_KINDS.index("mana_anytime") not in [m["kind"] for m in d["mods"][:d["n_mods"]]]
     assert play_code(0, 1, pay=RED, pay2=5) not in codes(eng)
     assert play_code(0, 0, pay=RED) in codes(eng)

@@ -10,6 +10,7 @@ from mksim.game import Game
 from interaction_setup import Game as UnitGame, PAY_TOKEN
 from test_rule_breaks import COMBAT, acts, at, play
 from test_units_handlers import combat
+from test_spells_artifacts import terrain_delta
 
 
 def activate(slot, ability, pay=31):
@@ -210,7 +211,7 @@ def test_foresters_move_2_with_cheaper_forest_hills_swamp_and_block_3(base):
     s = position(base, "move", ["foresters"])
     use(s, 0, 0)
     t = s.to_dict()["turn"]
-    assert t["move_points"] == 2 and t["terrain_delta"] == {"forest": -1, "hills": -1, "swamp": -1}
+    assert t["move_points"] == 2 and terrain_delta(t) == {"forest": -1, "hills": -1, "swamp": -1}
     check_combat(base, "foresters", 1, "block", {"physical": 3})
 
 
