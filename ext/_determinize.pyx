@@ -13,7 +13,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 from mksim._rng cimport Rng, rng_seed, rng_below, NUM_STREAMS
 from mksim._types cimport (
     GameState, Player, Hex, MAX_PLAYERS, MAX_DICE, MAX_DECK_CARDS, MAX_HAND_CARDS, MAX_DISCARD_CARDS, MAX_PLAY_CARDS, MAX_DUMMY_CARDS, MAX_TOKENS, MAX_PILE, MAX_TILES, MAX_DECK, MAX_OFFER, MAX_PATH,
-    NUM_PILES, HEX_TOKENS_REVEALED, HEX_RUINS_REVEALED,
+    NUM_PILES, HEX_TOKENS_REVEALED, HEX_RUINS_REVEALED, PH_END_TURN,
 )
 from mksim._state cimport GameCore, Statics, Table
 from mksim._knowledge cimport deck_taken
@@ -21,6 +21,7 @@ from mksim._knowledge cimport deck_taken
 cdef enum:
     TILE_COUNTRYSIDE = 1       # content tile kind (ext/_state.pyx); city and core tiles share the Core back
     ASK_DECK_CARD_ = 7         # ext/_engine.pxd ASK_DECK_CARD: a deck search shows the whole deck (3.2 Preparation)
+    END_LEVEL_SKILL_ = 2       # ext/_engine.pyx END_LEVEL_SKILL: a level-up's skill choice (13.6.4)
     MAX_POOL = 4 * MAX_DECK_CARDS + 16
 
 
@@ -47,6 +48,15 @@ cdef uint64_t _mix16(uint64_t h, const int16_t* a, int n) noexcept nogil:
     for i in range(n):
         h = _mix(h, a[i])
     return h
+
+
+cdef inline int revealed_skills(const GameState* gs, int player) noexcept nogil:
+    """Tokens on top of ``player``'s Skill stack that it sees: the two a level-up reveals
+    while it chooses (13.6.4), else none."""
+    cdef int n = gs.players[player].n_skill_stack
+    if gs.current == player and gs.phase == PH_END_TURN and gs.turn.end_stage == END_LEVEL_SKILL_:
+        return 2 if n >= 2 else n
+    return 0
 
 
 cdef uint64_t visible_hash(const GameState* gs, const Statics* st, int player) noexcept nogil:
@@ -76,6 +86,8 @@ cdef uint64_t visible_hash(const GameState* gs, const Statics* st, int player) n
     h = _mix16(h, pl.hand, pl.n_hand)
     h = _mix16(h, pl.discard, pl.n_discard)
     h = _mix16(h, pl.play_area, pl.n_play)
+    for i in range(revealed_skills(gs, player)):            # 13.6.4: the revealed tokens
+        h = _mix(h, pl.skill_stack[pl.n_skill_stack - 1 - i])
     for c in range(4):
         h = _mix(h, pl.crystals[c])
     for i in range(6):
@@ -387,7 +399,8 @@ cdef int determinize(GameState* gs, const Statics* st, int player, uint64_t seed
                 _resample_deck(&r, &gs.players[p], True)
         else:
             _resample_other(&r, &gs.players[p])
-        _resample8(&r, gs.players[p].skill_stack, gs.players[p].n_skill_stack)
+        # the top last: a level-up's two revealed tokens stay on top (13.6.4)
+        _resample8(&r, gs.players[p].skill_stack, gs.players[p].n_skill_stack - revealed_skills(gs, p))
     if gs.has_dummy:
         _resample16(&r, gs.dummy.deck, gs.dummy.n_deck)
         _resample8(&r, gs.dummy.skill_stack, gs.dummy.n_skill_stack)

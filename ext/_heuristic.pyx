@@ -77,13 +77,13 @@ CONQUEST_DEFAULTS = dict(city_weight=3.0, siege_weight=3.0, siege_round=4.0, cit
 PRESETS = {
     "balanced": dict(aggression=1.0, explore_weight=1.0, wound_weight=0.45, fight_threshold=0.2,
                      site_weight=1.3, adventure_weight=1.0, core_explore=0.3, recruit_weight=1.2,
-                     heal_weight=0.7, learn_weight=2.0, **CONQUEST_DEFAULTS),
+                     heal_weight=0.7, learn_weight=2.0, **CONQUEST_DEFAULTS, skill_choice=1.0, skill_attack=0.0),
     "explorer": dict(aggression=0.9, explore_weight=2.0, wound_weight=0.7, fight_threshold=0.5,
                      site_weight=0.7, adventure_weight=0.8, core_explore=0.15, recruit_weight=1.0,
-                     heal_weight=0.8, learn_weight=1.5, **CONQUEST_DEFAULTS),
+                     heal_weight=0.8, learn_weight=1.5, **CONQUEST_DEFAULTS, skill_choice=1.0, skill_attack=0.0),
     "conqueror": dict(aggression=1.5, explore_weight=0.6, wound_weight=0.3, fight_threshold=0.0,
                       site_weight=1.8, adventure_weight=1.5, core_explore=0.1, recruit_weight=1.8,
-                      heal_weight=0.6, learn_weight=3.0, **CONQUEST_DEFAULTS),
+                      heal_weight=0.6, learn_weight=3.0, **CONQUEST_DEFAULTS, skill_choice=1.0, skill_attack=0.0),
 }
 PARAM_NAMES = tuple(PRESETS["balanced"])
 #: The effect operations the valuation reads, by their mksim.effects name (tests check the codes).
@@ -332,6 +332,51 @@ cdef double skill_hold_cost(const EngineStatics* es, int skill) noexcept nogil:
     """What using a skill now gives up: a once-a-turn skill is back next turn (8.2.3), a
     once-a-round one only after the round (8.2.1), so it is kept for a need worth more."""
     return 0.02 if skill_usage(es, skill) == SKU_ONCE_PER_TURN else 0.6
+
+
+#: Level-up skill choice (13.6.4): once-a-turn uses a once-a-round use is worth (8.2.1,
+#: 8.2.3; about three turns a round, not every one of which needs the effect).
+SKILL_TURN_USES = 2.5
+cdef double skill_turn_uses = SKILL_TURN_USES
+
+
+cdef double skill_pick_value(const EngineStatics* es, const HParams* p, int skill) noexcept nogil:
+    """What gaining ``skill`` at a level-up (13.6.4) is worth to this policy for the rest of
+    the game: one use's worth (its effect row under fixed worths of Move, Influence, Attack
+    (x ``skill_attack``), Block, healing, cards, mana and crystals, scaled by the policy's
+    weights; Day and Night averaged for by_time effects, 2.1) times its uses -- a
+    once-a-turn skill (8.2.3)
+    ``SKILL_TURN_USES`` times a once-a-round one (8.2.1).  What the policy does not use
+    is worth nothing: an interactive skill (8.2.2; no other player in solo, and the planner
+    never uses one, skill_ready) and a handler's own effect (only its effect-valued
+    arguments count, at 0.8, as in row_value).  The passive Bonds of Loyalty (an extra
+    Unit's Command token) counts as a level-2 Unit recruited."""
+    cdef Weights w
+    cdef int usage = skill_usage(es, skill), row, e
+    cdef double v, mult
+    if skill < 0 or skill >= es.n_skills or usage == SKU_INTERACTIVE:
+        return 0
+    if usage == SKU_PASSIVE:
+        return 2 * p.recruit_weight
+    row = skill_effect_row(es, skill)
+    w_zero(&w)
+    w.move = 0.5 + 0.5 * p.explore_weight
+    w.influence = 0.5 * p.recruit_weight
+    w.heal = p.heal_weight
+    w.draw = 1.0
+    w.mana = 0.3
+    w.crystal = 0.8
+    w.fame = p.aggression
+    for e in range(4):                                       # kinds: melee, ranged, siege
+        # skill_attack (default 0): an Attack skill makes the planner take more fights, whose
+        # Wounds cost more than their Fame at the end (-2 each, 20.2; docs/policies.md)
+        w.att[0][e] = p.skill_attack * p.aggression * (1.0 if e == 0 else 1.1)   # physical first
+        w.att[1][e] = 1.3 * w.att[0][e]
+        w.att[2][e] = 1.4 * w.att[0][e]
+        w.blk[e] = 0.8 * p.aggression * (1.0 if e == 0 else 1.1)
+    v = 0.5 * (row_value(es, row, &w, DAY, 0) + row_value(es, row, &w, NIGHT, 0))
+    mult = skill_turn_uses if usage == SKU_ONCE_PER_TURN else 1.0
+    return v * mult
 
 
 cdef int mana_budget(const GameState* gs) noexcept nogil:
@@ -1109,6 +1154,8 @@ cdef class HeuristicPolicy(RandomPolicy):
         self.p.conquest_heal = merged["conquest_heal"]
         self.p.conquest_recruit = merged["conquest_recruit"]
         self.p.approach_weight = merged["approach_weight"]
+        self.p.skill_choice = merged["skill_choice"]
+        self.p.skill_attack = merged["skill_attack"]
         self.params = merged
         self._bound = None
         self.path_key = -1
@@ -1195,6 +1242,11 @@ cdef class HeuristicPolicy(RandomPolicy):
         """The average enemy of a token colour as the planner sees it (for tests)."""
         cdef Foe f = self.pile_avg[colour]
         return {"armor": f.armor, "attack": f.att[0], "fame": f.fame}
+
+    def skill_worth(self, Engine eng, int skill):
+        """What gaining skill ``skill`` (content index) at a level-up is worth to this policy
+        (skill_pick_value; for tests and tools)."""
+        return skill_pick_value(&eng.es, &self.p, skill)
 
     def plan_fight(self, Engine eng, enemies, int fortified=0, int units=1):
         """The combat planner on the acting player's hand and Units against ``enemies``
@@ -1531,16 +1583,31 @@ cdef class HeuristicPolicy(RandomPolicy):
         return i if i >= 0 else 0
 
     cdef int pick_end_turn(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
-        """13.4-13.7: Glade Wound from hand, the AA worth most, the first skill and reward
+        """13.4-13.7: Glade Wound from hand, the AA worth most, the skill worth most
+        (skill_pick_value; the first offered with ``skill_choice`` 0), the first reward
         choice, no discards before drawing (unless a discard is required)."""
         cdef GameState* gs = &eng.core.gs
         cdef const EngineStatics* es = &eng.es
         cdef const Player* pl = &gs.players[gs.current]
-        cdef int i, k, best = 0, card, idx
+        cdef int i, k, best = 0, card, idx, skill, top = pl.n_skill_stack - 1
         cdef double v, bv = -1e9
         for i in range(n):
             k = kind_of(actions[i])
-            if k == A_GLADE_WOUND:
+            if k == A_PICK_SKILL:
+                # 13.6.4: the two top tokens of the own Skill stack are revealed (arg 0: the
+                # top one, 1: the next), args 2.. take a Common Skill offer token (public)
+                if self.p.skill_choice <= 0:
+                    return 0                                 # the first offered (old choice)
+                idx = arg_of(actions[i])
+                if idx < 2:
+                    skill = pl.skill_stack[top - idx] if top - idx >= 0 else -1
+                else:
+                    skill = gs.skill_offer[idx - 2] if idx - 2 < gs.n_skill_offer else -1
+                v = skill_pick_value(es, &self.p, skill)
+                if v > bv + 1e-9:                            # ties: the earlier (own token first)
+                    bv = v
+                    best = i
+            elif k == A_GLADE_WOUND:
                 if arg_of(actions[i]) == 1:
                     return i
                 best = i if arg_of(actions[i]) == 2 else best

@@ -69,7 +69,12 @@ def permute_hidden(game, s, rnd, player=0):
     mid = deck[bottom:len(deck) - top]
     rnd.shuffle(mid)
     pl["deck"] = deck[:bottom] + mid + deck[len(deck) - top:]
-    rnd.shuffle(pl["skill_stack"])
+    # the top last; a level-up's choice reveals the top two tokens (13.6.4): they stay
+    shown = 2 if (d["phase"] == "end_turn" and d["turn"]["end_stage"] == 2 and d["current"] == player) else 0
+    stack = pl["skill_stack"]
+    hidden = stack[:len(stack) - shown] if shown else list(stack)
+    rnd.shuffle(hidden)
+    pl["skill_stack"] = hidden + stack[len(hidden):]
     for q, other in enumerate(d["players"]):
         if q == player:
             continue

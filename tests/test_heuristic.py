@@ -438,3 +438,83 @@ def test_3_2_uses_long_night_when_the_deck_is_empty(game):
     assert len(d["deck"]) == 3 and len(d["discard"]) == 1 and d["tactic_used"]
     st = at_move(game, tactic="long_night", discard=["march", "rage", "rage", "stamina"])   # deck not empty
     assert not any(st.action_to_string(x) == "use tactic Long Night" for x in st.legal_actions())
+
+
+# -- level-up choices (13.6.4) -------------------------------------------------------------
+
+def _at_skill_choice(top, nxt, offer=(), hero="arythea", seed=1):
+    """The first turn of a First Reconnaissance game ended with 5 Fame (level 2, 13.6.2):
+    the level-up's skill choice (13.6.4), with ``top`` and ``nxt`` the two tokens revealed
+    from the own Skill stack and ``offer`` the Common Skill offer."""
+    from mksim._engine import encode
+    game = Game("first-reconnaissance", hero)
+    st = game.new_state(seed)
+    d = st.to_dict(format=1)
+    pl = d["players"][0]
+    rest = [s for s in pl["skill_stack"] if s not in (top, nxt)]
+    pl["skill_stack"] = rest + [nxt, top]              # the top last
+    d["skill_offer"] = list(offer)
+    st = game.state_from_dict(d)
+    st.apply(encode("tactic", list(game.tables.tactic_ids).index("planning")))
+    st.apply(encode("regular_turn"))
+    d = st.to_dict(format=1)
+    d["players"][0]["fame"] = 5
+    st = game.state_from_dict(d)
+    st.apply(encode("end_turn"))
+    assert all(st.action_to_string(a).startswith("level up: take skill") for a in st.legal_actions())
+    return game, st
+
+
+def _picked(st, pol):
+    a = pol._core.choose_engine(st.engine)
+    st.apply(a)
+    return st.to_dict()["players"][0]["skills"]
+
+
+@pytest.mark.parametrize("top, nxt, offer, best", [
+    # Move 1 (Day) / 2 (Night) every turn against Attack 2 every turn (8.2.3): an Attack
+    # skill is worth nothing by default (skill_attack 0: it draws the planner into fights
+    # whose Wounds cost 2 points each at the end, 20.2)
+    ("arythea_hot_swordsmanship", "arythea_dark_paths", (), "arythea_dark_paths"),
+    # a crystal and a mana token once a round (8.2.1) against nothing the planner uses
+    ("arythea_power_of_pain", "arythea_dark_fire_magic", (), "arythea_dark_fire_magic"),
+    # Healing Ritual is interactive (8.2.2): no other hero to heal in solo
+    ("arythea_healing_ritual", "arythea_dark_negotiation", (), "arythea_dark_negotiation"),
+    # two handlers the planner does not use, against Shield Mastery in the Common offer
+    ("arythea_invocation", "arythea_polarization", ("tovak_shield_mastery",), "tovak_shield_mastery"),
+])
+def test_13_6_4_level_up_takes_the_skill_worth_most(top, nxt, offer, best):
+    game, st = _at_skill_choice(top, nxt, offer)
+    said = [st.action_to_string(a) for a in st.legal_actions()]
+    assert len(said) == 2 + len(offer), said         # two revealed tokens + the offer (13.6.4)
+    assert _picked(st, get_policy("heuristic")) == [best]
+    # skill_choice=0: the first offered, the top token (the choice before it)
+    game, st = _at_skill_choice(top, nxt, offer)
+    assert _picked(st, get_policy("heuristic", skill_choice=0)) == [top]
+
+
+def test_13_6_4_skill_attack_values_attack_skills():
+    # with skill_attack 1 Attack 2 every turn (2.2 with the fire option, x 2.5 uses) beats
+    # Move 1 / 2 every turn (1.5 x 2.5)
+    game, st = _at_skill_choice("arythea_dark_paths", "arythea_hot_swordsmanship")
+    assert _picked(st, get_policy("heuristic", skill_attack=1)) == ["arythea_hot_swordsmanship"]
+
+
+def test_13_6_4_skill_worths_follow_use_and_frequency(game):
+    """Attack 2 once a turn (8.2.3) > Move 1 / 2 once a turn > a crystal and a mana token
+    once a round (8.2.1) > 0; interactive skills (8.2.2) are worth nothing in solo."""
+    st = game.new_state(1)
+    pol = get_policy("heuristic", skill_attack=1)
+    ids = list(game.tables.skill_ids)
+    w = {s: pol._core.skill_worth(st.engine, ids.index(s)) for s in ids}
+    assert w["arythea_hot_swordsmanship"] > w["arythea_dark_paths"] > w["arythea_dark_fire_magic"] > 0
+    assert w["arythea_healing_ritual"] == 0 and w["tovak_mana_exploit"] == 0
+    assert w["tovak_shield_mastery"] > w["tovak_double_time"]          # Block 3 > Move 2 / 1
+    # aggression scales the worth of Attack, not of Move
+    strong = get_policy("heuristic", aggression=3.0, skill_attack=1)
+    assert strong._core.skill_worth(st.engine, ids.index("arythea_hot_swordsmanship")) > w["arythea_hot_swordsmanship"]
+    assert strong._core.skill_worth(st.engine, ids.index("arythea_dark_paths")) == w["arythea_dark_paths"]
+    # by default an Attack skill is worth nothing; Block still counts
+    plain = get_policy("heuristic")
+    assert plain._core.skill_worth(st.engine, ids.index("arythea_hot_swordsmanship")) == 0
+    assert plain._core.skill_worth(st.engine, ids.index("tovak_shield_mastery")) == w["tovak_shield_mastery"]

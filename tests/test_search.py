@@ -83,3 +83,56 @@ def test_a_cycle_of_searched_choices_still_ends_the_game():
     rec, msg = play_game(GameConfig("first-reconnaissance", "wolfhawk"), 2026, 4, parse_policy_spec("search:budget=8"))
     assert rec["error"] == ERROR_NONE and rec["finished"], msg
     assert rec["steps"] < 2000
+
+
+def test_base_parameters_reach_the_base_policy():
+    p = parse_policy_spec("search:budget=2,base=heuristic-conqueror,base_aggression=2.5,base_skill_choice=0")
+    params = p._core.base_policy().params
+    assert params["aggression"] == 2.5 and params["skill_choice"] == 0.0
+    assert params["fight_threshold"] == 0.0                  # the conqueror preset's, kept
+    assert p.parameters["base_aggression"] == 2.5            # recorded with the search's own
+    p = parse_policy_spec("search:base=heuristic,base_preset=explorer")
+    assert p._core.base_policy().params["explore_weight"] == 2.0
+    p = parse_policy_spec("search:base=eager,base_default=7")
+    assert p._base.parameters["default"] == 7.0
+    with pytest.raises(PolicyError, match="aggression"):     # eager has no such parameter
+        parse_policy_spec("search:base=eager,base_aggression=1")
+    with pytest.raises(PolicyError, match="takes a number"):
+        parse_policy_spec("search:base_aggression=much")
+    with pytest.raises(PolicyError, match="no parameter 'base_bravery'"):
+        parse_policy_spec("search:base_bravery=1")
+    with pytest.raises(PolicyError, match="unknown heuristic preset"):
+        parse_policy_spec("search:base_preset=nope")
+
+
+def test_base_parameters_change_the_decisions_left_to_the_base():
+    """A level-up's skill choice with three options (two revealed tokens and one in the
+    Common offer, 13.6.4) is not searched at max_branch 2: the base decides, and its
+    skill_choice parameter -- passed as base_skill_choice -- decides which skill."""
+    from test_heuristic import _at_skill_choice
+    picks = {}
+    for value in (1, 0):
+        _, st = _at_skill_choice("arythea_invocation", "arythea_polarization", ("tovak_shield_mastery",))
+        p = parse_policy_spec(f"search:budget=2,max_branch=2,base_skill_choice={value}")
+        p.reset(1, 0)
+        legal = st.legal_actions()
+        assert len(legal) == 3
+        st.apply(p.choose(st, legal))
+        picks[value] = st.to_dict()["players"][0]["skills"]
+        assert p.searched == 0
+    assert picks == {1: ["tovak_shield_mastery"], 0: ["arythea_invocation"]}
+
+
+def test_13_6_4_determinized_worlds_keep_the_revealed_skill_tokens():
+    """At a level-up's skill choice the two top tokens of the Skill stack are revealed
+    (13.6.4): a determinized copy keeps them on top and resamples only the rest, so the
+    search compares the skills it is offered."""
+    from test_heuristic import _at_skill_choice
+    _, st = _at_skill_choice("arythea_dark_fire_magic", "arythea_hot_swordsmanship")
+    stack = st.to_dict()["players"][0]["skill_stack"]
+    orders = set()
+    for seed in range(6):
+        c = st.determinize(seed).to_dict()["players"][0]["skill_stack"]
+        assert c[-2:] == stack[-2:] and sorted(c) == sorted(stack)
+        orders.add(tuple(c))
+    assert len(orders) > 1                                   # the hidden rest is resampled

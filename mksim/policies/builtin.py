@@ -193,6 +193,17 @@ class HeuristicPolicy(_CPolicy):
         Solo Conquest only: on a turn with no goal in reach, the hero walks towards the site
         the hand in hand could take (its worth times this, less 0.05 per Move point of the
         way) instead of idling; 0 keeps such turns idle.
+    skill_choice : float
+        Level-up skill (13.6.4): 1 takes the offered skill (the two revealed own tokens or
+        one of the Common Skill offer) worth most to this policy -- one use's worth of its
+        effect (Move, Influence, Attack / Block by ``aggression``, healing, cards, mana,
+        crystals) times its uses (a once-a-turn skill 2.5 times a once-a-round one), an
+        interactive skill or an effect the planner does not use worth nothing; 0 takes the
+        first offered (the top token, the choice before issue 9's skill valuation).
+    skill_attack : float
+        Multiplier on the worth of a skill's Attack in that choice; 0 (the default) values
+        Attack skills at nothing: with one the planner takes more fights, whose Wounds cost
+        more than their Fame at the end (-2 each, 20.2; measured in docs/policies.md).
     stream : int, default 0
         Policy stream (unused: the policy is deterministic).
     """
@@ -236,7 +247,7 @@ class HeuristicPolicy(_CPolicy):
         from .base import Parameter
         return [Parameter("preset", str, cls.preset, "named parameter set: " + ", ".join(sorted(_heuristic.PRESETS))),
                 Parameter("stream", int, 0, "policy stream (unused: the policy is deterministic)")] + [
-            Parameter(k, float, v, *([_CONQUEST_HELP[k]] if k in _CONQUEST_HELP else []))
+            Parameter(k, float, v, *([_PARAM_HELP[k]] if k in _PARAM_HELP else []))
             for k, v in _heuristic.PRESETS[cls.preset].items()]
 
 
@@ -250,6 +261,10 @@ _CONQUEST_HELP = {
     "conquest_recruit": "Solo Conquest: x recruit_weight (Units take the garrison's blows, 11.7.3)",
     "approach_weight": "Solo Conquest: x worth of the site walked towards on a turn with no goal in reach (0: idle)",
 }
+#: Help lines of the parameters that have one (``mksim policies show heuristic``).
+_PARAM_HELP = dict(_CONQUEST_HELP, skill_choice="level-up skill (13.6.4): 1 the one worth most to the policy, "
+                   "0 the first offered",
+                   skill_attack="x worth of a skill's Attack in the level-up choice (0: Attack skills worth nothing)")
 
 
 @register

@@ -39,6 +39,10 @@ class SearchPolicy(Policy):
         Solo Conquest: value of each city conquered (its +10 of 20.5.2 is not Fame yet).
     stream : int, default 0
         Policy stream k (the worlds sampled come from it).
+    **base_params
+        ``base_NAME=value`` sets parameter ``NAME`` of the base policy (e.g.
+        ``base_aggression=1.5`` or ``base_preset=conqueror`` for the heuristic,
+        ``base_default=2`` for eager); checked and converted by the base's own parameters.
     """
 
     name = "search"
@@ -62,16 +66,25 @@ class SearchPolicy(Policy):
         "value_shield": "Solo Conquest: value of an own Shield on a city",
         "value_city": "Solo Conquest: value of a city conquered",
     }
+    #: Prefix of the parameters passed on to the base policy (``base_aggression=1.5``).
+    BASE_PREFIX = "base_"
 
     _oracle = False
 
     def __init__(self, budget: int = 16, horizon: int = 0, max_branch: int = 8, base: str = "heuristic",
                  rollout_steps: int = 400, stream: int = 0, value_shield: float = 4.0,
-                 value_city: float = 10.0) -> None:
+                 value_city: float = 10.0, **base_params) -> None:
         from .. import _search
         if base not in BASES:
             raise ValueError(f"unknown base policy {base!r}; known: {', '.join(BASES)}")
-        self._base = build(policy_class(base), base, {})
+        own = {}
+        for key, value in base_params.items():
+            if not key.startswith(self.BASE_PREFIX) or key == self.BASE_PREFIX:
+                raise ValueError(f"unknown search parameter {key!r} (base policy parameters are "
+                                 f"{self.BASE_PREFIX}NAME)")
+            own[key[len(self.BASE_PREFIX):]] = value
+        # the base's own parameter machinery checks the names and refuses bad values
+        self._base = build(policy_class(base), base, own)
         core_base = getattr(self._base, "_core", None)
         self._core = _search.SearchPolicy(0, 0, int(stream), core_base, int(budget), int(horizon),
                                           int(max_branch), int(rollout_steps), oracle=self._oracle,
@@ -79,7 +92,26 @@ class SearchPolicy(Policy):
         self._scratch_game = None
         super().__init__(budget=int(budget), horizon=int(horizon), max_branch=int(max_branch), base=base,
                          rollout_steps=int(rollout_steps), stream=int(stream),
-                         value_shield=float(value_shield), value_city=float(value_city))
+                         value_shield=float(value_shield), value_city=float(value_city), **base_params)
+
+    @classmethod
+    def parameter_specs(cls):
+        """The search's own parameters, then ``base_NAME`` for every parameter ``NAME`` of the
+        base policies (:data:`BASES`; default None = the base's own default), so that
+        ``--policy search:base=heuristic,base_aggression=1.5`` converts the value by the base's
+        parameter type.  Which names a given base takes is checked when it is built."""
+        from .base import Parameter
+        own = super().parameter_specs()
+        seen = {p.name for p in own}
+        out = list(own)
+        for name in BASES:
+            for p in policy_class(name).parameter_specs():
+                key = cls.BASE_PREFIX + p.name
+                if key in seen:
+                    continue
+                seen.add(key)
+                out.append(Parameter(key, p.type, None, f"base policy's {p.name} (default: its own)"))
+        return out
 
     def reset(self, seed: int, game_index: int = 0) -> None:
         super().reset(seed, game_index)
