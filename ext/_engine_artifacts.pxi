@@ -40,7 +40,7 @@ cdef int unit_banner_bonus(GameState* gs, const EngineStatics* es, Player* pl) n
     Fame + fame whenever it attacks or blocks (card text); Banner of Glory powered: every
     Unit + bonus, Fame + fame once for each Unit that attacks or blocks this turn.  Called
     by apply_op for each attack / block row (a Unit ability holds at most one)."""
-    cdef int slot, b = 0
+    cdef int slot, b = 0, g
     cdef const int32_t* a
     if gs.turn.resolving_card > UNIT_CARD_BASE or not gs.combat.active:
         return 0
@@ -51,11 +51,13 @@ cdef int unit_banner_bonus(GameState* gs, const EngineStatics* es, Player* pl) n
         a = banner_args(es, pl.units[slot].banner)
         b += a[1]
         pl.fame += a[2]
-    if gs.turn.glory_all:
-        b += gs.turn.glory_all
-        if not ((gs.turn.glory_units >> slot) & 1):
-            gs.turn.glory_units |= <uint8_t>(1 << slot)
-            pl.fame += gs.turn.glory_fame
+    if gs.turn.n_mods:                              # the powered Banner's MK_UNIT_GLORY parts
+        g = mod_sum_arg(&gs.turn, MK_UNIT_GLORY, 2)
+        if g:
+            b += g
+            if not ((gs.turn.glory_units >> slot) & 1):
+                gs.turn.glory_units |= <uint8_t>(1 << slot)
+                pl.fame += mod_sum_arg(&gs.turn, MK_UNIT_GLORY, 3)
     return b
 
 

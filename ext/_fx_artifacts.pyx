@@ -24,6 +24,7 @@ from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE
 from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._types cimport MS_TURN, MS_COMBAT
 from mksim._engine cimport give_mod, give_mod_arg, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
+from mksim._types cimport MK_UNIT_GLORY  # third move (issue 12)
 from mksim._state cimport Statics
 from mksim._types cimport MK_PHASE_DEFEAT_FAME, MS_PHASE
 from mksim._modifiers cimport mod_sum, EV_PHASE_END, EV_PHASE_START, EV_COMBAT_END
@@ -542,11 +543,14 @@ cdef int heal_all_units(GameState* gs, const EngineStatics* es, const Statics* s
 cdef int banner_of_glory_all_units(GameState* gs, const EngineStatics* es, const Statics* st,
                                    int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
-    # Banner of Glory powered: this turn every Unit has Armor + armor and + bonus to its
-    # Attacks and Blocks; Fame + fame for each Unit that attacks or blocks.
-    gs.turn.glory_armor = <int8_t>a[0]
-    gs.turn.glory_all = <int8_t>a[1]
-    gs.turn.glory_fame = <int8_t>a[2]
+    cdef int k
+    # Banner of Glory powered (7.5.1, card text): this turn every Unit has Armor + armor and
+    # + bonus to its Attacks and Blocks; Fame + fame for each Unit that attacks or blocks.
+    # One turn-long MK_UNIT_GLORY entry per part (arg 1 Armor, 2 Attack / Block, 3 Fame);
+    # a second powered Banner this turn sets the same numbers (MOD_SET), as the fields did.
+    for k in range(3):
+        if a[k] != 0 and not give_mod_arg(gs, p, MK_UNIT_GLORY, MS_TURN, a[k], k + 1, MOD_SET):
+            return RES_ERROR
     return RES_DONE
 
 

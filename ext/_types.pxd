@@ -303,7 +303,10 @@ cdef enum ModKind:             # what a modifier changes (Modifier.value is how 
     MK_EXPLOIT_STRUCK = 37     # turn: colours (bits) of mana owner used under Mana Exploit; arg bits: Wound taken
     MK_HOWL_OTHERS = 38        # other players' Units' Attack and Block - value (Wolf's Howl)
     MK_MANA_CURSE = 39         # round: others take a Wound (1 a turn) using mana of colour arg - 1 (Mana Curse)
-    NUM_MOD_KINDS = 40
+    # turn / combat-long effects of particular cards, third move (docs/engine.md)
+    MK_UNIT_GLORY = 40         # every Unit this turn: arg 1 Armor + value, 2 its Attacks / Blocks + value,
+                               # 3 Fame + value once per Unit that attacks or blocks (Banner of Glory powered)
+    NUM_MOD_KINDS = 41
 
 cdef enum ModScope:            # when a modifier expires (the lifecycle event that ends it)
     MS_NEXT_CARD = 0           # the next card played (EV_CARD_PLAYED)
@@ -394,9 +397,6 @@ cdef struct TurnState:
     int8_t fx_colour           # colour + 1 of the effect resolving while resolving_card == fx_colour_by
     int16_t fx_colour_by       # (Tome of All Spells' Spell LL-9.6.3, a Unit ability's mana 11.4.2); 0 = own
     # --- artifacts ---
-    int8_t glory_armor         # Banner of Glory powered: every Unit Armor + n this turn
-    int8_t glory_all           # ... and + n to its Attacks / Blocks
-    int8_t glory_fame          # ... Fame + n for each Unit that attacks or blocks (once per Unit, glory_units)
     uint8_t glory_units        # bit per unit slot: its Banner of Glory (powered) Fame was paid this turn
     int8_t fortitude_unit      # unit slot + 1 whose wound the Banner of Fortitude ignores in assign_to_unit, 0 = none
     int16_t wounds_to_hand     # Wounds received into the hand this turn (12.1.1; Banner of Protection)

@@ -1260,6 +1260,7 @@ def apply_fixture(core, d: Any, engine=None) -> None:
     before = core.state_bytes()
     loader = _Loader(core, version)
     try:
+        d = _legacy_turn_fields(d, loader.base)
         if version == 2:
             d = _bit_fields_in(d, loader.N)
         loader.load(d)
@@ -1372,7 +1373,7 @@ _TURN_RULES = {
     "ring_fame": (0, 15),
     "phase_defeated": (0, (1 << 12) - 1),
     "wounds_healed": (0, 127),
-    "glory_armor": (0, 127), "glory_all": (0, 127), "glory_fame": (0, 127), "glory_units": (0, 63),
+    "glory_units": (0, 63),
     "fortitude_unit": (0, MAX_UNITS), "wounds_to_hand": (0, 32767),
     "wounds_to_discard": (0, 32767), "sword_double": (0, 127), "soul_one": (0, 127), "soul_all": FLAG,
     "soul_row": (0, "row1"), "soul_slots": (0, (1 << 12) - 1), "split_left": (0, 127), "split_n": (0, 127),
@@ -1465,9 +1466,49 @@ MOD_KINDS = ("none", "ignore_site_fort", "unit_attack_block", "recruit_discount"
              "card_bonus", "move_bonus", "first_attack_block", "attack_card_bonus", "unit_ability_bonus",
              "per_recruit", "phase_defeat_fame", "block_fire_attack", "block_destroy",
              # interactive skills and Spells between heroes (8.2.2, 19.7.1)
-             "weather_others", "mana_exploit", "exploit_struck", "howl_others", "mana_curse")
+             "weather_others", "mana_exploit", "exploit_struck", "howl_others", "mana_curse",
+             # turn / combat-long effects of particular cards, third move
+             "unit_glory")
 MOD_SCOPES = ("next_card", "phase", "combat", "turn", "round")
 MAX_MODS = 16
+
+
+#: TurnState fields that became modifiers after fixtures were written with them (issue 12,
+#: third move): a fixture (format 1 or 2) that writes one still loads; its value becomes a
+#: live entry of turn.mods (0: none), owned by the turn's player.  field -> (kind name, arg,
+#: scope name, lowest value, highest value).
+LEGACY_TURN_FIELDS = {
+    "glory_armor": ("unit_glory", 1, "turn", 0, 127), "glory_all": ("unit_glory", 2, "turn", 0, 127),
+    "glory_fame": ("unit_glory", 3, "turn", 0, 127),
+}
+
+
+def _legacy_turn_fields(d: dict, base: dict) -> dict:
+    """``d`` with the old field names of :data:`LEGACY_TURN_FIELDS` in its ``turn`` written as
+    the modifier entries that replaced them (after the live ones it writes)."""
+    turn = d.get("turn")
+    if not isinstance(turn, dict) or not any(k in LEGACY_TURN_FIELDS for k in turn):
+        return d
+    tp = d.get("turn_player", base["turn_player"])
+    owner = tp if isinstance(tp, int) and not isinstance(tp, bool) and tp >= 0 else 0
+    turn = dict(turn)
+    n = turn.get("n_mods", base["turn"]["n_mods"])
+    mods = turn.get("mods", base["turn"]["mods"])
+    if not isinstance(n, int) or not isinstance(mods, list) or not 0 <= n <= len(mods):
+        _bad("turn.n_mods", "the live modifiers must be given (turn.mods, turn.n_mods) with an old field")
+    live = [dict(m) for m in mods[:n]]
+    for k in [k for k in turn if k in LEGACY_TURN_FIELDS]:
+        kind, arg, scope, lo, hi = LEGACY_TURN_FIELDS[k]
+        v = _int(turn.pop(k), _key("turn", k), lo, hi)
+        if v:
+            live.append({"kind": MOD_KINDS.index(kind), "scope": MOD_SCOPES.index(scope), "value": v,
+                         "arg": arg, "source": -1, "owner": owner})
+    if len(live) > MAX_MODS:
+        _bad("turn.mods", f"{len(live)} live modifiers with the old fields (at most {MAX_MODS})")
+    empty = {"kind": 0, "scope": 0, "value": 0, "arg": 0, "source": 0, "owner": 0}
+    turn["mods"] = live + [dict(empty) for _ in range(MAX_MODS - len(live))]
+    turn["n_mods"] = len(live)
+    return {**d, "turn": turn}
 
 
 def _validate_mods(t: dict, n_players: int) -> None:

@@ -641,3 +641,44 @@ def test_11_5_bow_of_starsdawn_fame_is_a_phase_long_modifier_counted_at_the_phas
     assert player(core)["fame"] == fame0 + 2
     eng.apply(encode("next_phase"))
     assert player(core)["fame"] == fame0 + 3 and core.to_dict()["turn"]["n_mods"] == 0
+
+
+# -- the third move: turn / combat-long effects of particular cards --------------------------
+
+@pytest.mark.covers("banner_of_glory", "powered")
+def test_7_5_1_banner_of_glory_powered_is_three_turn_long_modifiers(content, tables):
+    """Banner of Glory strong: "this turn every Unit has Armor +1 and +1 to its Attacks and
+    Blocks; Fame +1 for each Unit that attacks or blocks" - one turn-long entry per part
+    (arg 1 Armor, 2 Attack / Block, 3 Fame), ended with the turn."""
+    from test_artifacts_handlers import start as unit_start
+    core, eng, U = unit_start(content, tables, ["banner_of_glory", "march"], units=[("peasants", 1)])
+    eng.apply(play_code(0, 1))
+    assert sorted(mods_of(core, "unit_glory")) == [(TURN, 1, 1), (TURN, 1, 2), (TURN, 1, 3)]
+    next_turn(eng)
+    assert mods_of(core, "unit_glory") == []
+
+
+#: old fixture fields -> the modifier (kind name, scope, value, arg) that a value of 2 loads as
+OLD_FIELDS = {"glory_armor": ("unit_glory", TURN, 2, 1), "glory_all": ("unit_glory", TURN, 2, 2),
+              "glory_fame": ("unit_glory", TURN, 2, 3)}
+
+
+@pytest.mark.parametrize("field", sorted(OLD_FIELDS))
+def test_a_fixture_with_a_moved_field_loads_it_as_a_modifier(field):
+    """A fixture written before the move (turn.<old field> = 2) still loads: the value is a
+    live modifier after the one the fixture writes."""
+    g, d = with_mod()
+    d["turn"][field] = 2
+    t = g.state_from_dict(d).to_dict()["turn"]
+    kind, scope, value, arg = OLD_FIELDS[field]
+    assert t["n_mods"] == 2 and t["mods"][0] == d["turn"]["mods"][0]
+    m = t["mods"][1]
+    assert (m["kind"], m["scope"], m["value"], m["arg"], m["owner"]) == (KIND[kind], scope, value, arg, 0)
+    assert field not in t
+
+
+def test_a_fixture_old_field_out_of_range_is_refused():
+    g, d = with_mod()
+    d["turn"]["glory_armor"] = 200
+    with pytest.raises(fixtures.FixtureError, match=r"turn\.glory_armor: 200 is out of range"):
+        g.state_from_dict(d)
