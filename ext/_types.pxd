@@ -306,7 +306,9 @@ cdef enum ModKind:             # what a modifier changes (Modifier.value is how 
     # turn / combat-long effects of particular cards, third move (docs/engine.md)
     MK_UNIT_GLORY = 40         # every Unit this turn: arg 1 Armor + value, 2 its Attacks / Blocks + value,
                                # 3 Fame + value once per Unit that attacks or blocks (Banner of Glory powered)
-    NUM_MOD_KINDS = 41
+    MK_OTHER_UNITS_ATTACK = 41 # + value to the attacks of Units other than the giver in slot arg - 1
+                               # (8: an offer Unit through Call to Arms) this turn (Shocktroops)
+    NUM_MOD_KINDS = 42
 
 cdef enum ModScope:            # when a modifier expires (the lifecycle event that ends it)
     MS_NEXT_CARD = 0           # the next card played (EV_CARD_PLAYED)
@@ -451,8 +453,6 @@ cdef struct TurnState:
     int16_t time_bending       # Time Bending: the card to set aside + 1 (another turn follows, played cards to hand), 0 = none
     int8_t spells_cast[4]      # Spells cast this turn per basic colour (played for a basic or powered effect, not sideways; Rings)
     # --- units --- (ext/_fx_units.pyx, ext/_engine_units.pxi)
-    int8_t unit_attack_bonus   # Shocktroops: + to the attacks of Units other than a giver, per giver
-    uint8_t attack_bonus_givers  # bit per unit slot that gave unit_attack_bonus (no bonus to itself)
     uint8_t recruit_mode       # LL-4.2: 1 Thugs / 2 Heroes already recruited in this interaction
     int8_t rep_applied         # the reputation modifier applied at the start of this interaction (10.2.3)
     int16_t recon_token        # Scouts: token instance + 1 looked at (Fame if defeated this turn), 0 = none

@@ -181,7 +181,6 @@ BIT_FIELDS: dict = {
     ("turn", "units_healed"): ("index", 8),
     ("turn", "glory_units"): ("index", 8),
     ("turn", "recruited_units"): ("index", 8),
-    ("turn", "attack_bonus_givers"): ("index", 8),
     ("combat", "targets"): ("index", 32),
     ("combat", "enemies", "*", "flags"): ("names", _combat_flag_names(), 8),
     ("combat", "enemies", "*", "blocked"): ("index", 8),
@@ -1390,7 +1389,7 @@ _TURN_RULES = {
     "maximal_self": (0, "row1"),
     "possess_slot": (0, "enemy1"),
     "possess_attack": (0, 127), "wings_targets": (0, 127), "wings_first": (0, 127), "wings_step": (0, 127),
-    "time_bending": (0, "card1"), "unit_attack_bonus": (0, 127), "attack_bonus_givers": (0, 63),
+    "time_bending": (0, "card1"),
     "recruit_mode": (0, 2), "recon_token": (0, "token1"),
     "recon_fame": (0, 127), "draw_fire_slot": (0, "enemy1"),
     "draw_fire_attack": (0, 2), "draw_fire_unit": (0, MAX_UNITS - 1), "glade_recruit": FLAG,
@@ -1468,7 +1467,7 @@ MOD_KINDS = ("none", "ignore_site_fort", "unit_attack_block", "recruit_discount"
              # interactive skills and Spells between heroes (8.2.2, 19.7.1)
              "weather_others", "mana_exploit", "exploit_struck", "howl_others", "mana_curse",
              # turn / combat-long effects of particular cards, third move
-             "unit_glory")
+             "unit_glory", "other_units_attack")
 MOD_SCOPES = ("next_card", "phase", "combat", "turn", "round")
 MAX_MODS = 16
 
@@ -1483,11 +1482,14 @@ LEGACY_TURN_FIELDS = {
 }
 
 
+_LEGACY_GIVERS = ("unit_attack_bonus", "attack_bonus_givers")
+
+
 def _legacy_turn_fields(d: dict, base: dict) -> dict:
     """``d`` with the old field names of :data:`LEGACY_TURN_FIELDS` in its ``turn`` written as
     the modifier entries that replaced them (after the live ones it writes)."""
     turn = d.get("turn")
-    if not isinstance(turn, dict) or not any(k in LEGACY_TURN_FIELDS for k in turn):
+    if not isinstance(turn, dict) or not any(k in LEGACY_TURN_FIELDS or k in _LEGACY_GIVERS for k in turn):
         return d
     tp = d.get("turn_player", base["turn_player"])
     owner = tp if isinstance(tp, int) and not isinstance(tp, bool) and tp >= 0 else 0
@@ -1503,6 +1505,18 @@ def _legacy_turn_fields(d: dict, base: dict) -> dict:
         if v:
             live.append({"kind": MOD_KINDS.index(kind), "scope": MOD_SCOPES.index(scope), "value": v,
                          "arg": arg, "source": -1, "owner": owner})
+    if any(k in turn for k in _LEGACY_GIVERS):
+        # Shocktroops: unit_attack_bonus for each Unit slot of attack_bonus_givers (format 1:
+        # bits, format 2: a list of slots; slot 7 = through Call to Arms): one entry per giver
+        bonus = _int(turn.pop("unit_attack_bonus", 0), "turn.unit_attack_bonus", 0, 127)
+        g = turn.pop("attack_bonus_givers", 0)
+        if isinstance(g, list):
+            g = sum(1 << _int(x, f"turn.attack_bonus_givers[{i}]", 0, 7) for i, x in enumerate(set(g)))
+        g = _int(g, "turn.attack_bonus_givers", 0, 255)
+        for slot in range(8):
+            if bonus and (g >> slot) & 1:
+                live.append({"kind": MOD_KINDS.index("other_units_attack"), "scope": MOD_SCOPES.index("turn"),
+                             "value": bonus, "arg": slot + 1, "source": -1, "owner": owner})
     if len(live) > MAX_MODS:
         _bad("turn.mods", f"{len(live)} live modifiers with the old fields (at most {MAX_MODS})")
     empty = {"kind": 0, "scope": 0, "value": 0, "arg": 0, "source": 0, "owner": 0}

@@ -658,9 +658,43 @@ def test_7_5_1_banner_of_glory_powered_is_three_turn_long_modifiers(content, tab
     assert mods_of(core, "unit_glory") == []
 
 
+@pytest.mark.covers("shocktroops", "ability1")
+def test_shocktroops_bonus_is_one_turn_long_modifier_per_giver(content, tables):
+    """Shocktroops (coordinated fire): "Ranged Attack 1; your other Units' attacks + 1 this
+    turn" - one entry per giver (arg = its slot + 1), none to the giver itself: Shocktroops
+    in slot 0 (1), Shocktroops in slot 1 (1 + 1), Utem Crossbowmen (Ranged 2 + 1 + 1) = 7."""
+    from test_units_handlers import Game, combat
+    g = Game(content, tables)
+    g.ut.set_unit(0, "shocktroops")
+    g.ut.set_unit(1, "shocktroops")
+    g.ut.set_unit(2, "utem_crossbowmen")
+    ct = combat(g, ["prowlers"])
+    g.activate(0, 0)
+    g.activate(1, 0)
+    assert sorted(mods_of(g.core, "other_units_attack")) == [(TURN, 1, 1), (TURN, 1, 2)]
+    assert ct.attack_value([0]) == 3
+    g.activate(2, 1)
+    assert ct.attack_value([0]) == 7
+
+
 #: old fixture fields -> the modifier (kind name, scope, value, arg) that a value of 2 loads as
 OLD_FIELDS = {"glory_armor": ("unit_glory", TURN, 2, 1), "glory_all": ("unit_glory", TURN, 2, 2),
               "glory_fame": ("unit_glory", TURN, 2, 3)}
+
+
+@pytest.mark.parametrize("fmt, givers", [(1, 0b101), (2, [0, 2])])
+def test_a_fixture_with_shocktroops_old_fields_loads_one_modifier_per_giver(fmt, givers):
+    """unit_attack_bonus = 1 with givers in slots 0 and 2 (format 1 bits, format 2 a list of
+    slots): two entries, arg = slot + 1."""
+    g, d = with_mod()
+    if fmt == 1:
+        d = g.state_from_dict(d).to_dict(format=1)
+    d["turn"]["unit_attack_bonus"] = 1
+    d["turn"]["attack_bonus_givers"] = givers
+    t = g.state_from_dict(d).to_dict()["turn"]
+    got = [(m["kind"], m["scope"], m["value"], m["arg"]) for m in t["mods"][:t["n_mods"]]]
+    assert got == [(KIND["explore_discount"], TURN, 1, 0), (KIND["other_units_attack"], TURN, 1, 1),
+                   (KIND["other_units_attack"], TURN, 1, 3)]
 
 
 @pytest.mark.parametrize("field", sorted(OLD_FIELDS))

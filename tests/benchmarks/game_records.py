@@ -88,16 +88,20 @@ LEGACY_MOD_FIELDS = {(MOD_KINDS.index(name), arg): field for (name, arg), field 
 #: fire 1, ice 2; arg = that + 1).
 LEGACY_MOD_BITS = {MOD_KINDS.index("mana_anytime"): ("mana_anytime", {4 + 1: 1, 5 + 1: 2}),
                    MOD_KINDS.index("endless_mana"): ("endless_mana", {c + 1: 1 << c for c in range(6)}),
-                   MOD_KINDS.index("influence_block"): ("influence_block", {e + 1: 1 << e for e in range(3)})}
+                   MOD_KINDS.index("influence_block"): ("influence_block", {e + 1: 1 << e for e in range(3)}),
+                   # Shocktroops: one entry per giver, arg = its Unit slot + 1 (8: Call to Arms)
+                   MOD_KINDS.index("other_units_attack"): ("attack_bonus_givers", {s + 1: 1 << s for s in range(8)})}
 _K = MOD_KINDS.index
 #: Fields that were not a sum of values: field -> (kind, how): "flag" 1 if one of that kind
 #: and arg lives (Tirelessness powered's every-card flag: arg 1), "arg" the live one's arg
 #: (Leadership's ability kind), "phase" the state's phase while one lives (Deadly Aim's
-#: phase: its modifier lasts that phase).
+#: phase: its modifier lasts that phase), "value" the live one's value (Shocktroops' bonus: the
+#: same for each giver).
 LEGACY_MOD_DERIVED = {"move_bonus_all": ((_K("move_bonus"), 1), "flag"),
                       "leadership_kind": ((_K("unit_ability_bonus"), None), "arg"),
                       "deadly_aim_phase": ((_K("attack_card_bonus"), None), "phase"),
-                      "bow_phase": ((_K("phase_defeat_fame"), None), "phase")}
+                      "bow_phase": ((_K("phase_defeat_fame"), None), "phase"),
+                      "unit_attack_bonus": ((_K("other_units_attack"), None), "value")}
 
 
 def legacy_turn(turn: dict, phase=None) -> dict:
@@ -113,7 +117,8 @@ def legacy_turn(turn: dict, phase=None) -> dict:
                 t[field] |= bits[m["arg"]]
     for field, ((kind, arg), how) in LEGACY_MOD_DERIVED.items():
         ms = [m for m in live if m["kind"] == kind and arg in (None, m["arg"])]
-        t[field] = 0 if not ms else 1 if how == "flag" else ms[0]["arg"] if how == "arg" else phase
+        t[field] = 0 if not ms else 1 if how == "flag" else ms[0]["arg"] if how == "arg" \
+            else ms[0]["value"] if how == "value" else phase
     if all((m["kind"], None) in LEGACY_MOD_FIELDS or (m["kind"], m["arg"]) in LEGACY_MOD_FIELDS
            or m["kind"] in LEGACY_MOD_BITS for m in live):
         del t["mods"], t["n_mods"]
