@@ -245,7 +245,7 @@ cdef void protection_end_of_turn(GameState* gs, const EngineStatics* es, Player*
 
 # ---------------------------------------------------------------------------------------
 # Combat artifacts: Soul Harvester, Shield of the Fallen Kings, Bow of Starsdawn powered
-# (Sword of Justice powered is read by _combat.attack_value through TurnState.sword_double)
+# (Sword of Justice powered is read by _combat.attack_value through its MK_SWORD_DOUBLE modifier)
 # ---------------------------------------------------------------------------------------
 
 

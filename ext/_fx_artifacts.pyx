@@ -24,7 +24,7 @@ from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE
 from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._types cimport MS_TURN, MS_COMBAT
 from mksim._engine cimport give_mod, give_mod_arg, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
-from mksim._types cimport MK_UNIT_GLORY, MK_OTHER_UNITS_ATTACK  # third move (issue 12)
+from mksim._types cimport MK_UNIT_GLORY, MK_OTHER_UNITS_ATTACK, MK_SWORD_DOUBLE  # third move (issue 12)
 from mksim._state cimport Statics
 from mksim._types cimport MK_PHASE_DEFEAT_FAME, MS_PHASE
 from mksim._modifiers cimport mod_sum, EV_PHASE_END, EV_PHASE_START, EV_COMBAT_END
@@ -567,10 +567,11 @@ cdef int sword_of_justice_powered(GameState* gs, const EngineStatics* es, const 
                                   int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     # Sword of Justice powered: physical Attacks doubled in the Attack phase, enemies
-    # without physical resistance this turn (_combat.attack_value); Fame per enemy
+    # without physical resistance this turn (_combat.attack_value; MK_SWORD_DOUBLE, turn-long,
+    # the greater multiplier counts as the field's max did); Fame per enemy
     # defeated, counted at the end of the combat like the basic effect (artifacts_event).
-    if a[0] > gs.turn.sword_double:
-        gs.turn.sword_double = <int8_t>a[0]
+    if a[0] > 0 and not give_mod(gs, p, MK_SWORD_DOUBLE, MS_TURN, a[0], MOD_MAX):
+        return RES_ERROR
     if a[1] > 0 and not give_mod(gs, p, MK_SWORD_FAME, MS_COMBAT, a[1], MOD_ADD):
         return RES_ERROR
     return RES_DONE

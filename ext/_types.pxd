@@ -308,7 +308,9 @@ cdef enum ModKind:             # what a modifier changes (Modifier.value is how 
                                # 3 Fame + value once per Unit that attacks or blocks (Banner of Glory powered)
     MK_OTHER_UNITS_ATTACK = 41 # + value to the attacks of Units other than the giver in slot arg - 1
                                # (8: an offer Unit through Call to Arms) this turn (Shocktroops)
-    NUM_MOD_KINDS = 42
+    MK_SWORD_DOUBLE = 42       # this turn enemies lose physical resistance, physical Attack x value in
+                               # the Attack phase (Sword of Justice powered; the greater counts)
+    NUM_MOD_KINDS = 43
 
 cdef enum ModScope:            # when a modifier expires (the lifecycle event that ends it)
     MS_NEXT_CARD = 0           # the next card played (EV_CARD_PLAYED)
@@ -403,7 +405,6 @@ cdef struct TurnState:
     int8_t fortitude_unit      # unit slot + 1 whose wound the Banner of Fortitude ignores in assign_to_unit, 0 = none
     int16_t wounds_to_hand     # Wounds received into the hand this turn (12.1.1; Banner of Protection)
     int16_t wounds_to_discard  # Wounds received into the discard pile this turn (Poison 11.7.9)
-    int8_t sword_double        # Sword of Justice powered: physical Attack x n in the Attack phase, no physical resistance
     int8_t soul_one            # Soul Harvester: crystals for one enemy defeated by the next committed attack
     uint8_t soul_all           # Soul Harvester powered: a crystal per enemy defeated in this (Attack) phase
     int16_t soul_row           # the Soul Harvester handler row + 1 (asks for a crystal colour), 0 = none

@@ -677,9 +677,25 @@ def test_shocktroops_bonus_is_one_turn_long_modifier_per_giver(content, tables):
     assert ct.attack_value([0]) == 7
 
 
+@pytest.mark.covers("sword_of_justice", "powered")
+def test_sword_of_justice_powered_doubling_is_a_turn_long_modifier(content, tables):
+    """Sword of Justice strong: "physical Attacks doubled in the Attack phase, enemies lose
+    physical resistance this turn" - one turn-long entry of value 2 (the multiplier), and
+    the Fame per enemy its combat-long one; Attack 2 on Fire Golems (physical resistance)
+    counts 4."""
+    from test_artifacts_handlers import start as unit_start, combat as unit_combat
+    core, eng, U = unit_start(content, tables, ["sword_of_justice", "march", "rage"])
+    T = unit_combat(core, ["fire_golems"], phase="attack")
+    eng.apply(encode("sideways", 1 | (2 << 7)))
+    eng.apply(encode("sideways", 1 | (2 << 7)))
+    eng.apply(play_code(0, 1))
+    assert mods_of(core, "sword_double") == [(TURN, 2, 0)]
+    assert T.attack_value([0]) == 4
+
+
 #: old fixture fields -> the modifier (kind name, scope, value, arg) that a value of 2 loads as
 OLD_FIELDS = {"glory_armor": ("unit_glory", TURN, 2, 1), "glory_all": ("unit_glory", TURN, 2, 2),
-              "glory_fame": ("unit_glory", TURN, 2, 3)}
+              "glory_fame": ("unit_glory", TURN, 2, 3), "sword_double": ("sword_double", TURN, 2, 0)}
 
 
 @pytest.mark.parametrize("fmt, givers", [(1, 0b101), (2, [0, 2])])
