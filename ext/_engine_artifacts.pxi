@@ -347,8 +347,9 @@ cdef void artifacts_phase_end(GameState* gs) noexcept nogil:
 
 cdef int legal_bow_changes(const GameState* gs, int32_t* out, int n) noexcept nogil:
     cdef int el
-    if not gs.turn.bow_powered or not gs.combat.active \
-            or (gs.phase != PH_COMBAT_RANGED and gs.phase != PH_COMBAT_ATTACK):
+    if gs.turn.n_mods == 0 or not gs.combat.active \
+            or (gs.phase != PH_COMBAT_RANGED and gs.phase != PH_COMBAT_ATTACK) \
+            or not mod_has(&gs.turn, MK_BOW_POWERED):
         return n
     for el in range(4):
         if gs.combat.attack[<int>RANGED][el] > gs.turn.bow_done_r[el] and n + 1 < MAX_ACTIONS:
@@ -366,10 +367,11 @@ cdef int apply_bow_change(GameState* gs, int arg) noexcept nogil:
     Attack of the same element; a Siege Attack may be doubled but becomes Ranged.  Points
     the Bow already changed are not changed again (bow_done_*)."""
     cdef int mode = arg & 3, el = (arg >> 2) & 3, x
+    cdef int times = mod_sum(&gs.turn, MK_BOW_POWERED)          # the Bow's multiplier (x2)
     if mode == BOW_DOUBLE or mode == BOW_TO_SIEGE:
         x = gs.combat.attack[<int>RANGED][el] - gs.turn.bow_done_r[el]
         if mode == BOW_DOUBLE:
-            gs.combat.attack[<int>RANGED][el] += x * (gs.turn.bow_powered - 1)
+            gs.combat.attack[<int>RANGED][el] += x * (times - 1)
             gs.turn.bow_done_r[el] = gs.combat.attack[<int>RANGED][el]
         else:
             gs.combat.attack[<int>RANGED][el] -= x
@@ -379,8 +381,8 @@ cdef int apply_bow_change(GameState* gs, int arg) noexcept nogil:
     if mode == BOW_SIEGE_DOUBLE:
         x = gs.combat.attack[<int>SIEGE][el] - gs.turn.bow_done_s[el]
         gs.combat.attack[<int>SIEGE][el] -= x
-        gs.combat.attack[<int>RANGED][el] += x * gs.turn.bow_powered
-        gs.turn.bow_done_r[el] += x * gs.turn.bow_powered
+        gs.combat.attack[<int>RANGED][el] += x * times
+        gs.turn.bow_done_r[el] += x * times
         return ERR_NONE
     set_error(gs, ERR_INTERNAL, INTERNAL_NO_APPLY, -1)           # a Bow mode legal_bow_changes never lists
     return ERR_INTERNAL

@@ -310,7 +310,9 @@ cdef enum ModKind:             # what a modifier changes (Modifier.value is how 
                                # (8: an offer Unit through Call to Arms) this turn (Shocktroops)
     MK_SWORD_DOUBLE = 42       # this turn enemies lose physical resistance, physical Attack x value in
                                # the Attack phase (Sword of Justice powered; the greater counts)
-    NUM_MOD_KINDS = 43
+    MK_BOW_POWERED = 43        # each Ranged Attack this turn x value or made Siege, a Siege one x value
+                               # but Ranged (Bow of Starsdawn powered; A_BOW_CHANGE)
+    NUM_MOD_KINDS = 44
 
 cdef enum ModScope:            # when a modifier expires (the lifecycle event that ends it)
     MS_NEXT_CARD = 0           # the next card played (EV_CARD_PLAYED)
@@ -412,7 +414,6 @@ cdef struct TurnState:
     int8_t split_left          # Shield of the Fallen Kings: separate Blocks still to come after the next block
     int8_t split_n             # ... each of split_n points
     int8_t split_el            # ... of this Element
-    uint8_t bow_powered        # Bow of Starsdawn powered: each Ranged Attack doubled or made Siege this turn
     int16_t bow_done_r[4]      # ... Ranged points per element in the pool that the Bow already changed
     int16_t bow_done_s[4]      # ... Siege points per element that the Bow made
     int8_t circlet_skill       # Circlet of Proficiency: common-offer skill used as one's own this turn + 1, 0 = none

@@ -1376,7 +1376,7 @@ _TURN_RULES = {
     "fortitude_unit": (0, MAX_UNITS), "wounds_to_hand": (0, 32767),
     "wounds_to_discard": (0, 32767), "soul_one": (0, 127), "soul_all": FLAG,
     "soul_row": (0, "row1"), "soul_slots": (0, (1 << 12) - 1), "split_left": (0, 127), "split_n": (0, 127),
-    "split_el": (0, 3), "bow_powered": FLAG, "bow_done_r": (0, 32767), "bow_done_s": (0, 32767),
+    "split_el": (0, 3), "bow_done_r": (0, 32767), "bow_done_s": (0, 32767),
     "circlet_skill": (0, "skill1"), "circlet_uses": (0, 127), "command_card": (0, "card1"),
     "recruited_units": (0, 63), "plundered": FLAG,
     "recruited": FLAG,
@@ -1467,7 +1467,7 @@ MOD_KINDS = ("none", "ignore_site_fort", "unit_attack_block", "recruit_discount"
              # interactive skills and Spells between heroes (8.2.2, 19.7.1)
              "weather_others", "mana_exploit", "exploit_struck", "howl_others", "mana_curse",
              # turn / combat-long effects of particular cards, third move
-             "unit_glory", "other_units_attack", "sword_double")
+             "unit_glory", "other_units_attack", "sword_double", "bow_powered")
 MOD_SCOPES = ("next_card", "phase", "combat", "turn", "round")
 MAX_MODS = 16
 
@@ -1479,6 +1479,7 @@ MAX_MODS = 16
 LEGACY_TURN_FIELDS = {
     "glory_armor": ("unit_glory", 1, "turn", 0, 127), "glory_all": ("unit_glory", 2, "turn", 0, 127),
     "glory_fame": ("unit_glory", 3, "turn", 0, 127), "sword_double": ("sword_double", 0, "turn", 0, 127),
+    "bow_powered": ("bow_powered", 0, "turn", 0, 127),
 }
 
 

@@ -693,9 +693,24 @@ def test_sword_of_justice_powered_doubling_is_a_turn_long_modifier(content, tabl
     assert T.attack_value([0]) == 4
 
 
+@pytest.mark.covers("bow_of_starsdawn", "powered")
+def test_bow_of_starsdawn_powered_is_a_turn_long_modifier_of_its_multiplier(content, tables):
+    """Bow of Starsdawn strong: "each Ranged Attack this turn doubled or made Siege" - a
+    turn-long entry of value 2: Ranged 2 doubled counts 4 on Orc Skirmishers."""
+    from test_artifacts_handlers import start as unit_start, combat as unit_combat
+    core, eng, U = unit_start(content, tables, ["bow_of_starsdawn"])
+    T = unit_combat(core, ["orc_skirmishers"])
+    eng.apply(play_code(0, 1))
+    assert mods_of(core, "bow_powered") == [(TURN, 2, 0)]
+    T.set_attack("ranged", "physical", 2)
+    eng.apply(encode("bow_change", 0))
+    assert T.attack_value([0]) == 4 and mods_of(core, "bow_powered") == [(TURN, 2, 0)]
+
+
 #: old fixture fields -> the modifier (kind name, scope, value, arg) that a value of 2 loads as
 OLD_FIELDS = {"glory_armor": ("unit_glory", TURN, 2, 1), "glory_all": ("unit_glory", TURN, 2, 2),
-              "glory_fame": ("unit_glory", TURN, 2, 3), "sword_double": ("sword_double", TURN, 2, 0)}
+              "glory_fame": ("unit_glory", TURN, 2, 3), "sword_double": ("sword_double", TURN, 2, 0),
+              "bow_powered": ("bow_powered", TURN, 2, 0)}
 
 
 @pytest.mark.parametrize("fmt, givers", [(1, 0b101), (2, [0, 2])])
