@@ -24,6 +24,7 @@ from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_a
 from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
 from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._engine cimport give_mod, give_mod_arg, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
+from mksim._types cimport MK_UNIT_GLORY, MK_OTHER_UNITS_ATTACK, MK_SWORD_DOUBLE, MK_BOW_POWERED, MK_LEARNING  # third move (issue 12)
 from mksim._types cimport *
 from mksim._state cimport Statics
 from mksim._rng cimport rng_below, STREAM_SOURCE
@@ -981,10 +982,12 @@ cdef int learning_buy_aa(GameState* gs, const EngineStatics* es, const Statics* 
     # Learning: Influence `influence` (given here, so that the card is playable while
     # moving too, LL-9.7.11-9.7.12); once this turn an AA from the offer for `cost`
     # Influence (A_LEARNING); engine reading: a second Learning this turn replaces the
-    # first one's offer.
+    # first one's offer (one turn-long MK_LEARNING entry: value the price, arg 1 to the
+    # discard pile / 2 to hand; used up by the purchase).
     gs.turn.influence += a[0] + card_bonus(gs)                     # 10.2.2
-    gs.turn.learning_cost = <int8_t>a[1]
-    gs.turn.learning_to_hand = <uint8_t>(1 if a[2] == 1 else 0)
+    mod_remove_kind(&gs.turn, MK_LEARNING)
+    if a[1] > 0 and not give_mod_arg(gs, p, MK_LEARNING, MS_TURN, a[1], 2 if a[2] == 1 else 1, MOD_SET):
+        return RES_ERROR
     return RES_DONE
 
 

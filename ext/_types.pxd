@@ -312,7 +312,9 @@ cdef enum ModKind:             # what a modifier changes (Modifier.value is how 
                                # the Attack phase (Sword of Justice powered; the greater counts)
     MK_BOW_POWERED = 43        # each Ranged Attack this turn x value or made Siege, a Siege one x value
                                # but Ranged (Bow of Starsdawn powered; A_BOW_CHANGE)
-    NUM_MOD_KINDS = 44
+    MK_LEARNING = 44           # once this turn an AA from the offer for value Influence, arg 1 to the
+                               # discard pile / 2 to hand (Learning; A_LEARNING, used up by it)
+    NUM_MOD_KINDS = 45
 
 cdef enum ModScope:            # when a modifier expires (the lifecycle event that ends it)
     MS_NEXT_CARD = 0           # the next card played (EV_CARD_PLAYED)
@@ -434,8 +436,6 @@ cdef struct TurnState:
     int8_t prayer_delta        # Prayer of Weather: every terrain cost changes by this, applied last (9.6.2) ...
     int8_t prayer_floor        # ... but a reduction stops at this cost
     # --- advanced ---
-    int8_t learning_cost       # Learning: Influence price of one AA from the offer this turn, 0 = none / used
-    uint8_t learning_to_hand   # ... 1: the AA goes to hand (powered), 0: to the discard pile
     int8_t chivalry_rep        # Chivalry: Reputation per enemy defeated by the attack being assembled
     int8_t chivalry_fame       # ... and Fame per enemy
     uint8_t peaceful           # Peaceful Moment played as the action: 1 Healing may be bought, 2 also Units readied

@@ -1383,7 +1383,7 @@ _TURN_RULES = {
     "duel_slot": (0, "enemy1"), "duel_units": FLAG,
     "duel_attack": (0, 127), "duel_fame": (0, 127), "duel_block": (0, 127), "duel_pool_units": FLAG,
     "polar_nospell": (0, 6), "prayer_floor": (0, 127),
-    "learning_cost": (0, 127), "learning_to_hand": FLAG, "chivalry_rep": (0, 127), "chivalry_fame": (0, 127),
+    "chivalry_rep": (0, 127), "chivalry_fame": (0, 127),
     "peaceful": (0, 2), "peaceful_heal_cost": (0, 127),
     "peaceful_ready_cost": (0, 127), "portal_used": FLAG, "maximal_left": (0, 127), "maximal_row": (0, "row1"),
     "maximal_self": (0, "row1"),
@@ -1467,7 +1467,7 @@ MOD_KINDS = ("none", "ignore_site_fort", "unit_attack_block", "recruit_discount"
              # interactive skills and Spells between heroes (8.2.2, 19.7.1)
              "weather_others", "mana_exploit", "exploit_struck", "howl_others", "mana_curse",
              # turn / combat-long effects of particular cards, third move
-             "unit_glory", "other_units_attack", "sword_double", "bow_powered")
+             "unit_glory", "other_units_attack", "sword_double", "bow_powered", "learning")
 MOD_SCOPES = ("next_card", "phase", "combat", "turn", "round")
 MAX_MODS = 16
 
@@ -1484,13 +1484,15 @@ LEGACY_TURN_FIELDS = {
 
 
 _LEGACY_GIVERS = ("unit_attack_bonus", "attack_bonus_givers")
+_LEGACY_LEARNING = ("learning_cost", "learning_to_hand")
 
 
 def _legacy_turn_fields(d: dict, base: dict) -> dict:
     """``d`` with the old field names of :data:`LEGACY_TURN_FIELDS` in its ``turn`` written as
     the modifier entries that replaced them (after the live ones it writes)."""
     turn = d.get("turn")
-    if not isinstance(turn, dict) or not any(k in LEGACY_TURN_FIELDS or k in _LEGACY_GIVERS for k in turn):
+    if not isinstance(turn, dict) or not any(k in LEGACY_TURN_FIELDS or k in _LEGACY_GIVERS
+                                                     or k in _LEGACY_LEARNING for k in turn):
         return d
     tp = d.get("turn_player", base["turn_player"])
     owner = tp if isinstance(tp, int) and not isinstance(tp, bool) and tp >= 0 else 0
@@ -1518,6 +1520,13 @@ def _legacy_turn_fields(d: dict, base: dict) -> dict:
             if bonus and (g >> slot) & 1:
                 live.append({"kind": MOD_KINDS.index("other_units_attack"), "scope": MOD_SCOPES.index("turn"),
                              "value": bonus, "arg": slot + 1, "source": -1, "owner": owner})
+    if any(k in turn for k in _LEGACY_LEARNING):
+        # Learning: its price (0 = none / used) and where the AA goes (1: to hand)
+        cost = _int(turn.pop("learning_cost", 0), "turn.learning_cost", 0, 127)
+        hand = _int(turn.pop("learning_to_hand", 0), "turn.learning_to_hand", 0, 1)
+        if cost:
+            live.append({"kind": MOD_KINDS.index("learning"), "scope": MOD_SCOPES.index("turn"),
+                         "value": cost, "arg": 2 if hand else 1, "source": -1, "owner": owner})
     if len(live) > MAX_MODS:
         _bad("turn.mods", f"{len(live)} live modifiers with the old fields (at most {MAX_MODS})")
     empty = {"kind": 0, "scope": 0, "value": 0, "arg": 0, "source": 0, "owner": 0}

@@ -707,10 +707,28 @@ def test_bow_of_starsdawn_powered_is_a_turn_long_modifier_of_its_multiplier(cont
     assert T.attack_value([0]) == 4 and mods_of(core, "bow_powered") == [(TURN, 2, 0)]
 
 
+@pytest.mark.covers("learning", "powered")
+def test_learning_offer_is_a_turn_long_modifier_used_up_by_the_purchase(content, tables):
+    """Learning strong (LL-9.7.11): "once this turn an Advanced Action from the offer for 9
+    Influence, to your hand" - one turn-long entry (value 9, arg 2 = to hand), gone once
+    bought."""
+    from interaction_setup import Game
+    from mksim._engine import AdvancedTester
+    g = Game(content, tables, site="village", hand=["learning"])
+    AdvancedTester(g.eng).set_aa_offer(["agility", "in_need", "training"])
+    g.eng.set_dice(["white"])
+    g.do("interact")
+    g.play(0, powered=1, pay=10 + 0)                   # the white Source die
+    assert mods_of(g.core, "learning") == [(TURN, 9, 2)]
+    g.ut.set_turn(influence=9)
+    g.do("learning", 0)
+    assert g.player["hand"] == ["agility"] and mods_of(g.core, "learning") == []
+
+
 #: old fixture fields -> the modifier (kind name, scope, value, arg) that a value of 2 loads as
 OLD_FIELDS = {"glory_armor": ("unit_glory", TURN, 2, 1), "glory_all": ("unit_glory", TURN, 2, 2),
               "glory_fame": ("unit_glory", TURN, 2, 3), "sword_double": ("sword_double", TURN, 2, 0),
-              "bow_powered": ("bow_powered", TURN, 2, 0)}
+              "bow_powered": ("bow_powered", TURN, 2, 0), "learning_cost": ("learning", TURN, 2, 1)}
 
 
 @pytest.mark.parametrize("fmt, givers", [(1, 0b101), (2, [0, 2])])
@@ -740,6 +758,14 @@ def test_a_fixture_with_a_moved_field_loads_it_as_a_modifier(field):
     m = t["mods"][1]
     assert (m["kind"], m["scope"], m["value"], m["arg"], m["owner"]) == (KIND[kind], scope, value, arg, 0)
     assert field not in t
+
+
+def test_a_fixture_with_learning_to_hand_loads_arg_2():
+    g, d = with_mod()
+    d["turn"].update(learning_cost=9, learning_to_hand=1)
+    t = g.state_from_dict(d).to_dict()["turn"]
+    m = t["mods"][1]
+    assert t["n_mods"] == 2 and (m["kind"], m["scope"], m["value"], m["arg"]) == (KIND["learning"], TURN, 9, 2)
 
 
 def test_a_fixture_old_field_out_of_range_is_refused():

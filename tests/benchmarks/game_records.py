@@ -82,7 +82,8 @@ _LEGACY = {("ignore_site_fort", None): "ignore_site_fort", ("unit_attack_block",
            ("block_fire_attack", 2): "burning_armed", ("block_destroy", None): "exploding_pending",
            # the third move (turn / combat-long effects of particular cards)
            ("unit_glory", 1): "glory_armor", ("unit_glory", 2): "glory_all", ("unit_glory", 3): "glory_fame",
-           ("sword_double", None): "sword_double", ("bow_powered", None): "bow_powered"}
+           ("sword_double", None): "sword_double", ("bow_powered", None): "bow_powered",
+           ("learning", None): "learning_cost"}
 LEGACY_MOD_FIELDS = {(MOD_KINDS.index(name), arg): field for (name, arg), field in _LEGACY.items()}
 #: kinds that were one bit field: kind -> (field, {arg: bit}); the field is the OR of the
 #: bits of its live modifiers (mana colours red 0 .. gold 4, black 5; elements physical 0,
@@ -102,7 +103,8 @@ LEGACY_MOD_DERIVED = {"move_bonus_all": ((_K("move_bonus"), 1), "flag"),
                       "leadership_kind": ((_K("unit_ability_bonus"), None), "arg"),
                       "deadly_aim_phase": ((_K("attack_card_bonus"), None), "phase"),
                       "bow_phase": ((_K("phase_defeat_fame"), None), "phase"),
-                      "unit_attack_bonus": ((_K("other_units_attack"), None), "value")}
+                      "unit_attack_bonus": ((_K("other_units_attack"), None), "value"),
+                      "learning_to_hand": ((_K("learning"), 2), "flag")}
 
 
 def legacy_turn(turn: dict, phase=None) -> dict:
