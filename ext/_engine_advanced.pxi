@@ -444,28 +444,30 @@ cdef int apply_advanced_action(GameState* gs, const EngineStatics* es, int p, in
 cdef void chivalry_commit(GameState* gs, int p, uint32_t targets, int res) noexcept nogil:
     """Chivalry: Reputation / Fame per enemy its attack defeats (A_COMMIT_ATTACK: all the
     targets are defeated when it succeeds, 11.8.2); the bonus goes with the attack pool."""
-    cdef int n = 0, s
-    if gs.turn.chivalry_rep == 0 and gs.turn.chivalry_fame == 0:
+    cdef int n = 0, s, rep, fame
+    if gs.turn.n_mods == 0:
+        return
+    rep = mod_sum_arg(&gs.turn, MK_CHIVALRY, 1)
+    fame = mod_sum_arg(&gs.turn, MK_CHIVALRY, 2)
+    if rep == 0 and fame == 0:
         return
     if res == 1:
         for s in range(32):
             if (targets >> s) & 1:
                 n += 1
-        if gs.turn.chivalry_rep:
-            change_reputation(&gs.players[p], gs.turn.chivalry_rep * n)
-        gs.players[p].fame += gs.turn.chivalry_fame * n
+        if rep:
+            change_reputation(&gs.players[p], rep * n)
+        gs.players[p].fame += fame * n
     if res >= 0:
-        gs.turn.chivalry_rep = 0
-        gs.turn.chivalry_fame = 0
+        mod_remove_kind(&gs.turn, MK_CHIVALRY)                    # used with its attack
 
 
 cdef void advanced_phase_start(GameState* gs, int p) noexcept nogil:
     """A combat phase begins (after A_NEXT_PHASE): Dodge and Weave's Attack joins the pool
     at the start of the Attack phase if no Wound went to the hero's hand this combat;
-    Chivalry's bonus left in an unused attack pool is lost (11.4.5)."""
+    (Chivalry's bonus left in an unused attack pool is lost with the phase: its modifier
+    is phase-long, 11.4.5)."""
     cdef int v
-    gs.turn.chivalry_rep = 0
-    gs.turn.chivalry_fame = 0
     if gs.phase == PH_COMBAT_ATTACK and gs.turn.n_mods:
         v = mod_sum(&gs.turn, MK_DODGE_ATTACK)
         if v > 0 and gs.players[p].wounds_this_combat == 0:

@@ -24,7 +24,7 @@ from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_a
 from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
 from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._engine cimport give_mod, give_mod_arg, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
-from mksim._types cimport MK_UNIT_GLORY, MK_OTHER_UNITS_ATTACK, MK_SWORD_DOUBLE, MK_BOW_POWERED, MK_LEARNING  # third move (issue 12)
+from mksim._types cimport MK_UNIT_GLORY, MK_OTHER_UNITS_ATTACK, MK_SWORD_DOUBLE, MK_BOW_POWERED, MK_LEARNING, MK_CHIVALRY  # third move (issue 12)
 from mksim._types cimport *
 from mksim._state cimport Statics
 from mksim._rng cimport rng_below, STREAM_SOURCE
@@ -937,10 +937,14 @@ cdef int chivalry_attack(GameState* gs, const EngineStatics* es, const Statics* 
         int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     # Chivalry: Attack `attack` (physical, melee) with Reputation +reputation and Fame
-    # +fame for each enemy the attack it joins defeats (chivalry_commit).
+    # +fame for each enemy the attack it joins defeats (chivalry_commit): phase-long
+    # MK_CHIVALRY entries (arg 1 Reputation, 2 Fame) that go with the attack pool - lost
+    # with it when the phase ends unused (11.4.5, as for Block), used up by its commit.
     gs.combat.attack[<int>MELEE][<int>PHYSICAL] += a[0] + ambush_bonus(gs, 0) + card_bonus(gs)
-    gs.turn.chivalry_rep += <int8_t>a[1]
-    gs.turn.chivalry_fame += <int8_t>(a[2] if a[2] > 0 else 0)
+    if a[1] != 0 and not give_mod_arg(gs, p, MK_CHIVALRY, MS_PHASE, a[1], 1, MOD_ADD):
+        return RES_ERROR
+    if a[2] > 0 and not give_mod_arg(gs, p, MK_CHIVALRY, MS_PHASE, a[2], 2, MOD_ADD):
+        return RES_ERROR
     return RES_DONE
 
 

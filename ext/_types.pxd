@@ -314,7 +314,9 @@ cdef enum ModKind:             # what a modifier changes (Modifier.value is how 
                                # but Ranged (Bow of Starsdawn powered; A_BOW_CHANGE)
     MK_LEARNING = 44           # once this turn an AA from the offer for value Influence, arg 1 to the
                                # discard pile / 2 to hand (Learning; A_LEARNING, used up by it)
-    NUM_MOD_KINDS = 45
+    MK_CHIVALRY = 45           # phase: arg 1 Reputation / 2 Fame + value per enemy the attack being
+                               # assembled defeats (Chivalry; used up by A_COMMIT_ATTACK)
+    NUM_MOD_KINDS = 46
 
 cdef enum ModScope:            # when a modifier expires (the lifecycle event that ends it)
     MS_NEXT_CARD = 0           # the next card played (EV_CARD_PLAYED)
@@ -436,8 +438,6 @@ cdef struct TurnState:
     int8_t prayer_delta        # Prayer of Weather: every terrain cost changes by this, applied last (9.6.2) ...
     int8_t prayer_floor        # ... but a reduction stops at this cost
     # --- advanced ---
-    int8_t chivalry_rep        # Chivalry: Reputation per enemy defeated by the attack being assembled
-    int8_t chivalry_fame       # ... and Fame per enemy
     uint8_t peaceful           # Peaceful Moment played as the action: 1 Healing may be bought, 2 also Units readied
     int8_t peaceful_heal_cost  # ... Influence per Healing point
     int8_t peaceful_ready_cost # ... Influence per level of a Unit readied

@@ -1383,7 +1383,6 @@ _TURN_RULES = {
     "duel_slot": (0, "enemy1"), "duel_units": FLAG,
     "duel_attack": (0, 127), "duel_fame": (0, 127), "duel_block": (0, 127), "duel_pool_units": FLAG,
     "polar_nospell": (0, 6), "prayer_floor": (0, 127),
-    "chivalry_rep": (0, 127), "chivalry_fame": (0, 127),
     "peaceful": (0, 2), "peaceful_heal_cost": (0, 127),
     "peaceful_ready_cost": (0, 127), "portal_used": FLAG, "maximal_left": (0, 127), "maximal_row": (0, "row1"),
     "maximal_self": (0, "row1"),
@@ -1467,7 +1466,7 @@ MOD_KINDS = ("none", "ignore_site_fort", "unit_attack_block", "recruit_discount"
              # interactive skills and Spells between heroes (8.2.2, 19.7.1)
              "weather_others", "mana_exploit", "exploit_struck", "howl_others", "mana_curse",
              # turn / combat-long effects of particular cards, third move
-             "unit_glory", "other_units_attack", "sword_double", "bow_powered", "learning")
+             "unit_glory", "other_units_attack", "sword_double", "bow_powered", "learning", "chivalry")
 MOD_SCOPES = ("next_card", "phase", "combat", "turn", "round")
 MAX_MODS = 16
 
@@ -1480,6 +1479,7 @@ LEGACY_TURN_FIELDS = {
     "glory_armor": ("unit_glory", 1, "turn", 0, 127), "glory_all": ("unit_glory", 2, "turn", 0, 127),
     "glory_fame": ("unit_glory", 3, "turn", 0, 127), "sword_double": ("sword_double", 0, "turn", 0, 127),
     "bow_powered": ("bow_powered", 0, "turn", 0, 127),
+    "chivalry_rep": ("chivalry", 1, "phase", 0, 127), "chivalry_fame": ("chivalry", 2, "phase", 0, 127),
 }
 
 

@@ -725,10 +725,31 @@ def test_learning_offer_is_a_turn_long_modifier_used_up_by_the_purchase(content,
     assert g.player["hand"] == ["agility"] and mods_of(g.core, "learning") == []
 
 
+@pytest.mark.covers("chivalry", "basic.2")
+def test_chivalry_bonus_is_phase_long_modifiers_used_by_the_attack(content, tables):
+    """Chivalry: "Attack 2, Reputation +1 for each enemy defeated by this attack" - a
+    phase-long entry (arg 1 Reputation) that goes with the attack pool, used up when the
+    attack is committed; Prowlers defeated: Reputation +1."""
+    from test_advanced_actions import day_turn
+    from test_advanced_handlers import _G
+    G = day_turn(content, tables, _G)
+    G.T.set_hand(["chivalry", "march"])
+    G.T.begin(["prowlers"])
+    G.T.set_phase("attack")
+    rep = G.T.reputation
+    G.apply(play_code(0, 0))
+    G.choose(1)
+    assert mods_of(G.core_, "chivalry") == [(PHASE, 1, 1)]
+    G.apply(encode("sideways", 0 | (2 << 7)))
+    G.apply(encode("attack", 1))
+    assert G.T.reputation == rep + 1 and mods_of(G.core_, "chivalry") == []
+
+
 #: old fixture fields -> the modifier (kind name, scope, value, arg) that a value of 2 loads as
 OLD_FIELDS = {"glory_armor": ("unit_glory", TURN, 2, 1), "glory_all": ("unit_glory", TURN, 2, 2),
               "glory_fame": ("unit_glory", TURN, 2, 3), "sword_double": ("sword_double", TURN, 2, 0),
-              "bow_powered": ("bow_powered", TURN, 2, 0), "learning_cost": ("learning", TURN, 2, 1)}
+              "bow_powered": ("bow_powered", TURN, 2, 0), "learning_cost": ("learning", TURN, 2, 1),
+              "chivalry_rep": ("chivalry", PHASE, 2, 1), "chivalry_fame": ("chivalry", PHASE, 2, 2)}
 
 
 @pytest.mark.parametrize("fmt, givers", [(1, 0b101), (2, [0, 2])])

@@ -83,7 +83,7 @@ _LEGACY = {("ignore_site_fort", None): "ignore_site_fort", ("unit_attack_block",
            # the third move (turn / combat-long effects of particular cards)
            ("unit_glory", 1): "glory_armor", ("unit_glory", 2): "glory_all", ("unit_glory", 3): "glory_fame",
            ("sword_double", None): "sword_double", ("bow_powered", None): "bow_powered",
-           ("learning", None): "learning_cost"}
+           ("learning", None): "learning_cost", ("chivalry", 1): "chivalry_rep", ("chivalry", 2): "chivalry_fame"}
 LEGACY_MOD_FIELDS = {(MOD_KINDS.index(name), arg): field for (name, arg), field in _LEGACY.items()}
 #: kinds that were one bit field: kind -> (field, {arg: bit}); the field is the OR of the
 #: bits of its live modifiers (mana colours red 0 .. gold 4, black 5; elements physical 0,
