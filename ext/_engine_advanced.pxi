@@ -376,8 +376,10 @@ cdef int legal_advanced_actions(const GameState* gs, const EngineStatics* es, in
             if mod_has_arg(&gs.turn, MK_INFLUENCE_BLOCK, k + 1) and n < MAX_ACTIONS:
                 out[n] = act(A_INFLUENCE_BLOCK, k)
                 n += 1
-    i = mod_find(&gs.turn, MK_LEARNING) if gs.turn.n_mods and (gs.phase == PH_INTERACT or gs.phase == PH_MOVE) else -1
-    if i >= 0 and gs.turn.influence >= gs.turn.mods[i].value:    # Learning (LL-9.7.11, LL-9.7.12)
+    i = -1                                    # Learning (LL-9.7.11, LL-9.7.12): its price is > 0,
+    if gs.turn.influence > 0 and gs.turn.n_mods and (gs.phase == PH_INTERACT or gs.phase == PH_MOVE):
+        i = mod_find(&gs.turn, MK_LEARNING)   # so no scan without Influence
+    if i >= 0 and gs.turn.influence >= gs.turn.mods[i].value:
         for k in range(3):
             if gs.aa_offer[k] >= 0 and n < MAX_ACTIONS:
                 out[n] = act(A_LEARNING, k)
