@@ -41,6 +41,7 @@ from mksim._modifiers cimport (mod_add, mod_find, mod_has, mod_sum, mod_remove_a
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
 from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
 from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
+from mksim._types cimport MK_UNIT_GLORY, MK_OTHER_UNITS_ATTACK, MK_SWORD_DOUBLE, MK_BOW_POWERED, MK_LEARNING, MK_CHIVALRY  # third move (issue 12)
 from mksim._types cimport (
     GameState, CombatEnemy, Combat, Player, Unit, Hex,
     MAX_PLAYERS, MAX_HAND_CARDS, MAX_DISCARD_CARDS, MAX_UNITS, MAX_TOKENS, MAX_PILE, MAX_COMBAT_ENEMIES, NUM_PILES,
@@ -628,7 +629,7 @@ cdef int attack_value(const GameState* gs, const Statics* st, uint32_t targets, 
     cdef int res = 0
     cdef bint coldfire_resisted = False, fortified = False, resisted
     cdef int pts[4]
-    cdef int eff = 0, ineff = 0
+    cdef int eff = 0, ineff = 0, sword = 0
     if targets == 0 or (targets >> c.n_enemies) != 0:
         return CB_ILLEGAL
     if phase != PH_COMBAT_RANGED and phase != PH_COMBAT_ATTACK:
@@ -652,8 +653,10 @@ cdef int attack_value(const GameState* gs, const Statics* st, uint32_t targets, 
                 return CB_ILLEGAL                   # 11.5.4
             if lvl == 1:
                 fortified = True                    # 11.5.3
-    if gs.turn.sword_double:
-        res &= ~RES_PHYSICAL                        # Sword of Justice powered: this turn
+    if gs.turn.n_mods:                              # Sword of Justice powered (MK_SWORD_DOUBLE):
+        sword = mod_sum(&gs.turn, MK_SWORD_DOUBLE)  # this turn no physical resistance (11.9.2)
+        if sword:
+            res &= ~RES_PHYSICAL
     if phase == PH_COMBAT_RANGED:
         k0 = SIEGE if fortified else RANGED         # 11.5.3: Siege only / Ranged and Siege
         if gs.turn.n_mods and mod_has(&gs.turn, MK_ATTACKS_SIEGE):
@@ -664,8 +667,8 @@ cdef int attack_value(const GameState* gs, const Statics* st, uint32_t targets, 
         pts[el] = 0
         for k in range(k0, 3):
             pts[el] += c.attack[k][el]
-    if phase == PH_COMBAT_ATTACK and gs.turn.sword_double > 1:
-        pts[<int>PHYSICAL] *= gs.turn.sword_double  # Sword of Justice powered
+    if phase == PH_COMBAT_ATTACK and sword > 1:
+        pts[<int>PHYSICAL] *= sword                 # Sword of Justice powered: x2 in the Attack phase (11.8)
     if gs.turn.n_mods and mod_has(&gs.turn, MK_ATTACKS_COLDFIRE):   # Altem Mages: all attacks are Cold Fire
         for el in range(3):
             pts[<int>COLDFIRE] += pts[el]
@@ -942,7 +945,8 @@ cdef int assign_to_unit(GameState* gs, const Statics* st, int player, int unit_s
         armor += fx & 3
         if fx & 4:
             res |= RES_FIRE | RES_ICE
-    armor += gs.turn.glory_armor                    # Banner of Glory powered: every Unit
+    if gs.turn.n_mods:                              # Banner of Glory powered: every Unit
+        armor += mod_sum_arg(&gs.turn, MK_UNIT_GLORY, 1)    # Armor + n this turn (7.5.1)
     resistant = resists(res, element)
     if resistant:                                   # 11.7.5
         damage -= armor

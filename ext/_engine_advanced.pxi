@@ -353,7 +353,7 @@ cdef int commit_block(GameState* gs, const Statics* st, int slot, int attack_ind
 cdef inline bint learning_pending(const GameState* gs) noexcept nogil:
     """Learning played while moving and its purchase not made yet (LL-9.7.12): Influence
     has a use in the movement part."""
-    return gs.turn.learning_cost > 0 and gs.phase == PH_MOVE
+    return gs.phase == PH_MOVE and gs.turn.n_mods and mod_has(&gs.turn, MK_LEARNING)
 
 
 cdef bint influence_elsewhere(const GameState* gs) noexcept nogil:
@@ -369,15 +369,17 @@ cdef bint influence_elsewhere(const GameState* gs) noexcept nogil:
 cdef int legal_advanced_actions(const GameState* gs, const EngineStatics* es, int32_t* out, int n) noexcept nogil:
     """A_INFLUENCE_BLOCK (Diplomacy), A_LEARNING, A_PEACEFUL."""
     cdef const Player* pl = &gs.players[gs.current]
-    cdef int k
+    cdef int k, i
     if gs.combat.active and gs.phase == PH_COMBAT_BLOCK and gs.turn.influence >= 1 \
             and mod_has(&gs.turn, MK_INFLUENCE_BLOCK):
         for k in range(3):
             if mod_has_arg(&gs.turn, MK_INFLUENCE_BLOCK, k + 1) and n < MAX_ACTIONS:
                 out[n] = act(A_INFLUENCE_BLOCK, k)
                 n += 1
-    if gs.turn.learning_cost > 0 and (gs.phase == PH_INTERACT or gs.phase == PH_MOVE) \
-            and gs.turn.influence >= gs.turn.learning_cost:
+    i = -1                                    # Learning (LL-9.7.11, LL-9.7.12): its price is > 0,
+    if gs.turn.influence > 0 and gs.turn.n_mods and (gs.phase == PH_INTERACT or gs.phase == PH_MOVE):
+        i = mod_find(&gs.turn, MK_LEARNING)   # so no scan without Influence
+    if i >= 0 and gs.turn.influence >= gs.turn.mods[i].value:
         for k in range(3):
             if gs.aa_offer[k] >= 0 and n < MAX_ACTIONS:
                 out[n] = act(A_LEARNING, k)
@@ -403,7 +405,8 @@ cdef bint peaceful_ready_ok(const GameState* gs, int slot) noexcept nogil:
 
 cdef int apply_advanced_action(GameState* gs, const EngineStatics* es, int p, int kind, int arg) noexcept nogil:
     cdef Player* pl = &gs.players[p]
-    cdef int card, cost
+    cdef int card, cost, i
+    cdef bint to_hand
     if kind == A_INFLUENCE_BLOCK:
         # Diplomacy: "you may use Influence as Block this turn" - 1 Influence point is 1 Block
         # point of the card's element (basic physical; powered Ice or Fire; LL-9.7.1).
@@ -413,11 +416,13 @@ cdef int apply_advanced_action(GameState* gs, const EngineStatics* es, int p, in
     if kind == A_LEARNING:
         # Learning: once this turn, pay `cost` Influence for an AA from the offer (6.4.2
         # refill), to the discard pile (basic) or to hand (powered).
-        gs.turn.influence -= gs.turn.learning_cost
-        gs.turn.learning_cost = 0
+        i = mod_find(&gs.turn, MK_LEARNING)                     # listed only with one alive
+        gs.turn.influence -= gs.turn.mods[i].value
+        to_hand = gs.turn.mods[i].arg == 2
+        mod_remove_at(&gs.turn, i)                              # used up: once this turn
         card = gs.aa_offer[arg]
         refill_offer(gs, gs.aa_offer, gs.aa_deck, &gs.n_aa_deck, arg)
-        if gs.turn.learning_to_hand:
+        if to_hand:
             push_card(pl.hand, &pl.n_hand, MAX_HAND_CARDS, card)
         else:
             push_card(pl.discard, &pl.n_discard, MAX_DISCARD_CARDS, card)
@@ -441,28 +446,30 @@ cdef int apply_advanced_action(GameState* gs, const EngineStatics* es, int p, in
 cdef void chivalry_commit(GameState* gs, int p, uint32_t targets, int res) noexcept nogil:
     """Chivalry: Reputation / Fame per enemy its attack defeats (A_COMMIT_ATTACK: all the
     targets are defeated when it succeeds, 11.8.2); the bonus goes with the attack pool."""
-    cdef int n = 0, s
-    if gs.turn.chivalry_rep == 0 and gs.turn.chivalry_fame == 0:
+    cdef int n = 0, s, rep, fame
+    if gs.turn.n_mods == 0:
+        return
+    rep = mod_sum_arg(&gs.turn, MK_CHIVALRY, 1)
+    fame = mod_sum_arg(&gs.turn, MK_CHIVALRY, 2)
+    if rep == 0 and fame == 0:
         return
     if res == 1:
         for s in range(32):
             if (targets >> s) & 1:
                 n += 1
-        if gs.turn.chivalry_rep:
-            change_reputation(&gs.players[p], gs.turn.chivalry_rep * n)
-        gs.players[p].fame += gs.turn.chivalry_fame * n
+        if rep:
+            change_reputation(&gs.players[p], rep * n)
+        gs.players[p].fame += fame * n
     if res >= 0:
-        gs.turn.chivalry_rep = 0
-        gs.turn.chivalry_fame = 0
+        mod_remove_kind(&gs.turn, MK_CHIVALRY)                    # used with its attack
 
 
 cdef void advanced_phase_start(GameState* gs, int p) noexcept nogil:
     """A combat phase begins (after A_NEXT_PHASE): Dodge and Weave's Attack joins the pool
     at the start of the Attack phase if no Wound went to the hero's hand this combat;
-    Chivalry's bonus left in an unused attack pool is lost (11.4.5)."""
+    (Chivalry's bonus left in an unused attack pool is lost with the phase: its modifier
+    is phase-long, 11.4.5)."""
     cdef int v
-    gs.turn.chivalry_rep = 0
-    gs.turn.chivalry_fame = 0
     if gs.phase == PH_COMBAT_ATTACK and gs.turn.n_mods:
         v = mod_sum(&gs.turn, MK_DODGE_ATTACK)
         if v > 0 and gs.players[p].wounds_this_combat == 0:
@@ -546,7 +553,7 @@ cdef class AdvancedTester:
             if gs.turn.mods[k].kind == MK_INFLUENCE_BLOCK:
                 ib |= 1 << (gs.turn.mods[k].arg - 1)
         return {"hand_limit_bonus": gs.turn.hand_limit_bonus, "influence_block": ib,
-                "learning_cost": gs.turn.learning_cost, "peaceful": gs.turn.peaceful,
+                "learning_cost": mod_sum(&gs.turn, MK_LEARNING), "peaceful": gs.turn.peaceful,
                 "move_points": gs.turn.move_points, "action_taken": bool(gs.turn.action_taken),
                 "dodge_attack": mod_sum(&gs.turn, MK_DODGE_ATTACK),
                 "concentration": mod_sum(&gs.turn, MK_CARD_BONUS)}

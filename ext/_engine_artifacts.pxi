@@ -40,7 +40,7 @@ cdef int unit_banner_bonus(GameState* gs, const EngineStatics* es, Player* pl) n
     Fame + fame whenever it attacks or blocks (card text); Banner of Glory powered: every
     Unit + bonus, Fame + fame once for each Unit that attacks or blocks this turn.  Called
     by apply_op for each attack / block row (a Unit ability holds at most one)."""
-    cdef int slot, b = 0
+    cdef int slot, b = 0, g
     cdef const int32_t* a
     if gs.turn.resolving_card > UNIT_CARD_BASE or not gs.combat.active:
         return 0
@@ -51,11 +51,13 @@ cdef int unit_banner_bonus(GameState* gs, const EngineStatics* es, Player* pl) n
         a = banner_args(es, pl.units[slot].banner)
         b += a[1]
         pl.fame += a[2]
-    if gs.turn.glory_all:
-        b += gs.turn.glory_all
-        if not ((gs.turn.glory_units >> slot) & 1):
-            gs.turn.glory_units |= <uint8_t>(1 << slot)
-            pl.fame += gs.turn.glory_fame
+    if gs.turn.n_mods:                              # the powered Banner's MK_UNIT_GLORY parts
+        g = mod_sum_arg(&gs.turn, MK_UNIT_GLORY, 2)
+        if g:
+            b += g
+            if not ((gs.turn.glory_units >> slot) & 1):
+                gs.turn.glory_units |= <uint8_t>(1 << slot)
+                pl.fame += mod_sum_arg(&gs.turn, MK_UNIT_GLORY, 3)
     return b
 
 
@@ -244,7 +246,7 @@ cdef void protection_end_of_turn(GameState* gs, const EngineStatics* es, Player*
 
 # ---------------------------------------------------------------------------------------
 # Combat artifacts: Soul Harvester, Shield of the Fallen Kings, Bow of Starsdawn powered
-# (Sword of Justice powered is read by _combat.attack_value through TurnState.sword_double)
+# (Sword of Justice powered is read by _combat.attack_value through its MK_SWORD_DOUBLE modifier)
 # ---------------------------------------------------------------------------------------
 
 
@@ -346,8 +348,9 @@ cdef void artifacts_phase_end(GameState* gs) noexcept nogil:
 
 cdef int legal_bow_changes(const GameState* gs, int32_t* out, int n) noexcept nogil:
     cdef int el
-    if not gs.turn.bow_powered or not gs.combat.active \
-            or (gs.phase != PH_COMBAT_RANGED and gs.phase != PH_COMBAT_ATTACK):
+    if gs.turn.n_mods == 0 or not gs.combat.active \
+            or (gs.phase != PH_COMBAT_RANGED and gs.phase != PH_COMBAT_ATTACK) \
+            or not mod_has(&gs.turn, MK_BOW_POWERED):
         return n
     for el in range(4):
         if gs.combat.attack[<int>RANGED][el] > gs.turn.bow_done_r[el] and n + 1 < MAX_ACTIONS:
@@ -365,10 +368,11 @@ cdef int apply_bow_change(GameState* gs, int arg) noexcept nogil:
     Attack of the same element; a Siege Attack may be doubled but becomes Ranged.  Points
     the Bow already changed are not changed again (bow_done_*)."""
     cdef int mode = arg & 3, el = (arg >> 2) & 3, x
+    cdef int times = mod_sum(&gs.turn, MK_BOW_POWERED)          # the Bow's multiplier (x2)
     if mode == BOW_DOUBLE or mode == BOW_TO_SIEGE:
         x = gs.combat.attack[<int>RANGED][el] - gs.turn.bow_done_r[el]
         if mode == BOW_DOUBLE:
-            gs.combat.attack[<int>RANGED][el] += x * (gs.turn.bow_powered - 1)
+            gs.combat.attack[<int>RANGED][el] += x * (times - 1)
             gs.turn.bow_done_r[el] = gs.combat.attack[<int>RANGED][el]
         else:
             gs.combat.attack[<int>RANGED][el] -= x
@@ -378,8 +382,8 @@ cdef int apply_bow_change(GameState* gs, int arg) noexcept nogil:
     if mode == BOW_SIEGE_DOUBLE:
         x = gs.combat.attack[<int>SIEGE][el] - gs.turn.bow_done_s[el]
         gs.combat.attack[<int>SIEGE][el] -= x
-        gs.combat.attack[<int>RANGED][el] += x * gs.turn.bow_powered
-        gs.turn.bow_done_r[el] += x * gs.turn.bow_powered
+        gs.combat.attack[<int>RANGED][el] += x * times
+        gs.turn.bow_done_r[el] += x * times
         return ERR_NONE
     set_error(gs, ERR_INTERNAL, INTERNAL_NO_APPLY, -1)           # a Bow mode legal_bow_changes never lists
     return ERR_INTERNAL

@@ -996,15 +996,19 @@ cdef inline int unit_special(const EngineStatics* es, int unit) noexcept nogil:
 
 
 cdef inline int units_attack_bonus(const GameState* gs) noexcept nogil:
-    """Shocktroops (coordinated fire): + bonus to an attack of a unit other than the giver,
-    once per giver, this turn."""
-    cdef int slot = resolving_unit_slot(gs), k, n = 0
-    if slot < 0 or gs.turn.attack_bonus_givers == 0:
+    """Shocktroops (coordinated fire, LL-4.6.2): + bonus to an attack of a unit other than
+    the giver, once per giver, this turn (the MK_OTHER_UNITS_ATTACK entries of the other
+    slots; arg 8: Shocktroops used by Call to Arms)."""
+    cdef int slot, k, b = 0
+    if gs.turn.n_mods == 0:
         return 0
-    for k in range(8):                            # bit 7: Shocktroops used by Call to Arms
-        if k != slot and (gs.turn.attack_bonus_givers >> k) & 1:
-            n += 1
-    return n * gs.turn.unit_attack_bonus
+    slot = resolving_unit_slot(gs)
+    if slot < 0:
+        return 0
+    for k in range(gs.turn.n_mods):
+        if gs.turn.mods[k].kind == MK_OTHER_UNITS_ATTACK and gs.turn.mods[k].arg != slot + 1:
+            b += gs.turn.mods[k].value
+    return b
 
 
 cdef void units_check_destroy(GameState* gs, const Statics* st) noexcept nogil:

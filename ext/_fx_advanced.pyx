@@ -26,6 +26,7 @@ from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_k
 from mksim._engine cimport give_mod, give_mod_arg, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
 from mksim._engine cimport MOD_MIN
 from mksim._types cimport MK_TERRAIN_SET, MK_TERRAIN_OPEN, MK_TERRAIN_SAFE  # 9.6.1, 9.6.3, 9.7.1
+from mksim._types cimport MK_UNIT_GLORY, MK_OTHER_UNITS_ATTACK, MK_SWORD_DOUBLE, MK_BOW_POWERED, MK_LEARNING, MK_CHIVALRY  # third move (issue 12)
 from mksim._types cimport *
 from mksim._state cimport Statics
 from mksim._rng cimport rng_below, STREAM_SOURCE
@@ -941,10 +942,14 @@ cdef int chivalry_attack(GameState* gs, const EngineStatics* es, const Statics* 
         int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     # Chivalry: Attack `attack` (physical, melee) with Reputation +reputation and Fame
-    # +fame for each enemy the attack it joins defeats (chivalry_commit).
+    # +fame for each enemy the attack it joins defeats (chivalry_commit): phase-long
+    # MK_CHIVALRY entries (arg 1 Reputation, 2 Fame) that go with the attack pool - lost
+    # with it when the phase ends unused (11.4.5, as for Block), used up by its commit.
     gs.combat.attack[<int>MELEE][<int>PHYSICAL] += a[0] + ambush_bonus(gs, 0) + card_bonus(gs)
-    gs.turn.chivalry_rep += <int8_t>a[1]
-    gs.turn.chivalry_fame += <int8_t>(a[2] if a[2] > 0 else 0)
+    if a[1] != 0 and not give_mod_arg(gs, p, MK_CHIVALRY, MS_PHASE, a[1], 1, MOD_ADD):
+        return RES_ERROR
+    if a[2] > 0 and not give_mod_arg(gs, p, MK_CHIVALRY, MS_PHASE, a[2], 2, MOD_ADD):
+        return RES_ERROR
     return RES_DONE
 
 
@@ -986,10 +991,12 @@ cdef int learning_buy_aa(GameState* gs, const EngineStatics* es, const Statics* 
     # Learning: Influence `influence` (given here, so that the card is playable while
     # moving too, LL-9.7.11-9.7.12); once this turn an AA from the offer for `cost`
     # Influence (A_LEARNING); engine reading: a second Learning this turn replaces the
-    # first one's offer.
+    # first one's offer (one turn-long MK_LEARNING entry: value the price, arg 1 to the
+    # discard pile / 2 to hand; used up by the purchase).
     gs.turn.influence += a[0] + card_bonus(gs)                     # 10.2.2
-    gs.turn.learning_cost = <int8_t>a[1]
-    gs.turn.learning_to_hand = <uint8_t>(1 if a[2] == 1 else 0)
+    mod_remove_kind(&gs.turn, MK_LEARNING)
+    if a[1] > 0 and not give_mod_arg(gs, p, MK_LEARNING, MS_TURN, a[1], 2 if a[2] == 1 else 1, MOD_SET):
+        return RES_ERROR
     return RES_DONE
 
 

@@ -24,6 +24,7 @@ from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE
 from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._types cimport MS_TURN, MS_COMBAT
 from mksim._engine cimport give_mod, give_mod_arg, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
+from mksim._types cimport MK_UNIT_GLORY, MK_OTHER_UNITS_ATTACK, MK_SWORD_DOUBLE, MK_BOW_POWERED, MK_LEARNING, MK_CHIVALRY  # third move (issue 12)
 from mksim._state cimport Statics
 from mksim._types cimport MK_PHASE_DEFEAT_FAME, MS_PHASE
 from mksim._types cimport MK_TERRAIN_DELTA  # the Amulets' terrain costs (9.6.2)
@@ -546,11 +547,14 @@ cdef int heal_all_units(GameState* gs, const EngineStatics* es, const Statics* s
 cdef int banner_of_glory_all_units(GameState* gs, const EngineStatics* es, const Statics* st,
                                    int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
-    # Banner of Glory powered: this turn every Unit has Armor + armor and + bonus to its
-    # Attacks and Blocks; Fame + fame for each Unit that attacks or blocks.
-    gs.turn.glory_armor = <int8_t>a[0]
-    gs.turn.glory_all = <int8_t>a[1]
-    gs.turn.glory_fame = <int8_t>a[2]
+    cdef int k
+    # Banner of Glory powered (7.5.1, card text): this turn every Unit has Armor + armor and
+    # + bonus to its Attacks and Blocks; Fame + fame for each Unit that attacks or blocks.
+    # One turn-long MK_UNIT_GLORY entry per part (arg 1 Armor, 2 Attack / Block, 3 Fame);
+    # a second powered Banner this turn sets the same numbers (MOD_SET), as the fields did.
+    for k in range(3):
+        if a[k] != 0 and not give_mod_arg(gs, p, MK_UNIT_GLORY, MS_TURN, a[k], k + 1, MOD_SET):
+            return RES_ERROR
     return RES_DONE
 
 
@@ -567,10 +571,11 @@ cdef int sword_of_justice_powered(GameState* gs, const EngineStatics* es, const 
                                   int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     # Sword of Justice powered: physical Attacks doubled in the Attack phase, enemies
-    # without physical resistance this turn (_combat.attack_value); Fame per enemy
+    # without physical resistance this turn (_combat.attack_value; MK_SWORD_DOUBLE, turn-long,
+    # the greater multiplier counts as the field's max did); Fame per enemy
     # defeated, counted at the end of the combat like the basic effect (artifacts_event).
-    if a[0] > gs.turn.sword_double:
-        gs.turn.sword_double = <int8_t>a[0]
+    if a[0] > 0 and not give_mod(gs, p, MK_SWORD_DOUBLE, MS_TURN, a[0], MOD_MAX):
+        return RES_ERROR
     if a[1] > 0 and not give_mod(gs, p, MK_SWORD_FAME, MS_COMBAT, a[1], MOD_ADD):
         return RES_ERROR
     return RES_DONE
@@ -616,8 +621,10 @@ cdef int bow_of_starsdawn_powered(GameState* gs, const EngineStatics* es, const 
                                   int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     # Bow of Starsdawn powered: the change of each Ranged / Siege Attack is the player's
-    # action A_BOW_CHANGE (legal_bow_changes) while its points are in the pool.
-    gs.turn.bow_powered = <uint8_t>a[0]
+    # action A_BOW_CHANGE (legal_bow_changes) while its points are in the pool; this turn
+    # (MK_BOW_POWERED, value = the multiplier; a second one sets it, as the field was set).
+    if a[0] > 0 and not give_mod(gs, p, MK_BOW_POWERED, MS_TURN, a[0], MOD_SET):
+        return RES_ERROR
     return RES_DONE
 
 

@@ -27,6 +27,7 @@ from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE
 from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._types cimport MS_TURN, MS_COMBAT
 from mksim._engine cimport give_mod, give_mod_arg, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
+from mksim._types cimport MK_UNIT_GLORY, MK_OTHER_UNITS_ATTACK, MK_SWORD_DOUBLE, MK_BOW_POWERED, MK_LEARNING, MK_CHIVALRY  # third move (issue 12)
 from mksim._state cimport Statics
 from mksim._combat cimport (fortification_level, all_attacks_blocked, enemy_n_attacks, enemy_attack_value,
                             attack_is_live, RES_PHYSICAL, RES_FIRE, RES_ICE)
@@ -223,15 +224,17 @@ cdef bint heroes_influence_playable(const GameState* gs, const EngineStatics* es
 cdef int other_units_attack_bonus(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     cdef int slot = resolving_unit_slot(gs)
-    # Shocktroops (coordinated fire): your other units' attacks get +bonus this turn
-    # (through Call to Arms, bit 7: all of your units are "other").
+    # Shocktroops (coordinated fire, LL-4.6.2: its card text): your other units' attacks get
+    # +bonus this turn - one turn-long MK_OTHER_UNITS_ATTACK entry per giver, arg = its slot
+    # + 1 (through Call to Arms 8: all of your units are "other"); a giver used again sets
+    # its own entry (MOD_SET), so each giver counts once.
     if called_to_arms(gs):
         slot = 7
     if slot < 0:
         set_error(gs, ERR_HANDLER, erow(es, row)[1], gs.turn.resolving_card)
         return RES_ERROR
-    gs.turn.attack_bonus_givers |= <uint8_t>(1 << slot)
-    gs.turn.unit_attack_bonus = <int8_t>a[0]
+    if not give_mod_arg(gs, p, MK_OTHER_UNITS_ATTACK, MS_TURN, a[0], slot + 1, MOD_SET):
+        return RES_ERROR
     return RES_DONE
 
 

@@ -314,7 +314,20 @@ cdef enum ModKind:             # what a modifier changes (Modifier.value is how 
     MK_TERRAIN_CLOSED = 45     # the terrain may not be entered (Mist Form, 9.2)
     MK_WEATHER_OWN = 46        # every terrain cost of the owner + value, applied last, a reduction stopping at arg
                                # (Prayer of Weather's own part this turn, 8.2.2 / 9.6.2; one entry)
-    NUM_MOD_KINDS = 47
+    # turn / combat-long effects of particular cards, third move (docs/engine.md)
+    MK_UNIT_GLORY = 47         # every Unit this turn: arg 1 Armor + value, 2 its Attacks / Blocks + value,
+                               # 3 Fame + value once per Unit that attacks or blocks (Banner of Glory powered)
+    MK_OTHER_UNITS_ATTACK = 48 # + value to the attacks of Units other than the giver in slot arg - 1
+                               # (8: an offer Unit through Call to Arms) this turn (Shocktroops)
+    MK_SWORD_DOUBLE = 49       # this turn enemies lose physical resistance, physical Attack x value in
+                               # the Attack phase (Sword of Justice powered; the greater counts)
+    MK_BOW_POWERED = 50        # each Ranged Attack this turn x value or made Siege, a Siege one x value
+                               # but Ranged (Bow of Starsdawn powered; A_BOW_CHANGE)
+    MK_LEARNING = 51           # once this turn an AA from the offer for value Influence, arg 1 to the
+                               # discard pile / 2 to hand (Learning; A_LEARNING, used up by it)
+    MK_CHIVALRY = 52           # phase: arg 1 Reputation / 2 Fame + value per enemy the attack being
+                               # assembled defeats (Chivalry; used up by A_COMMIT_ATTACK)
+    NUM_MOD_KINDS = 53
 
 cdef enum ModScope:            # when a modifier expires (the lifecycle event that ends it)
     MS_NEXT_CARD = 0           # the next card played (EV_CARD_PLAYED)
@@ -400,14 +413,10 @@ cdef struct TurnState:
     int8_t fx_colour           # colour + 1 of the effect resolving while resolving_card == fx_colour_by
     int16_t fx_colour_by       # (Tome of All Spells' Spell LL-9.6.3, a Unit ability's mana 11.4.2); 0 = own
     # --- artifacts ---
-    int8_t glory_armor         # Banner of Glory powered: every Unit Armor + n this turn
-    int8_t glory_all           # ... and + n to its Attacks / Blocks
-    int8_t glory_fame          # ... Fame + n for each Unit that attacks or blocks (once per Unit, glory_units)
     uint8_t glory_units        # bit per unit slot: its Banner of Glory (powered) Fame was paid this turn
     int8_t fortitude_unit      # unit slot + 1 whose wound the Banner of Fortitude ignores in assign_to_unit, 0 = none
     int16_t wounds_to_hand     # Wounds received into the hand this turn (12.1.1; Banner of Protection)
     int16_t wounds_to_discard  # Wounds received into the discard pile this turn (Poison 11.7.9)
-    int8_t sword_double        # Sword of Justice powered: physical Attack x n in the Attack phase, no physical resistance
     int8_t soul_one            # Soul Harvester: crystals for one enemy defeated by the next committed attack
     uint8_t soul_all           # Soul Harvester powered: a crystal per enemy defeated in this (Attack) phase
     int16_t soul_row           # the Soul Harvester handler row + 1 (asks for a crystal colour), 0 = none
@@ -415,7 +424,6 @@ cdef struct TurnState:
     int8_t split_left          # Shield of the Fallen Kings: separate Blocks still to come after the next block
     int8_t split_n             # ... each of split_n points
     int8_t split_el            # ... of this Element
-    uint8_t bow_powered        # Bow of Starsdawn powered: each Ranged Attack doubled or made Siege this turn
     int16_t bow_done_r[4]      # ... Ranged points per element in the pool that the Bow already changed
     int16_t bow_done_s[4]      # ... Siege points per element that the Bow made
     int8_t circlet_skill       # Circlet of Proficiency: common-offer skill used as one's own this turn + 1, 0 = none
@@ -434,10 +442,6 @@ cdef struct TurnState:
     uint8_t duel_pool_units    # Dueling: a unit ability is in the pool being assembled
     int8_t polar_nospell       # Polarization by Day: colour + 1 of one token (black used as it) that may not pay for a Spell
     # --- advanced ---
-    int8_t learning_cost       # Learning: Influence price of one AA from the offer this turn, 0 = none / used
-    uint8_t learning_to_hand   # ... 1: the AA goes to hand (powered), 0: to the discard pile
-    int8_t chivalry_rep        # Chivalry: Reputation per enemy defeated by the attack being assembled
-    int8_t chivalry_fame       # ... and Fame per enemy
     uint8_t peaceful           # Peaceful Moment played as the action: 1 Healing may be bought, 2 also Units readied
     int8_t peaceful_heal_cost  # ... Influence per Healing point
     int8_t peaceful_ready_cost # ... Influence per level of a Unit readied
@@ -454,8 +458,6 @@ cdef struct TurnState:
     int16_t time_bending       # Time Bending: the card to set aside + 1 (another turn follows, played cards to hand), 0 = none
     int8_t spells_cast[4]      # Spells cast this turn per basic colour (played for a basic or powered effect, not sideways; Rings)
     # --- units --- (ext/_fx_units.pyx, ext/_engine_units.pxi)
-    int8_t unit_attack_bonus   # Shocktroops: + to the attacks of Units other than a giver, per giver
-    uint8_t attack_bonus_givers  # bit per unit slot that gave unit_attack_bonus (no bonus to itself)
     uint8_t recruit_mode       # LL-4.2: 1 Thugs / 2 Heroes already recruited in this interaction
     int8_t rep_applied         # the reputation modifier applied at the start of this interaction (10.2.3)
     int16_t recon_token        # Scouts: token instance + 1 looked at (Fame if defeated this turn), 0 = none

@@ -178,7 +178,6 @@ BIT_FIELDS: dict = {
     ("turn", "units_healed"): ("index", 8),
     ("turn", "glory_units"): ("index", 8),
     ("turn", "recruited_units"): ("index", 8),
-    ("turn", "attack_bonus_givers"): ("index", 8),
     ("combat", "targets"): ("index", 32),
     ("combat", "enemies", "*", "flags"): ("names", _combat_flag_names(), 8),
     ("combat", "enemies", "*", "blocked"): ("index", 8),
@@ -589,6 +588,7 @@ class _Loader:
         self.patch: dict = {}
         self.legacy_mods: list = []    # (path, kind name, value, arg): fields that became turn.mods
         self.legacy_prayer: dict = {}  # prayer_delta / prayer_floor -> (value, path)
+        self.legacy_fields: dict = {}  # the third move's old fields -> (value, path)
         self.allocations: list = []    # (enemy index, path, callback(token)) for tokens given by enemy id
         self.positions: list = []      # (player patch, value, path): hex given as [q, r]
 
@@ -775,6 +775,8 @@ class _Loader:
                 out[k] = self.colour_counts(x, kp, _fx.MANA_COLOURS, 127)
             elif k in LEGACY_TURN_MODS:
                 self.legacy_mods += self.legacy_turn_mods(k, x, kp)
+            elif k in LEGACY_TURN_FIELDS or k in _LEGACY_GIVERS or k in _LEGACY_LEARNING:
+                self.legacy_fields[k] = (x, kp)       # read together in merge_legacy_mods
             elif k == "path":
                 x = _list(x, kp, len(base[k]))
                 out[k] = [_int(h, f"{kp}[{i}]", -1, 32767) for i, h in enumerate(x)] + [-1] * (len(base[k]) - len(x))
@@ -831,6 +833,7 @@ class _Loader:
         if any(v for v, _ in self.legacy_prayer.values()):
             d, f = self.legacy_prayer.get("prayer_delta", (0, "")), self.legacy_prayer.get("prayer_floor", (0, ""))
             self.legacy_mods.append((d[1] or f[1], "weather_own", d[0], f[0]))
+        self.legacy_mods += _third_move_mods(self.legacy_fields)
         if not self.legacy_mods:
             return
         turn = self.patch.setdefault("turn", {})
@@ -841,11 +844,14 @@ class _Loader:
         mods = [dict(m) if isinstance(m, dict) else m for m in mods]
         mods += [{"kind": 0, "scope": 0, "value": 0, "arg": 0, "source": 0, "owner": 0}] * (MAX_MODS - len(mods))
         n = turn.get("n_mods", base["n_mods"])
-        owner = self.patch.get("current", self.base["current"])
-        for kp, kind, value, arg in self.legacy_mods:
+        # owned by the player whose turn it is (a question may be put to another seat)
+        owner = self.patch.get("turn_player", self.base["turn_player"])
+        for entry in self.legacy_mods:
+            kp, kind, value, arg = entry[:4]
+            scope = entry[4] if len(entry) > 4 else "turn"
             if not isinstance(n, int) or n >= MAX_MODS:
                 raise FixtureError(f"{kp}: the modifier array turn.mods is full ({MAX_MODS} entries)")
-            mods[n] = {"kind": MOD_KINDS.index(kind), "scope": MOD_SCOPES.index("turn"), "value": value,
+            mods[n] = {"kind": MOD_KINDS.index(kind), "scope": MOD_SCOPES.index(scope), "value": value,
                        "arg": arg, "source": -1, "owner": owner}
             n += 1
         turn["mods"] = mods
@@ -1433,24 +1439,23 @@ _TURN_RULES = {
     "ring_fame": (0, 15),
     "phase_defeated": (0, (1 << 12) - 1),
     "wounds_healed": (0, 127),
-    "glory_armor": (0, 127), "glory_all": (0, 127), "glory_fame": (0, 127), "glory_units": (0, 63),
+    "glory_units": (0, 63),
     "fortitude_unit": (0, MAX_UNITS), "wounds_to_hand": (0, 32767),
-    "wounds_to_discard": (0, 32767), "sword_double": (0, 127), "soul_one": (0, 127), "soul_all": FLAG,
+    "wounds_to_discard": (0, 32767), "soul_one": (0, 127), "soul_all": FLAG,
     "soul_row": (0, "row1"), "soul_slots": (0, (1 << 12) - 1), "split_left": (0, 127), "split_n": (0, 127),
-    "split_el": (0, 3), "bow_powered": FLAG, "bow_done_r": (0, 32767), "bow_done_s": (0, 32767),
+    "split_el": (0, 3), "bow_done_r": (0, 32767), "bow_done_s": (0, 32767),
     "circlet_skill": (0, "skill1"), "circlet_uses": (0, 127), "command_card": (0, "card1"),
     "recruited_units": (0, 63), "plundered": FLAG,
     "recruited": FLAG,
     "duel_slot": (0, "enemy1"), "duel_units": FLAG,
     "duel_attack": (0, 127), "duel_fame": (0, 127), "duel_block": (0, 127), "duel_pool_units": FLAG,
     "polar_nospell": (0, 6),
-    "learning_cost": (0, 127), "learning_to_hand": FLAG, "chivalry_rep": (0, 127), "chivalry_fame": (0, 127),
     "peaceful": (0, 2), "peaceful_heal_cost": (0, 127),
     "peaceful_ready_cost": (0, 127), "portal_used": FLAG, "maximal_left": (0, 127), "maximal_row": (0, "row1"),
     "maximal_self": (0, "row1"),
     "possess_slot": (0, "enemy1"),
     "possess_attack": (0, 127), "wings_targets": (0, 127), "wings_first": (0, 127), "wings_step": (0, 127),
-    "time_bending": (0, "card1"), "unit_attack_bonus": (0, 127), "attack_bonus_givers": (0, 63),
+    "time_bending": (0, "card1"),
     "recruit_mode": (0, 2), "recon_token": (0, "token1"),
     "recon_fame": (0, 127), "draw_fire_slot": (0, "enemy1"),
     "draw_fire_attack": (0, 2), "draw_fire_unit": (0, MAX_UNITS - 1), "glade_recruit": FLAG,
@@ -1530,7 +1535,9 @@ MOD_KINDS = ("none", "ignore_site_fort", "unit_attack_block", "recruit_discount"
              # terrain costs of the turn (9.6; arg = terrain + 1, 0 = every terrain)
              "terrain_delta", "terrain_floor", "terrain_set", "terrain_open", "terrain_safe", "terrain_closed",
              # Prayer of Weather's own part (value = the change, arg = the floor)
-             "weather_own")
+             "weather_own",
+             # turn / combat-long effects of particular cards, third move
+             "unit_glory", "other_units_attack", "sword_double", "bow_powered", "learning", "chivalry")
 #: TurnState fields that became modifiers and that a fixture may still write (the loader
 #: turns them into turn-long entries of turn.mods, docs/fixtures.md): field -> kind name
 LEGACY_TURN_MODS = {"terrain_delta": "terrain_delta", "terrain_floor": "terrain_floor",
@@ -1539,6 +1546,55 @@ LEGACY_TURN_MODS = {"terrain_delta": "terrain_delta", "terrain_floor": "terrain_
                     "prayer_delta": "weather_own", "prayer_floor": "weather_own"}
 MOD_SCOPES = ("next_card", "phase", "combat", "turn", "round")
 MAX_MODS = 16
+
+
+#: TurnState fields that became modifiers after fixtures were written with them (issue 12,
+#: third move): a fixture (format 1 or 2) that writes one still loads; its value becomes a
+#: live entry of turn.mods (0: none), owned by the turn's player.  field -> (kind name, arg,
+#: scope name, lowest value, highest value).
+LEGACY_TURN_FIELDS = {
+    "glory_armor": ("unit_glory", 1, "turn", 0, 127), "glory_all": ("unit_glory", 2, "turn", 0, 127),
+    "glory_fame": ("unit_glory", 3, "turn", 0, 127), "sword_double": ("sword_double", 0, "turn", 0, 127),
+    "bow_powered": ("bow_powered", 0, "turn", 0, 127),
+    "chivalry_rep": ("chivalry", 1, "phase", 0, 127), "chivalry_fame": ("chivalry", 2, "phase", 0, 127),
+}
+
+
+_LEGACY_GIVERS = ("unit_attack_bonus", "attack_bonus_givers")
+_LEGACY_LEARNING = ("learning_cost", "learning_to_hand")
+
+
+def _third_move_mods(fields: dict) -> list:
+    """The modifier entries ``(path, kind name, value, arg, scope name)`` that replace the old
+    fields of :data:`LEGACY_TURN_FIELDS`, Shocktroops' and Learning's (``fields``: field ->
+    (value, path) as the fixture wrote them; 0 = none)."""
+    out = []
+    for k, (x, kp) in fields.items():
+        if k in LEGACY_TURN_FIELDS:
+            kind, arg, scope, lo, hi = LEGACY_TURN_FIELDS[k]
+            v = _int(x, kp, lo, hi)
+            if v:
+                out.append((kp, kind, v, arg, scope))
+    if any(k in fields for k in _LEGACY_GIVERS):
+        # Shocktroops: unit_attack_bonus for each Unit slot of attack_bonus_givers (format 1:
+        # bits, format 2: a list of slots; slot 7 = through Call to Arms): one entry per giver
+        bonus, kp = fields.get("unit_attack_bonus", (0, "turn.unit_attack_bonus"))
+        bonus = _int(bonus, kp, 0, 127)
+        g, gp = fields.get("attack_bonus_givers", (0, "turn.attack_bonus_givers"))
+        if isinstance(g, list):
+            g = sum(1 << _int(x, f"{gp}[{i}]", 0, 7) for i, x in enumerate(set(g)))
+        g = _int(g, gp, 0, 255)
+        out += [(gp, "other_units_attack", bonus, slot + 1, "turn")
+                for slot in range(8) if bonus and (g >> slot) & 1]
+    if any(k in fields for k in _LEGACY_LEARNING):
+        # Learning: its price (0 = none / used) and where the AA goes (1: to hand)
+        cost, kp = fields.get("learning_cost", (0, "turn.learning_cost"))
+        cost = _int(cost, kp, 0, 127)
+        hand, hp = fields.get("learning_to_hand", (0, "turn.learning_to_hand"))
+        hand = _int(hand, hp, 0, 1)
+        if cost:
+            out.append((kp, "learning", cost, 2 if hand else 1, "turn"))
+    return out
 
 
 def _validate_mods(t: dict, n_players: int) -> None:

@@ -641,3 +641,156 @@ def test_11_5_bow_of_starsdawn_fame_is_a_phase_long_modifier_counted_at_the_phas
     assert player(core)["fame"] == fame0 + 2
     eng.apply(encode("next_phase"))
     assert player(core)["fame"] == fame0 + 3 and core.to_dict()["turn"]["n_mods"] == 0
+
+
+# -- the third move: turn / combat-long effects of particular cards --------------------------
+
+@pytest.mark.covers("banner_of_glory", "powered")
+def test_7_5_1_banner_of_glory_powered_is_three_turn_long_modifiers(content, tables):
+    """Banner of Glory strong: "this turn every Unit has Armor +1 and +1 to its Attacks and
+    Blocks; Fame +1 for each Unit that attacks or blocks" - one turn-long entry per part
+    (arg 1 Armor, 2 Attack / Block, 3 Fame), ended with the turn."""
+    from test_artifacts_handlers import start as unit_start
+    core, eng, U = unit_start(content, tables, ["banner_of_glory", "march"], units=[("peasants", 1)])
+    eng.apply(play_code(0, 1))
+    assert sorted(mods_of(core, "unit_glory")) == [(TURN, 1, 1), (TURN, 1, 2), (TURN, 1, 3)]
+    next_turn(eng)
+    assert mods_of(core, "unit_glory") == []
+
+
+@pytest.mark.covers("shocktroops", "ability1")
+def test_shocktroops_bonus_is_one_turn_long_modifier_per_giver(content, tables):
+    """Shocktroops (coordinated fire): "Ranged Attack 1; your other Units' attacks + 1 this
+    turn" - one entry per giver (arg = its slot + 1), none to the giver itself: Shocktroops
+    in slot 0 (1), Shocktroops in slot 1 (1 + 1), Utem Crossbowmen (Ranged 2 + 1 + 1) = 7."""
+    from test_units_handlers import Game, combat
+    g = Game(content, tables)
+    g.ut.set_unit(0, "shocktroops")
+    g.ut.set_unit(1, "shocktroops")
+    g.ut.set_unit(2, "utem_crossbowmen")
+    ct = combat(g, ["prowlers"])
+    g.activate(0, 0)
+    g.activate(1, 0)
+    assert sorted(mods_of(g.core, "other_units_attack")) == [(TURN, 1, 1), (TURN, 1, 2)]
+    assert ct.attack_value([0]) == 3
+    g.activate(2, 1)
+    assert ct.attack_value([0]) == 7
+
+
+@pytest.mark.covers("sword_of_justice", "powered")
+def test_sword_of_justice_powered_doubling_is_a_turn_long_modifier(content, tables):
+    """Sword of Justice strong: "physical Attacks doubled in the Attack phase, enemies lose
+    physical resistance this turn" - one turn-long entry of value 2 (the multiplier), and
+    the Fame per enemy its combat-long one; Attack 2 on Fire Golems (physical resistance)
+    counts 4."""
+    from test_artifacts_handlers import start as unit_start, combat as unit_combat
+    core, eng, U = unit_start(content, tables, ["sword_of_justice", "march", "rage"])
+    T = unit_combat(core, ["fire_golems"], phase="attack")
+    eng.apply(encode("sideways", 1 | (2 << 7)))
+    eng.apply(encode("sideways", 1 | (2 << 7)))
+    eng.apply(play_code(0, 1))
+    assert mods_of(core, "sword_double") == [(TURN, 2, 0)]
+    assert T.attack_value([0]) == 4
+
+
+@pytest.mark.covers("bow_of_starsdawn", "powered")
+def test_bow_of_starsdawn_powered_is_a_turn_long_modifier_of_its_multiplier(content, tables):
+    """Bow of Starsdawn strong: "each Ranged Attack this turn doubled or made Siege" - a
+    turn-long entry of value 2: Ranged 2 doubled counts 4 on Orc Skirmishers."""
+    from test_artifacts_handlers import start as unit_start, combat as unit_combat
+    core, eng, U = unit_start(content, tables, ["bow_of_starsdawn"])
+    T = unit_combat(core, ["orc_skirmishers"])
+    eng.apply(play_code(0, 1))
+    assert mods_of(core, "bow_powered") == [(TURN, 2, 0)]
+    T.set_attack("ranged", "physical", 2)
+    eng.apply(encode("bow_change", 0))
+    assert T.attack_value([0]) == 4 and mods_of(core, "bow_powered") == [(TURN, 2, 0)]
+
+
+@pytest.mark.covers("learning", "powered")
+def test_learning_offer_is_a_turn_long_modifier_used_up_by_the_purchase(content, tables):
+    """Learning strong (LL-9.7.11): "once this turn an Advanced Action from the offer for 9
+    Influence, to your hand" - one turn-long entry (value 9, arg 2 = to hand), gone once
+    bought."""
+    from interaction_setup import Game
+    from mksim._engine import AdvancedTester
+    g = Game(content, tables, site="village", hand=["learning"])
+    AdvancedTester(g.eng).set_aa_offer(["agility", "in_need", "training"])
+    g.eng.set_dice(["white"])
+    g.do("interact")
+    g.play(0, powered=1, pay=10 + 0)                   # the white Source die
+    assert mods_of(g.core, "learning") == [(TURN, 9, 2)]
+    g.ut.set_turn(influence=9)
+    g.do("learning", 0)
+    assert g.player["hand"] == ["agility"] and mods_of(g.core, "learning") == []
+
+
+@pytest.mark.covers("chivalry", "basic.2")
+def test_chivalry_bonus_is_phase_long_modifiers_used_by_the_attack(content, tables):
+    """Chivalry: "Attack 2, Reputation +1 for each enemy defeated by this attack" - a
+    phase-long entry (arg 1 Reputation) that goes with the attack pool, used up when the
+    attack is committed; Prowlers defeated: Reputation +1."""
+    from test_advanced_actions import day_turn
+    from test_advanced_handlers import _G
+    G = day_turn(content, tables, _G)
+    G.T.set_hand(["chivalry", "march"])
+    G.T.begin(["prowlers"])
+    G.T.set_phase("attack")
+    rep = G.T.reputation
+    G.apply(play_code(0, 0))
+    G.choose(1)
+    assert mods_of(G.core_, "chivalry") == [(PHASE, 1, 1)]
+    G.apply(encode("sideways", 0 | (2 << 7)))
+    G.apply(encode("attack", 1))
+    assert G.T.reputation == rep + 1 and mods_of(G.core_, "chivalry") == []
+
+
+#: old fixture fields -> the modifier (kind name, scope, value, arg) that a value of 2 loads as
+OLD_FIELDS = {"glory_armor": ("unit_glory", TURN, 2, 1), "glory_all": ("unit_glory", TURN, 2, 2),
+              "glory_fame": ("unit_glory", TURN, 2, 3), "sword_double": ("sword_double", TURN, 2, 0),
+              "bow_powered": ("bow_powered", TURN, 2, 0), "learning_cost": ("learning", TURN, 2, 1),
+              "chivalry_rep": ("chivalry", PHASE, 2, 1), "chivalry_fame": ("chivalry", PHASE, 2, 2)}
+
+
+@pytest.mark.parametrize("fmt, givers", [(1, 0b101), (2, [0, 2])])
+def test_a_fixture_with_shocktroops_old_fields_loads_one_modifier_per_giver(fmt, givers):
+    """unit_attack_bonus = 1 with givers in slots 0 and 2 (format 1 bits, format 2 a list of
+    slots): two entries, arg = slot + 1."""
+    g, d = with_mod()
+    if fmt == 1:
+        d = g.state_from_dict(d).to_dict(format=1)
+    d["turn"]["unit_attack_bonus"] = 1
+    d["turn"]["attack_bonus_givers"] = givers
+    t = g.state_from_dict(d).to_dict()["turn"]
+    got = [(m["kind"], m["scope"], m["value"], m["arg"]) for m in t["mods"][:t["n_mods"]]]
+    assert got == [(KIND["explore_discount"], TURN, 1, 0), (KIND["other_units_attack"], TURN, 1, 1),
+                   (KIND["other_units_attack"], TURN, 1, 3)]
+
+
+@pytest.mark.parametrize("field", sorted(OLD_FIELDS))
+def test_a_fixture_with_a_moved_field_loads_it_as_a_modifier(field):
+    """A fixture written before the move (turn.<old field> = 2) still loads: the value is a
+    live modifier after the one the fixture writes."""
+    g, d = with_mod()
+    d["turn"][field] = 2
+    t = g.state_from_dict(d).to_dict()["turn"]
+    kind, scope, value, arg = OLD_FIELDS[field]
+    assert t["n_mods"] == 2 and t["mods"][0] == d["turn"]["mods"][0]
+    m = t["mods"][1]
+    assert (m["kind"], m["scope"], m["value"], m["arg"], m["owner"]) == (KIND[kind], scope, value, arg, 0)
+    assert field not in t
+
+
+def test_a_fixture_with_learning_to_hand_loads_arg_2():
+    g, d = with_mod()
+    d["turn"].update(learning_cost=9, learning_to_hand=1)
+    t = g.state_from_dict(d).to_dict()["turn"]
+    m = t["mods"][1]
+    assert t["n_mods"] == 2 and (m["kind"], m["scope"], m["value"], m["arg"]) == (KIND["learning"], TURN, 9, 2)
+
+
+def test_a_fixture_old_field_out_of_range_is_refused():
+    g, d = with_mod()
+    d["turn"]["glory_armor"] = 200
+    with pytest.raises(fixtures.FixtureError, match=r"turn\.glory_armor: 200 is out of range"):
+        g.state_from_dict(d)

@@ -81,24 +81,33 @@ _LEGACY = {("ignore_site_fort", None): "ignore_site_fort", ("unit_attack_block",
            ("per_recruit", 1): "heroic_rep", ("per_recruit", 2): "heroic_fame",
            ("phase_defeat_fame", None): "bow_fame", ("block_fire_attack", 1): "burning_pending",
            ("block_fire_attack", 2): "burning_armed", ("block_destroy", None): "exploding_pending",
-           ("weather_own", None): "prayer_delta"}
+           ("weather_own", None): "prayer_delta",
+           # the third move (turn / combat-long effects of particular cards)
+           ("unit_glory", 1): "glory_armor", ("unit_glory", 2): "glory_all", ("unit_glory", 3): "glory_fame",
+           ("sword_double", None): "sword_double", ("bow_powered", None): "bow_powered",
+           ("learning", None): "learning_cost", ("chivalry", 1): "chivalry_rep", ("chivalry", 2): "chivalry_fame"}
 LEGACY_MOD_FIELDS = {(MOD_KINDS.index(name), arg): field for (name, arg), field in _LEGACY.items()}
 #: kinds that were one bit field: kind -> (field, {arg: bit}); the field is the OR of the
 #: bits of its live modifiers (mana colours red 0 .. gold 4, black 5; elements physical 0,
 #: fire 1, ice 2; arg = that + 1).
 LEGACY_MOD_BITS = {MOD_KINDS.index("mana_anytime"): ("mana_anytime", {4 + 1: 1, 5 + 1: 2}),
                    MOD_KINDS.index("endless_mana"): ("endless_mana", {c + 1: 1 << c for c in range(6)}),
-                   MOD_KINDS.index("influence_block"): ("influence_block", {e + 1: 1 << e for e in range(3)})}
+                   MOD_KINDS.index("influence_block"): ("influence_block", {e + 1: 1 << e for e in range(3)}),
+                   # Shocktroops: one entry per giver, arg = its Unit slot + 1 (8: Call to Arms)
+                   MOD_KINDS.index("other_units_attack"): ("attack_bonus_givers", {s + 1: 1 << s for s in range(8)})}
 _K = MOD_KINDS.index
 #: Fields that were not a sum of values: field -> (kind, how): "flag" 1 if one of that kind
 #: and arg lives (Tirelessness powered's every-card flag: arg 1), "arg" the live one's arg
 #: (Leadership's ability kind), "phase" the state's phase while one lives (Deadly Aim's
-#: phase: its modifier lasts that phase).
+#: phase: its modifier lasts that phase), "value" the live one's value (Shocktroops' bonus: the
+#: same for each giver).
 LEGACY_MOD_DERIVED = {"move_bonus_all": ((_K("move_bonus"), 1), "flag"),
                       "leadership_kind": ((_K("unit_ability_bonus"), None), "arg"),
                       "deadly_aim_phase": ((_K("attack_card_bonus"), None), "phase"),
                       "bow_phase": ((_K("phase_defeat_fame"), None), "phase"),
-                      "prayer_floor": ((_K("weather_own"), None), "arg")}
+                      "prayer_floor": ((_K("weather_own"), None), "arg"),
+                      "unit_attack_bonus": ((_K("other_units_attack"), None), "value"),
+                      "learning_to_hand": ((_K("learning"), 2), "flag")}
 #: The terrain family (one field per terrain before the move; entries with arg = terrain + 1,
 #: arg 0 = every terrain): kind -> (field, how): "delta" {terrain: sum of the changes} (zeros
 #: left out, as format 1 wrote it), "floor" the highest per terrain, "set" the lowest set
@@ -132,7 +141,8 @@ def legacy_turn(turn: dict, phase=None) -> dict:
                 t[field] |= bits[m["arg"]]
     for field, ((kind, arg), how) in LEGACY_MOD_DERIVED.items():
         ms = [m for m in live if m["kind"] == kind and arg in (None, m["arg"])]
-        t[field] = 0 if not ms else 1 if how == "flag" else ms[0]["arg"] if how == "arg" else phase
+        t[field] = 0 if not ms else 1 if how == "flag" else ms[0]["arg"] if how == "arg" \
+            else ms[0]["value"] if how == "value" else phase
     for kind, (field, how) in LEGACY_MOD_TERRAIN.items():
         t[field] = _legacy_terrain(live, kind, how)
     if all((m["kind"], None) in LEGACY_MOD_FIELDS or (m["kind"], m["arg"]) in LEGACY_MOD_FIELDS
