@@ -1,6 +1,6 @@
 """mksim run's start-up cuts (issue 10's fixed costs): loky's resource tracker started without
-joblib's ``__init__``, and string columns / the summary's win count built without
-pyarrow.compute - each checked against what it replaces."""
+joblib's ``__init__``; constant string columns built from repeated bytes and the summary's win
+count read from the string buffers - each checked against what it replaces."""
 from __future__ import annotations
 
 import subprocess
