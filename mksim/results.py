@@ -103,10 +103,18 @@ def _strings(names):
 def _names(codes: np.ndarray, names, none_code: int = -1):
     """Codes -> strings (null where the code is ``none_code``) as a pyarrow array; a code
     outside ``names`` is an IndexError."""
+    import pyarrow as pa
     codes = np.asarray(codes, np.int64)
     valid = codes != none_code
     if ((codes < 0) & valid).any() or (codes >= len(names)).any():
         raise IndexError(f"a code outside 0..{len(names) - 1} for {tuple(names)!r}")
+    if len(names) == 1 and valid.all():
+        # one name on every row (most of a chunk's string columns: experiment, cell, hero,
+        # policy, arms): its bytes repeated, about a quarter of the CPU of Array.take
+        raw = names[0].encode()
+        offsets = (np.arange(len(codes) + 1, dtype=np.int64) * len(raw)).astype(np.int32)
+        return pa.Array.from_buffers(pa.string(), len(codes), [None, pa.py_buffer(offsets),
+                                                               pa.py_buffer(raw * len(codes))], null_count=0)
     return _strings(list(names) or [""]).take(_arrow(np.where(valid, codes, 0).astype(np.int32), valid))
 
 
@@ -642,6 +650,28 @@ def _wilson(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def _equals(arr, value: str) -> np.ndarray:
+    """The rows of a pyarrow string Array equal to ``value`` (null rows: False), from its
+    buffers: ``dictionary_encode`` or ``pyarrow.compute.equal`` would import pyarrow.compute
+    (~0.1 s of CPU at the end of every ``mksim run``, for the summary)."""
+    import pyarrow as pa
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks() if arr.num_chunks != 1 else arr.chunk(0)
+    if not pa.types.is_string(arr.type):
+        raise TypeError(f"a column of {arr.type} is not strings")
+    n, off = len(arr), arr.offset
+    validity, offsets, data = arr.buffers()[:3]
+    o = np.frombuffer(offsets, np.int32, count=n + 1, offset=off * 4).astype(np.int64)
+    target = np.frombuffer(value.encode(), np.uint8)
+    hit = np.diff(o) == len(target)
+    if hit.any() and len(target):
+        d = np.frombuffer(data, np.uint8)
+        hit[hit] = (d[o[:-1][hit][:, None] + np.arange(len(target))] == target).all(axis=1)
+    if validity is not None and arr.null_count:
+        hit &= np.unpackbits(np.frombuffer(validity, np.uint8), count=off + n, bitorder="little")[off:].astype(np.bool_)
+    return hit
+
+
 SUMMARY_COLUMNS = ["cell", "finished", "fame", "score", "termination", "seconds"]
 
 
@@ -675,10 +705,7 @@ def summary_rows(manifest: dict, games) -> list[dict]:
         fin = _numpy(b.column(1), np.bool_)
         fame = _numpy(b.column(2), np.int32).astype(np.float64)
         score = _numpy(b.column(3), np.int32).astype(np.float64)      # null (not finished) reads 0
-        term = b.column(4).dictionary_encode()
-        names = term.dictionary.to_pylist()
-        won = (_numpy(term.indices, np.int32) == names.index("scenario_won")) if "scenario_won" in names \
-            else np.zeros(len(cell), np.bool_)
+        won = _equals(b.column(4), "scenario_won")
         secs = _numpy(b.column(5), np.float64)
         acc["n"] += np.bincount(cell, minlength=k)
         acc["fin"] += np.bincount(cell, weights=fin, minlength=k)

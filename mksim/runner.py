@@ -1194,7 +1194,7 @@ def _warm_up_arrow() -> None:
     mksim.results builds arrays from buffers)."""
     import pyarrow.parquet  # noqa: F401
     from .results import _names
-    _names(np.zeros(1, np.int64), ["warm-up"])
+    _names(np.zeros(2, np.int64), ["warm", "up"])
 
 
 def _close(gen) -> None:
