@@ -23,6 +23,7 @@ from libc.stdint cimport int32_t
 from mksim._policies cimport RandomPolicy
 from mksim._engine cimport Engine, EngineStatics
 from mksim._types cimport GameState, MAX_HEXES
+from mksim._state cimport Statics
 
 cdef enum:
     H_MAX_RES = 32             # resources (hand cards + unit abilities + skills) a combat plan weighs
@@ -54,6 +55,10 @@ cdef struct HParams:           # the documented parameters (see HeuristicPolicy 
     double conquest_recruit    # x recruit_weight in Solo Conquest
     double approach_weight     # x worth of a site out of this turn's reach, walked towards on a
                                # turn that has no goal in reach (0: such turns stay idle)
+    # interaction (10.5-10.7): see pick_interact()
+    double buy_value           # 0: the old purchases (the highest-level Unit / any AA or Spell
+                               # affordable now); 1: valued by strength, planned on the turn's
+                               # Influence (blends in between)
 
 cdef struct Weights:           # what one point of each effect is worth now
     double move
@@ -131,6 +136,9 @@ cdef class HeuristicPolicy(RandomPolicy):
     cdef int approach_goal(self, Engine eng, int mp, double pot, int* dist, Foe* foes, int* excluded) noexcept nogil
     cdef double heal_w(self, const EngineStatics* es) noexcept nogil
     cdef double recruit_w(self, const EngineStatics* es) noexcept nogil
+    cdef double unit_worth(self, const EngineStatics* es, const Statics* st, int u, int time) noexcept nogil
+    cdef double card_worth(self, const GameState* gs, const EngineStatics* es, int card) noexcept nogil
+    cdef int plan_buys(self, Engine eng, const int32_t* actions, int n, double budget, int* need_more) noexcept nogil
     cdef double city_assault_score(self, Engine eng, int h, int d, int mp, double pot, Foe* foes,
                                    int* excluded) noexcept nogil
     cdef double siege_score(self, Engine eng, int h, const unsigned char* ready) noexcept nogil

@@ -193,6 +193,14 @@ class HeuristicPolicy(_CPolicy):
         Solo Conquest only: on a turn with no goal in reach, the hero walks towards the site
         the hand in hand could take (its worth times this, less 0.05 per Move point of the
         way) instead of idling; 0 keeps such turns idle.
+    buy_value : float
+        Interaction (10.5-10.7): b > 0 plans the purchases on the Influence the turn can
+        raise (up to two items and Healing; the planned item worth most is bought, and
+        Influence cards are played for it first rather than buying something cheaper at
+        once), a Unit worth ``recruit_weight`` x ((1 - b) x level + b x strength / 3) + 0.5
+        (strength: best ability, Armor, resistances) and a card ``learn_weight`` x (1 +
+        b x 0.25 x its strength's relative excess, clipped); 0 is the old choice (the
+        highest-level Unit or any AA / Spell affordable now).
     stream : int, default 0
         Policy stream (unused: the policy is deterministic).
     """
@@ -236,9 +244,15 @@ class HeuristicPolicy(_CPolicy):
         from .base import Parameter
         return [Parameter("preset", str, cls.preset, "named parameter set: " + ", ".join(sorted(_heuristic.PRESETS))),
                 Parameter("stream", int, 0, "policy stream (unused: the policy is deterministic)")] + [
-            Parameter(k, float, v, *([_CONQUEST_HELP[k]] if k in _CONQUEST_HELP else []))
+            Parameter(k, float, v, *([_CONQUEST_HELP[k]] if k in _CONQUEST_HELP else
+                                     [_INTERACT_HELP[k]] if k in _INTERACT_HELP else []))
             for k, v in _heuristic.PRESETS[cls.preset].items()]
 
+
+#: Help line of the interaction parameter (docs/policies.md, "Purchases").
+_INTERACT_HELP = {
+    "buy_value": "purchases planned on the turn's Influence and valued by strength (0: the old choice)",
+}
 
 #: Help lines of the Solo Conquest parameters (docs/policies.md, "The heuristic in Solo Conquest").
 _CONQUEST_HELP = {
