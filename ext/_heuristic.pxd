@@ -55,10 +55,12 @@ cdef struct HParams:           # the documented parameters (see HeuristicPolicy 
     double conquest_recruit    # x recruit_weight in Solo Conquest
     double approach_weight     # x worth of a site out of this turn's reach, walked towards on a
                                # turn that has no goal in reach (0: such turns stay idle)
-    # interaction (10.5-10.7): see pick_interact()
-    double buy_value           # 0: the old purchases (the highest-level Unit / any AA or Spell
-                               # affordable now); 1: valued by strength, planned on the turn's
-                               # Influence (blends in between)
+    # interaction (10.5-10.7), Solo Conquest only: see pick_interact()
+    double buy_value           # Units / cards bought valued by level (0) .. by strength (1)
+    double buy_plan            # 1: purchases planned on the Influence the turn can raise
+                               # (plan_buys); 0: the best one affordable now, else cards played
+                               # for the cheapest (the old timing)
+    double buy_card_cost       # worth given up per card played for a planned purchase
 
 cdef struct Weights:           # what one point of each effect is worth now
     double move

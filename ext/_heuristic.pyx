@@ -72,9 +72,10 @@ cdef enum:
 #: same in every preset so that the presets keep their First Reconnaissance character.
 CONQUEST_DEFAULTS = dict(city_weight=3.0, siege_weight=3.0, siege_round=4.0, city_explore=0.0, conquest_heal=9.0,
                          conquest_recruit=2.0, approach_weight=1.0)
-#: The interaction parameter (pick_interact): 1 = purchases valued by strength and planned on
-#: the turn's Influence, 0 = the old choice (for paired measurements); the same in every preset.
-INTERACT_DEFAULTS = dict(buy_value=1.0)
+#: The interaction parameters (pick_interact; read only in Solo Conquest, like the conquest ones:
+#: First Reconnaissance measured worse with them, docs/policies.md): purchases valued by
+#: strength (buy_value) and planned on the turn's Influence (buy_plan); both 0 = the old choice.
+INTERACT_DEFAULTS = dict(buy_value=1.0, buy_plan=1.0, buy_card_cost=0.0)
 #: Parameters of the named presets (``heuristic:preset=NAME``).
 PRESETS = {
     "balanced": dict(aggression=1.0, explore_weight=1.0, wound_weight=0.45, fight_threshold=0.2,
@@ -457,17 +458,14 @@ cdef enum:
     MAX_BUY_OPTS = 24          # plan_buys(): Units of the offer, the monastery's AAs, Spells, city AAs
 
 #: A Unit's strength (best ability + 0.3 x the second, 0.25 per Armor point, 0.5 per
-#: resistance, 7.1) per Unit level: the base game's Units average about 3 per level.
-UNIT_POWER_PER_LEVEL = 3.0
+#: resistance, 7.1) per Unit level: the base game's 20 Unit types have 48 levels and about
+#: 2.5 times that in strength, so that the Units are worth as much on average as by level.
+UNIT_POWER_PER_LEVEL = 2.5
 #: A card's strength (best of basic / 0.7 x powered under buy_w, + 0.5 of its Move) of a
 #: middling base-game Advanced Action (Agility, Steady Tempo, Ambush: 3.5).
 CARD_POWER_REF = 3.5
-#: Worth given up per Influence point still to be raised from the hand for a purchase (the
-#: cards played for it are not held for the next turn, 13.7).
-INFLUENCE_PLAY_COST = 0.1
 cdef double c_unit_power_per_level = UNIT_POWER_PER_LEVEL
 cdef double c_card_power_ref = CARD_POWER_REF
-cdef double c_influence_play_cost = INFLUENCE_PLAY_COST
 
 
 # ---------------------------------------------------------------------------------------
@@ -1107,6 +1105,8 @@ cdef class HeuristicPolicy(RandomPolicy):
         self.p.conquest_recruit = merged["conquest_recruit"]
         self.p.approach_weight = merged["approach_weight"]
         self.p.buy_value = merged["buy_value"]
+        self.p.buy_plan = merged["buy_plan"]
+        self.p.buy_card_cost = merged["buy_card_cost"]
         self.params = merged
         self._bound = None
         self.path_key = -1
@@ -1576,11 +1576,12 @@ cdef class HeuristicPolicy(RandomPolicy):
     # -- interaction ---------------------------------------------------------------------
 
     cdef int pick_interact(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
-        """10.2-10.7: heal Wounds with Healing points, then the purchases plan_buys() plans on
-        the Influence the turn can raise (``buy_value`` > 0): buy a planned item affordable
-        now, else play Influence cards for it; then finish.  ``buy_value`` 0: the old choice
-        (the highest-level Unit / any AA or Spell affordable now, cards played while the
-        cheapest item is not yet affordable)."""
+        """10.2-10.7.  Solo Conquest with ``buy_plan`` 1: heal Wounds with Healing points, then
+        the purchases plan_buys() plans on the Influence the turn can raise: buy a planned
+        item affordable now, else play Influence cards for it; then finish.  Otherwise (and
+        always in First Reconnaissance) the old choice: the best item affordable now (by
+        unit_worth / card_worth: level and learn_weight unless ``buy_value`` > 0 in Solo
+        Conquest), cards played while the cheapest item is not yet affordable."""
         cdef GameState* gs = &eng.core.gs
         cdef const EngineStatics* es = &eng.es
         cdef const Player* pl = &gs.players[gs.current]
@@ -1588,7 +1589,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         cdef int need_more = 0
         cdef double v, bv = 0
         cdef Weights w
-        if self.p.buy_value > 0:
+        if self.p.buy_plan > 0 and conquest_mode(es):
             i = find_kind(actions, n, A_HEAL_WOUND)            # Healing points bought (12.3.2)
             if i >= 0:
                 return i
@@ -1619,12 +1620,19 @@ cdef class HeuristicPolicy(RandomPolicy):
                 u = gs.unit_offer[slot] if slot < gs.n_unit_offer else -1
                 if u < 0:
                     continue
-                v = self.recruit_w(es) * es.units.table[u * es.units.stride + es.units.level] + 0.5
+                v = self.unit_worth(es, &eng.core.st, u, gs.time)
                 if v > bv:
                     bv = v
                     best = i
             elif k == A_BUY_AA or k == A_BUY_SPELL or k == A_BUY_CITY_AA:
-                v = self.p.learn_weight
+                slot = arg_of(actions[i])
+                if k == A_BUY_AA:                            # the card's worth (learn_weight if buy_value 0)
+                    c = -gs.unit_offer[slot] - 1 if slot < gs.n_unit_offer else -1
+                elif k == A_BUY_SPELL:
+                    c = gs.spell_offer[slot & 3]
+                else:
+                    c = gs.aa_offer[slot] if slot < 3 else -1
+                v = self.card_worth(gs, es, c)
                 if v > bv:
                     bv = v
                     best = i
@@ -2289,9 +2297,9 @@ cdef class HeuristicPolicy(RandomPolicy):
         + 0.3 x the second best, + 0.25 per Armor point (7.1, 11.7.3) + 0.5 per resistance
         (11.9)."""
         cdef double lv = es.units.table[u * es.units.stride + es.units.level]
-        cdef double v, b1 = 0, b2 = 0, power
+        cdef double v, b1 = 0, b2 = 0, power, b = self.p.buy_value if conquest_mode(es) else 0.0
         cdef int k, na, first, res
-        if self.p.buy_value > 0:
+        if b > 0:
             na = es.units.table[u * es.units.stride + es.units.n_abilities]
             first = es.units.table[u * es.units.stride + es.units.first_ability]
             for k in range(na):
@@ -2308,7 +2316,7 @@ cdef class HeuristicPolicy(RandomPolicy):
             while res:
                 power += 0.5 * (res & 1)
                 res >>= 1
-            lv = (1 - self.p.buy_value) * lv + self.p.buy_value * power / c_unit_power_per_level
+            lv = (1 - b) * lv + b * power / c_unit_power_per_level
         return self.recruit_w(es) * lv + 0.5
 
     cdef double card_worth(self, const GameState* gs, const EngineStatics* es, int card) noexcept nogil:
@@ -2318,23 +2326,24 @@ cdef class HeuristicPolicy(RandomPolicy):
         0.5 x its Move); an unknown card (the top of the deck, -1) is worth ``learn_weight``.
         Many cards are named effects the valuation does not model (Mana Bolt, Learning), so
         P only ranks the cards and moves their worth by at most a quarter."""
-        cdef double p, r
-        if self.p.buy_value <= 0 or card < 0:
+        cdef double p, r, b = self.p.buy_value if conquest_mode(es) else 0.0
+        if b <= 0 or card < 0:
             return self.p.learn_weight
         p = dmax(row_value(es, card_row(es, card, 0), &buy_w, gs.time, 0),
                  0.7 * row_value(es, card_row(es, card, 1), &buy_w, gs.time, 0)) \
             + 0.5 * row_value(es, card_row(es, card, 0), &self_move_w, gs.time, 0)
         r = p / c_card_power_ref - 1
         r = 1.0 if r > 1 else (-1.0 if r < -1 else r)
-        return self.p.learn_weight * (1 + self.p.buy_value * 0.25 * r)
+        return self.p.learn_weight * (1 + b * 0.25 * r)
 
     cdef int plan_buys(self, Engine eng, const int32_t* actions, int n, double budget, int* need_more) noexcept nogil:
         """The purchases of this interaction worth most on ``budget`` Influence (10.5-10.7):
         up to two items -- offer Units recruitable here with a free Command token each (10.6,
         7.2.1; never a disband), the monastery's AAs (10.7.2.2), Spells (10.7.4.3, a mana of
         their colour payable, 21.2 A26), the green city's AAs (10.10) -- and the Healing the
-        rest buys (10.5, up to the Wounds held), less INFLUENCE_PLAY_COST per point not yet
-        in the pool.  Returns the legal action of the planned item worth most that is
+        rest buys (10.5, up to the Wounds held), less ``buy_card_cost`` per card the hand
+        must play for it (its largest Influence first: a card played is not held for the next
+        turn, 13.7).  Returns the legal action of the planned item worth most that is
         affordable now (Healing only after the items); -1 with ``need_more`` = 1 when the
         plan needs more Influence first, 0 when nothing is worth buying."""
         cdef GameState* gs = &eng.core.gs
@@ -2347,9 +2356,21 @@ cdef class HeuristicPolicy(RandomPolicy):
         cdef int o_act[MAX_BUY_OPTS]
         cdef int o_unit[MAX_BUY_OPTS]
         cdef double o_val[MAX_BUY_OPTS]
-        cdef int no = 0, k, i, j, a, u, c, card, free_slots = 0, hp, hact, pts, total, bi = -1, bj = -1, bh = 0
-        cdef double v, bv = 0
+        cdef int no = 0, k, i, j, a, u, c, card, free_slots = 0, hp, hact, pts, total, bi = -1, bj = -1, bh = 0, nh = 0, m
+        cdef double v, bv = 0, t, got
+        cdef double hinf[64]
+        cdef Weights w
         need_more[0] = 0
+        w_zero(&w)
+        w.influence = 1
+        for k in range(pl.n_hand):                           # the hand's Influence per card, largest first
+            if nh < 64:
+                hinf[nh] = card_best(gs, es, pl.hand[k], &w, 1, 1)
+                j = nh
+                nh += 1
+                while j > 0 and hinf[j - 1] < hinf[j]:
+                    t = hinf[j - 1]; hinf[j - 1] = hinf[j]; hinf[j] = t
+                    j -= 1
         for k in range(MAX_UNITS):
             if pl.units[k].card < 0 and k < pl.command_tokens:
                 free_slots += 1
@@ -2429,8 +2450,13 @@ cdef class HeuristicPolicy(RandomPolicy):
                         pts = wounds
                     v += pts * self.heal_w(es)
                     total += pts * hp
-                if total > infl:
-                    v -= c_influence_play_cost * (total - infl)
+                if total > infl:                             # the cards to play for it
+                    got = infl
+                    m = 0
+                    while got < total and m < nh:
+                        got += hinf[m]
+                        m += 1
+                    v -= self.p.buy_card_cost * m
                 if v > bv:
                     bv = v; bi = i; bj = j if j < no else -1; bh = pts
         if bi >= 0 and bj >= 0 and o_act[bj] >= 0 and (o_act[bi] < 0 or o_val[bj] > o_val[bi]):

@@ -13,7 +13,7 @@ from mksim import effects as fx
 from mksim import _heuristic
 from mksim._checks import violations
 from mksim.game import Game
-from mksim.policies import get_policy, list_policies, parse_policy_spec
+from mksim.policies import get_policy, list_policies
 from mksim.runner import GameConfig, run
 
 
@@ -423,45 +423,6 @@ def test_10_7_no_influence_is_spent_where_nothing_can_be_bought():
     said = _play_turn(st, pol)
     assert not any("Influence" in s for s in said), said
     assert not any(s.startswith("interact") for s in said), said
-
-
-def _recruited_on_the_monastery(spec, hand, offer):
-    game, st = _on_the_monastery(hand, [{"unit": u} for u in offer])
-    pol = parse_policy_spec(spec)
-    pol._core.bind(st.engine)
-    said = _play_turn(st, pol)
-    return [u["unit"] for u in st.to_dict()["players"][0]["units"]], said
-
-
-def test_10_6_plays_influence_for_the_stronger_unit_instead_of_the_cheap_one():
-    # 10.6: Herbalists (level 1, 3 Influence; Heal 2, no Attack or Block) and Red Cape Monks
-    # (level 2, 7; Attack or Block 3, Fire 4 with red mana), both with the monastery icon
-    # (10.6.1); Goldyx at level 1 has one Command token (7.2.1).  Powered Promise (Influence
-    # 4), basic Promise (2) and Reputation 3's +1 (10.2.3) make 7.  The old choice recruits
-    # Herbalists as soon as 3 Influence is in the pool; the planned one plays both Promises
-    # first and recruits the Monks.
-    hand = ["promise", "promise", "march", "march", "rage"]
-    offer = ["herbalists", "red_cape_monks"]
-    units, said = _recruited_on_the_monastery("heuristic:buy_value=0", hand, offer)
-    assert units == ["herbalists"], said
-    units, said = _recruited_on_the_monastery("heuristic", hand, offer)
-    assert units == ["red_cape_monks"], said
-    assert sum(s.startswith("play Promise") for s in said) == 2, said
-
-
-def test_10_6_of_two_units_of_one_level_recruits_the_stronger_fighter():
-    # Illusionists and Red Cape Monks: both level 2, 7 Influence, monastery icon (10.6.1).
-    # The old choice ranks by level only and takes the first listed (Illusionists: Influence
-    # 4, Armor 2); valued by strength the Monks' Attack / Block 3 (and Fire 4), Armor 4 win.
-    hand = ["promise", "promise", "march", "march", "rage"]
-    offer = ["illusionists", "red_cape_monks"]
-    assert _recruited_on_the_monastery("heuristic:buy_value=0", hand, offer)[0] == ["illusionists"]
-    assert _recruited_on_the_monastery("heuristic", hand, offer)[0] == ["red_cape_monks"]
-    pol = get_policy("heuristic")
-    game, st = _on_the_monastery(hand, [])
-    ids = list(game.tables.unit_ids)
-    worth = {u: pol._core.buy_worth(st.engine, unit=ids.index(u)) for u in ("illusionists", "red_cape_monks")}
-    assert worth["red_cape_monks"] > worth["illusionists"] > 0.5
 
 
 def test_3_2_uses_long_night_when_the_deck_is_empty(game):

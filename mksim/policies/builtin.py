@@ -194,13 +194,17 @@ class HeuristicPolicy(_CPolicy):
         the hand in hand could take (its worth times this, less 0.05 per Move point of the
         way) instead of idling; 0 keeps such turns idle.
     buy_value : float
-        Interaction (10.5-10.7): b > 0 plans the purchases on the Influence the turn can
-        raise (up to two items and Healing; the planned item worth most is bought, and
-        Influence cards are played for it first rather than buying something cheaper at
-        once), a Unit worth ``recruit_weight`` x ((1 - b) x level + b x strength / 3) + 0.5
-        (strength: best ability, Armor, resistances) and a card ``learn_weight`` x (1 +
-        b x 0.25 x its strength's relative excess, clipped); 0 is the old choice (the
-        highest-level Unit or any AA / Spell affordable now).
+        Solo Conquest only, interaction (10.5-10.7): a Unit is worth ``recruit_weight`` x
+        ((1 - b) x level + b x strength / 2.5) + 0.5 (strength: best ability, Armor,
+        resistances) and an AA / Spell ``learn_weight`` x (1 + b x 0.25 x its strength's
+        relative excess, clipped); 0 is the level (docs/policies.md, "purchases").
+    buy_plan : float
+        Solo Conquest only: 1 plans the purchases on the Influence the turn can raise (up to
+        two items and Healing; the planned item worth most is bought, and Influence cards are
+        played for it first rather than buying something cheaper at once); 0 is the old
+        timing (the best item affordable now).
+    buy_card_cost : float
+        Solo Conquest only: worth given up per card played for a planned purchase.
     stream : int, default 0
         Policy stream (unused: the policy is deterministic).
     """
@@ -251,7 +255,9 @@ class HeuristicPolicy(_CPolicy):
 
 #: Help line of the interaction parameter (docs/policies.md, "Purchases").
 _INTERACT_HELP = {
-    "buy_value": "purchases planned on the turn's Influence and valued by strength (0: the old choice)",
+    "buy_value": "Solo Conquest: Units / AAs / Spells bought valued by strength (0: by level, the old worth)",
+    "buy_plan": "Solo Conquest: purchases planned on the turn's Influence (0: the best affordable now)",
+    "buy_card_cost": "Solo Conquest: worth given up per card played for a planned purchase",
 }
 
 #: Help lines of the Solo Conquest parameters (docs/policies.md, "The heuristic in Solo Conquest").
