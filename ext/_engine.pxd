@@ -533,6 +533,9 @@ cdef int fight_after_move(GameState* gs, const EngineStatics* es, const Statics*
 cdef int interaction_site(const GameState* gs, const EngineStatics* es, int p) noexcept nogil        # _engine_units.pxi
 cdef int interaction_city(const GameState* gs, const EngineStatics* es, int p) noexcept nogil        # _engine_units.pxi
 cdef bint can_recruit(const EngineStatics* es, int unit, int site, int colour) noexcept nogil        # _engine_units.pxi
+cdef int recruit_price(const EngineStatics* es, int unit, int site) noexcept nogil                  # _engine_units.pxi
+cdef int spell_price(const EngineStatics* es, int site, int colour) noexcept nogil                  # _engine_units.pxi
+cdef int heal_price(const EngineStatics* es, int site) noexcept nogil                               # _engine_units.pxi
 cdef void count_refused_card() noexcept nogil                                                      # _engine_spells.pxi
 
 

@@ -23,6 +23,7 @@ from libc.stdint cimport int32_t
 from mksim._policies cimport RandomPolicy
 from mksim._engine cimport Engine, EngineStatics
 from mksim._types cimport GameState, MAX_HEXES
+from mksim._state cimport Statics
 
 cdef enum:
     H_MAX_RES = 32             # resources (hand cards + unit abilities + skills) a combat plan weighs
@@ -57,6 +58,12 @@ cdef struct HParams:           # the documented parameters (see HeuristicPolicy 
     double skill_choice        # 13.6.4 level-up skill: 1 = the offered skill worth most to this
                                # policy (skill_pick_value), 0 = the first offered (the old choice)
     double skill_attack        # x worth of a skill's Attack in skill_pick_value (0: none, measured)
+    # interaction (10.5-10.7), Solo Conquest only: see pick_interact()
+    double buy_value           # Units / cards bought valued by level (0) .. by strength (1)
+    double buy_plan            # 1: purchases planned on the Influence the turn can raise
+                               # (plan_buys); 0: the best one affordable now, else cards played
+                               # for the cheapest (the old timing)
+    double buy_card_cost       # worth given up per card played for a planned purchase
 
 cdef struct Weights:           # what one point of each effect is worth now
     double move
@@ -134,6 +141,9 @@ cdef class HeuristicPolicy(RandomPolicy):
     cdef int approach_goal(self, Engine eng, int mp, double pot, int* dist, Foe* foes, int* excluded) noexcept nogil
     cdef double heal_w(self, const EngineStatics* es) noexcept nogil
     cdef double recruit_w(self, const EngineStatics* es) noexcept nogil
+    cdef double unit_worth(self, const EngineStatics* es, const Statics* st, int u, int time) noexcept nogil
+    cdef double card_worth(self, const GameState* gs, const EngineStatics* es, int card) noexcept nogil
+    cdef int plan_buys(self, Engine eng, const int32_t* actions, int n, double budget, int* need_more) noexcept nogil
     cdef double city_assault_score(self, Engine eng, int h, int d, int mp, double pot, Foe* foes,
                                    int* excluded) noexcept nogil
     cdef double siege_score(self, Engine eng, int h, const unsigned char* ready) noexcept nogil

@@ -29,7 +29,8 @@ from mksim._types cimport (
     CE_DEFEATED, CE_GONE, MELEE, RANGED, SIEGE, PHYSICAL, FIRE, ICE, COLDFIRE,
 )
 from mksim._state cimport Statics, GameCore
-from mksim._engine cimport (source_dice_allowed, 
+from mksim._engine cimport (source_dice_allowed, interaction_site, interaction_city, can_recruit, recruit_price,
+    spell_price, heal_price, 
     OP_CHOICE, OP_ALL, OP_BY_TIME, OP_MOVE, OP_INFLUENCE, OP_ATTACK, OP_BLOCK, OP_HEAL, OP_DRAW,
     OP_GAIN_MANA, OP_GAIN_CRYSTAL, OP_FAME, OP_HANDLER,
     Engine, EngineStatics, ACTION_SHIFT, ARG_MASK, ASK_DONE, PAY_NONE, PAY_CRYSTAL, PAY_DIE, SKILL_TURN_SHIFT,
@@ -73,17 +74,24 @@ cdef enum:
 #: same in every preset so that the presets keep their First Reconnaissance character.
 CONQUEST_DEFAULTS = dict(city_weight=3.0, siege_weight=3.0, siege_round=4.0, city_explore=0.0, conquest_heal=9.0,
                          conquest_recruit=2.0, approach_weight=1.0)
+#: The interaction parameters (pick_interact; read only in Solo Conquest, like the conquest ones:
+#: First Reconnaissance measured worse with them, docs/policies.md): purchases valued by
+#: strength (buy_value) and planned on the turn's Influence (buy_plan); both 0 = the old choice.
+INTERACT_DEFAULTS = dict(buy_value=1.0, buy_plan=1.0, buy_card_cost=0.0)
 #: Parameters of the named presets (``heuristic:preset=NAME``).
 PRESETS = {
     "balanced": dict(aggression=1.0, explore_weight=1.0, wound_weight=0.45, fight_threshold=0.2,
                      site_weight=1.3, adventure_weight=1.0, core_explore=0.3, recruit_weight=1.2,
-                     heal_weight=0.7, learn_weight=2.0, **CONQUEST_DEFAULTS, skill_choice=1.0, skill_attack=0.0),
+                     heal_weight=0.7, learn_weight=2.0, **CONQUEST_DEFAULTS, skill_choice=1.0, skill_attack=0.0,
+                     **INTERACT_DEFAULTS),
     "explorer": dict(aggression=0.9, explore_weight=2.0, wound_weight=0.7, fight_threshold=0.5,
                      site_weight=0.7, adventure_weight=0.8, core_explore=0.15, recruit_weight=1.0,
-                     heal_weight=0.8, learn_weight=1.5, **CONQUEST_DEFAULTS, skill_choice=1.0, skill_attack=0.0),
+                     heal_weight=0.8, learn_weight=1.5, **CONQUEST_DEFAULTS, skill_choice=1.0, skill_attack=0.0,
+                     **INTERACT_DEFAULTS),
     "conqueror": dict(aggression=1.5, explore_weight=0.6, wound_weight=0.3, fight_threshold=0.0,
                       site_weight=1.8, adventure_weight=1.5, core_explore=0.1, recruit_weight=1.8,
-                      heal_weight=0.6, learn_weight=3.0, **CONQUEST_DEFAULTS, skill_choice=1.0, skill_attack=0.0),
+                      heal_weight=0.6, learn_weight=3.0, **CONQUEST_DEFAULTS, skill_choice=1.0, skill_attack=0.0,
+                      **INTERACT_DEFAULTS),
 }
 PARAM_NAMES = tuple(PRESETS["balanced"])
 #: The effect operations the valuation reads, by their mksim.effects name (tests check the codes).
@@ -479,6 +487,35 @@ cdef double card_keep_value(const GameState* gs, const EngineStatics* es, int ca
 cdef Weights self_move_w          # Move only (AA picks: a little worth for Move cards)
 w_zero(&self_move_w)
 self_move_w.move = 1
+
+
+# Worth of a Unit's ability / a card bought (pick_interact, buy_value > 0): a point of Attack
+# 1 (Ranged 1.4 and Siege 1.5 reach the Ranged phase, 11.5; an element beats resistances,
+# 11.9: +0.2), of Block 0.8 (Fire / Ice / Cold Fire Block 1.0, 11.6.3), Healing 1, Move and
+# Influence 0.5, a mana token 0.5 and a crystal 0.7 (5.1); a named effect the valuation does
+# not model (Illusionists, Freezers, swift-stripping Block) 1.5.
+cdef Weights buy_w
+w_zero(&buy_w)
+buy_w.move = 0.5; buy_w.influence = 0.5; buy_w.heal = 1.0; buy_w.mana = 0.5; buy_w.crystal = 0.7
+buy_w.draw = 0.6; buy_w.other = 1.5
+for _e in range(4):
+    buy_w.att[0][_e] = 1.0 if _e == 0 else 1.2
+    buy_w.att[1][_e] = 1.4 if _e == 0 else 1.6
+    buy_w.att[2][_e] = 1.5 if _e == 0 else 1.7
+    buy_w.blk[_e] = 0.8 if _e == 0 else 1.0
+
+cdef enum:
+    MAX_BUY_OPTS = 24          # plan_buys(): Units of the offer, the monastery's AAs, Spells, city AAs
+
+#: A Unit's strength (best ability + 0.3 x the second, 0.25 per Armor point, 0.5 per
+#: resistance, 7.1) per Unit level: the base game's 20 Unit types have 48 levels and about
+#: 2.5 times that in strength, so that the Units are worth as much on average as by level.
+UNIT_POWER_PER_LEVEL = 2.5
+#: A card's strength (best of basic / 0.7 x powered under buy_w, + 0.5 of its Move) of a
+#: middling base-game Advanced Action (Agility, Steady Tempo, Ambush: 3.5).
+CARD_POWER_REF = 3.5
+cdef double c_unit_power_per_level = UNIT_POWER_PER_LEVEL
+cdef double c_card_power_ref = CARD_POWER_REF
 
 
 # ---------------------------------------------------------------------------------------
@@ -1156,6 +1193,9 @@ cdef class HeuristicPolicy(RandomPolicy):
         self.p.approach_weight = merged["approach_weight"]
         self.p.skill_choice = merged["skill_choice"]
         self.p.skill_attack = merged["skill_attack"]
+        self.p.buy_value = merged["buy_value"]
+        self.p.buy_plan = merged["buy_plan"]
+        self.p.buy_card_cost = merged["buy_card_cost"]
         self.params = merged
         self._bound = None
         self.path_key = -1
@@ -1247,6 +1287,13 @@ cdef class HeuristicPolicy(RandomPolicy):
         """What gaining skill ``skill`` (content index) at a level-up is worth to this policy
         (skill_pick_value; for tests and tools)."""
         return skill_pick_value(&eng.es, &self.p, skill)
+    def buy_worth(self, Engine eng, int unit=-1, int card=-1):
+        """What pick_interact() takes Unit ``unit`` (content index) or card ``card`` to be
+        worth now (unit_worth / card_worth; for tests and tools)."""
+        self.bind(eng)
+        if unit >= 0:
+            return self.unit_worth(&eng.es, &eng.core.st, unit, eng.core.gs.time)
+        return self.card_worth(&eng.core.gs, &eng.es, card)
 
     def plan_fight(self, Engine eng, enemies, int fortified=0, int units=1):
         """The combat planner on the acting player's hand and Units against ``enemies``
@@ -1637,14 +1684,38 @@ cdef class HeuristicPolicy(RandomPolicy):
     # -- interaction ---------------------------------------------------------------------
 
     cdef int pick_interact(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
-        """10.2-10.7: recruit the best Unit, buy an AA / Spell, heal Wounds; play Influence
-        cards while something wanted is not yet affordable; then finish."""
+        """10.2-10.7.  Solo Conquest with ``buy_plan`` 1: heal Wounds with Healing points, then
+        the purchases plan_buys() plans on the Influence the turn can raise: buy a planned
+        item affordable now, else play Influence cards for it; then finish.  Otherwise (and
+        always in First Reconnaissance) the old choice: the best item affordable now (by
+        unit_worth / card_worth: level and learn_weight unless ``buy_value`` > 0 in Solo
+        Conquest), cards played while the cheapest item is not yet affordable."""
         cdef GameState* gs = &eng.core.gs
         cdef const EngineStatics* es = &eng.es
         cdef const Player* pl = &gs.players[gs.current]
         cdef int i, k, slot, u, best = -1, wounds = count_wounds(gs, es), cheapest = INF, c, free_slots = 0, site
+        cdef int need_more = 0
         cdef double v, bv = 0
         cdef Weights w
+        if self.p.buy_plan > 0 and conquest_mode(es):
+            i = find_kind(actions, n, A_HEAL_WOUND)            # Healing points bought (12.3.2)
+            if i >= 0:
+                return i
+            w_zero(&w)
+            w.influence = 1
+            i = self.plan_buys(eng, actions, n, gs.turn.influence + hand_potential(gs, es, &w, 0, NULL), &need_more)
+            if i >= 0:
+                return i
+            if need_more:
+                # committed to the purchase: no card is held back for a fight (as below)
+                best = best_play(gs, es, actions, n, &w, 0.0, 0.5)
+                if best >= 0:
+                    return best
+                i = self.plan_buys(eng, actions, n, gs.turn.influence, &need_more)   # the hand fell short
+                if i >= 0:
+                    return i
+            i = find_kind(actions, n, A_END_INTERACT)
+            return i if i >= 0 else 0
         for i in range(MAX_UNITS):
             if pl.units[i].card < 0 and i < pl.command_tokens:
                 free_slots += 1
@@ -1657,12 +1728,19 @@ cdef class HeuristicPolicy(RandomPolicy):
                 u = gs.unit_offer[slot] if slot < gs.n_unit_offer else -1
                 if u < 0:
                     continue
-                v = self.recruit_w(es) * es.units.table[u * es.units.stride + es.units.level] + 0.5
+                v = self.unit_worth(es, &eng.core.st, u, gs.time)
                 if v > bv:
                     bv = v
                     best = i
             elif k == A_BUY_AA or k == A_BUY_SPELL or k == A_BUY_CITY_AA:
-                v = self.p.learn_weight
+                slot = arg_of(actions[i])
+                if k == A_BUY_AA:                            # the card's worth (learn_weight if buy_value 0)
+                    c = -gs.unit_offer[slot] - 1 if slot < gs.n_unit_offer else -1
+                elif k == A_BUY_SPELL:
+                    c = gs.spell_offer[slot & 3]
+                else:
+                    c = gs.aa_offer[slot] if slot < 3 else -1
+                v = self.card_worth(gs, es, c)
                 if v > bv:
                     bv = v
                     best = i
@@ -2274,9 +2352,11 @@ cdef class HeuristicPolicy(RandomPolicy):
                         continue
                     c = es.units.table[u * es.units.stride + es.units.cost]
                     if c <= infl:
-                        v = dmax(v, self.recruit_w(es) * es.units.table[u * es.units.stride + es.units.level] + 0.5)
-            if site == es.sites.monastery and infl >= es.units.aa_cost and monastery_aa_offered(gs):
-                v = dmax(v, self.p.learn_weight)                 # 10.7.2.2: only an AA lying in the offer
+                        v = dmax(v, self.unit_worth(es, st, u, gs.time))
+            if site == es.sites.monastery and infl >= es.units.aa_cost:
+                for i in range(gs.n_unit_offer):                 # 10.7.2.2: only an AA lying in the offer
+                    if gs.unit_offer[i] < 0:
+                        v = dmax(v, self.card_worth(gs, es, -gs.unit_offer[i] - 1))
             v *= later_use(gs, es)
             if v <= 0.3:
                 return -1e9
@@ -2317,6 +2397,188 @@ cdef class HeuristicPolicy(RandomPolicy):
         """Worth of a Unit level recruited: in Solo Conquest ``conquest_recruit`` times more
         (the Units take a city garrison's blows, 11.7.3, and score as Greatest Leader, 20.2)."""
         return self.p.recruit_weight * (self.p.conquest_recruit if conquest_mode(es) else 1.0)
+
+    cdef double unit_worth(self, const EngineStatics* es, const Statics* st, int u, int time) noexcept nogil:
+        """Worth of recruiting Unit ``u``: ``recruit_w`` per level-equivalent plus 0.5.  With
+        ``buy_value`` b the level L is replaced by (1 - b) L + b S / UNIT_POWER_PER_LEVEL,
+        S the Unit's strength: its best ability under buy_w (x 0.7 if it needs mana, 7.3.3)
+        + 0.3 x the second best, + 0.25 per Armor point (7.1, 11.7.3) + 0.5 per resistance
+        (11.9)."""
+        cdef double lv = es.units.table[u * es.units.stride + es.units.level]
+        cdef double v, b1 = 0, b2 = 0, power, b = self.p.buy_value if conquest_mode(es) else 0.0
+        cdef int k, na, first, res
+        if b > 0:
+            na = es.units.table[u * es.units.stride + es.units.n_abilities]
+            first = es.units.table[u * es.units.stride + es.units.first_ability]
+            for k in range(na):
+                v = row_value(es, unit_ability_row(es, u, k), &buy_w, time, 0)
+                if es.units.ability[(first + k) * es.units.ability_stride + 1] >= 0:
+                    v *= 0.7
+                if v > b1:
+                    b2 = b1
+                    b1 = v
+                elif v > b2:
+                    b2 = v
+            res = tv(st.units.data, st.units.width, u, st.cols.unit_resistances)
+            power = b1 + 0.3 * b2 + 0.25 * tv(st.units.data, st.units.width, u, st.cols.unit_armor)
+            while res:
+                power += 0.5 * (res & 1)
+                res >>= 1
+            lv = (1 - b) * lv + b * power / c_unit_power_per_level
+        return self.recruit_w(es) * lv + 0.5
+
+    cdef double card_worth(self, const GameState* gs, const EngineStatics* es, int card) noexcept nogil:
+        """Worth of an Advanced Action / Spell bought: ``learn_weight`` times (1 + b x 0.25 x
+        (P / CARD_POWER_REF - 1), the last factor clipped to [-1, 1]) with ``buy_value`` b and
+        P the card's strength (its basic effect or 0.7 x its powered one under buy_w, 6.1, plus
+        0.5 x its Move); an unknown card (the top of the deck, -1) is worth ``learn_weight``.
+        Many cards are named effects the valuation does not model (Mana Bolt, Learning), so
+        P only ranks the cards and moves their worth by at most a quarter."""
+        cdef double p, r, b = self.p.buy_value if conquest_mode(es) else 0.0
+        if b <= 0 or card < 0:
+            return self.p.learn_weight
+        p = dmax(row_value(es, card_row(es, card, 0), &buy_w, gs.time, 0),
+                 0.7 * row_value(es, card_row(es, card, 1), &buy_w, gs.time, 0)) \
+            + 0.5 * row_value(es, card_row(es, card, 0), &self_move_w, gs.time, 0)
+        r = p / c_card_power_ref - 1
+        r = 1.0 if r > 1 else (-1.0 if r < -1 else r)
+        return self.p.learn_weight * (1 + b * 0.25 * r)
+
+    cdef int plan_buys(self, Engine eng, const int32_t* actions, int n, double budget, int* need_more) noexcept nogil:
+        """The purchases of this interaction worth most on ``budget`` Influence (10.5-10.7):
+        up to two items -- offer Units recruitable here with a free Command token each (10.6,
+        7.2.1; never a disband), the monastery's AAs (10.7.2.2), Spells (10.7.4.3, a mana of
+        their colour payable, 21.2 A26), the green city's AAs (10.10) -- and the Healing the
+        rest buys (10.5, up to the Wounds held), less ``buy_card_cost`` per card the hand
+        must play for it (its largest Influence first: a card played is not held for the next
+        turn, 13.7).  Returns the legal action of the planned item worth most that is
+        affordable now (Healing only after the items); -1 with ``need_more`` = 1 when the
+        plan needs more Influence first, 0 when nothing is worth buying."""
+        cdef GameState* gs = &eng.core.gs
+        cdef const EngineStatics* es = &eng.es
+        cdef const Statics* st = &eng.core.st
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef int site = interaction_site(gs, es, gs.current), colour = interaction_city(gs, es, gs.current)
+        cdef int infl = gs.turn.influence, wounds = count_wounds(gs, es)
+        cdef int o_cost[MAX_BUY_OPTS]
+        cdef int o_act[MAX_BUY_OPTS]
+        cdef int o_unit[MAX_BUY_OPTS]
+        cdef double o_val[MAX_BUY_OPTS]
+        cdef int no = 0, k, i, j, a, u, c, card, free_slots = 0, hp, hact, pts, total, bi = -1, bj = -1, bh = 0, nh = 0, m
+        cdef double v, bv = 0, t, got
+        cdef double hinf[64]
+        cdef Weights w
+        need_more[0] = 0
+        w_zero(&w)
+        w.influence = 1
+        for k in range(pl.n_hand):                           # the hand's Influence per card, largest first
+            if nh < 64:
+                hinf[nh] = card_best(gs, es, pl.hand[k], &w, 1, 1)
+                j = nh
+                nh += 1
+                while j > 0 and hinf[j - 1] < hinf[j]:
+                    t = hinf[j - 1]; hinf[j - 1] = hinf[j]; hinf[j] = t
+                    j -= 1
+        for k in range(MAX_UNITS):
+            if pl.units[k].card < 0 and k < pl.command_tokens:
+                free_slots += 1
+        for k in range(gs.n_unit_offer):
+            if no >= MAX_BUY_OPTS:
+                break
+            u = gs.unit_offer[k]
+            a = -1
+            if u >= 0:                                       # 10.6: a Unit
+                if free_slots == 0 or mod_has(&gs.turn, MK_NO_RECRUIT) or not can_recruit(es, u, site, colour):
+                    continue
+                c = recruit_price(es, u, site) - mod_sum(&gs.turn, MK_RECRUIT_DISCOUNT)
+                for i in range(n):
+                    if kind_of(actions[i]) == A_RECRUIT and (arg_of(actions[i]) & 0xF) == k and \
+                            not ((arg_of(actions[i]) >> 4) & 0xF):
+                        a = i
+                        break
+                if a < 0 and c <= infl:
+                    continue                                 # not recruitable for another reason
+                o_val[no] = self.unit_worth(es, st, u, gs.time)
+                o_unit[no] = 1
+            elif site == es.sites.monastery:                 # 10.7.2.2: an AA of the offer
+                c = es.units.aa_cost
+                for i in range(n):
+                    if kind_of(actions[i]) == A_BUY_AA and arg_of(actions[i]) == k:
+                        a = i
+                        break
+                o_val[no] = self.card_worth(gs, es, -u - 1)
+                o_unit[no] = 0
+            else:
+                continue
+            o_cost[no] = c if c > 0 else 0
+            o_act[no] = a
+            no += 1
+        c = spell_price(es, site, colour)
+        if c > 0:
+            for k in range(3):
+                card = gs.spell_offer[k]
+                if card < 0 or no >= MAX_BUY_OPTS:
+                    continue
+                a = -1
+                for i in range(n):
+                    if kind_of(actions[i]) == A_BUY_SPELL and (arg_of(actions[i]) & 3) == k:
+                        a = i
+                        break
+                if a < 0 and (c <= infl or not colour_payable(gs, es.card_colour[card * es.card_stride])):
+                    continue
+                o_cost[no] = c; o_act[no] = a; o_unit[no] = 0
+                o_val[no] = self.card_worth(gs, es, card)
+                no += 1
+        c = es.units.city_aa_cost[colour] if colour >= 0 else 0
+        if c > 0:                                            # 10.10 green: 3 = the deck's top card
+            for k in range(4):
+                card = gs.aa_offer[k] if k < 3 else -1
+                if (k < 3 and card < 0) or (k == 3 and gs.n_aa_deck == 0) or no >= MAX_BUY_OPTS:
+                    continue
+                a = -1
+                for i in range(n):
+                    if kind_of(actions[i]) == A_BUY_CITY_AA and arg_of(actions[i]) == k:
+                        a = i
+                        break
+                o_cost[no] = c; o_act[no] = a; o_unit[no] = 0
+                o_val[no] = self.card_worth(gs, es, card)
+                no += 1
+        hp = heal_price(es, site) if wounds > 0 else -1
+        hact = find_kind(actions, n, A_BUY_HEALING)
+        for i in range(-1, no):
+            for j in range(i + 1 if i >= 0 else no, no + 1):   # i = -1: no item; j = no: no second
+                total = (o_cost[i] if i >= 0 else 0) + (o_cost[j] if j < no else 0)
+                if total > budget or (i >= 0 and j < no and o_unit[i] + o_unit[j] > free_slots):
+                    continue
+                v = (o_val[i] if i >= 0 else 0) + (o_val[j] if j < no else 0)
+                pts = 0
+                if hp > 0:
+                    pts = <int>((budget - total) / hp)
+                    if pts > wounds:
+                        pts = wounds
+                    v += pts * self.heal_w(es)
+                    total += pts * hp
+                if total > infl:                             # the cards to play for it
+                    got = infl
+                    m = 0
+                    while got < total and m < nh:
+                        got += hinf[m]
+                        m += 1
+                    v -= self.p.buy_card_cost * m
+                if v > bv:
+                    bv = v; bi = i; bj = j if j < no else -1; bh = pts
+        if bi >= 0 and bj >= 0 and o_act[bj] >= 0 and (o_act[bi] < 0 or o_val[bj] > o_val[bi]):
+            return o_act[bj]
+        if bi >= 0 and o_act[bi] >= 0:
+            return o_act[bi]
+        if bi >= 0 or bj >= 0:
+            need_more[0] = 1
+            return -1
+        if bh > 0:
+            if hact >= 0:
+                return hact
+            need_more[0] = 1
+        return -1
 
     cdef double city_assault_score(self, Engine eng, int h, int d, int mp, double pot, Foe* foes,
                                    int* excluded) noexcept nogil:

@@ -171,14 +171,55 @@ def test_20_2_solo_conquest_heals_wounds_before_recruiting(game):
     # six Influence (Promise powered 4 + Threaten 2): two Healing points at the village (3
     # each, 10.5) or Peasants (4).  In Solo Conquest a Wound card owned costs 2 points at the
     # end (20.2 Greatest Beating, 20.5.1) and clogs the hand, so the Wounds go first; with the
-    # conquest multipliers at 1 the policy recruits as in First Reconnaissance
+    # conquest multipliers at 1 (and the old purchases, buy_value / buy_plan 0) the policy
+    # recruits as in First Reconnaissance
     hand = ["wound", "wound", "promise", "threaten", "wound"]
     d, _ = play_turn(at_village(game, hand), get_policy("heuristic"))
     p = d["players"][0]
     assert p["units"] == [] and p["hand"].count("wound") == 1
-    d, _ = play_turn(at_village(game, hand), parse_policy_spec("heuristic:conquest_heal=1,conquest_recruit=1"))
+    d, _ = play_turn(at_village(game, hand), parse_policy_spec(
+        "heuristic:conquest_heal=1,conquest_recruit=1,buy_value=0,buy_plan=0"))
     p = d["players"][0]
     assert [u["unit"] for u in p["units"]] == ["peasants"] and p["hand"].count("wound") == 3
+
+
+# -- purchases: valued by strength and planned on the turn's Influence (buy_value / buy_plan) -
+
+def _recruits_at_village(game, spec, offer):
+    st = at_village(game, ["promise", "threaten", "march", "rage", "stamina"])
+    d = st.to_dict(format=1)
+    d["unit_offer"] = [{"unit": u} for u in offer]
+    d, _ = play_turn(game.state_from_dict(d), parse_policy_spec(spec))
+    return [u["unit"] for u in d["players"][0]["units"]]
+
+
+def test_10_6_plays_influence_for_the_stronger_unit_instead_of_the_cheap_one(game):
+    # 10.6.1: Herbalists (level 1, 3 Influence; Heal 2, no Attack or Block) and Utem
+    # Crossbowmen (level 2, 6; Attack or Block 3, Ranged Attack 2), both with the village
+    # icon; Tovak at level 1 has one Command token (7.2.1).  Powered Promise (Influence 4)
+    # and Threaten (2) make 6 (Reputation 0: no modifier, 10.2.3).  The old choice recruits
+    # Herbalists as soon as Promise is played; the plan plays Threaten too for the Crossbowmen.
+    offer = ["herbalists", "utem_crossbowmen"]
+    assert _recruits_at_village(game, "heuristic:buy_value=0,buy_plan=0", offer) == ["herbalists"]
+    assert _recruits_at_village(game, "heuristic", offer) == ["utem_crossbowmen"]
+
+
+def test_7_1_units_of_one_level_are_ranked_by_strength_in_solo_conquest(game):
+    # Illusionists and Red Cape Monks: both level 2 (7.1).  By level they are worth the same;
+    # by strength the Monks' Attack / Block 3 (Fire 4) and Armor 4 beat the Illusionists'
+    # Influence 4 and Armor 2 (physical resistance, 11.9).  First Reconnaissance keeps the
+    # level (the purchases there are as before).
+    ids = list(game.tables.unit_ids)
+    st = at_village(game, ["march"])
+    for spec, differ in (("heuristic", True), ("heuristic:buy_value=0", False)):
+        pol = parse_policy_spec(spec)
+        w = [pol._core.buy_worth(st.engine, unit=ids.index(u)) for u in ("illusionists", "red_cape_monks")]
+        assert (w[1] > w[0]) if differ else (w[1] == w[0]), (spec, w)
+    fr = Game("first-reconnaissance", "tovak")
+    st = fr.new_state(SEED, 0)
+    pol = parse_policy_spec("heuristic")
+    assert pol._core.buy_worth(st.engine, unit=ids.index("illusionists")) == \
+        pol._core.buy_worth(st.engine, unit=ids.index("red_cape_monks"))
 
 
 # -- First Reconnaissance is unchanged -------------------------------------------------------
@@ -190,7 +231,7 @@ def test_17_3_1_conquest_parameters_do_not_touch_first_reconnaissance():
     a, _, _ = _play_state(config, 11, 0, parse_policy_spec("heuristic"))
     b, _, _ = _play_state(config, 11, 0, parse_policy_spec(
         "heuristic:city_weight=50,siege_weight=50,siege_round=1,city_explore=9,conquest_heal=5,conquest_recruit=5,"
-        "approach_weight=7"))
+        "approach_weight=7,buy_value=0,buy_plan=0,buy_card_cost=3"))
     assert a.to_dict() == b.to_dict()
     # ... while in Solo Conquest they do
     config = GameConfig("solo-conquest", "goldyx")

@@ -204,6 +204,18 @@ class HeuristicPolicy(_CPolicy):
         Multiplier on the worth of a skill's Attack in that choice; 0 (the default) values
         Attack skills at nothing: with one the planner takes more fights, whose Wounds cost
         more than their Fame at the end (-2 each, 20.2; measured in docs/policies.md).
+    buy_value : float
+        Solo Conquest only, interaction (10.5-10.7): a Unit is worth ``recruit_weight`` x
+        ((1 - b) x level + b x strength / 2.5) + 0.5 (strength: best ability, Armor,
+        resistances) and an AA / Spell ``learn_weight`` x (1 + b x 0.25 x its strength's
+        relative excess, clipped); 0 is the level (docs/policies.md, "purchases").
+    buy_plan : float
+        Solo Conquest only: 1 plans the purchases on the Influence the turn can raise (up to
+        two items and Healing; the planned item worth most is bought, and Influence cards are
+        played for it first rather than buying something cheaper at once); 0 is the old
+        timing (the best item affordable now).
+    buy_card_cost : float
+        Solo Conquest only: worth given up per card played for a planned purchase.
     stream : int, default 0
         Policy stream (unused: the policy is deterministic).
     """
@@ -251,6 +263,13 @@ class HeuristicPolicy(_CPolicy):
             for k, v in _heuristic.PRESETS[cls.preset].items()]
 
 
+#: Help line of the interaction parameter (docs/policies.md, "Purchases").
+_INTERACT_HELP = {
+    "buy_value": "Solo Conquest: Units / AAs / Spells bought valued by strength (0: by level, the old worth)",
+    "buy_plan": "Solo Conquest: purchases planned on the turn's Influence (0: the best affordable now)",
+    "buy_card_cost": "Solo Conquest: worth given up per card played for a planned purchase",
+}
+
 #: Help lines of the Solo Conquest parameters (docs/policies.md, "The heuristic in Solo Conquest").
 _CONQUEST_HELP = {
     "city_weight": "Solo Conquest: worth of a city defender defeated besides its Fame (11.12.2, 20.5.2)",
@@ -262,7 +281,7 @@ _CONQUEST_HELP = {
     "approach_weight": "Solo Conquest: x worth of the site walked towards on a turn with no goal in reach (0: idle)",
 }
 #: Help lines of the parameters that have one (``mksim policies show heuristic``).
-_PARAM_HELP = dict(_CONQUEST_HELP, skill_choice="level-up skill (13.6.4): 1 the one worth most to the policy, "
+_PARAM_HELP = dict(_CONQUEST_HELP, **_INTERACT_HELP, skill_choice="level-up skill (13.6.4): 1 the one worth most to the policy, "
                    "0 the first offered",
                    skill_attack="x worth of a skill's Attack in the level-up choice (0: Attack skills worth nothing)")
 
