@@ -10,10 +10,16 @@ that differs is named.
     python tests/benchmarks/game_records.py --compare records.json    # after it: exit 1 on a difference
 
 Not a test (about 16 s at -O3, 30 s at -O0): the restructuring issue runs it before and after.
-``tests/benchmarks/records/solo-9eafa2f.json`` holds the records of 9eafa2f (100 games per
+``tests/benchmarks/records/solo-d00ed83.json`` holds the records of d00ed83 (100 games per
 configuration): ``--compare`` it after any change that must not change play; -O0 and -O3
 builds give identical records.  Against the older files, each difference has a named cause:
-``solo-1323b13.json`` (1323b13) differs from it in exactly 583 games, all in the ten Solo
+``solo-9eafa2f.json`` (9eafa2f) differs from it in exactly 1,608 games, all in the 20 heuristic
+configurations: issue 9's level-up skill choice (``skill_choice``; First Reconnaissance 58-76
+of 100 each) and, in Solo Conquest only, the purchases valued and planned (``buy_value`` /
+``buy_plan``; 90-97 of 100 each with both); on their branches ``skill_choice=0``, and
+``buy_value=0,buy_plan=0``, each played the 9eafa2f heuristic games again.  Every random and eager record, and every record of the
+terrain-family, third-move modifier, legal-list and Mind Steal merges, is identical.
+``solo-1323b13.json`` (1323b13) differs from 9eafa2f in exactly 583 games, all in the ten Solo
 Conquest heuristic configurations (52-71 of 100 each: issue 9's ``approach_weight``, a turn with
 no goal in reach walks towards a site the hand could take); every First Reconnaissance, random
 and eager record and every record of the session's modifier, legality and interactive-skill
