@@ -586,7 +586,7 @@ class _Loader:
         self.N = _names(self.core)
         self.base = self.core.raw_dict()
         self.patch: dict = {}
-        self.legacy_mods: list = []    # (path, kind name, value, arg): fields that became turn.mods
+        self.legacy_mods: list = []    # (path, kind name, value, arg, scope name): fields that became turn.mods
         self.legacy_prayer: dict = {}  # prayer_delta / prayer_floor -> (value, path)
         self.legacy_fields: dict = {}  # the third move's old fields -> (value, path)
         self.allocations: list = []    # (enemy index, path, callback(token)) for tokens given by enemy id
@@ -815,15 +815,15 @@ class _Loader:
             bits = _bits_in(x, spec, kp, self.N) if isinstance(x, (list, tuple)) else _int(x, kp, 0, 255)
             if bits >> len(_fx.TERRAINS):
                 raise FixtureError(f"{kp}: {bits} sets a bit past the {len(_fx.TERRAINS)} terrains")
-            return [(kp, kind, 1, t + 1) for t in range(len(_fx.TERRAINS)) if bits >> t & 1]
+            return [(kp, kind, 1, t + 1, "turn") for t in range(len(_fx.TERRAINS)) if bits >> t & 1]
         return self._per_terrain(kp, kind, [v or None for v in values])
 
     @staticmethod
     def _per_terrain(kp: str, kind: str, values: list) -> list:
         """One entry per terrain with a value (None = none), or one for all (arg 0)."""
         if values[0] is not None and all(v == values[0] for v in values):
-            return [(kp, kind, values[0], 0)]
-        return [(kp, kind, v, t + 1) for t, v in enumerate(values) if v is not None]
+            return [(kp, kind, values[0], 0, "turn")]
+        return [(kp, kind, v, t + 1, "turn") for t, v in enumerate(values) if v is not None]
 
     def merge_legacy_mods(self) -> None:
         """Append the modifiers of legacy_turn_mods to turn.mods (after the live ones the
@@ -832,7 +832,7 @@ class _Loader:
         when both are 0)."""
         if any(v for v, _ in self.legacy_prayer.values()):
             d, f = self.legacy_prayer.get("prayer_delta", (0, "")), self.legacy_prayer.get("prayer_floor", (0, ""))
-            self.legacy_mods.append((d[1] or f[1], "weather_own", d[0], f[0]))
+            self.legacy_mods.append((d[1] or f[1], "weather_own", d[0], f[0], "turn"))
         self.legacy_mods += _third_move_mods(self.legacy_fields)
         if not self.legacy_mods:
             return
@@ -846,9 +846,7 @@ class _Loader:
         n = turn.get("n_mods", base["n_mods"])
         # owned by the player whose turn it is (a question may be put to another seat)
         owner = self.patch.get("turn_player", self.base["turn_player"])
-        for entry in self.legacy_mods:
-            kp, kind, value, arg = entry[:4]
-            scope = entry[4] if len(entry) > 4 else "turn"
+        for kp, kind, value, arg, scope in self.legacy_mods:
             if not isinstance(n, int) or n >= MAX_MODS:
                 raise FixtureError(f"{kp}: the modifier array turn.mods is full ({MAX_MODS} entries)")
             mods[n] = {"kind": MOD_KINDS.index(kind), "scope": MOD_SCOPES.index(scope), "value": value,
