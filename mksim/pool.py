@@ -14,7 +14,8 @@ import functools
 import os
 from typing import Optional
 
-__all__ = ["cpus_available", "loky_parallel_kwargs", "start_loky_workers", "kill_loky_workers"]
+__all__ = ["cpus_available", "loky_parallel_kwargs", "start_loky_workers", "kill_loky_workers",
+           "early_run_jobs", "prestart_run_workers", "live_loky_workers"]
 
 _PARENT = None
 
@@ -78,6 +79,8 @@ def start_loky_workers(jobs: int) -> None:
     (:func:`loky_parallel_kwargs`) reuses them.  Best effort: if anything fails here the run
     starts its workers itself."""
     import warnings
+    if live_loky_workers() == jobs:
+        return                   # already started (by prestart_run_workers)
     try:
         from joblib import Parallel
         from joblib.externals.loky import reusable_executor
@@ -89,6 +92,77 @@ def start_loky_workers(jobs: int) -> None:
             reusable_executor._executor.submit(_noop)        # loky spawns at the first task
     except Exception:   # noqa: BLE001 - an optimisation only
         pass
+
+
+def live_loky_workers() -> int:
+    """The worker processes of loky's reusable executor in this process (0: none, or it was
+    shut down)."""
+    import sys
+    if "joblib.externals.loky.reusable_executor" not in sys.modules:
+        return 0                 # never started (and joblib not imported)
+    from joblib.externals.loky import reusable_executor
+    ex = reusable_executor._executor
+    flags = getattr(ex, "_flags", None)
+    if ex is None or getattr(flags, "shutdown", False) or getattr(flags, "broken", None):
+        return 0
+    return len(getattr(ex, "_processes", ()) or ())
+
+
+def _option(args: list, name: str):
+    """The value of option ``name`` in ``args`` (``--name V`` or ``--name=V``; the last one
+    given, as click takes it), None when absent; ``...`` when it has no value."""
+    value = None
+    for i, a in enumerate(args):
+        if a == name:
+            value = args[i + 1] if i + 1 < len(args) else ...
+        elif a.startswith(name + "="):
+            value = a[len(name) + 1:]
+    return value
+
+
+def early_run_jobs(args: list) -> int:
+    """How many loky workers a ``mksim run`` with the command-line arguments ``args`` (after
+    the program name) will use, read before the command line is parsed - or 0 when that is
+    not certain or the run may need none: not ``run``, ``--help``, ``--resume``, another
+    backend, ``--jobs`` not a plain number, one job, or an output folder that already holds a
+    run (resumed or refused; ``run_cmd`` decides those after parsing).  A 0 only means the
+    workers start later, in ``run_cmd``, as they did before; a wrong guess is stopped by the
+    caller (:func:`prestart_run_workers`' ``finally``), never played on."""
+    if not args or args[0] != "run":
+        return 0
+    rest = args[1:]
+    if "--" in rest or any(a in ("--help", "--resume") for a in rest):
+        return 0
+    backend = _option(rest, "--backend")
+    if backend not in (None, "loky"):
+        return 0
+    jobs, available = _option(rest, "--jobs"), cpus_available()
+    if jobs is ...:
+        return 0
+    if jobs is not None:
+        if not jobs.isdigit():
+            return 0
+        jobs = int(jobs)
+    n = min(jobs if jobs is not None else available, available)
+    out = _option(rest, "--out")
+    if out is ...:
+        return 0
+    if out is not None and os.path.exists(os.path.join(out, "games.parquet")):
+        return 0
+    return n if n > 1 else 0
+
+
+def prestart_run_workers(args: list) -> int:
+    """Start the loky workers of a ``mksim run`` as the process starts, before typer, the
+    command line's checks, the engine and the content are imported (``mksim.__main__`` and
+    the console script call it first): for about 0.4 s one core would otherwise idle while
+    the parent alone imports.  ``run_cmd`` finds them started (:func:`live_loky_workers`) and reuses
+    them; whatever else the command turns out to do, the caller stops them at its end
+    (:func:`kill_loky_workers`).  Returns the number started (0: none)."""
+    n = early_run_jobs(args)
+    if n:
+        start_loky_workers(n)
+    return live_loky_workers()
 
 
 def _start_trackers_quietly() -> None:

@@ -14,9 +14,16 @@ One command measures the three figures of docs/experiments.md "Speed and memory"
    ``--jobs 2``: resident memory sampled every 0.1 s with psutil, and ``ru_maxrss`` as the
    run records it in its manifest (``sessions[-1].peak_rss_mb``).  Target < 200 MB each.
 
+Every spawned command reads mksim's bytecode from ``__pycache__`` (``--bytecode cached``, the
+default: the script compiles the sources first, as ``pip install`` does for an installed
+package), or compiles its sources anew in every process (``--bytecode none``: what a checkout
+pays under ``PYTHONDONTWRITEBYTECODE=1``, ~0.1-0.3 s of CPU per process).
+
 The configurations of a figure alternate (bench, run, bench, run, ...; jobs 1, jobs 2, ...)
 so that a change of load hits both; each figure is the median of ``--repeats`` pairs, with
-the range and n, and the 1-minute load average around the runs.  CPU times come from
+the range, n and a distribution-free 95% interval of the median (order statistics of the
+binomial, ``scipy.stats.binom``; it needs n >= 6; a bar counts as met only when the
+interval's lower end reaches it), and the 1-minute load average around the runs.  CPU times come from
 ``os.wait4`` (the process and the workers it waited for).
 
     python tests/benchmarks/run_speed.py                 # 100,000 / 20,000 / 1,000,000 games, n = 5
@@ -95,9 +102,49 @@ def run(games: int, jobs: int, policy: str, out: Path, sample: bool = False) -> 
     return r
 
 
+def median_ci(xs, level: float = 0.95):
+    """A distribution-free interval for the median of ``xs``: the order statistics
+    ``x(k) .. x(n+1-k)`` with the largest k whose coverage, from the Binomial(n, 1/2) law of
+    the number of values below the median, is at least ``level``; None when n is too small
+    (n < 6 at 95%)."""
+    from scipy.stats import binom
+    xs, n = sorted(xs), len(xs)
+    best = None
+    for k in range(1, n // 2 + 1):
+        if 1 - 2 * binom.cdf(k - 1, n, 0.5) >= level:
+            best = (xs[k - 1], xs[n - k])
+    return best
+
+
 def _fig(xs, digits=2) -> str:
+    ci = median_ci(xs)
+    interval = (f"; 95% interval of the median [{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]" if ci
+                else "; n too small for a 95% interval of the median")
     return (f"median {statistics.median(xs):.{digits}f} [{min(xs):.{digits}f} .. {max(xs):.{digits}f}], "
-            f"n = {len(xs)}")
+            f"n = {len(xs)}{interval}")
+
+
+def _verdict(xs, target: float) -> str:
+    ci = median_ci(xs)
+    if ci is None:
+        return "not settled (n < 6)"
+    if ci[0] >= target:
+        return "met (the interval lies above the target)"
+    if ci[1] < target:
+        return "missed (the interval lies below the target)"
+    return "not settled (the interval contains the target)"
+
+
+def _bytecode(mode: str) -> None:
+    """Prepare mksim's bytecode for the spawned commands (module docstring)."""
+    pkg = ROOT / "mksim"
+    if mode == "cached":
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(pkg)], check=True,
+                       stdout=subprocess.DEVNULL)
+    else:
+        for d in pkg.rglob("__pycache__"):
+            shutil.rmtree(d, ignore_errors=True)
+        os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
 
 
 def main() -> None:
@@ -108,10 +155,14 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--policy", default="heuristic", help="policy of figure 2")
     ap.add_argument("--only", default="123", help="figures to measure, e.g. 12")
+    ap.add_argument("--bytecode", choices=("cached", "none"), default="cached",
+                    help="mksim's bytecode: compiled first (as installed) or compiled in every process")
     args = ap.parse_args()
+    _bytecode(args.bytecode)
     tmp = Path(tempfile.mkdtemp(prefix="mksim-run-speed-"))
     bars = []                    # the issue's two ratios, repeated at the end
-    print(f"machine: {os.cpu_count()} CPUs, load average at start {os.getloadavg()[0]:.1f}", flush=True)
+    print(f"machine: {os.cpu_count()} CPUs, load average at start {os.getloadavg()[0]:.1f}; "
+          f"bytecode {args.bytecode}", flush=True)
     try:
         if "1" in args.only:
             b, r = [], []
@@ -122,7 +173,8 @@ def main() -> None:
             for i, (x, y, q) in enumerate(zip(r, b, ratio)):
                 print(f"   pair {i + 1}: bench {y['rate']:.0f} games/s, run --jobs 2 {x['rate']:.0f} games/s "
                       f"({args.games} games in {x['wall']:.2f} s): {q:.3f}", flush=True)
-            bars.append(f"overhead bar (target >= 0.70): run --jobs 2 / (2 x bench) = {_fig(ratio)}; inputs: "
+            bars.append(f"overhead bar (target >= 0.70): run --jobs 2 / (2 x bench) = {_fig(ratio)}: "
+                        f"{_verdict(ratio, 0.70)}; inputs: "
                         f"run {_fig([x['rate'] for x in r], 0)} games/s, bench {_fig([x['rate'] for x in b], 0)} "
                         f"games/s ({args.games} random games)")
             cpu = [x["cpu"] / y["cpu"] for x, y in zip(r, b)]
@@ -140,7 +192,8 @@ def main() -> None:
             for i, (x, y, q) in enumerate(zip(one, two, eff)):
                 print(f"   pair {i + 1}: --jobs 1 {x['rate']:.0f} games/s ({x['wall']:.2f} s), --jobs 2 "
                       f"{y['rate']:.0f} games/s ({y['wall']:.2f} s): {q:.3f}", flush=True)
-            bars.append(f"efficiency bar (target >= 0.90): --jobs 2 / (2 x --jobs 1) = {_fig(eff)}; inputs: "
+            bars.append(f"efficiency bar (target >= 0.90): --jobs 2 / (2 x --jobs 1) = {_fig(eff)}: "
+                        f"{_verdict(eff, 0.90)}; inputs: "
                         f"--jobs 2 {_fig([x['rate'] for x in two], 0)} games/s, --jobs 1 "
                         f"{_fig([x['rate'] for x in one], 0)} games/s ({args.eff_games} {args.policy} games)")
             print(f"2. parallel efficiency, {args.eff_games} {args.policy} games: --jobs 1 "
