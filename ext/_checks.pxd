@@ -8,7 +8,7 @@ cdef int count_deeds(const GameState* gs, int wound) noexcept nogil   # card con
 cdef int player_deed_balance(const GameState* gs, int p, int wound) noexcept nogil   # per player
 
 cdef enum:
-    V_CONSERVATION = 15        # play_checked: count_deeds differs from the game's start (6.1)
-    V_TWO_ACTIONS = 16         # play_checked: a second action (site, interaction) in one turn (4.4.5)
-    V_PLAYER_CONSERVATION = 17 # play_checked: a card of a player not deciding appeared or vanished (6.1, 6.4)
-    CHECK_CODES = 18           # the N_CHECKS state checks of _checks.pyx + the three above
+    V_CONSERVATION = 16        # play_checked: count_deeds differs from the game's start (6.1)
+    V_TWO_ACTIONS = 17         # play_checked: a second action (site, interaction) in one turn (4.4.5)
+    V_PLAYER_CONSERVATION = 18 # play_checked: a card of a player not deciding appeared or vanished (6.1, 6.4)
+    CHECK_CODES = 19           # the N_CHECKS state checks of _checks.pyx + the three above

@@ -9,8 +9,9 @@ and ``mksim._policies.play_checked`` checks it after every action (code ``V_CONS
 """
 from mksim._types cimport (
     GameState, Player, MAX_DECK_CARDS, MAX_HAND_CARDS, MAX_DISCARD_CARDS, MAX_PLAY_CARDS, MAX_DUMMY_CARDS, MAX_UNITS, MAX_COMBAT_ENEMIES, MAX_DICE,
-    NUM_COLOURS, MAX_PLAYERS, MAX_HEXES, MAX_OFFER, MAX_DECK,
+    NUM_COLOURS, MAX_PLAYERS, MAX_HEXES, MAX_OFFER, MAX_DECK, MAX_MODS, NUM_MOD_KINDS,
 )
+from mksim._modifiers cimport mod_live_of
 from libc.stdint cimport int16_t
 from mksim._state cimport GameCore
 
@@ -31,7 +32,12 @@ cdef enum:
     V_COMBAT = 12              # 11: enemy slots within bounds, pools never negative
     V_POSITION = 13            # 9.3: the hero stands on a hex of the map or off it (-1)
     V_UNIT_READY = 14          # 7.2.2: a unit is Ready or Spent (0/1)
-    N_CHECKS = 15
+    V_MOD_LIVE = 15            # issue 12: TurnState.mod_live is exactly the kinds of the live modifiers
+    N_CHECKS = 16
+
+# Compile-time check: TurnState.mod_live (uint64_t) has one bit per modifier kind, so a kind
+# appended past 63 makes this array's size negative and the C compiler stops the build.
+cdef char _mod_kinds_fit_mod_live[65 - NUM_MOD_KINDS]
 
 CHECKS = (
     "crystals outside 0..3 (5.1.3)", "negative Fame", "reputation off the track (10.3)",
@@ -41,6 +47,7 @@ CHECKS = (
     "negative mana tokens (5.1.2)", "negative dummy crystals (18.4.4)",
     "Source dice count or colour wrong (5.5.1; dice kept by Mana Steal / Mana Claim count)", "combat slots or pools out of range (11)",
     "hero position off the map (9.3)", "unit neither Ready nor Spent (7.2.2)",
+    "the live-kinds mask turn.mod_live differs from the kinds of turn.mods[:n_mods] (issue 12)",
 )
 
 #: Code of a failed card conservation (play_checked; not one of the N_CHECKS state checks).
@@ -126,6 +133,8 @@ cdef int count_violations(const GameState* gs, int* codes, int max_codes) noexce
         for e in range(4):
             if gs.combat.block[e] < 0:
                 n = note(codes, n, max_codes, V_COMBAT)
+    if gs.turn.n_mods < 0 or gs.turn.n_mods > MAX_MODS or gs.turn.mod_live != mod_live_of(&gs.turn):
+        n = note(codes, n, max_codes, V_MOD_LIVE)
     return n
 
 
@@ -211,4 +220,4 @@ def violations(GameCore core):
 
 def n_checks():
     """How many invariants :func:`violations` checks."""
-    return N_CHECKS
+    return N_CHECKS if sizeof(_mod_kinds_fit_mod_live) else 0     # (the array must be compiled)

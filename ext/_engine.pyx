@@ -19,6 +19,9 @@ from mksim._modifiers cimport (mod_sum_others, mod_find_others, mod_find_owned, 
     EV_BLOCK_COMMITTED, EV_ATTACK_COMMITTED, EV_DAMAGE_ASSIGNED, EV_COMBAT_END, EV_ROUND_END, NUM_EVENTS)
 from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
 from mksim._types cimport MK_TERRAIN_DELTA, MK_TERRAIN_FLOOR  # terrain costs (9.6.2)
+from mksim._types cimport (MK_ICON_BLOCK, MK_SWIFT_STRIP, MK_SWIFT_BLOCK, MK_BLOCK_ARMOR, MK_BLOCK_ARMOR_EXCESS,
+    MK_WINGS, MK_POSSESS_ATTACK, MK_POSSESSED, MS_BLOCK)  # the Block pool's, Wings of Night, Possess (issue 12)
+from mksim._modifiers cimport mod_live_sync, mod_live_of
 from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._types cimport MK_UNIT_GLORY, MK_OTHER_UNITS_ATTACK, MK_SWORD_DOUBLE, MK_BOW_POWERED, MK_LEARNING, MK_CHIVALRY  # third move (issue 12)
 from mksim._types cimport (
@@ -1623,6 +1626,7 @@ cdef void reset_turn(GameState* gs) noexcept nogil:
     if n_keep:
         memcpy(gs.turn.mods, keep, n_keep * sizeof(Modifier))
         gs.turn.n_mods = <int8_t>n_keep
+        mod_live_sync(&gs.turn)
     gs.turn.pending_choice = -1
     gs.turn.resolving_card = -1
     gs.turn.handler_row = -1
@@ -2487,27 +2491,34 @@ def modifier_constants():
             "sizeof_GameState": sizeof(GameState)}
 
 
-def modifier_ops(ops):
+def modifier_ops(ops, live=False):
     """Run the modifier helpers of ext/_modifiers.pxd on a fresh TurnState, for unit tests:
     `ops` is a sequence of ("add", kind, scope, value, arg, source, owner), ("set", kind,
-    scope, value, source, owner), ("remove", kind), ("event", EV_x, arg) (the expiry
-    fire_event does) or ("turn_end",) (reset_turn's).  Returns (results, mods): each op's
-    return value and the live entries as (kind, scope, value, arg, source, owner)."""
+    scope, value, source, owner), ("remove", kind), ("take", kind, n), ("event", EV_x, arg)
+    (the expiry fire_event does) or ("turn_end",) (reset_turn's).  Returns (results, mods):
+    each op's return value and the live entries as (kind, scope, value, arg, source, owner);
+    with `live`, (results, mods, masks): also TurnState.mod_live after each op and the
+    kinds' bits read from the entries then, as pairs (they must be equal)."""
     cdef GameState* gs = <GameState*>calloc(1, sizeof(GameState))
     cdef Modifier keep[MAX_MODS]
     cdef int n_keep, r, i
     if gs == NULL:
         raise MemoryError()
     results = []
+    masks = []
     try:
         for op in ops:
             name = op[0]
+            if name in ("add", "set", "remove", "take") and not 0 < op[1] < NUM_MOD_KINDS:
+                raise ValueError(f"kind: {op[1]} is not a modifier kind (1 .. {NUM_MOD_KINDS - 1})")
             if name == "add":
                 r = mod_add(&gs.turn, op[1], op[2], op[3], op[4], op[5], op[6])
             elif name == "set":
                 r = mod_set(&gs.turn, op[1], op[2], op[3], op[4], op[5])
             elif name == "remove":
                 r = mod_remove_kind(&gs.turn, op[1])
+            elif name == "take":
+                r = mod_take(&gs.turn, op[1], op[2])
             elif name == "event":
                 if not 0 <= op[1] < NUM_EVENTS:
                     raise ValueError(f"event: {op[1]} is not a lifecycle event")
@@ -2519,11 +2530,12 @@ def modifier_ops(ops):
             else:
                 raise ValueError(f"modifier_ops: unknown op {name!r}")
             results.append(r)
+            masks.append((gs.turn.mod_live, mod_live_of(&gs.turn)))
         mods = [(gs.turn.mods[i].kind, gs.turn.mods[i].scope, gs.turn.mods[i].value, gs.turn.mods[i].arg,
                  gs.turn.mods[i].source, gs.turn.mods[i].owner) for i in range(gs.turn.n_mods)]
     finally:
         free(gs)
-    return results, mods
+    return (results, mods, masks) if live else (results, mods)
 
 
 # A test-only log of the events fired (event_log): a subscriber of every event, added once.

@@ -256,15 +256,12 @@ cdef int apply_steady_tempo(GameState* gs, int p) noexcept nogil:
 
 
 cdef int enemy_icons(const GameState* gs, const Statics* st, int slot, int attack_index) noexcept nogil:
-    """Icons on an enemy token for Cold Toughness (LL-2.10.8): its abilities, resistances
-    and the colour of the blocked attack if not physical (Cold Fire is two colours, red and
-    blue: 2); none under Arcane Immunity in the Lost Legion printing (the base printing,
-    icon_block_arcane, counts it as one more ability)."""
+    """Icons on an enemy token for Cold Toughness (LL-2.10.8): its abilities (Arcane Immunity
+    among them: the base printing counts it as one more), resistances and the colour of the
+    blocked attack if not physical (Cold Fire is two colours, red and blue: 2)."""
     cdef int e = gs.combat.enemies[slot].enemy
     cdef uint32_t ab, rs
     cdef int n = 0, el
-    if enemy_ability(gs, st, slot, AB_ARCANE_IMMUNITY) and not gs.turn.icon_block_arcane:
-        return 0
     ab = <uint32_t>st.enemies.data[e * st.enemies.width + st.cols.enemy_abilities]
     rs = <uint32_t>st.enemies.data[e * st.enemies.width + st.cols.enemy_resistances]
     while ab:
@@ -282,21 +279,32 @@ cdef int enemy_icons(const GameState* gs, const Statics* st, int slot, int attac
 
 
 cdef void add_block_extras(GameState* gs, const Statics* st, int slot, int attack_index, int sign) noexcept nogil:
-    """Block points that depend on the enemy blocked: Swift-double points (Shield Bash,
-    LL-2.10.10, 11.6.5) and Cold Toughness's Ice Block per icon (LL-2.10.8)."""
-    cdef int el
-    if enemy_ability(gs, st, slot, AB_SWIFT):
+    """Block points that depend on the enemy blocked, from the Block pool's modifiers
+    (MS_BLOCK): Swift-double points (MK_SWIFT_BLOCK: Shield Bash, LL-2.10.10, 11.6.5), a
+    Swiftness lost (MK_SWIFT_STRIP) and Cold Toughness's Ice Block per icon (MK_ICON_BLOCK,
+    LL-2.10.8: none under Arcane Immunity but for the base printing's entries, arg 2).  A
+    pool with none of them costs one test of the live-kinds mask."""
+    cdef const TurnState* t = &gs.turn
+    cdef int el, per
+    cdef bint strip
+    if t.mod_live & (((<uint64_t>1) << MK_SWIFT_STRIP) | ((<uint64_t>1) << MK_SWIFT_BLOCK)) \
+            and enemy_ability(gs, st, slot, AB_SWIFT):
+        strip = mod_has(t, MK_SWIFT_STRIP)
         for el in range(4):
-            if sign < 0 and gs.turn.swift_strip:
+            if sign < 0 and strip:
                 gs.combat.block[el] = <int16_t>(gs.combat.block[el] // 2)
-            gs.combat.block[el] += sign * gs.turn.swift_block[el]
-            if sign > 0 and gs.turn.swift_strip:
+            gs.combat.block[el] += sign * mod_sum_arg(t, MK_SWIFT_BLOCK, el + 1)
+            if sign > 0 and strip:
                 # base Utem Guardsmen / Altem Guardians: the enemy blocked loses Swiftness
                 # (11.6.5 no longer doubles its attack): every Block point counts twice,
                 # the same test as the undoubled attack (efficient + floor(inefficient / 2))
                 gs.combat.block[el] = <int16_t>(gs.combat.block[el] * 2)
-    if gs.turn.icon_block:
-        gs.combat.block[2] += sign * gs.turn.icon_block * enemy_icons(gs, st, slot, attack_index)  # Ice
+    if mod_has(t, MK_ICON_BLOCK):
+        per = mod_sum_arg(t, MK_ICON_BLOCK, 2)                       # base printing: Arcane Immunity counts
+        if not enemy_ability(gs, st, slot, AB_ARCANE_IMMUNITY):
+            per += mod_sum_arg(t, MK_ICON_BLOCK, 1)                  # Lost Legion printing
+        if per:
+            gs.combat.block[2] += sign * per * enemy_icons(gs, st, slot, attack_index)  # Ice
     if gs.turn.duel_block > 0 and slot == gs.turn.duel_slot - 1:
         gs.combat.block[0] += sign * gs.turn.duel_block            # Dueling (_engine_skills.pxi)
 
@@ -311,38 +319,46 @@ cdef int block_value_now(const GameState* gs, const Statics* st, int slot, int a
     return v
 
 
-cdef void clear_block_fx(GameState* gs) noexcept nogil:
-    """The block's own effects go with its points (11.4.5)."""
-    cdef int el
-    gs.turn.block_armor = 0
-    gs.turn.icon_block = 0
-    gs.turn.icon_block_arcane = 0
-    gs.turn.swift_strip = 0
-    gs.turn.block_armor_excess = 0
-    gs.turn.block_fx_colour = -1
-    for el in range(4):
-        gs.turn.swift_block[el] = 0
+cdef int block_armor_change(const GameState* gs, const Statics* st, int slot, int excess,
+                            bint* acts) noexcept nogil:
+    """The Armor change the Block pool's modifiers give the enemy it blocked: Ice Shield's
+    MK_BLOCK_ARMOR and Shield Bash's MK_BLOCK_ARMOR_EXCESS per point of `excess` Block, each
+    unless the enemy is immune to the colour of the card that gave it (arg - 1; LL-6.7.5,
+    11.4.2).  `acts`: one of them acts."""
+    cdef int i, d = 0
+    cdef const Modifier* m
+    for i in range(gs.turn.n_mods):
+        m = &gs.turn.mods[i]
+        if m.kind == MK_BLOCK_ARMOR and m.value != 0 and enemy_effect_ok(gs, st, slot, m.arg - 1):
+            d += m.value
+            acts[0] = True
+        elif m.kind == MK_BLOCK_ARMOR_EXCESS and excess > 0 and enemy_effect_ok(gs, st, slot, m.arg - 1):
+            d -= excess * m.value
+            acts[0] = True
+    return d
 
 
 cdef int commit_block(GameState* gs, const Statics* st, int slot, int attack_index) noexcept nogil:
     """A_COMMIT_BLOCK with the Advanced Action block effects: Swift-double points join the
     pool against a Swift enemy; once the attack is blocked, Ice Shield's Armor change and
     Shield Bash's Armor -n per point of excess Block (11.6.5 value counted) act on the
-    blocked enemy, unless it is immune to them (LL-6.7.5, 11.4.2); Armor stays >= 1."""
-    cdef int el, excess = 0, res, d
-    cdef bint swift = enemy_ability(gs, st, slot, AB_SWIFT) != 0
-    if gs.turn.block_armor_excess > 0:
+    blocked enemy, unless it is immune to them (LL-6.7.5, 11.4.2); Armor stays >= 1.  The
+    Block pool's modifiers (MS_BLOCK) end with the block, as its points do (11.4.5)."""
+    cdef int excess = 0, res, d
+    cdef bint acts = False
+    if mod_sum(&gs.turn, MK_BLOCK_ARMOR_EXCESS) > 0:
         excess = block_value_now(gs, st, slot, attack_index) - block_needed(gs, st, slot, attack_index)
         if excess < 0:
             excess = 0
     add_block_extras(gs, st, slot, attack_index, 1)
     res = resolve_block(gs, st, slot, attack_index)
-    if res == 1 and (gs.turn.block_armor != 0 or excess > 0) \
-            and enemy_effect_ok(gs, st, slot, gs.turn.block_fx_colour):
-        d = gs.combat.enemies[slot].armor_delta + gs.turn.block_armor - excess * gs.turn.block_armor_excess
-        gs.combat.enemies[slot].armor_delta = <int8_t>(d if d > -100 else -100)
-    if res >= 0:
-        clear_block_fx(gs)
+    if res == 1 and gs.turn.mod_live & (((<uint64_t>1) << MK_BLOCK_ARMOR) | ((<uint64_t>1) << MK_BLOCK_ARMOR_EXCESS)):
+        d = block_armor_change(gs, st, slot, excess, &acts)
+        if acts:
+            d += gs.combat.enemies[slot].armor_delta
+            gs.combat.enemies[slot].armor_delta = <int8_t>(d if d > -100 else -100)
+    if res >= 0 and gs.turn.n_mods:
+        mod_expire(&gs.turn, MS_BLOCK, -2)
     return res
 
 

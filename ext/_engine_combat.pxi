@@ -465,9 +465,9 @@ cdef int apply_combat_action(GameState* gs, const EngineStatics* es, const Stati
             damage_assigned(gs, es, st, p, s)
         return ERR_NONE if res >= 0 else combat_step_failed(gs)
     if kind == A_NEXT_PHASE:
-        clear_block_fx(gs)                                         # 11.4.5: unused Block is lost
-        gs.turn.duel_pool_units = 0                                # ... and the units in it
-        fire_event(gs, es, st, p, EV_PHASE_END, -1)                   # Bow of Starsdawn, Burning Shield
+        gs.turn.duel_pool_units = 0                                # 11.4.5: unused Block is lost, and the units in it
+        fire_event(gs, es, st, p, EV_PHASE_END, -1)                   # Bow of Starsdawn, Burning Shield;
+        # its expiry ends the Block pool's modifiers (MS_BLOCK, 11.4.5)
         artifacts_phase_end(gs)                                        # _engine_artifacts.pxi
         if gs.phase == PH_COMBAT_ATTACK:
             finish_combat(gs, es, st, p)

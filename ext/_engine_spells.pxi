@@ -105,16 +105,16 @@ cdef void set_armor_delta(CombatEnemy* e, int d) noexcept nogil:
 
 cdef int legal_possess(const GameState* gs, const Statics* st, int32_t* out, int n) noexcept nogil:
     """A_POSSESS: in the Attack phase, the possessed Attack may join the pool when another
-    enemy can be targeted (it may be used only against other enemies)."""
-    cdef int s, el, total = 0
-    if gs.phase != PH_COMBAT_ATTACK or gs.turn.possess_slot == 0 or gs.combat.possess_lock != 0:
+    enemy can be targeted (it may be used only against other enemies).  The Attack and the
+    enemy are combat-long modifiers (MK_POSSESS_ATTACK per element, MK_POSSESSED)."""
+    cdef int s, possessed
+    if gs.phase != PH_COMBAT_ATTACK or not mod_has(&gs.turn, MK_POSSESS_ATTACK) or gs.combat.possess_lock != 0:
         return n
-    for el in range(4):
-        total += gs.turn.possess_attack[el]
-    if total <= 0:
+    if mod_sum(&gs.turn, MK_POSSESS_ATTACK) <= 0:
         return n
+    possessed = mod_sum(&gs.turn, MK_POSSESSED)
     for s in range(gs.combat.n_enemies):
-        if s + 1 != gs.turn.possess_slot and is_targetable(gs, s):
+        if s + 1 != possessed and is_targetable(gs, s):
             if n < MAX_ACTIONS:
                 out[n] = act(A_POSSESS, 0)
                 n += 1
@@ -124,39 +124,45 @@ cdef int legal_possess(const GameState* gs, const Statics* st, int32_t* out, int
 
 cdef int apply_possess(GameState* gs, const Statics* st) noexcept nogil:
     """Possess: add the Attack to the pool; while it is there no attack may target the
-    possessed enemy (Combat.possess_lock, checked by attack_value; cleared with the pool)."""
-    cdef int32_t buf[1]
+    possessed enemy (Combat.possess_lock, checked by attack_value; cleared with the pool).
+    The Attack is used up (its modifiers go); the possessed enemy's stays for the combat."""
     cdef int el
     for el in range(4):
-        gs.combat.attack[<int>MELEE][el] += gs.turn.possess_attack[el]
-        gs.turn.possess_attack[el] = 0
-    gs.combat.possess_lock = gs.turn.possess_slot
+        gs.combat.attack[<int>MELEE][el] += mod_sum_arg(&gs.turn, MK_POSSESS_ATTACK, el + 1)
+    mod_remove_kind(&gs.turn, MK_POSSESS_ATTACK)
+    gs.combat.possess_lock = <int8_t>mod_sum(&gs.turn, MK_POSSESSED)
     return ERR_NONE
 
 
 cdef inline int wings_cost(const GameState* gs) noexcept nogil:
-    """Move for Wings of Night's next target (the first is free)."""
-    if gs.turn.wings_targets == 0:
-        return 0
-    return gs.turn.wings_first + gs.turn.wings_step * (gs.turn.wings_targets - 1)
+    """Move for Wings of Night's next target: its modifier's value (MK_WINGS, combat-long,
+    made with the first target, which is free); -1 = Wings of Night not played this combat."""
+    cdef int i = mod_find(&gs.turn, MK_WINGS)
+    return gs.turn.mods[i].value if i >= 0 else -1
 
 
 cdef uint64_t wings_options(const GameState* gs, const Statics* st) noexcept nogil:
     """Enemies Wings of Night can still target now, its cost paid."""
-    if gs.turn.wings_targets == 0 or gs.turn.move_points < wings_cost(gs):
+    cdef int cost = wings_cost(gs)
+    if cost < 0 or gs.turn.move_points < cost:
         return 0
     return no_attack_targets(gs, st, WHITE)
 
 
 cdef void wings_take(GameState* gs, int slot) noexcept nogil:
-    gs.turn.move_points -= <int16_t>wings_cost(gs)
+    """One more Wings of Night target, paid: the next one costs the step more (the
+    modifier's arg)."""
+    cdef int i = mod_find(&gs.turn, MK_WINGS)
+    if i < 0:
+        return
+    gs.turn.move_points -= gs.turn.mods[i].value
+    gs.turn.mods[i].value = <int8_t>(gs.turn.mods[i].value + gs.turn.mods[i].arg)
     gs.combat.enemies[slot].flags |= CE_NO_ATTACK                # LL-6.1.4
-    gs.turn.wings_targets += 1
 
 
 cdef bint wings_move_usable(const GameState* gs, const Statics* st) noexcept nogil:
     """Move has a use in this combat: more Wings of Night targets (before the Attack phase)."""
-    return gs.combat.active != 0 and gs.turn.wings_targets > 0 and gs.phase != PH_COMBAT_ATTACK \
+    return gs.combat.active != 0 and mod_has(&gs.turn, MK_WINGS) and gs.phase != PH_COMBAT_ATTACK \
         and no_attack_targets(gs, st, WHITE) != 0
 
 

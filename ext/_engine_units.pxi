@@ -943,7 +943,7 @@ cdef class UnitsTester:
         cdef GameState* gs = &self.eng.core.gs
         return {"influence": gs.turn.influence, "healing": gs.turn.healing,
                 "action_taken": bool(gs.turn.action_taken), "phase": gs.phase,
-                "icon_block": gs.turn.icon_block}
+                "icon_block": mod_sum(&gs.turn, MK_ICON_BLOCK)}      # Cold Toughness's modifier (LL-2.10.8)
 
 
 cdef enum:

@@ -25,6 +25,7 @@ from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE
 from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._engine cimport give_mod, give_mod_arg, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
 from mksim._engine cimport MOD_MIN
+from mksim._types cimport MK_SWIFT_STRIP, MK_SWIFT_BLOCK, MK_BLOCK_ARMOR, MK_BLOCK_ARMOR_EXCESS, MS_BLOCK  # the Block pool's modifiers (issue 12)
 from mksim._types cimport MK_TERRAIN_SET, MK_TERRAIN_OPEN, MK_TERRAIN_SAFE  # 9.6.1, 9.6.3, 9.7.1
 from mksim._types cimport MK_UNIT_GLORY, MK_OTHER_UNITS_ATTACK, MK_SWORD_DOUBLE, MK_BOW_POWERED, MK_LEARNING, MK_CHIVALRY  # third move (issue 12)
 from mksim._types cimport *
@@ -330,10 +331,11 @@ cdef int ice_shield_block(GameState* gs, const EngineStatics* es, const Statics*
         int p, int row, int choice) noexcept nogil:
     cdef const int32_t* a = row_args(es, row)
     # Ice Shield powered: Ice Block `block`; the enemy blocked this way gets Armor
-    # `armor` (min 1) - applied by commit_block when the block succeeds.
+    # `armor` (min 1) - applied by commit_block when the block succeeds: a modifier of the
+    # Block pool, arg = the colour of the card + 1 (an effect of its colour, 11.4.2).
     gs.combat.block[<int>ICE] += a[0] + ambush_bonus(gs, 1) + card_bonus(gs)   # 11.6.3, 11.9.3
-    gs.turn.block_armor += a[1]
-    gs.turn.block_fx_colour = <int8_t>resolving_colour(gs, es)
+    if a[1] and not give_mod_arg(gs, p, MK_BLOCK_ARMOR, MS_BLOCK, a[1], resolving_colour(gs, es) + 1, MOD_ADD):
+        return RES_ERROR
     return RES_DONE
 
 
@@ -578,7 +580,8 @@ cdef int block_double_vs_swift(GameState* gs, const EngineStatics* es, const Sta
     # -armor_per_excess per point of excess Block on the blocked enemy (min 1, LL-6.7.5).
     k = a[0] + ambush_bonus(gs, 1) + unit_combat_bonus(gs) + card_bonus(gs)
     gs.combat.block[<int>PHYSICAL] += k
-    gs.turn.swift_block[<int>PHYSICAL] += k
+    if k and not give_mod_arg(gs, p, MK_SWIFT_BLOCK, MS_BLOCK, k, <int>PHYSICAL + 1, MOD_ADD):   # the Block pool's
+        return RES_ERROR
     return RES_DONE
 
 
@@ -587,9 +590,12 @@ cdef int shield_bash(GameState* gs, const EngineStatics* es, const Statics* st,
     # Shield Bash powered: block_double_vs_swift's Block, and Armor -armor_per_excess per
     # point of excess Block on the blocked enemy (min 1, LL-6.7.5; commit_block).
     cdef const int32_t* a = row_args(es, row)
-    block_double_vs_swift(gs, es, st, p, row, choice)
-    gs.turn.block_armor_excess = <int8_t>a[1]
-    gs.turn.block_fx_colour = <int8_t>resolving_colour(gs, es)
+    if block_double_vs_swift(gs, es, st, p, row, choice) != RES_DONE:
+        return RES_ERROR
+    mod_remove_kind(&gs.turn, MK_BLOCK_ARMOR_EXCESS)            # a second one sets it anew
+    if a[1] and not give_mod_arg(gs, p, MK_BLOCK_ARMOR_EXCESS, MS_BLOCK, a[1], resolving_colour(gs, es) + 1,
+                                 MOD_SET):
+        return RES_ERROR
     return RES_DONE
 
 
@@ -1373,7 +1379,8 @@ cdef int block_strip_swift(GameState* gs, const EngineStatics* es, const Statics
     # Swiftness (its attack is not doubled for this block, 11.6.5; add_block_extras).
     # The Lost Legion printing is block_double_vs_swift (LL-2.10.10).
     gs.combat.block[<int>PHYSICAL] += a[0] + ambush_bonus(gs, 1) + unit_combat_bonus(gs) + card_bonus(gs)
-    gs.turn.swift_strip = 1
+    if not give_mod(gs, p, MK_SWIFT_STRIP, MS_BLOCK, 1, MOD_ONCE):   # the Block pool's
+        return RES_ERROR
     return RES_DONE
 
 

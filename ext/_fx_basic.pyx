@@ -18,6 +18,8 @@ from mksim._types cimport (GameState, Player, PH_INTERACT, PH_MOVE, PH_REST, PH_
 from mksim._types cimport MK_IGNORE_WOUNDS, MK_NO_UNIT_DAMAGE, MK_NO_SOURCE_DICE, MK_NO_RECRUIT, MK_MANA_ANYTIME, MK_ENDLESS_MANA, MK_DICE_ANY_BASIC, MK_CRYSTAL_RETURN, MK_SPACE_BENDING, MK_PROTECTION, MK_INFLUENCE_BLOCK, MK_REVEAL_DISTANCE, MK_EXPLORE_RANGE, MK_DRAW_PER_HEAL, MK_CURE, MK_ATTACKS_COLDFIRE, MK_ATTACKS_SIEGE, MK_SWORD_FAME, MK_DODGE_ATTACK  # turn / combat-long kinds (issue 12)
 from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_kind, mod_find_arg, mod_sum_arg, mod_has_arg  # (issue 12)
 from mksim._engine cimport give_mod, give_mod_arg, MOD_SET
+from mksim._engine cimport MOD_ADD
+from mksim._types cimport MK_ICON_BLOCK, MS_BLOCK  # the Block pool's modifiers (issue 12)
 from mksim._state cimport Statics
 from mksim._combat cimport enemy_attack_value
 from mksim._engine cimport (
@@ -383,12 +385,12 @@ cdef int cold_toughness_block(GameState* gs, const EngineStatics* es, const Stat
     # every ability, resistance and elemental attack icon of the enemy it blocks; enemies
     # with Arcane Immunity give no bonus in the Lost Legion printing (LL-2.10.8), and
     # count like any other in the base one (arcane_bonus=1).  The bonus is counted when
-    # the block is committed (commit_block, _engine_advanced.pxi).
+    # the block is committed (commit_block, _engine_advanced.pxi): a modifier of the Block
+    # pool (MK_ICON_BLOCK, MS_BLOCK; arg 2 = the base printing).
     cdef const int32_t* a = row_args(es, row)
     gs.combat.block[<int>ICE] += a[0] + card_bonus(gs)      # Concentration on it
-    gs.turn.icon_block += <int8_t>a[1]
-    if a[2]:
-        gs.turn.icon_block_arcane = 1
+    if a[1] and not give_mod_arg(gs, p, MK_ICON_BLOCK, MS_BLOCK, a[1], 2 if a[2] else 1, MOD_ADD):
+        return RES_ERROR
     return RES_DONE
 
 

@@ -32,6 +32,7 @@ from mksim._modifiers cimport mod_take, mod_find, mod_has, mod_sum, mod_remove_k
 from mksim._engine cimport give_mod, give_mod_arg, subscribe_event, MOD_ONCE, MOD_ADD, MOD_MAX, MOD_SET
 from mksim._types cimport MK_MANA_CURSE
 from mksim._types cimport MK_TERRAIN_CLOSED  # Mist Form (9.2)
+from mksim._types cimport MK_WINGS, MK_POSSESS_ATTACK, MK_POSSESSED  # Wings of Night, Possess: combat-long (issue 12)
 from mksim._types cimport (GameState, Player, Unit, CombatEnemy, MAX_UNITS as MAX_UNITS_, CE_DEFEATED, CE_GONE,
                            CE_NO_ATTACK, RED, BLUE, WHITE, GREEN, GOLD, BLACK, DAY, NIGHT, FOREST, DESERT, MELEE,
                            RANGED, SIEGE, PHYSICAL, FIRE, ICE, MAX_HEXES, MAX_PATH, NUM_TERRAINS, deeds_rng,
@@ -313,16 +314,18 @@ cdef uint64_t chill_late_targets(const GameState* gs, const Statics* st, int arm
     return m
 
 
-cdef void possess_gain(GameState* gs, const Statics* st, int slot) noexcept nogil:
+cdef bint possess_gain(GameState* gs, const Statics* st, int p, int slot) noexcept nogil:
     """Possess: the enemy's Attack, each attack with its element (no abilities), for the
-    Attack phase (LL-6.1: all its attacks)."""
+    Attack phase (LL-6.1: all its attacks): combat-long modifiers, MK_POSSESS_ATTACK per
+    element (arg = element + 1) and MK_POSSESSED (value = the enemy's slot + 1).  False when
+    the modifier array is full (ERR_CAPACITY set)."""
     cdef int i, el, v
     for i in range(enemy_n_attacks(gs, st, slot)):
         el = attack_element(gs, st, slot, i)
         v = enemy_attack_value(gs, st, slot, i)
-        if 0 <= el < 4 and v > 0:
-            gs.turn.possess_attack[el] = <int8_t>(gs.turn.possess_attack[el] + v)
-    gs.turn.possess_slot = <int8_t>(slot + 1)
+        if 0 <= el < 4 and v > 0 and not give_mod_arg(gs, p, MK_POSSESS_ATTACK, MS_COMBAT, v, el + 1, MOD_ADD):
+            return False
+    return give_mod(gs, p, MK_POSSESSED, MS_COMBAT, slot + 1, MOD_SET)
 
 
 cdef inline bint spell_in_offer(const GameState* gs, int card) noexcept nogil:
@@ -1041,7 +1044,8 @@ cdef int possess(GameState* gs, const EngineStatics* es, const Statics* st,
             options |= possess_targets(gs, st)
         return ask(gs, row, 0, ASK_ENEMY, options)
     gs.combat.enemies[choice].flags |= CE_NO_ATTACK          # LL-6.1.4
-    possess_gain(gs, st, choice)
+    if not possess_gain(gs, st, p, choice):
+        return RES_ERROR
     return RES_DONE
 
 
@@ -1163,15 +1167,19 @@ cdef int wings_of_night(GameState* gs, const EngineStatics* es, const Statics* s
     # Wings of Night: target enemy does not attack this combat; each further target costs
     # Move: first_extra_cost, then + step each (1, 2, 3 ...).  Not on Arcane Immunity.
     # ASK_ENEMY, ASK_DONE stops; later in the combat Move played then can buy more
-    # targets (A_WINGS_TARGET).  TurnState.wings_targets = enemies targeted.
+    # targets (A_WINGS_TARGET).  The first target made the combat-long modifier MK_WINGS:
+    # value = the next target's Move, arg = the step (wings_take).
     if choice < 0:
-        gs.turn.wings_targets = 0
-        gs.turn.wings_first = <int8_t>a[0]
-        gs.turn.wings_step = <int8_t>a[1]
+        mod_remove_kind(&gs.turn, MK_WINGS)             # played again: its prices start again
         return ask(gs, row, 0, ASK_ENEMY, no_attack_targets(gs, st, WHITE))
     if choice == ASK_DONE:
         return RES_DONE
-    wings_take(gs, choice)
+    if mod_has(&gs.turn, MK_WINGS):
+        wings_take(gs, choice)
+    else:                                               # the first target: free
+        gs.combat.enemies[choice].flags |= CE_NO_ATTACK          # LL-6.1.4
+        if not give_mod_arg(gs, p, MK_WINGS, MS_COMBAT, a[0], a[1], MOD_SET):
+            return RES_ERROR
     options = wings_options(gs, st)
     if options == 0:
         return RES_DONE
@@ -1372,7 +1380,8 @@ cdef void spells_event(GameState* gs, const EngineStatics* es, const Statics* st
     armed (combat-long) and added when the Attack phase starts (EV_PHASE_START, 11.5);
     Exploding Shield: the enemy blocked is destroyed (not one resisting red, 11.4.2).  Both
     pending halves are phase-long modifiers: unused block points are lost with the Block
-    phase (11.4.5).  The combat's end ends Wings of Night and Possess (this combat)."""
+    phase (11.4.5).  (Wings of Night and Possess are combat-long modifiers: the combat's end
+    ends them, fire_event's expiry.)"""
     cdef int i, v
     if ev == EV_BLOCK_COMMITTED:
         if gs.turn.n_mods == 0:
@@ -1392,13 +1401,8 @@ cdef void spells_event(GameState* gs, const EngineStatics* es, const Statics* st
             if i >= 0:
                 gs.combat.attack[<int>MELEE][<int>FIRE] += gs.turn.mods[i].value
                 mod_remove_at(&gs.turn, i)
-    elif ev == EV_COMBAT_END:
-        gs.turn.wings_targets = 0                                    # Possess, Wings: this combat
-        gs.turn.possess_slot = 0
-        for i in range(4):
-            gs.turn.possess_attack[i] = 0
 
 
-for _ev in (EV_BLOCK_COMMITTED, EV_PHASE_START, EV_COMBAT_END):
+for _ev in (EV_BLOCK_COMMITTED, EV_PHASE_START):
     if subscribe_event(_ev, spells_event) < 0:
         raise RuntimeError(f"_fx_spells: the subscription table of event {_ev} is full")

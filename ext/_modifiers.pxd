@@ -2,8 +2,8 @@
 # (ext/_types.pxd) with add / find / expire helpers, and the lifecycle events that end them.
 # Inline and nogil so the loop, _combat and the handler modules read them with no call
 # through the engine's C API.  Design: docs/engine.md "Events and modifiers".
-from libc.stdint cimport int8_t, int16_t, uint8_t
-from mksim._types cimport TurnState, Modifier, MAX_MODS, ModKind, ModScope, MS_ROUND, \
+from libc.stdint cimport int8_t, int16_t, uint8_t, uint64_t
+from mksim._types cimport TurnState, Modifier, MAX_MODS, ModKind, ModScope, MS_ROUND, MS_BLOCK, \
     MK_WEATHER_OTHERS, MK_MANA_EXPLOIT, MK_HOWL_OTHERS
 
 cdef enum Event:               # lifecycle points the core fires (fire_event, ext/_engine.pyx)
@@ -19,6 +19,12 @@ cdef enum Event:               # lifecycle points the core fires (fire_event, ex
     EV_ROUND_END = 9           # the round ends (2.2)
     NUM_EVENTS = 10
 
+# TurnState.mod_live: bit k set exactly when an entry [0, n_mods) has kind k (NUM_MOD_KINDS <=
+# 64, checked when ext/_checks.pyx compiles).  Every helper below that adds or removes an entry
+# keeps it; code that copies entries in bulk (reset_turn, set_raw) calls mod_live_sync; a
+# memcpy of the whole state (clone, determinize) copies it.  The readers test the kind's bit
+# first, so a lookup of a kind with no live entry costs one test, whatever n_mods is.
+
 # the scope each event ends (-1: it ends none)
 cdef inline int event_scope(int ev) noexcept nogil:
     if ev == EV_CARD_PLAYED:
@@ -32,6 +38,23 @@ cdef inline int event_scope(int ev) noexcept nogil:
     if ev == EV_ROUND_END:
         return 4                                         # MS_ROUND
     return -1
+
+
+cdef inline uint64_t mod_live_of(const TurnState* t) noexcept nogil:
+    """The kinds of the live entries [0, n_mods) as bits, read from the entries (what
+    mod_live must equal: mod_live_sync, the invariant in ext/_checks.pyx)."""
+    cdef int i, k, n = t.n_mods if t.n_mods < MAX_MODS else MAX_MODS
+    cdef uint64_t m = 0
+    for i in range(n):
+        k = t.mods[i].kind
+        if k < 64:
+            m |= (<uint64_t>1) << k
+    return m
+
+
+cdef inline void mod_live_sync(TurnState* t) noexcept nogil:
+    """Recompute mod_live after entries were copied in bulk (reset_turn, set_raw)."""
+    t.mod_live = mod_live_of(t)
 
 
 cdef inline int mod_add(TurnState* t, int kind, int scope, int value, int arg, int source,
@@ -49,12 +72,16 @@ cdef inline int mod_add(TurnState* t, int kind, int scope, int value, int arg, i
     m.source = <int16_t>source
     m.owner = <int8_t>owner
     t.n_mods += 1
+    if <unsigned>kind < 64:
+        t.mod_live |= (<uint64_t>1) << kind
     return t.n_mods - 1
 
 
 cdef inline int mod_find(const TurnState* t, int kind) noexcept nogil:
     """Index of the first live modifier of `kind`, -1 = none."""
     cdef int i
+    if not (t.mod_live >> kind) & 1:
+        return -1
     for i in range(t.n_mods):
         if t.mods[i].kind == kind:
             return i
@@ -62,12 +89,15 @@ cdef inline int mod_find(const TurnState* t, int kind) noexcept nogil:
 
 
 cdef inline bint mod_has(const TurnState* t, int kind) noexcept nogil:
-    return mod_find(t, kind) >= 0
+    """A live modifier of `kind` exists: the kind's mod_live bit."""
+    return (t.mod_live >> kind) & 1
 
 
 cdef inline int mod_sum(const TurnState* t, int kind) noexcept nogil:
     """Sum of the values of the live modifiers of `kind` (0 = none)."""
     cdef int i, v = 0
+    if not (t.mod_live >> kind) & 1:
+        return 0
     for i in range(t.n_mods):
         if t.mods[i].kind == kind:
             v += t.mods[i].value
@@ -77,6 +107,8 @@ cdef inline int mod_sum(const TurnState* t, int kind) noexcept nogil:
 cdef inline int mod_find_arg(const TurnState* t, int kind, int arg) noexcept nogil:
     """Index of the first live modifier of `kind` for `arg` (terrain / element + 1), -1 = none."""
     cdef int i
+    if not (t.mod_live >> kind) & 1:
+        return -1
     for i in range(t.n_mods):
         if t.mods[i].kind == kind and t.mods[i].arg == arg:
             return i
@@ -90,6 +122,8 @@ cdef inline bint mod_has_arg(const TurnState* t, int kind, int arg) noexcept nog
 cdef inline int mod_sum_arg(const TurnState* t, int kind, int arg) noexcept nogil:
     """Sum of the values of the live modifiers of `kind` for `arg`."""
     cdef int i, v = 0
+    if not (t.mod_live >> kind) & 1:
+        return 0
     for i in range(t.n_mods):
         if t.mods[i].kind == kind and t.mods[i].arg == arg:
             v += t.mods[i].value
@@ -97,8 +131,10 @@ cdef inline int mod_sum_arg(const TurnState* t, int kind, int arg) noexcept nogi
 
 
 cdef inline void mod_remove_at(TurnState* t, int i) noexcept nogil:
-    """Remove entry i keeping the others' order (the array stays dense)."""
-    cdef int j
+    """Remove entry i keeping the others' order (the array stays dense); the kind's
+    mod_live bit goes with its last entry."""
+    cdef int j, k = t.mods[i].kind
+    cdef bint more = False
     for j in range(i, t.n_mods - 1):
         t.mods[j] = t.mods[j + 1]
     t.n_mods -= 1
@@ -108,11 +144,20 @@ cdef inline void mod_remove_at(TurnState* t, int i) noexcept nogil:
     t.mods[t.n_mods].arg = 0
     t.mods[t.n_mods].source = 0
     t.mods[t.n_mods].owner = 0
+    if k < 64:
+        for j in range(t.n_mods):
+            if t.mods[j].kind == k:
+                more = True
+                break
+        if not more:
+            t.mod_live &= ~((<uint64_t>1) << k)
 
 
 cdef inline int mod_remove_kind(TurnState* t, int kind) noexcept nogil:
     """Remove every live modifier of `kind` (an effect used up); how many went."""
     cdef int i = 0, n = 0
+    if not (t.mod_live >> kind) & 1:
+        return 0
     while i < t.n_mods:
         if t.mods[i].kind == kind:
             mod_remove_at(t, i)
@@ -126,6 +171,8 @@ cdef inline int mod_take(TurnState* t, int kind, int n) noexcept nogil:
     """Use up to `n` of the value of the live modifiers of `kind` (oldest first), removing
     those used up (Veil of Mist's Wounds ignored); how much was taken."""
     cdef int i = 0, k, got = 0
+    if not (t.mod_live >> kind) & 1:
+        return 0
     while i < t.n_mods and got < n:
         if t.mods[i].kind == kind and t.mods[i].value > 0:
             k = t.mods[i].value if t.mods[i].value < n - got else n - got
@@ -154,7 +201,8 @@ cdef inline int mod_set(TurnState* t, int kind, int scope, int value, int source
 cdef inline int mod_expire(TurnState* t, int scope, int keep_source) noexcept nogil:
     """End every modifier of `scope`, and with the combat or the turn the narrower ones (a
     phase-long effect ends with its combat, a combat-long one with the turn, a next-card
-    one with the turn if no card came).  The round's end ends only round-long ones: the
+    one with the turn if no card came; a Block pool's, MS_BLOCK, with its phase, combat or
+    turn).  The round's end ends only round-long ones: the
     last turn's effects end when the next turn starts (reset_turn), as all turn state does.
     A next-card modifier made by card `keep_source` stays (the card that made it is no
     "next" card; -2 = none).  How many ended."""
@@ -164,7 +212,8 @@ cdef inline int mod_expire(TurnState* t, int scope, int keep_source) noexcept no
     while i < t.n_mods:
         s = t.mods[i].scope
         if (s == scope and not (s == 0 and t.mods[i].source == keep_source)) \
-                or ((scope == 2 or scope == 3) and 1 <= s < scope) or (scope == 3 and s == 0):
+                or ((scope == 2 or scope == 3) and 1 <= s < scope) or (scope == 3 and s == 0) \
+                or (s == MS_BLOCK and 1 <= scope <= 3):
             mod_remove_at(t, i)
             n += 1
         else:
@@ -178,6 +227,8 @@ cdef inline int mod_sum_others(const TurnState* t, int kind, int p) noexcept nog
     """Sum of the values of the live modifiers of `kind` owned by a player other than p
     (an interactive skill's part on the other players: Prayer of Weather, Wolf's Howl)."""
     cdef int i, v = 0
+    if not (t.mod_live >> kind) & 1:
+        return 0
     for i in range(t.n_mods):
         if t.mods[i].kind == kind and t.mods[i].owner != p:
             v += t.mods[i].value
@@ -187,6 +238,8 @@ cdef inline int mod_sum_others(const TurnState* t, int kind, int p) noexcept nog
 cdef inline int mod_find_others(const TurnState* t, int kind, int p) noexcept nogil:
     """Index of the first live modifier of `kind` owned by a player other than p, -1 = none."""
     cdef int i
+    if not (t.mod_live >> kind) & 1:
+        return -1
     for i in range(t.n_mods):
         if t.mods[i].kind == kind and t.mods[i].owner != p:
             return i
@@ -196,6 +249,8 @@ cdef inline int mod_find_others(const TurnState* t, int kind, int p) noexcept no
 cdef inline int mod_find_owned(const TurnState* t, int kind, int p) noexcept nogil:
     """Index of the first live modifier of `kind` owned by player p, -1 = none."""
     cdef int i
+    if not (t.mod_live >> kind) & 1:
+        return -1
     for i in range(t.n_mods):
         if t.mods[i].kind == kind and t.mods[i].owner == p:
             return i
@@ -206,6 +261,9 @@ cdef inline void interactive_turn_start(TurnState* t, int p) noexcept nogil:
     """8.2.2: at the start of player p's turn their interactive skills' effects on the
     other players end (the token comes back from the centre face down)."""
     cdef int i = 0, k
+    if not t.mod_live & (((<uint64_t>1) << MK_WEATHER_OTHERS) | ((<uint64_t>1) << MK_MANA_EXPLOIT)
+                         | ((<uint64_t>1) << MK_HOWL_OTHERS)):
+        return
     while i < t.n_mods:
         k = t.mods[i].kind
         if t.mods[i].owner == p and (k == MK_WEATHER_OTHERS or k == MK_MANA_EXPLOIT or k == MK_HOWL_OTHERS):

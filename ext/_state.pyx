@@ -22,6 +22,7 @@ from mksim._rng cimport (Rng, NUM_STREAMS, rng_seed, rng_below, rng_shuffle_int,
                          STREAM_MAP, STREAM_ENEMIES, STREAM_DEEDS, STREAM_SOURCE,
                          STREAM_DUMMY, STREAM_OFFERS)
 from mksim._hexmap cimport HEX_DIRS, TILE_OFFSETS, lattice_to_axial
+from mksim._modifiers cimport mod_live_sync
 
 from mksim import words as _ct          # content word lists (not the content loader)
 from mksim._rng import check_seed
@@ -919,7 +920,10 @@ cdef class GameCore:
         """Write the fields present in ``d`` (a dict shaped like :meth:`raw_dict`, possibly
         partial) into the state; raise FixtureError naming the key path of a bad value."""
         self.version += 1                   # even a failed write may have changed fields
-        set_GameState(&self.gs, d, path)
+        try:
+            set_GameState(&self.gs, d, path)
+        finally:
+            mod_live_sync(&self.gs.turn)    # derived from the entries, never written as such
 
     def state_bytes(self):
         """The raw bytes of the GameState struct (for exact comparisons in tests)."""

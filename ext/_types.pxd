@@ -327,7 +327,22 @@ cdef enum ModKind:             # what a modifier changes (Modifier.value is how 
                                # discard pile / 2 to hand (Learning; A_LEARNING, used up by it)
     MK_CHIVALRY = 52           # phase: arg 1 Reputation / 2 Fame + value per enemy the attack being
                                # assembled defeats (Chivalry; used up by A_COMMIT_ATTACK)
-    NUM_MOD_KINDS = 53
+    # the Block pool's own effects (MS_BLOCK: used by the committed block, lost with an unused
+    # pool at the phase's end, 11.4.5; read by add_block_extras / commit_block)
+    MK_ICON_BLOCK = 53         # Ice Block + value per icon of the enemy blocked (Cold Toughness, LL-2.10.8):
+                               # arg 1 Lost Legion printing (none under Arcane Immunity), 2 base (it counts)
+    MK_SWIFT_STRIP = 54        # the enemy blocked loses Swiftness, 11.6.5 (base Utem Guardsmen / Altem Guardians)
+    MK_SWIFT_BLOCK = 55        # value Block points of element arg - 1 count once more against Swift
+                               # (Shield Bash, Lost Legion Utem Guardsmen / Altem Guardians; LL-2.10.10)
+    MK_BLOCK_ARMOR = 56        # the enemy this block stops gets Armor + value (min 1; Ice Shield powered),
+                               # an effect of colour arg - 1 (0 = none; 11.4.2)
+    MK_BLOCK_ARMOR_EXCESS = 57 # ... Armor - value per point of excess Block (Shield Bash powered, LL-6.7.5)
+    # combat-long effects of Spells (MS_COMBAT)
+    MK_WINGS = 58              # Wings of Night: one more enemy does not attack for value Move, each further
+                               # one arg more (A_WINGS_TARGET; made when its first, free, target is taken)
+    MK_POSSESS_ATTACK = 59     # Possess: Attack value of element arg - 1 for the Attack phase (used up by A_POSSESS)
+    MK_POSSESSED = 60          # Possess: value = the possessed enemy's slot + 1 (its Attack may not target it)
+    NUM_MOD_KINDS = 61
 
 cdef enum ModScope:            # when a modifier expires (the lifecycle event that ends it)
     MS_NEXT_CARD = 0           # the next card played (EV_CARD_PLAYED)
@@ -335,7 +350,8 @@ cdef enum ModScope:            # when a modifier expires (the lifecycle event th
     MS_COMBAT = 2              # the end of the combat (EV_COMBAT_END)
     MS_TURN = 3                # the end of the turn (EV_TURN_END: reset_turn)
     MS_ROUND = 4               # the end of the round (EV_ROUND_END; survives reset_turn)
-    NUM_MOD_SCOPES = 5
+    MS_BLOCK = 5               # the Block pool: a block committed (commit_block), else the phase's end (11.4.5)
+    NUM_MOD_SCOPES = 6
 
 cdef struct Modifier:
     uint8_t kind               # ModKind, MK_NONE = a free entry
@@ -360,9 +376,6 @@ cdef struct TurnState:
     int8_t n_path
     uint8_t rewards[16]        # rewards earned this turn, claimed at end of turn (13.5)
     int8_t n_rewards
-    int8_t icon_block          # Cold Toughness: Ice Block per icon of the blocked enemy (LL-2.10.8)
-    int8_t icon_block_arcane   # ... also against Arcane Immunity (the base printing, LL-2.10.8)
-    int8_t swift_strip         # base Utem Guardsmen / Altem Guardians: the enemy blocked loses Swiftness
     int8_t grail_fame          # Golden Grail: its Healing points not yet spent (Fame +1 each when spent)
     int16_t reward_cards[6]    # Artifacts drawn for the rewards (13.5.2), one goes back
     int8_t n_reward_cards
@@ -395,10 +408,6 @@ cdef struct TurnState:
     uint8_t crystal_joy        # Crystal Joy: 1 non-Wound / 2 any card may be discarded at end of turn to return it
     int16_t crystal_joy_card   # the Crystal Joy card to return, -1 = none
     # Advanced Actions (ext/_fx_advanced.pxi); all reset with the turn
-    int8_t block_armor         # Ice Shield: Armor change of the enemy this block stops (0 = none)
-    int8_t block_armor_excess  # Shield Bash: Armor -n per point of excess Block on that enemy
-    int8_t block_fx_colour     # colour of the card giving those Armor changes (11.4.2), -1 = none
-    int8_t swift_block[4]      # Block points (per element) counted once more against Swift (LL-2.10.10)
     int8_t crystals_spent[4]   # crystals paid this turn, per basic colour (Crystal Mastery)
     int8_t agility_melee       # Agility: Move per Attack 1 in combat, 0 = none
     int8_t agility_ranged      # Agility powered: Move per Ranged Attack 1, 0 = none
@@ -450,11 +459,6 @@ cdef struct TurnState:
     int16_t maximal_row        # ... that effect row + 1, 0 = none
     int16_t maximal_self       # ... the Maximal Effect handler row that repeats it
     # --- spells ---
-    int8_t possess_slot        # Possess: combat slot of the possessed enemy + 1, 0 = none
-    int8_t possess_attack[4]   # Possess: Attack per element still to be added in the Attack phase
-    int8_t wings_targets       # Wings of Night: enemies it targeted this combat (further ones cost Move), 0 = not played
-    int8_t wings_first         # ... Move cost of the second target
-    int8_t wings_step          # ... and how much more each further one costs
     int16_t time_bending       # Time Bending: the card to set aside + 1 (another turn follows, played cards to hand), 0 = none
     int8_t spells_cast[4]      # Spells cast this turn per basic colour (played for a basic or powered effect, not sideways; Rings)
     # --- units --- (ext/_fx_units.pyx, ext/_engine_units.pxi)
@@ -469,6 +473,7 @@ cdef struct TurnState:
     # --- generic lasting effects (ext/_modifiers.pxd); round-scoped ones survive reset_turn ---
     Modifier mods[MAX_MODS]    # entries [0, n_mods) alive, in the order they were made
     int8_t n_mods
+    uint64_t mod_live          # bit k set = a live entry of kind k (derived; kept by _modifiers.pxd, mod_live_sync)
 
 cdef struct CombatEnemy:
     int16_t token              # token instance, -1 = empty

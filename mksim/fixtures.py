@@ -380,7 +380,7 @@ def _turn_out(N: _Names, raw: dict) -> dict:
             out[k] = {c: v[i] for i, c in enumerate(_fx.MANA_COLOURS) if v[i]}
         elif k == "path":
             out[k] = v[:raw["n_path"]]
-        elif k == "n_path":
+        elif k in ("n_path", "mod_live"):     # mod_live: derived from the modifiers (set_raw rebuilds it)
             continue
         elif k in ("played_card", "action_taken", "extra_turn"):
             out[k] = _flag(v)
@@ -775,8 +775,10 @@ class _Loader:
                 out[k] = self.colour_counts(x, kp, _fx.MANA_COLOURS, 127)
             elif k in LEGACY_TURN_MODS:
                 self.legacy_mods += self.legacy_turn_mods(k, x, kp)
-            elif k in LEGACY_TURN_FIELDS or k in _LEGACY_GIVERS or k in _LEGACY_LEARNING:
+            elif k in LEGACY_TURN_FIELDS or k in _LEGACY_GIVERS or k in _LEGACY_LEARNING or k in _LEGACY_FOURTH:
                 self.legacy_fields[k] = (x, kp)       # read together in merge_legacy_mods
+            elif k == "mod_live":
+                raise FixtureError(f"{kp}: derived from turn.mods (the kinds of its live entries), not written")
             elif k == "path":
                 x = _list(x, kp, len(base[k]))
                 out[k] = [_int(h, f"{kp}[{i}]", -1, 32767) for i, h in enumerate(x)] + [-1] * (len(base[k]) - len(x))
@@ -834,6 +836,10 @@ class _Loader:
             d, f = self.legacy_prayer.get("prayer_delta", (0, "")), self.legacy_prayer.get("prayer_floor", (0, ""))
             self.legacy_mods.append((d[1] or f[1], "weather_own", d[0], f[0], "turn"))
         self.legacy_mods += _third_move_mods(self.legacy_fields)
+        combat = self.patch.get("combat")
+        n_enemies = combat.get("n_enemies") if isinstance(combat, dict) else None
+        n_enemies = self.base["combat"]["n_enemies"] if not isinstance(n_enemies, int) else n_enemies
+        self.legacy_mods += _fourth_move_mods(self.legacy_fields, n_enemies)
         if not self.legacy_mods:
             return
         turn = self.patch.setdefault("turn", {})
@@ -1424,13 +1430,13 @@ FLAG = (0, 1)
 _TURN_RULES = {
     "move_points": (0, 32767), "healing": (0, 32767), "dice_used": (0, "dice"),
     "extra_dice": (0, MAX_DICE), "action_taken": FLAG, "moved": FLAG, "played_card": FLAG,
-    "icon_block": (0, 127), "reward_choice": (0, 2), "pending_choice": (-1, "row"),
+    "reward_choice": (0, 2), "pending_choice": (-1, "row"),
     "end_stage": (0, N_END_STAGES - 1), "levels_pending": (0, 9), "rest_mode": (0, 2),
     "discarded_end": (0, 255), "handler_row": (-1, "row"), "handler_stage": (0, 127),
     "ask": (0, N_ASKS - 1), "hand_limit_bonus": (0, 127), "extra_turn": FLAG, "stolen_used": FLAG,
     "dice_kept": (0, (1 << MAX_DICE) - 1), "black_any": FLAG,
     "overload_bonus": (0, 127), "overload_card": (-1, "card"), "crystal_joy": (0, 2), "crystal_joy_card": (-1, "card"),
-    "block_fx_colour": (-1, 5), "swift_block": (0, 127), "crystals_spent": (0, 3),
+    "crystals_spent": (0, 3),
     "agility_melee": (0, 127), "agility_ranged": (0, 127),
     "steady_tempo": (0, 2),
     "steady_tempo_card": (-1, "card"), "heat_window": FLAG,
@@ -1451,8 +1457,6 @@ _TURN_RULES = {
     "peaceful": (0, 2), "peaceful_heal_cost": (0, 127),
     "peaceful_ready_cost": (0, 127), "portal_used": FLAG, "maximal_left": (0, 127), "maximal_row": (0, "row1"),
     "maximal_self": (0, "row1"),
-    "possess_slot": (0, "enemy1"),
-    "possess_attack": (0, 127), "wings_targets": (0, 127), "wings_first": (0, 127), "wings_step": (0, 127),
     "time_bending": (0, "card1"),
     "recruit_mode": (0, 2), "recon_token": (0, "token1"),
     "recon_fame": (0, 127), "draw_fire_slot": (0, "enemy1"),
@@ -1535,14 +1539,18 @@ MOD_KINDS = ("none", "ignore_site_fort", "unit_attack_block", "recruit_discount"
              # Prayer of Weather's own part (value = the change, arg = the floor)
              "weather_own",
              # turn / combat-long effects of particular cards, third move
-             "unit_glory", "other_units_attack", "sword_double", "bow_powered", "learning", "chivalry")
+             "unit_glory", "other_units_attack", "sword_double", "bow_powered", "learning", "chivalry",
+             # the Block pool's own effects (scope "block"; arg = printing / element / colour + 1)
+             "icon_block", "swift_strip", "swift_block", "block_armor", "block_armor_excess",
+             # combat-long effects of Spells: Wings of Night, Possess
+             "wings", "possess_attack", "possessed")
 #: TurnState fields that became modifiers and that a fixture may still write (the loader
 #: turns them into turn-long entries of turn.mods, docs/fixtures.md): field -> kind name
 LEGACY_TURN_MODS = {"terrain_delta": "terrain_delta", "terrain_floor": "terrain_floor",
                     "terrain_set": "terrain_set", "terrain_open": "terrain_open",
                     "terrain_safe": "terrain_safe", "terrain_closed": "terrain_closed",
                     "prayer_delta": "weather_own", "prayer_floor": "weather_own"}
-MOD_SCOPES = ("next_card", "phase", "combat", "turn", "round")
+MOD_SCOPES = ("next_card", "phase", "combat", "turn", "round", "block")
 MAX_MODS = 16
 
 
@@ -1595,7 +1603,68 @@ def _third_move_mods(fields: dict) -> list:
     return out
 
 
-def _validate_mods(t: dict, n_players: int) -> None:
+#: The Block pool's old fields and Wings of Night's / Possess's (issue 12, fourth move), read
+#: together by _fourth_move_mods.
+_LEGACY_BLOCK = ("icon_block", "icon_block_arcane", "swift_strip", "swift_block", "block_armor",
+                 "block_armor_excess", "block_fx_colour")
+_LEGACY_SPELLS = ("wings_targets", "wings_first", "wings_step", "possess_slot", "possess_attack")
+_LEGACY_FOURTH = _LEGACY_BLOCK + _LEGACY_SPELLS
+
+
+def _fourth_move_mods(fields: dict, n_enemies: int) -> list:
+    """The modifier entries ``(path, kind name, value, arg, scope name)`` that replace the Block
+    pool's old fields (scope "block": Cold Toughness LL-2.10.8, base Utem Guardsmen's lost
+    Swiftness, Shield Bash's Swift-double points LL-2.10.10, Ice Shield's and Shield Bash's
+    Armor changes with the colour of their card, 11.4.2) and Wings of Night's / Possess's
+    (scope "combat").  ``fields``: field -> (value, path) as written; 0 = none."""
+    def get(k, lo, hi):
+        x, kp = fields.get(k, (0, f"turn.{k}"))
+        return _int(x, kp, lo, hi), kp
+
+    def per_element(k):
+        x, kp = fields.get(k, ([], f"turn.{k}"))
+        return [(_int(y, f"{kp}[{i}]", 0, 127), f"{kp}[{i}]") for i, y in enumerate(_list(x, kp, 4))]
+
+    out = []
+    if not any(k in fields for k in _LEGACY_FOURTH):
+        return out
+    icon, kp = get("icon_block", 0, 127)
+    arcane, _ = get("icon_block_arcane", 0, 1)
+    if icon:
+        out.append((kp, "icon_block", icon, 2 if arcane else 1, "block"))
+    strip, kp = get("swift_strip", 0, 1)
+    if strip:
+        out.append((kp, "swift_strip", 1, 0, "block"))
+    out += [(ep, "swift_block", v, e + 1, "block") for e, (v, ep) in enumerate(per_element("swift_block")) if v]
+    colour, _ = get("block_fx_colour", -1, 5)
+    armor, kp = get("block_armor", -128, 127)
+    if armor:
+        out.append((kp, "block_armor", armor, colour + 1, "block"))
+    excess, kp = get("block_armor_excess", 0, 127)
+    if excess:
+        out.append((kp, "block_armor_excess", excess, colour + 1, "block"))
+    targets, kp = get("wings_targets", 0, 127)
+    first, _ = get("wings_first", 0, 127)
+    step, _ = get("wings_step", 0, 127)
+    if targets:                      # the entry holds the next target's Move and the step
+        cost = first + step * (targets - 1)
+        if cost > 127:
+            raise FixtureError(f"{kp}: the next Wings of Night target would cost {cost} Move (at most 127)")
+        out.append((kp, "wings", cost, step, "combat"))
+    slot, kp = get("possess_slot", 0, max(n_enemies, 0))
+    if slot:
+        out.append((kp, "possessed", slot, 0, "combat"))
+    out += [(ep, "possess_attack", v, e + 1, "combat") for e, (v, ep) in enumerate(per_element("possess_attack")) if v]
+    return out
+
+
+#: What a live entry's arg must be, by kind name: (lo, hi, meaning) (other kinds: any int8).
+_MOD_ARGS = {"icon_block": (1, 2, "1 the Lost Legion printing, 2 the base one"),
+             "swift_block": (1, 4, "an element + 1"), "possess_attack": (1, 4, "an element + 1"),
+             "block_armor": (0, 6, "a colour + 1, 0 = none"), "block_armor_excess": (0, 6, "a colour + 1, 0 = none")}
+
+
+def _validate_mods(t: dict, n_players: int, n_enemies: int = 0) -> None:
     """The live entries [0, n_mods) of turn.mods: a kind, a scope, the player whose effect."""
     n = t["n_mods"]
     if not 0 <= n <= MAX_MODS:
@@ -1612,6 +1681,12 @@ def _validate_mods(t: dict, n_players: int) -> None:
         if MOD_KINDS[m["kind"]].startswith("terrain_") and not 0 <= m["arg"] <= len(_fx.TERRAINS):
             _bad(f"turn.mods[{i}].arg", f"{m['arg']} is out of range (0 .. {len(_fx.TERRAINS)}: "
                  "a terrain + 1, 0 = every terrain)")
+        lo, hi, what = _MOD_ARGS.get(MOD_KINDS[m["kind"]], (-128, 127, ""))
+        if not lo <= m["arg"] <= hi:
+            _bad(f"turn.mods[{i}].arg", f"{m['arg']} is out of range ({lo} .. {hi}: {what})")
+        if MOD_KINDS[m["kind"]] == "possessed" and not 1 <= m["value"] <= n_enemies:
+            _bad(f"turn.mods[{i}].value", f"{m['value']} is out of range (1 .. {n_enemies}: the possessed "
+                 "enemy's combat slot + 1)")
 
 
 def _check_counted(values: list, n: int, lo: int, hi: int, path: str, count_path: str, cap: int) -> None:
@@ -1701,7 +1776,7 @@ def validate(core, engine=None, version: int = FORMAT) -> None:
     _check_counted(t["reward_cards"], t["n_reward_cards"], 0, S["card"], "turn.reward_cards",
                    "turn.n_reward_cards", 6)
     _check_counted(t["eval_stack"], t["n_eval"], 0, S["row"], "turn.eval_stack", "turn.n_eval", 32)
-    _validate_mods(t, n_players)
+    _validate_mods(t, n_players, max(raw["combat"]["n_enemies"], 0))
     ops = core.tables.effects[:, 0]
     if t["pending_choice"] >= 0:
         r = core.tables.effects[t["pending_choice"]]

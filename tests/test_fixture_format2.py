@@ -78,13 +78,13 @@ def test_flag_names_are_the_c_constants_bit_by_bit():
 def test_every_bit_field_of_the_state_headers_is_in_the_table(fr):
     """Each struct field whose header comment calls it bits or a bitmask is written as a
     list in format 2 (BIT_FIELDS); the exceptions: the hex colours (a list of colours in
-    format 1 already), ``restricted`` (a 0/1 flag) and ``dice_taken`` (written as
-    ``source.taken``)."""
+    format 1 already), ``restricted`` (a 0/1 flag), ``dice_taken`` (written as
+    ``source.taken``) and ``turn.mod_live`` (derived from the modifiers: never written)."""
     text = (EXT / "_types.pxd").read_text()
     fields = set(re.findall(r"^\s+u?int\d+_t\s+(\w+)(?:\[[^\]]*\])?\s*#.*\b(?:bits?|bitmask)\b", text, re.M))
     assert len(fields) > 20                     # the scan finds the headers (25 after the terrain bits became modifiers)
     listed = {p[-1] if p[-1] != "*" else p[-2] for p in BIT_FIELDS}
-    assert fields - listed == {"colours", "restricted", "dice_taken"} and ("source", "taken") in BIT_FIELDS
+    assert fields - listed == {"colours", "restricted", "dice_taken", "mod_live"} and ("source", "taken") in BIT_FIELDS
     # and every place of the table exists in a real position, as a whole number in format 1
     d1 = fr.state_from_dict({"format": 2, "players": [{"units": [{"unit": "peasants"}]}]}).to_dict(format=1)
     for pattern in BIT_FIELDS:

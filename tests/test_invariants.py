@@ -226,7 +226,7 @@ def test_the_checks_catch_a_broken_state(content, tables):
     Command-token limit (7.2.1) and a unit with 3 wounds (11.7.9) are each reported."""
     from mksim._scoring import ScoringTester
     core = GameCore.new(tables, content, "first_reconnaissance", "arythea", 1)
-    assert violations(core) == [] and n_checks() == 15
+    assert violations(core) == [] and n_checks() == 16
     sc = ScoringTester(core)
     sc.set_crystals(0, [4, 0, 0, 0])
     sc.set_fame(0, -1)

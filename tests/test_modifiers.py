@@ -14,7 +14,7 @@ from test_spells_artifacts import BLACK, BLUE, GOLD, GREEN, RED, play_code, play
 from test_spells_handlers import fight, night_spell, tokens
 
 EV = _engine.events()
-NEXT_CARD, PHASE, COMBAT, TURN, ROUND = range(5)
+NEXT_CARD, PHASE, COMBAT, TURN, ROUND, BLOCK = range(6)
 KIND = {name: k for k, name in enumerate(fixtures.MOD_KINDS)}
 
 
@@ -24,7 +24,7 @@ def add(kind, scope, value=1, source=-1, owner=0, arg=0):
 
 def one_of_each_scope():
     """One modifier per scope, its value = its scope + 1 (to tell them apart)."""
-    return [add(1, s, value=s + 1, source=10 + s) for s in range(5)]
+    return [add(1, s, value=s + 1, source=10 + s) for s in range(6)]
 
 
 def alive(mods):
@@ -34,7 +34,7 @@ def alive(mods):
 def test_c_constants_match_the_fixture_tables():
     c = _engine.modifier_constants()
     assert c["NUM_MOD_KINDS"] == len(fixtures.MOD_KINDS)
-    assert c["NUM_MOD_SCOPES"] == len(fixtures.MOD_SCOPES) == 5
+    assert c["NUM_MOD_SCOPES"] == len(fixtures.MOD_SCOPES) == 6
     assert c["MAX_MODS"] == fixtures.MAX_MODS
     assert c["NUM_EVENTS"] == len(EV) == 10
 
@@ -47,23 +47,23 @@ def test_add_appends_in_order_and_a_full_array_refuses():
 
 
 @pytest.mark.parametrize("event, left", [
-    ("turn_start", [0, 1, 2, 3, 4]), ("phase_start", [0, 1, 2, 3, 4]),
-    ("block_committed", [0, 1, 2, 3, 4]), ("attack_committed", [0, 1, 2, 3, 4]),
-    ("damage_assigned", [0, 1, 2, 3, 4]),
-    ("card_played", [1, 2, 3, 4]),          # the next card ends only next-card effects
-    ("phase_end", [0, 2, 3, 4]),            # a phase ends only phase-long effects
+    ("turn_start", [0, 1, 2, 3, 4, 5]), ("phase_start", [0, 1, 2, 3, 4, 5]),
+    ("block_committed", [0, 1, 2, 3, 4, 5]),   # the Block pool's end is commit_block's own (res >= 0)
+    ("attack_committed", [0, 1, 2, 3, 4, 5]), ("damage_assigned", [0, 1, 2, 3, 4, 5]),
+    ("card_played", [1, 2, 3, 4, 5]),       # the next card ends only next-card effects
+    ("phase_end", [0, 2, 3, 4]),            # a phase ends phase-long effects and its Block pool's (11.4.5)
     ("combat_end", [0, 3, 4]),              # the combat ends its phases' effects too
-    ("round_end", [0, 1, 2, 3]),            # only round-long ones (the turn's end at reset_turn)
+    ("round_end", [0, 1, 2, 3, 5]),         # only round-long ones (the turn's end at reset_turn)
 ])
 def test_each_scope_expires_exactly_at_its_event(event, left):
     res, mods = modifier_ops(one_of_each_scope() + [("event", EV[event], -1)])
     assert alive(mods) == left
-    assert res[-1] == 5 - len(left)
+    assert res[-1] == 6 - len(left)
 
 
 def test_turn_end_keeps_only_round_long_modifiers():
     res, mods = modifier_ops(one_of_each_scope() + [("turn_end",)])
-    assert res[-1] == 4
+    assert res[-1] == 5
     assert mods == [(1, ROUND, 5, 0, 14, 0)]
     res, mods = modifier_ops(one_of_each_scope() + [("turn_end",), ("event", EV["round_end"], -1)])
     assert mods == []
