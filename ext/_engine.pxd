@@ -287,6 +287,18 @@ cdef inline void set_error(GameState* gs, int code, int arg, int card) noexcept 
         gs.error_card = <int16_t>card
 
 
+cdef inline int push_eval(GameState* gs, int row) noexcept nogil:
+    """Push effect row `row` on the eval stack (TurnState.eval_stack): the effect
+    interpreter (ext/_effects.pyx, run_effects) resolves it next.  Inline: the engine, the
+    interpreter and every handler group push without a call."""
+    if gs.turn.n_eval >= 32:
+        set_error(gs, ERR_CAPACITY, 1, gs.turn.resolving_card)
+        return RES_ERROR
+    gs.turn.eval_stack[gs.turn.n_eval] = <int16_t>row
+    gs.turn.n_eval += 1
+    return RES_DONE
+
+
 ctypedef void (*EventHook)(GameState* gs, const EngineStatics* es, const Statics* st, int p, int ev,
                            int arg) noexcept nogil
 
@@ -422,8 +434,6 @@ cdef const HandlerEntry* handler_entry(const EngineStatics* es, int hid) noexcep
 cdef bint push_card(int16_t* arr, int16_t* n, int cap, int card) noexcept nogil
 cdef int gain_crystal(Player* pl, GameState* gs, int colour) noexcept nogil
 cdef void change_reputation(Player* pl, int delta) noexcept nogil
-cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil
-cdef int push_eval(GameState* gs, int row) noexcept nogil
 cdef int card_bonus(GameState* gs) noexcept nogil
 cdef bint pay_ok(const GameState* gs, int pay, int colour) noexcept nogil
 cdef void pay_take(GameState* gs, int pay, int colour=*) noexcept nogil
@@ -523,7 +533,6 @@ cdef uint64_t no_attack_targets(const GameState* gs, const Statics* st, int colo
 cdef void set_armor_delta(CombatEnemy* e, int d) noexcept nogil                                     # _engine_spells.pxi
 cdef uint64_t wings_options(const GameState* gs, const Statics* st) noexcept nogil                  # _engine_spells.pxi
 cdef void wings_take(GameState* gs, int slot) noexcept nogil                                        # _engine_spells.pxi
-cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row) noexcept nogil
 cdef int n_pay_codes(const GameState* gs) noexcept nogil
 cdef bint pc_directions(PendingCheck* c, const GameState* gs) noexcept nogil
 cdef int unit_value(const EngineStatics* es, int unit, int col) noexcept nogil                      # _engine_units.pxi
@@ -573,7 +582,6 @@ cdef int bonds_row(const EngineStatics* es, const Player* pl) noexcept nogil    
 cdef int deadly_aim_bonus(GameState* gs) noexcept nogil                                      # _engine_skills.pxi
 cdef void hawk_eyes_reveal(GameState* gs, const EngineStatics* es, int p) noexcept nogil      # _engine_skills.pxi
 cdef int pay_colour(const GameState* gs, int pay) noexcept nogil                              # _engine_skills.pxi
-cdef bint combat_move_usable(const GameState* gs, const EngineStatics* es) noexcept nogil
 cdef int move_bonus(GameState* gs) noexcept nogil
 cdef bint pc_enemy_attack(PendingCheck* c, const GameState* gs, int field, int v) noexcept nogil
 cdef int units_held(const Player* pl) noexcept nogil                                          # _engine_units.pxi
@@ -620,3 +628,54 @@ cdef inline void count_gained(const EngineStatics* es, Player* pl, int card) noe
     cdef int deck = es.card_deck[card * es.card_stride]
     if 0 <= deck < 4:
         pl.stats.cards_gained[deck] += 1
+
+
+# ---------------------------------------------------------------------------------------
+# The effect interpreter (ext/_effects.pyx, a module of its own; see ext/_effects.pxd).
+# ---------------------------------------------------------------------------------------
+cdef enum:
+    COLOUR_ANY = 6             # effects.COLOUR_CHOICES: ... "any", "any_basic"
+    COLOUR_ANY_BASIC = 7
+
+cdef struct EffectContext:     # who an effect involves, passed by value to the interpreter
+    int actor                  # the player whose effect resolves (a handler's `p`)
+    int asked                  # the seat that must answer a question it raises (gs.current)
+
+cdef inline EffectContext effect_context(const GameState* gs, int actor) noexcept nogil:
+    """The context of player `actor`'s effect, asked = the seat deciding now (gs.current)."""
+    cdef EffectContext c
+    c.actor = actor
+    c.asked = gs.current
+    return c
+
+# Its entry points the engine calls (it cannot cimport the module): registered by
+# ext/_effects.pyx when it is imported; the engine imports it before the handler groups.
+ctypedef bint (*node_playable_t)(const GameState* gs, const EngineStatics* es, int row) noexcept nogil
+ctypedef int (*run_effects_t)(GameState* gs, const EngineStatics* es, const Statics* st,
+                              EffectContext ctx) noexcept nogil
+ctypedef bint (*combat_move_usable_t)(const GameState* gs, const EngineStatics* es) noexcept nogil
+
+cdef struct Interpreter:
+    node_playable_t node_playable
+    run_effects_t run_effects
+    combat_move_usable_t combat_move_usable
+
+cdef int register_interpreter(const Interpreter* fns) except -1
+
+# engine primitives the interpreter calls (besides those the handler groups call, above)
+cdef bint block_has_use(const GameState* gs, const Statics* st) noexcept nogil
+cdef bint movement_only_row(const EngineStatics* es, int row) noexcept nogil
+cdef bint handler_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil
+cdef int run_handler(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
+                     int choice) noexcept nogil
+cdef void fire_event(GameState* gs, const EngineStatics* es, const Statics* st, int p, int ev,
+                     int arg) noexcept nogil
+cdef bint cumbersome_move_usable(const GameState* gs, const Statics* st) noexcept nogil        # _engine_combat.pxi
+cdef bint unit_op_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil  # _engine_units.pxi
+cdef int unit_op(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row,
+                 int choice) noexcept nogil                                                   # _engine_units.pxi
+cdef int unit_banner_bonus(GameState* gs, const EngineStatics* es, Player* pl) noexcept nogil  # _engine_artifacts.pxi
+cdef int skill_op(GameState* gs, const int32_t* r) noexcept nogil                              # _engine_skills.pxi
+cdef int skill_pool_bonus(GameState* gs, int op, int kind) noexcept nogil                      # _engine_skills.pxi
+cdef int enemy_op_apply(GameState* gs, const EngineStatics* es, const Statics* st, int p,
+                        int row, int choice) noexcept nogil                                   # _engine_advanced.pxi

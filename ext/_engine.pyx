@@ -67,8 +67,6 @@ OP_ORDER = ("nothing", "choice", "all", "by_time", "move", "influence", "attack"
             "handler")
 
 cdef enum:
-    COLOUR_ANY = 6             # effects.COLOUR_CHOICES: ... "any", "any_basic"
-    COLOUR_ANY_BASIC = 7
     DUMMY = MAX_PLAYERS        # actor id of the dummy player
     MAX_CRYSTALS = 3           # 5.1.3
     SKILL_CHOICES = 2          # 13.6.4: two own tokens revealed
@@ -191,216 +189,34 @@ cdef void take_wounds(GameState* gs, const EngineStatics* es, Player* pl, int n)
 
 
 # ---------------------------------------------------------------------------------------
-# Effects (6.3): playability by phase and resolution
+# Effects (6.3): the interpreter is a module of its own, ext/_effects.pyx (node_playable,
+# run_effects, apply_op, combat_move_usable; push_eval is inline in _engine.pxd).  The
+# engine calls it through the table it registers when imported, with the context built
+# here (effect_context in _engine.pxd, answer_context).
 # ---------------------------------------------------------------------------------------
 
-cdef bint combat_move_usable(const GameState* gs, const EngineStatics* es) noexcept nogil:
-    """Move points have a use in this combat: Agility's conversion, Wings of Night's
-    further targets or a Cumbersome attack to reduce in the Block phase (LL-9.7.2, 9.7.5:
-    a card played sideways as Move in combat; LL-6.5.2)."""
-    return gs.combat.active != 0 and (agility_move_usable(gs) or wings_move_usable(gs, es.st)
-                                      or cumbersome_move_usable(gs, es.st))
+cdef Interpreter interp
 
 
-cdef bint attack_has_target(const GameState* gs, const Statics* st, int kind) noexcept nogil:
-    """Is there an enemy an Attack of this kind could be aimed at now?  Attack points are
-    played only as part of an attack on a group of enemies (11.5.2, LL-9.4.2): in the
-    Attack phase any enemy still in the combat; in the Ranged and Siege phase Ranged
-    only on an unfortified enemy, Siege also on a fortified one, never on a doubly
-    fortified one (11.5.3-11.5.4)."""
-    cdef int s
-    for s in range(gs.combat.n_enemies):
-        if gs.phase == PH_COMBAT_ATTACK:
-            if is_targetable(gs, s):
-                return True
-        elif can_target_in_ranged(gs, st, s, 0 if kind == RANGED else 1):
-            return True
-    return False
+cdef int register_interpreter(const Interpreter* fns) except -1:
+    global interp
+    if fns.node_playable == NULL or fns.run_effects == NULL or fns.combat_move_usable == NULL:
+        raise ValueError("register_interpreter: an entry point is missing")
+    interp = fns[0]
+    return 0
 
 
-cdef inline bint cost_row(const EngineStatics* es, int row) noexcept nogil:
-    """A part of an all(...) that only costs: a Wound taken, Reputation lost."""
-    cdef const int32_t* r = erow(es, row)
-    return r[0] == OP_TAKE_WOUND or (r[0] == OP_REPUTATION and r[1] < 0)
+cdef inline EffectContext answer_context(const GameState* gs) noexcept nogil:
+    """The context in which the answer to a handler's question resolves: asked = the seat
+    answering (gs.current); actor = whose effect it is - the turn's player when the question
+    was put to another seat (Mind Read's discard; docs/engine.md "Questions to another
+    player"), else the seat answering (in the tactics phase, the player choosing)."""
+    cdef EffectContext c = effect_context(gs, gs.current)
+    if gs.phase != PH_TACTICS and 0 <= gs.turn_player < gs.n_players:
+        c.actor = gs.turn_player
+    return c
 
 
-cdef bint node_playable(const GameState* gs, const EngineStatics* es, int row) noexcept nogil:
-    """Can this effect do something in the current phase (timing table 6.3.3)?"""
-    cdef const int32_t* r = erow(es, row)
-    cdef int op = r[0], k
-    cdef bint dropped, useful
-    cdef int phase = gs.phase
-    if op == OP_CHOICE:
-        for k in range(r[5]):
-            if node_playable(gs, es, r[4] + k):
-                return True
-        return False
-    if op == OP_ALL:
-        # every part must be usable now, so a card is never played for half its effect -
-        # except a Move or Heal part in combat: it is simply not used there (Move gives
-        # nothing outside its uses, 6.3.3 [R]; LL-9.7.2, 9.7.4, 9.7.9: Agility and Ambush in
-        # combat; LL-9.7.13: Refreshing Walk gives only its Move points in combat), as long as
-        # another part does something that is not a cost (a Wound, a Reputation loss)
-        # A Heal, ready_unit or heal_unit part likewise may go unused at any time (no rule
-        # asks every part to be usable; Regeneration's Heal 1 with no Unit to ready), and in
-        # combat a movement-only part goes with the Move (terrain costs, exploring: Scouts'
-        # Move 2 with Agility, LL-4.6.1, LL-9.7.10), never leaving only costs or nothing.
-        # An Influence part too (LL-9.7.8: Endless Bag of Gold outside an interaction just
-        # for its Fame; LL-9.3.1); its points are lost as the Action phase begins (LL-9.3.4).
-        # In combat an enemy_armor / enemy_no_attack part with no enemy it can act on (11.4.2
-        # colour against resistance, LL-6.7.1) is lost while another part still works; so is
-        # an Attack part with no enemy to aim at yet (Sorcerers: the enemy loses its
-        # fortification, then their Ranged Attack 3 has a target, 11.5.3).
-        dropped = False
-        useful = False
-        for k in range(r[5]):
-            op = erow(es, r[4] + k)[0]
-            if node_playable(gs, es, r[4] + k):
-                useful = useful or not cost_row(es, r[4] + k)
-            elif op == OP_HEAL or op == OP_READY_UNIT or op == OP_HEAL_UNIT or op == OP_INFLUENCE \
-                    or (gs.combat.active != 0 and (op == OP_MOVE or movement_only_row(es, r[4] + k)
-                                                   or op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK
-                                                   or op == OP_ATTACK)):
-                dropped = True
-            else:
-                return False
-        return r[5] > 0 and (useful or not dropped)
-    if op == OP_BY_TIME:
-        return node_playable(gs, es, r[4] + (1 if gs.time == NIGHT else 0))
-    if op == OP_MOVE:                                # 6.3.3, 9.3.2; in combat only with a use
-        return phase == PH_MOVE or combat_move_usable(gs, es)   # Agility, Wings of Night, Cumbersome
-    if op == OP_ATTACK:                              # 11.5.2: only Ranged/Siege before melee
-        return (phase == PH_COMBAT_ATTACK or (phase == PH_COMBAT_RANGED and (r[3] != MELEE or mod_has(&gs.turn, MK_ATTACKS_SIEGE)))) \
-            and attack_has_target(gs, es.st, r[3] if r[3] != MELEE else SIEGE)   # Altem Mages: melee as Siege
-    if op == OP_BLOCK:                               # 11.6.3, with an attack left to block
-        return phase == PH_COMBAT_BLOCK and block_has_use(gs, es.st)
-    if op == OP_INFLUENCE:
-        return phase == PH_INTERACT or influence_elsewhere(gs) \
-            or units_need_influence(gs, es)   # 10.2.2; Diplomacy, Peaceful Moment; LL-4.3.4 (_engine_units.pxi)
-    if op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
-        return enemy_op_playable(gs, es, row)        # 11.4.4: any phase of a combat (_fx_advanced)
-    if op == OP_HEAL:                                # any time outside combat (12.4.1)
-        return phase == PH_MOVE or phase == PH_REST or phase == PH_INTERACT
-    if op == OP_TERRAIN_COST:                        # a movement effect (9.6.1)
-        return phase == PH_MOVE
-    if op == OP_READY_UNIT or op == OP_HEAL_UNIT:
-        return unit_op_playable(gs, es, row)         # 7.3.4, 12.3.4 (_engine_units.pxi)
-    if op == OP_NOTHING:
-        return False
-    if op == OP_HANDLER:
-        return handler_playable(gs, es, row)
-    # special effects: any time during the turn (6.3.3, 10.2.7), combat included; handlers
-    # are offered and raise a named error when played
-    return phase == PH_MOVE or phase == PH_REST or phase == PH_INTERACT or gs.combat.active != 0
-
-
-cdef int apply_op(GameState* gs, const EngineStatics* es, const Statics* st, int p, int row) noexcept nogil:
-    """Apply one non-combinator effect row; RES_ERROR sets gs.error."""
-    cdef const int32_t* r = erow(es, row)
-    cdef Player* pl = &gs.players[p]
-    cdef int op = r[0], colour
-    if gs.turn.resolving_card <= SKILL_CARD_BASE and (op == OP_MOVE or op == OP_ATTACK or op == OP_BLOCK):
-        return skill_op(gs, r)          # a skill is no card: no card bonuses (_engine_skills.pxi)
-    if op == OP_MOVE:
-        gs.turn.move_points += r[1] + (move_bonus(gs) if gs.turn.resolving_card >= 0 else 0)
-    elif op == OP_HEAL:
-        if not gs.combat.active:                                # 12.4.1, LL-9.7.13: no Healing in combat
-            gs.turn.healing += r[1]
-    elif op == OP_INFLUENCE:
-        gs.turn.influence += r[1] + card_bonus(gs)              # 10.2.2
-    elif op == OP_DRAW:
-        draw_cards(gs, pl, r[1])
-    elif op == OP_GAIN_MANA:
-        gs.turn.mana_tokens[r[1]] += r[2]                       # 5.3.1
-    elif op == OP_GAIN_CRYSTAL:
-        for _ in range(r[2]):
-            gain_crystal(pl, gs, r[1])                          # 5.3.2
-    elif op == OP_FAME:
-        pl.fame += r[1]
-    elif op == OP_REPUTATION:
-        change_reputation(pl, r[1])                             # 10.4
-    elif op == OP_TAKE_WOUND:
-        take_wounds(gs, es, pl, r[1])
-    elif op == OP_TERRAIN_COST:
-        # 9.6.2: the terrain's cost (arg = it + 1; "all" = arg 0) changes by r[2] this turn,
-        # a reduction stopping at the highest floor given (read by _rules.move_cost)
-        colour = 0 if r[1] >= NUM_TERRAINS else r[1] + 1
-        if r[2] != 0 and not give_mod_arg(gs, p, MK_TERRAIN_DELTA, MS_TURN, r[2], colour, MOD_ADD):
-            return RES_ERROR
-        if r[3] > 0 and not give_mod_arg(gs, p, MK_TERRAIN_FLOOR, MS_TURN, r[3], colour, MOD_MAX):
-            return RES_ERROR
-    elif op == OP_ATTACK:
-        gs.combat.attack[r[3]][r[2]] += r[1] + ambush_bonus(gs, 0) + unit_combat_bonus(gs) \
-            + unit_banner_bonus(gs, es, pl) + skill_pool_bonus(gs, op, r[3]) \
-            + card_bonus(gs) + units_attack_bonus(gs)   # 11.5.2 / 11.8; Glory, Deadly Aim, Leadership, Shocktroops
-    elif op == OP_BLOCK:
-        gs.combat.block[r[2]] += r[1] + ambush_bonus(gs, 1) + unit_combat_bonus(gs) \
-            + unit_banner_bonus(gs, es, pl) + skill_pool_bonus(gs, op, 0) \
-            + card_bonus(gs)   # 11.6.3; Banner of Glory, Leadership
-    elif op == OP_ENEMY_ARMOR or op == OP_ENEMY_NO_ATTACK:
-        return enemy_op_apply(gs, es, st, p, row, -1)           # 11.4.4, LL-6.7 (_fx_advanced)
-    elif op == OP_EXTRA_SOURCE_DIE:
-        gs.turn.extra_dice += r[1]                              # 5.5.6
-    elif op == OP_HANDLER:
-        set_error(gs, ERR_HANDLER, r[1], gs.turn.resolving_card)
-        return RES_ERROR
-    elif op == OP_READY_UNIT or op == OP_HEAL_UNIT:
-        set_error(gs, ERR_UNIT_EFFECT, op, gs.turn.resolving_card)
-        return RES_ERROR
-    elif op == OP_NOTHING:
-        return RES_DONE                                         # nothing(): no effect (6.1.6)
-    else:
-        set_error(gs, ERR_COMBAT, op, gs.turn.resolving_card)  # influence / attack / block ...
-        return RES_ERROR
-    return RES_DONE
-
-
-cdef int push_eval(GameState* gs, int row) noexcept nogil:
-    if gs.turn.n_eval >= 32:
-        set_error(gs, ERR_CAPACITY, 1, gs.turn.resolving_card)
-        return RES_ERROR
-    gs.turn.eval_stack[gs.turn.n_eval] = <int16_t>row
-    gs.turn.n_eval += 1
-    return RES_DONE
-
-
-cdef int run_effects(GameState* gs, const EngineStatics* es, const Statics* st, int p) noexcept nogil:
-    """Resolve the pending effect rows until done or a choice needs a decision."""
-    cdef const int32_t* r
-    cdef int row, k, op, res, card
-    while gs.turn.n_eval > 0:
-        gs.turn.n_eval -= 1
-        row = gs.turn.eval_stack[gs.turn.n_eval]
-        r = erow(es, row)
-        op = r[0]
-        if op == OP_ALL:
-            for k in range(r[5] - 1, -1, -1):
-                if push_eval(gs, r[4] + k) != RES_DONE:
-                    return RES_ERROR
-        elif op == OP_BY_TIME:
-            if push_eval(gs, r[4] + (1 if gs.time == NIGHT else 0)) != RES_DONE:
-                return RES_ERROR
-        elif op == OP_HANDLER:
-            res = run_handler(gs, es, st, p, row, -1)
-            if res != RES_DONE:
-                return res
-        elif op == OP_READY_UNIT or op == OP_HEAL_UNIT:         # a unit to pick (_engine_units.pxi)
-            res = unit_op(gs, es, st, p, row, -1)
-            if res != RES_DONE:
-                return res
-        elif op == OP_CHOICE or ((op == OP_GAIN_MANA or op == OP_GAIN_CRYSTAL) and r[1] >= COLOUR_ANY):
-            gs.turn.pending_choice = <int16_t>row              # the player decides (A_CHOOSE)
-            return RES_CHOICE
-        else:
-            res = apply_op(gs, es, st, p, row)
-            if res != RES_DONE:
-                return res                                 # RES_CHOICE: an enemy target (ASK_ENEMY)
-    card = gs.turn.resolving_card
-    gs.turn.resolving_card = -1
-    gs.turn.overload_bonus = 0         # Mana Overload: not given, the skill stays in the centre
-    if card >= 0:                      # a Deed card's effect has resolved (6.1): Concentration's
-        fire_event(gs, es, st, p, EV_CARD_PLAYED, card)      # bonus ends (MK_CARD_BONUS, next card)
-    return RES_DONE
 
 
 cdef int unit_combat_bonus(const GameState* gs) noexcept nogil:
@@ -990,7 +806,7 @@ cdef int card_playable_mode(const GameState* gs, const EngineStatics* es, int ca
     row = es.card_powered[card * es.card_stride] if powered else es.card_basic[card * es.card_stride]
     g.turn.resolving_card = <int16_t>card
     g.turn.fx_colour = 0
-    ok = node_playable(gs, es, row)
+    ok = interp.node_playable(gs, es, row)
     g.turn.resolving_card = was_card
     g.turn.fx_colour = was_colour
     g.turn.fx_colour_by = was_by
@@ -1119,7 +935,7 @@ cdef int legal_play(Engine eng, const GameState* cgs, const EngineStatics* es, i
         elif gs.phase == PH_COMBAT_ATTACK and n < MAX_ACTIONS:
             out[n] = act(A_SIDEWAYS, i | (2 << 7))             # Attack 1, physical (11.8.1)
             n += 1
-        if combat_move_usable(gs, es) and n < MAX_ACTIONS:
+        if interp.combat_move_usable(gs, es) and n < MAX_ACTIONS:
             out[n] = act(A_SIDEWAYS, i)                        # Move 1 with a use in combat (LL-9.7.5)
             n += 1
         n = units_sideways(gs, es, out, n, i)                    # Thugs / Heroes pay, Altem Mages (_engine_units.pxi)
@@ -1224,7 +1040,7 @@ cdef int legal_actions_all(Engine eng, int32_t* out) noexcept nogil:
                 n += 1
             return n
         for k in range(r[5]):
-            if node_playable(gs, es, r[4] + k):
+            if interp.node_playable(gs, es, r[4] + k):
                 out[n] = act(A_CHOOSE, k)
                 n += 1
         return n
@@ -2034,7 +1850,7 @@ cdef int take_tactic(GameState* gs, const EngineStatics* es, const Statics* st, 
         reset_turn(gs)
         gs.turn.resolving_card = <int16_t>(-2 - t)               # a tactic, for error messages
         push_eval(gs, row)                                       # phase stays PH_TACTICS
-        res = run_effects(gs, es, st, gs.current)
+        res = interp.run_effects(gs, es, st, effect_context(gs, gs.current))
         if res == RES_ERROR:
             return gs.error
         if res == RES_CHOICE:
@@ -2100,16 +1916,18 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
     cdef Player* pl = &gs.players[p]
     cdef int i, card, row, powered, pay, pay2, to, cost, a, b, deck, k, res, slot, c1, c2, colour
     cdef const int32_t* r
+    cdef EffectContext ctx
     gs.steps += 1
     if gs.turn.handler_row >= 0:
         row = gs.turn.handler_row
         gs.turn.handler_row = -1
         gs.turn.ask = ASK_NONE
         gs.turn.ask_options = 0
-        res = run_handler(gs, es, st, p, row, arg)
-        p = gs.current                                           # a question put to another seat is over
+        ctx = answer_context(gs)
+        res = run_handler(gs, es, st, ctx.actor, row, arg)
+        ctx.asked = gs.current                                   # a question put to another seat is over
         if res == RES_DONE:
-            res = run_effects(gs, es, st, p)
+            res = interp.run_effects(gs, es, st, ctx)
         if res == RES_DONE and gs.phase == PH_TACTICS:
             after_tactic(gs, es, st)                             # 3.1.3 resolved: next chooser or the turns
         return gs.error if res == RES_ERROR else ERR_NONE
@@ -2122,11 +1940,11 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
                     gs.turn.mana_tokens[arg] += 1               # 5.3.1
                 else:
                     gain_crystal(pl, gs, arg)                   # 5.3.2
-            res = run_effects(gs, es, st, p)
+            res = interp.run_effects(gs, es, st, effect_context(gs, p))
             return gs.error if res == RES_ERROR else ERR_NONE
         gs.turn.pending_choice = -1
         push_eval(gs, r[4] + arg)
-        res = run_effects(gs, es, st, p)
+        res = interp.run_effects(gs, es, st, effect_context(gs, p))
         return gs.error if res == RES_ERROR else ERR_NONE
     if kind == A_UPKEEP:                                         # LL-4.5.4 (_engine_units.pxi)
         return apply_upkeep(gs, arg)
@@ -2144,7 +1962,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         gs.turn.hvars[7] = <int16_t>arg
         gs.turn.resolving_card = <int16_t>(-2 - pl.tactic)
         push_eval(gs, tactic_effect_row(es, pl.tactic))
-        res = run_effects(gs, es, st, p)
+        res = interp.run_effects(gs, es, st, effect_context(gs, p))
         if res == RES_DONE and gs.phase == PH_END_TURN and gs.turn.end_stage == END_LONG_NIGHT:
             finish_turn(gs, es, st)                              # 13.7.4: go on drawing
         return gs.error if res == RES_ERROR else ERR_NONE
@@ -2218,7 +2036,7 @@ cdef int apply_action(Engine eng, int action) noexcept nogil:
         if powered and deck != DECK_ARTIFACT:
             overload_arm(gs, es, p, card, c1, c2)                # LL-7 Mana Overload (_engine_skills.pxi)
         push_eval(gs, row)
-        res = run_effects(gs, es, st, p)
+        res = interp.run_effects(gs, es, st, effect_context(gs, p))
         return gs.error if res == RES_ERROR else ERR_NONE
     if kind == A_SIDEWAYS:                                       # 6.1.7
         i = arg & 0x7F
@@ -2449,6 +2267,10 @@ def _load_handler_modules():
     import importlib
     cdef int g, k
     cdef const HandlerEntry* e
+    if interp.run_effects == NULL:
+        importlib.import_module("mksim._effects")                # the interpreter (register_interpreter)
+        if interp.run_effects == NULL:
+            raise RuntimeError("module mksim._effects registered no interpreter (register_interpreter)")
     for g, modname in HANDLER_MODULES.items():
         if g in HANDLER_TABLES:
             continue

@@ -407,7 +407,7 @@ cdef bint circlet_skill_now(const GameState* gs, const EngineStatics* es, int sk
         return False
     if gs.phase != PH_MOVE and gs.phase != PH_REST and gs.phase != PH_INTERACT and not gs.combat.active:
         return False
-    return node_playable(gs, es, e[2])
+    return interp.node_playable(gs, es, e[2])
 
 
 cdef int circlet_use(GameState* gs, const EngineStatics* es, int skill) noexcept nogil:
@@ -428,7 +428,7 @@ cdef int legal_circlet(const GameState* gs, const EngineStatics* es, int32_t* ou
 cdef int apply_circlet_skill(GameState* gs, const EngineStatics* es, const Statics* st, int p) noexcept nogil:
     cdef int res
     circlet_use(gs, es, gs.turn.circlet_skill - 1)
-    res = run_effects(gs, es, st, p)
+    res = interp.run_effects(gs, es, st, effect_context(gs, p))
     return gs.error if res == RES_ERROR else ERR_NONE
 
 

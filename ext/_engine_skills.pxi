@@ -68,7 +68,7 @@ cdef bint skill_usable(const GameState* gs, const EngineStatics* es, int p, int 
             return False                                      # 8.3.2, 4.1.1: Motivation only
     elif gs.phase != PH_MOVE and gs.phase != PH_REST and gs.phase != PH_INTERACT and not gs.combat.active:
         return False
-    return node_playable(gs, es, skill_entry(es, skill)[2])
+    return interp.node_playable(gs, es, skill_entry(es, skill)[2])
 
 
 cdef bint skill_is(const EngineStatics* es, int skill, int flag) noexcept nogil:
@@ -278,7 +278,7 @@ cdef void coop_combat_start(GameState* gs, const EngineStatics* es, const Static
     coop_done(pl)
     gs.turn.resolving_card = <int16_t>(SKILL_CARD_BASE - skill)
     push_eval(gs, row)
-    run_effects(gs, es, st, gs.current)
+    interp.run_effects(gs, es, st, effect_context(gs, gs.current))
 
 
 cdef void skills_round_end(GameState* gs) noexcept nogil:
@@ -353,7 +353,7 @@ cdef int use_skill(GameState* gs, const EngineStatics* es, const Statics* st, in
         pl.skills_used |= <uint16_t>(1 << slot)               # 8.2.1-8.2.2: flipped face down
     gs.turn.resolving_card = <int16_t>(SKILL_CARD_BASE - skill)
     push_eval(gs, skill_entry(es, skill)[2])
-    res = run_effects(gs, es, st, p)
+    res = interp.run_effects(gs, es, st, effect_context(gs, p))
     return gs.error if res == RES_ERROR else ERR_NONE
 
 

@@ -606,7 +606,7 @@ cdef bint ability_playable(const GameState* gs, const EngineStatics* es, int uni
     g.turn.resolving_card = <int16_t>(UNIT_CARD_BASE - (unit * 8 + slot))
     g.turn.fx_colour = <int8_t>(mana + 1 if 0 <= mana < 4 else 0)
     g.turn.fx_colour_by = g.turn.resolving_card
-    ok = node_playable(gs, es, eff)
+    ok = interp.node_playable(gs, es, eff)
     g.turn.resolving_card = was_card
     g.turn.fx_colour = was_colour
     g.turn.fx_colour_by = was_by
@@ -640,7 +640,7 @@ cdef int activate_unit(GameState* gs, const EngineStatics* es, const Statics* st
     # apply_op / card_bonus give it only while a Deed card resolves (resolving_card >= 0),
     # so a pending Tirelessness bonus waits for the next card, also across a unit's choice
     push_eval(gs, eff)
-    res = run_effects(gs, es, st, p)
+    res = interp.run_effects(gs, es, st, effect_context(gs, p))
     if res == RES_ERROR:
         return gs.error
     return ERR_NONE

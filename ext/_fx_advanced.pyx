@@ -34,6 +34,7 @@ from mksim._rng cimport rng_below, STREAM_SOURCE
 from mksim._combat cimport *
 from mksim._rules cimport is_safe
 from mksim._engine cimport *
+from mksim._effects cimport node_playable, combat_move_usable   # the interpreter (ext/_effects.pxd)
 
 
 

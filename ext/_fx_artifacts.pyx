@@ -36,7 +36,7 @@ from mksim._engine cimport (
     RES_DONE, RES_ERROR, ERR_INTERNAL, INTERNAL_NO_OPTION, ERR_HANDLER, ERR_CAPACITY, ASK_DONE, ASK_HAND_CARD, ASK_COLOUR,
     ASK_OFFER, ASK_NUMBER, ASK_ENEMY, ASK_UNIT, PF_STAGE,
     erow, card_deck, set_error, remove_at, row_args, ask, pc_bad, pc_stage, pc_hvar, pc_asks, pc_n_enemies,
-    push_card, gain_crystal, node_playable, push_eval, lift_self, put_back, refill_offer, take_wounds,
+    push_card, gain_crystal, push_eval, lift_self, put_back, refill_offer, take_wounds,
     card_colour, night_mana, special_now, outside_combat_now, NO_ARG, unit_healed,
     BF_GLORY, BF_FEAR, BF_FIRE_ICE, BF_COURAGE, BF_FORTITUDE, BF_COMMAND,
     remove_commanded_unit, soul_process, circlet_skill_now, circlet_use,
@@ -45,6 +45,7 @@ from mksim._engine cimport (
     skill_entry,                                          # _engine_skills.pxi
     count_gained,                                         # results store (Book of Wisdom)
 )
+from mksim._effects cimport node_playable                       # the interpreter (ext/_effects.pxd)
 from mksim._rng cimport rng_below, STREAM_REWARDS
 from mksim._fx_spells cimport non_wound_hand, travel, travel_playable, pc_travel   # Druidic Staff, Sword / Bow
 

@@ -29,10 +29,11 @@ from mksim._engine cimport (
     PAY_CRYSTAL, PAY_DIE, PAY_STOLEN, PF_STAGE,
     erow, card_deck, set_error, remove_at, row_args, ask, pc_bad, pc_stage, pc_hvar, pc_asks,
     pc_subset, pc_enemy_attack_options, reducible_attacks,
-    push_card, gain_crystal, change_reputation, node_playable, push_eval, card_bonus, pay_ok, pay_take,
+    push_card, gain_crystal, change_reputation, push_eval, card_bonus, pay_ok, pay_take,
     card_playable_mode, agility_move_usable, influence_elsewhere, lift_self, put_back,
     wings_move_usable, units_need_influence,
 )
+from mksim._effects cimport node_playable                       # the interpreter (ext/_effects.pxd)
 
 
 cdef inline bint basic_special_time(const GameState* gs) noexcept nogil:

@@ -29,6 +29,7 @@ from mksim._combat cimport *
 from mksim._hexmap cimport hex_distance as axial_distance
 from mksim._rules cimport is_safe
 from mksim._engine cimport *
+from mksim._effects cimport node_playable, combat_move_usable   # the interpreter (ext/_effects.pxd)
 
 
 cdef uint64_t source_opening_dice(const GameState* gs) noexcept nogil:

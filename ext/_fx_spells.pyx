@@ -52,8 +52,8 @@ from mksim._engine cimport (
     ASK_DONE, ASK_HAND_CARD, ASK_COLOUR, ASK_OFFER, ASK_NUMBER, ASK_ENEMY, ASK_UNIT, ASK_OPTION, ASK_DIE,
     ASK_PAYMENT, PF_STAGE, PF_HVAR,
     erow, card_deck, set_error, remove_at, row_args, ask, pc_bad, pc_stage, pc_hvar, pc_asks, pc_n_enemies,
-    pc_subset, pc_directions, push_card, gain_crystal, node_playable, push_eval, pay_ok, pay_take, n_pay_codes,
-    apply_op, draw_cards, card_colour, special_now, outside_combat_now, NO_ARG,
+    pc_subset, pc_directions, push_card, gain_crystal, push_eval, pay_ok, pay_take, n_pay_codes,
+    draw_cards, card_colour, special_now, outside_combat_now, NO_ARG,
     interaction_site, interaction_city, can_recruit,                            # _engine_units.pxi
     count_refused_card, refill_offer, take_wounds, night_mana, unit_healed,
     defeated_mask, colour_resisted, destroy, no_attack_targets, set_armor_delta, wings_options, wings_take,
@@ -61,6 +61,8 @@ from mksim._engine cimport (
     influence_elsewhere, units_need_influence,                                  # _fx_advanced.pxi, _fx_units.pxi
     enemy_effect_targets, resolving_colour, single_option,                      # _fx_advanced.pxi
 )
+from mksim._effects cimport node_playable, apply_op             # the interpreter (ext/_effects.pxd)
+from mksim._engine cimport effect_context
 from mksim._rng cimport rng_below, STREAM_REWARDS
 
 
@@ -532,7 +534,7 @@ cdef int bonus_per_enemy(GameState* gs, const EngineStatics* es, const Statics* 
     cdef const int32_t* r
     cdef int n
     # Flame Wave: the Attack or Block gets +per_enemy for each enemy token faced.
-    if apply_op(gs, es, st, p, a[0]) != RES_DONE:
+    if apply_op(gs, es, st, effect_context(gs, p), a[0]) != RES_DONE:
         return RES_ERROR
     r = erow(es, a[0])
     n = a[1] * faced_enemies(gs)
@@ -734,7 +736,7 @@ cdef int mind_read(GameState* gs, const EngineStatics* es, const Statics* st,
                 return RES_DONE
         set_error(gs, ERR_INTERNAL, INTERNAL_NO_OPTION, gs.turn.resolving_card)   # mind_steal_options excluded it
         return RES_ERROR
-    q = gs.turn.hvars[1]                                    # p == q: the seat asked answers
+    q = gs.turn.hvars[1]                                    # the seat asked answers (p: the caster)
     card = gs.players[q].hand[choice]
     remove_at(gs.players[q].hand, &gs.players[q].n_hand, choice)
     push_card(gs.players[q].discard, &gs.players[q].n_discard, MAX_DISCARD_CARDS, card)

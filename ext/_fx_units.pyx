@@ -38,12 +38,13 @@ from mksim._engine cimport (
     RES_DONE, RES_ERROR, ERR_HANDLER, ERR_INTERNAL, INTERNAL_NO_OPTION, ERR_ENEMY_EFFECT,
     ASK_DONE, ASK_ENEMY, ASK_NUMBER, ASK_OPTION, ASK_PAYMENT, ASK_UNIT,
     erow, set_error, row_args, ask, pc_stage, pc_asks, pc_enemy_attack_options,
-    change_reputation, node_playable, push_eval, pay_take, reducible_attacks,
+    change_reputation, push_eval, pay_take, reducible_attacks,
     UNIT_CARD_BASE, unit_resolving, resolving_unit_slot, units_attack_bonus, units_check_destroy,
     units_need_influence, pc_enemy_slot,
     special_now, hex_distance, resolving_colour, unit_combat_bonus, enemy_effect_ok, pay_options,
     single_option, BF_FORTITUDE,
 )
+from mksim._effects cimport node_playable                       # the interpreter (ext/_effects.pxd)
 
 cdef enum:
     MAX_UNITS_ = MAX_UNITS

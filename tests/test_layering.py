@@ -321,3 +321,49 @@ def test_experiment_arms_invalidate_the_cached_legal_list():
     version = state.core.version
     set_restrictions(state.core, cards=[0])
     assert state.core.version > version
+
+
+# -- the effect interpreter (issue 12: "Effects as a module with a registry") ----------------
+
+INTERPRETER = ("node_playable", "run_effects", "apply_op", "push_eval", "cost_row", "attack_has_target",
+               "combat_move_usable")
+
+
+def _defines(text: str, name: str) -> bool:
+    """`text` defines the C function `name` (a ``cdef`` with a body or a declaration)."""
+    return re.search(rf"^cdef\s+(?:inline\s+)?[\w\s\*]+?\b{name}\(", text, re.M) is not None
+
+
+def test_the_effect_interpreter_is_a_module_of_its_own():
+    """ext/_effects.pyx is the interpreter, compiled into mksim._effects: the engine's source
+    (_engine.pyx and the files it includes) defines none of its functions; the module exports
+    its entry points through Cython's C API (what the handler groups cimport), the engine's
+    header no longer declares them, and push_eval is the one inline helper of _engine.pxd."""
+    from mksim import _effects, _engine
+    engine_src = [EXT / "_engine.pyx", *sorted(EXT.glob("_engine_*.pxi"))]
+    assert sorted(f"{p.name}: {n}" for p in engine_src for n in INTERPRETER if _defines(p.read_text(), n)) == []
+    effects = (EXT / "_effects.pyx").read_text()
+    assert [n for n in INTERPRETER if n != "push_eval" and not _defines(effects, n)] == []
+    header = (EXT / "_engine.pxd").read_text()
+    assert [n for n in INTERPRETER if _defines(header, n)] == ["push_eval"]
+    assert re.search(r"^cdef inline int push_eval\(", header, re.M)
+    assert Path(_effects.__file__).name.startswith("_effects.") and _effects.__file__ != _engine.__file__
+    exported = set(_effects.__pyx_capi__)
+    assert {"node_playable", "run_effects", "apply_op", "combat_move_usable"} <= exported
+    assert not {"node_playable", "run_effects", "apply_op", "combat_move_usable"} & set(_engine.__pyx_capi__)
+
+
+def test_the_handler_groups_reach_the_interpreter_through_its_header():
+    """A group module that calls node_playable / apply_op / combat_move_usable cimports them
+    from mksim._effects (the engine cannot re-export them: it does not cimport the module)."""
+    users = {}
+    for path in sorted(EXT.glob("_fx_*.pyx")):
+        text = path.read_text()
+        calls = {n for n in ("node_playable", "apply_op", "combat_move_usable") if re.search(rf"\b{n}\(", text)}
+        cimported = set()
+        for m in re.finditer(r"^from mksim\._effects cimport ([\w, ]+)", text, re.M):
+            cimported |= {n.strip() for n in m.group(1).split(",")}
+        if calls - cimported:
+            users[path.name] = sorted(calls - cimported)
+    assert users == {}
+
