@@ -7,7 +7,8 @@ Definitions (reproducible, read from the sources, no build needed):
 * **Card hooks**: the functions defined in the groups' engine-side files
   ``ext/_engine_{advanced,spells,artifacts,skills,units}.pxi`` (the per-card turn-flow rules
   the loop calls by name: Ambush, Banner of Glory, Dueling, ...).  A **card-named call** is a
-  call site ``name(`` of such a function in the core loop (``ext/_engine.pyx``,
+  call site ``name(`` of such a function in the core loop (``ext/_engine.pyx``, the
+  effect interpreter ``ext/_effects.pyx`` (part of ``_engine.pyx`` before issue 12 moved it),
   ``ext/_engine_combat.pxi``, ``ext/_combat.pyx``), comments excluded.  Printed: the number
   of distinct hooks the loop calls and of call sites; also the call sites counted over the
   group files too (hooks calling hooks).
@@ -22,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2] / "ext"
 GROUP_FILES = [f"_engine_{g}.pxi" for g in ("advanced", "spells", "artifacts", "skills", "units")]
-LOOP_FILES = ["_engine.pyx", "_engine_combat.pxi", "_combat.pyx"]
+LOOP_FILES = ["_engine.pyx", "_effects.pyx", "_engine_combat.pxi", "_combat.pyx"]
 DEF_RE = re.compile(r"^c?p?def\s+(?:inline\s+)?[\w\*\s]*?\b(\w+)\s*\(", re.M)
 
 
