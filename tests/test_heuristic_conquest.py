@@ -293,19 +293,19 @@ def prowlers_next_door(game, hand):
 def test_20_2_wounds_priced_for_the_score_in_solo_conquest(game):
     # Rage (Attack 2) and March sideways (Attack 1) defeat the Prowlers (Armor 3, 11.8) but
     # leave nothing to block their Attack 4: Tovak (Armor 2) takes 2 Wounds (11.7.2).  The
-    # plan is worth aggression x 2 Fame - wound_weight x 2 Wounds; conquest_wound and
-    # conquest_aggression scale the two parts in Solo Conquest only
+    # plan is worth aggression x 2 Fame - wound_weight x 2 Wounds; conquest_aggression (1.5
+    # by default) and conquest_wound scale the two parts in Solo Conquest only
     ids = list(game.tables.enemy_ids)
     hand = ["rage", "march"]
     p = parse_policy_spec("heuristic")
     worth, kills, wounds = p._core.plan_fight(prowlers_next_door(game, hand).engine, [ids.index("prowlers")])
     assert (kills, wounds) == (1, 2)
-    assert worth == pytest.approx(1.0 * 2 - 0.45 * 2)
+    assert worth == pytest.approx(1.5 * 2 - 0.45 * 2)
     p = parse_policy_spec("heuristic:conquest_wound=3,conquest_aggression=2")
     worth, kills, wounds = p._core.plan_fight(prowlers_next_door(game, hand).engine, [ids.index("prowlers")])
     assert (kills, wounds) == (1, 2) and worth == pytest.approx(2 * 2 - 3 * 0.45 * 2)
-    # at 3 x the Wound price the fight is worth less than fight_threshold: no challenge
-    for spec, fought in (("heuristic", True), ("heuristic:conquest_wound=3", False)):
+    # at 4 x the Wound price the fight is worth less than fight_threshold (0.2): no challenge
+    for spec, fought in (("heuristic", True), ("heuristic:conquest_wound=4", False)):
         d, _ = play_turn(prowlers_next_door(game, hand), parse_policy_spec(spec))
         assert (d["players"][0]["fame"] == 2) == fought, spec
     # First Reconnaissance: the multipliers do nothing (its measure is Fame, 17.3.1)
