@@ -72,7 +72,7 @@ cdef enum:
 
 #: The conquest-planning parameters (read only in Solo Conquest, see conquest_mode()); the
 #: same in every preset so that the presets keep their First Reconnaissance character.
-CONQUEST_DEFAULTS = dict(city_weight=3.0, siege_weight=3.0, siege_round=4.0, city_explore=0.0, conquest_heal=15.0,
+CONQUEST_DEFAULTS = dict(city_weight=3.0, siege_weight=3.0, siege_round=4.0, city_explore=0.0, conquest_heal=25.0,
                          conquest_recruit=2.0, approach_weight=1.0, conquest_wound=1.0, conquest_aggression=1.5)
 #: The interaction parameters (pick_interact; read only in Solo Conquest, like the conquest ones:
 #: First Reconnaissance measured worse with them, docs/policies.md): purchases valued by
