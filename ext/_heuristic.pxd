@@ -55,6 +55,8 @@ cdef struct HParams:           # the documented parameters (see HeuristicPolicy 
     double conquest_recruit    # x recruit_weight in Solo Conquest
     double approach_weight     # x worth of a site out of this turn's reach, walked towards on a
                                # turn that has no goal in reach (0: such turns stay idle)
+    double conquest_wound      # x wound_weight in a fight plan in Solo Conquest (a Wound kept costs 2, 20.2)
+    double conquest_aggression # x aggression in a fight plan in Solo Conquest
     double skill_choice        # 13.6.4 level-up skill: 1 = the offered skill worth most to this
                                # policy (skill_pick_value), 0 = the first offered (the old choice)
     double skill_attack        # x worth of a skill's Attack in skill_pick_value (0: none, measured)

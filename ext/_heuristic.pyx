@@ -72,8 +72,8 @@ cdef enum:
 
 #: The conquest-planning parameters (read only in Solo Conquest, see conquest_mode()); the
 #: same in every preset so that the presets keep their First Reconnaissance character.
-CONQUEST_DEFAULTS = dict(city_weight=3.0, siege_weight=3.0, siege_round=4.0, city_explore=0.0, conquest_heal=9.0,
-                         conquest_recruit=2.0, approach_weight=1.0)
+CONQUEST_DEFAULTS = dict(city_weight=3.0, siege_weight=3.0, siege_round=4.0, city_explore=0.0, conquest_heal=25.0,
+                         conquest_recruit=2.0, approach_weight=1.0, conquest_wound=1.0, conquest_aggression=1.5)
 #: The interaction parameters (pick_interact; read only in Solo Conquest, like the conquest ones:
 #: First Reconnaissance measured worse with them, docs/policies.md): purchases valued by
 #: strength (buy_value) and planned on the turn's Influence (buy_plan); both 0 = the old choice.
@@ -672,7 +672,8 @@ cdef double fight_plan(HeuristicPolicy self, const GameState* gs, const EngineSt
     ``units_ok``): ranged / siege attacks first (11.5), then block the attacks that can be
     blocked (11.6) or take their Wounds (11.7, 12), then melee attacks (11.8), each step
     greedy.  Both orders of "block first" and "keep cards for the attack" are tried; the
-    better is returned as aggression * Fame won - wound_weight * Wounds taken."""
+    better is returned as aggression * Fame won - wound_weight * Wounds taken (in Solo
+    Conquest times ``conquest_aggression`` and ``conquest_wound``)."""
     cdef const Player* pl = &gs.players[gs.current]
     cdef double vals[H_MAX_RES]
     cdef int src[H_MAX_RES]            # >= 0 hand index, < 0: -(unit slot + 1)
@@ -690,6 +691,10 @@ cdef double fight_plan(HeuristicPolicy self, const GameState* gs, const EngineSt
     cdef int unb_abil[3 * H_MAX_FOES]
     cdef int uarm[MAX_UNITS]
     cdef int n_unb = 0, n_units = 0, unit_wounds = 0, hand_wounds = 0
+    # Solo Conquest prices Fame and Wounds apart (a Wound card kept costs 2 points, 20.2 via
+    # 20.5.1, and idles later hands); elsewhere both factors are 1
+    cdef double cagg = self.p.conquest_aggression if conquest else 1.0
+    cdef double ww = self.p.wound_weight * (self.p.conquest_wound if conquest else 1.0)
     if nf > H_MAX_FOES:
         nf = H_MAX_FOES
     if conquest:
@@ -738,7 +743,7 @@ cdef double fight_plan(HeuristicPolicy self, const GameState* gs, const EngineSt
         for i in range(nr):
             used[i] = used0[i]
         k = kills
-        score = self.p.aggression * fame_total
+        score = self.p.aggression * cagg * fame_total
         wounds = 0
         paralyzed = 0
         melee = 0
@@ -780,7 +785,7 @@ cdef double fight_plan(HeuristicPolicy self, const GameState* gs, const EngineSt
                     used[i] = 1
         if order == 0:
             melee = melee_phase(self, gs, es, foes, nf, alive, src, nr, used, vals, &k, 0)
-        score += melee - self.p.wound_weight * (wounds + 1.5 * unit_wounds)
+        score += cagg * melee - ww * (wounds + 1.5 * unit_wounds)
         if score > best:
             best = score
             best_kills = k
@@ -1191,6 +1196,8 @@ cdef class HeuristicPolicy(RandomPolicy):
         self.p.conquest_heal = merged["conquest_heal"]
         self.p.conquest_recruit = merged["conquest_recruit"]
         self.p.approach_weight = merged["approach_weight"]
+        self.p.conquest_wound = merged["conquest_wound"]
+        self.p.conquest_aggression = merged["conquest_aggression"]
         self.p.skill_choice = merged["skill_choice"]
         self.p.skill_attack = merged["skill_attack"]
         self.p.buy_value = merged["buy_value"]

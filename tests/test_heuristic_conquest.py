@@ -231,7 +231,7 @@ def test_17_3_1_conquest_parameters_do_not_touch_first_reconnaissance():
     a, _, _ = _play_state(config, 11, 0, parse_policy_spec("heuristic"))
     b, _, _ = _play_state(config, 11, 0, parse_policy_spec(
         "heuristic:city_weight=50,siege_weight=50,siege_round=1,city_explore=9,conquest_heal=5,conquest_recruit=5,"
-        "approach_weight=7,buy_value=0,buy_plan=0,buy_card_cost=3"))
+        "approach_weight=7,buy_value=0,buy_plan=0,buy_card_cost=3,conquest_wound=4,conquest_aggression=3"))
     assert a.to_dict() == b.to_dict()
     # ... while in Solo Conquest they do
     config = GameConfig("solo-conquest", "goldyx")
@@ -274,3 +274,44 @@ def test_idle_turn_walks_towards_a_den_the_hand_could_take(game):
     assert parse_policy_spec(spec)._core.path_costs(game.state_from_dict(there).engine)[20] < 8
     d, _ = play_turn(far_den(game, hand), parse_policy_spec(spec + ",approach_weight=0"))
     assert d["players"][0]["position"] == PORTAL
+
+
+# -- fights priced for the score: Wounds and Fame apart (conquest_wound / _aggression) -------
+
+def prowlers_next_door(game, hand):
+    """Round 1's first turn at its movement: the hero on the portal (hex 0) with ``hand``,
+    rampaging Prowlers (Armor 3, Attack 4, 2 Fame) face up on the plains of hex 2 next to it;
+    no city or other site near."""
+    st = city_position(game, hand=hand)
+    d = st.to_dict(format=1)
+    hexes = {str(k): {"site": None, "tokens": [], "ruins": None, "flags": []} for k in CLEARED}
+    hexes[str(CITY)] = {"site": "rampaging_orc", "tokens": ["prowlers"], "flags": ["tokens_revealed"]}
+    d["map"] = {"hexes": hexes}
+    return game.state_from_dict(d)
+
+
+def test_20_2_wounds_priced_for_the_score_in_solo_conquest(game):
+    # Rage (Attack 2) and March sideways (Attack 1) defeat the Prowlers (Armor 3, 11.8) but
+    # leave nothing to block their Attack 4: Tovak (Armor 2) takes 2 Wounds (11.7.2).  The
+    # plan is worth aggression x 2 Fame - wound_weight x 2 Wounds; conquest_aggression (1.5
+    # by default) and conquest_wound scale the two parts in Solo Conquest only
+    ids = list(game.tables.enemy_ids)
+    hand = ["rage", "march"]
+    p = parse_policy_spec("heuristic")
+    worth, kills, wounds = p._core.plan_fight(prowlers_next_door(game, hand).engine, [ids.index("prowlers")])
+    assert (kills, wounds) == (1, 2)
+    assert worth == pytest.approx(1.5 * 2 - 0.45 * 2)
+    p = parse_policy_spec("heuristic:conquest_wound=3,conquest_aggression=2")
+    worth, kills, wounds = p._core.plan_fight(prowlers_next_door(game, hand).engine, [ids.index("prowlers")])
+    assert (kills, wounds) == (1, 2) and worth == pytest.approx(2 * 2 - 3 * 0.45 * 2)
+    # at 4 x the Wound price the fight is worth less than fight_threshold (0.2): no challenge
+    for spec, fought in (("heuristic", True), ("heuristic:conquest_wound=4", False)):
+        d, _ = play_turn(prowlers_next_door(game, hand), parse_policy_spec(spec))
+        assert (d["players"][0]["fame"] == 2) == fought, spec
+    # First Reconnaissance: the multipliers do nothing (its measure is Fame, 17.3.1)
+    fr = Game("first-reconnaissance", "tovak")
+    st = fr.new_state(SEED, 0)
+    a = parse_policy_spec("heuristic")._core.plan_fight(st.engine, [ids.index("prowlers")])
+    b = parse_policy_spec("heuristic:conquest_wound=3,conquest_aggression=2")._core.plan_fight(
+        st.engine, [ids.index("prowlers")])
+    assert a == b

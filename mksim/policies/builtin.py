@@ -193,6 +193,13 @@ class HeuristicPolicy(_CPolicy):
         Solo Conquest only: on a turn with no goal in reach, the hero walks towards the site
         the hand in hand could take (its worth times this, less 0.05 per Move point of the
         way) instead of idling; 0 keeps such turns idle.
+    conquest_wound : float
+        Solo Conquest only: ``wound_weight`` is multiplied by it in the fight plans (a Wound
+        card owned at the end costs 2 points, 20.2 via 20.5.1, and Wounds in hand idle later
+        turns; First Reconnaissance is measured in Fame, where a Wound costs no point).
+    conquest_aggression : float
+        Solo Conquest only: ``aggression`` (the worth of a Fame point won in a fight plan) is
+        multiplied by it.
     skill_choice : float
         Level-up skill (13.6.4): 1 takes the offered skill (the two revealed own tokens or
         one of the Common Skill offer) worth most to this policy -- one use's worth of its
@@ -279,6 +286,8 @@ _CONQUEST_HELP = {
     "conquest_heal": "Solo Conquest: x heal_weight (Wounds cost 2 points each at the end, 20.2)",
     "conquest_recruit": "Solo Conquest: x recruit_weight (Units take the garrison's blows, 11.7.3)",
     "approach_weight": "Solo Conquest: x worth of the site walked towards on a turn with no goal in reach (0: idle)",
+    "conquest_wound": "Solo Conquest: x wound_weight in the fight plans (a Wound kept costs 2 points, 20.2)",
+    "conquest_aggression": "Solo Conquest: x aggression (worth of a Fame point) in the fight plans",
 }
 #: Help lines of the parameters that have one (``mksim policies show heuristic``).
 _PARAM_HELP = dict(_CONQUEST_HELP, **_INTERACT_HELP, skill_choice="level-up skill (13.6.4): 1 the one worth most to the policy, "

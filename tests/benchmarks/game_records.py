@@ -12,7 +12,11 @@ that differs is named.
 Not a test (about 16 s at -O3, 30 s at -O0): the restructuring issue runs it before and after.
 ``tests/benchmarks/records/solo-d00ed83.json`` holds the records of d00ed83 (100 games per
 configuration): ``--compare`` it after any change that must not change play; -O0 and -O3
-builds give identical records.  Against the older files, each difference has a named cause:
+builds give identical records.  ``solo-072a1d1.json`` (072a1d1) differs from it in exactly 890
+games, all in the ten Solo Conquest heuristic configurations (82-96 of 100 each: issue 9's
+``conquest_aggression`` 1.5 and ``conquest_heal`` 25); every First Reconnaissance, random and
+eager record is identical, so after issue 9's change compare against solo-072a1d1.json.
+Against the older files, each difference has a named cause:
 ``solo-9eafa2f.json`` (9eafa2f) differs from it in exactly 1,608 games, all in the 20 heuristic
 configurations: issue 9's level-up skill choice (``skill_choice``; First Reconnaissance 58-76
 of 100 each) and, in Solo Conquest only, the purchases valued and planned (``buy_value`` /
