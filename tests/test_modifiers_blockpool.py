@@ -44,6 +44,17 @@ def mask_of(core):
     return raw["mod_live"], sum(1 << m["kind"] for m in raw["mods"][:raw["n_mods"]])
 
 
+def _cold_toughness_powered_in_block_phase(content, tables, enemy):
+    """Tovak in the Block phase against ``enemy``, Cold Toughness just played powered."""
+    from interaction_setup import Game, PAY_TOKEN
+    g = Game(content, tables, hero="tovak", hand=["cold_toughness"])
+    g.ut.start_combat([enemy])
+    g.do("next_phase")
+    g.ut.set_turn(mana={"blue": 1})
+    g.play(0, powered=1, pay=PAY_TOKEN["blue"])
+    return g
+
+
 # -- the Block pool ------------------------------------------------------------------------
 
 @pytest.mark.covers("cold_toughness", "powered")
@@ -51,12 +62,7 @@ def test_ll_2_10_8_cold_toughness_base_is_a_block_pool_entry_that_counts_arcane_
     """Base printing vs Sorcerers (attack 6; assassination, poison, Arcane Immunity: 3 icons):
     one entry (icon_block, block scope, 1 per icon, arg 2 = base); Ice Block 5 + 3 blocks it,
     and the committed block ends the entry (11.4.5)."""
-    from interaction_setup import Game, PAY_TOKEN
-    g = Game(content, tables, hero="tovak", hand=["cold_toughness"])
-    g.ut.start_combat(["sorcerers"])
-    g.do("next_phase")
-    g.ut.set_turn(mana={"blue": 1})
-    g.play(0, powered=1, pay=PAY_TOKEN["blue"])
+    g = _cold_toughness_powered_in_block_phase(content, tables, "sorcerers")
     assert live(g.core) == [("icon_block", "block", 1, 2)]
     assert g.of_kind("block") == ["block(0)"]            # 5 + 3 >= 6 (the LL printing: no block)
     g.do("block", 0)
@@ -67,12 +73,7 @@ def test_ll_2_10_8_cold_toughness_base_is_a_block_pool_entry_that_counts_arcane_
 def test_11_4_5_cold_toughness_ll_entry_is_lost_with_an_unused_block_pool(ll_content, ll_tables):
     """Lost Legion printing: arg 1; the Block phase ends without a block, the pool and its
     entry are lost (11.4.5) - the Damage phase holds none."""
-    from interaction_setup import Game, PAY_TOKEN
-    g = Game(ll_content, ll_tables, hero="tovak", hand=["cold_toughness"])
-    g.ut.start_combat(["medusa"])
-    g.do("next_phase")
-    g.ut.set_turn(mana={"blue": 1})
-    g.play(0, powered=1, pay=PAY_TOKEN["blue"])
+    g = _cold_toughness_powered_in_block_phase(ll_content, ll_tables, "medusa")
     assert live(g.core) == [("icon_block", "block", 1, 1)]
     assert mask_of(g.core) == (1 << KIND["icon_block"],) * 2
     g.do("next_phase")
