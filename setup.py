@@ -6,7 +6,6 @@ import os
 from pathlib import Path
 
 import numpy as np
-from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
@@ -72,18 +71,60 @@ extensions = [
     for pyx in sorted(EXT_DIR.glob("_*.pyx"))
 ]
 
+CYTHON_OPTIONS = dict(
+    include_path=[str(PXD_MIRROR), str(EXT_DIR)],
+    language_level=3,
+    nthreads=JOBS,
+    compiler_directives={
+        "boundscheck": False,
+        "wraparound": False,
+        "cdivision": True,
+        "initializedcheck": False,
+    },
+)
+
+
+#: Touched after every full translation (cythonize of all modules succeeded): the C files are
+#: then consistent with every header and include as of its modification time.
+CYTHON_STAMP = Path("build") / "cython_translated.stamp"
+
+
+def cythonize(exts, **options):
+    from Cython.Build import cythonize as translate
+    return translate(exts, **options)
+
+
+def _cythonize_all(exts):
+    out = cythonize(exts, **CYTHON_OPTIONS)
+    CYTHON_STAMP.parent.mkdir(parents=True, exist_ok=True)
+    CYTHON_STAMP.touch()
+    return out
+
+
+def _translated(exts):
+    """The extensions as setuptools builds them: Cython translates the ones whose C file is
+    missing or older than its .pyx; the others are built from their C files as they are.
+    Cython's own check (cythonize) scans every module's cimports and includes, ~2 s of each
+    build even when nothing changed; this one only looks at modification times, and falls back
+    to cythonize for all of them (Cython's own check) when a header, an included .pxi, this
+    file or the generators changed after the last full translation (:data:`CYTHON_STAMP`; any
+    module may depend on those)."""
+    c_of = {e.name: Path(e.sources[0]).with_suffix(".c") for e in exts}
+    if not CYTHON_STAMP.exists() or not all(c.exists() for c in c_of.values()):
+        return _cythonize_all(exts)
+    stamp = CYTHON_STAMP.stat().st_mtime
+    shared = [*EXT_DIR.glob("*.pxd"), *EXT_DIR.glob("*.pxi"), *EXT_DIR.glob("gen_*.py"),
+              Path(__file__), Path("mksim") / "actions.py"]
+    if any(f.exists() and f.stat().st_mtime >= stamp for f in shared):
+        return _cythonize_all(exts)
+    stale = [e for e in exts if Path(e.sources[0]).stat().st_mtime >= c_of[e.name].stat().st_mtime]
+    for e in exts:
+        if e not in stale:
+            e.sources = [str(c_of[e.name])]
+    return (cythonize(stale, **CYTHON_OPTIONS) if stale else []) + [e for e in exts if e not in stale]
+
+
 setup(
     cmdclass={"build_ext": ParallelBuildExt},
-    ext_modules=cythonize(
-        extensions,
-        include_path=[str(PXD_MIRROR), str(EXT_DIR)],
-        language_level=3,
-        nthreads=JOBS,
-        compiler_directives={
-            "boundscheck": False,
-            "wraparound": False,
-            "cdivision": True,
-            "initializedcheck": False,
-        },
-    ),
+    ext_modules=_translated(extensions),
 )
