@@ -94,18 +94,26 @@ def start_loky_workers(jobs: int) -> None:
         pass
 
 
-def live_loky_workers() -> int:
-    """The worker processes of loky's reusable executor in this process (0: none, or it was
-    shut down)."""
+def _live_executor(broken: bool = False):
+    """loky's reusable executor of this process while it runs, else None (never started, and
+    joblib not imported; or shut down; or broken, unless ``broken``: a broken one still has
+    processes to stop)."""
     import sys
     if "joblib.externals.loky.reusable_executor" not in sys.modules:
-        return 0                 # never started (and joblib not imported)
+        return None
     from joblib.externals.loky import reusable_executor
     ex = reusable_executor._executor
     flags = getattr(ex, "_flags", None)
-    if ex is None or getattr(flags, "shutdown", False) or getattr(flags, "broken", None):
-        return 0
-    return len(getattr(ex, "_processes", ()) or ())
+    if ex is None or getattr(flags, "shutdown", False) or (getattr(flags, "broken", None) and not broken):
+        return None
+    return ex
+
+
+def live_loky_workers() -> int:
+    """The worker processes of loky's reusable executor in this process (0: none, or it was
+    shut down)."""
+    ex = _live_executor()
+    return len(getattr(ex, "_processes", ()) or ()) if ex is not None else 0
 
 
 def _option(args: list, name: str):
@@ -218,13 +226,9 @@ def _spawn_light_tracker(launch, path, args, passfds):
 
 def kill_loky_workers() -> None:
     """Stop loky's reusable worker processes now (they would otherwise idle for 300 s)."""
-    import sys
-    if "joblib.externals.loky.reusable_executor" not in sys.modules:
-        return                   # never started (and joblib not imported: ~0.2 s saved)
     try:
-        from joblib.externals.loky import reusable_executor
-        ex = reusable_executor._executor
-        if ex is not None and not getattr(getattr(ex, "_flags", None), "shutdown", False):
+        ex = _live_executor(broken=True)
+        if ex is not None:
             ex.shutdown(wait=True, kill_workers=True)
     except Exception:   # noqa: BLE001 - best effort at exit
         pass

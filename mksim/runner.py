@@ -1204,13 +1204,3 @@ def _close(gen) -> None:
         except BaseException:   # noqa: BLE001 - closing an aborted generator may re-raise
             pass
 
-
-def _kill_loky_workers() -> None:
-    """Stop loky's reusable worker processes now (they would otherwise idle for 300 s)."""
-    try:
-        from joblib.externals.loky import reusable_executor
-        ex = reusable_executor._executor
-        if ex is not None:
-            ex.shutdown(wait=True, kill_workers=True)
-    except Exception:   # noqa: BLE001 - best effort at exit
-        pass
