@@ -1,7 +1,7 @@
 # Header of ext/_state.pyx: the game core object and the setup of a game (rules 1.2-1.4, 18.1).
 #
-# GameCore owns one GameState struct (mksim._types; the whole mutable state) and typed
-# memoryviews of the static int32 content tables (mksim.tables).  The static tables never
+# GameCore owns one GameState struct (mksim._types; the whole mutable state) and the static
+# int32 content tables (mksim.tables, as C-contiguous numpy arrays).  The static tables never
 # enter the struct: C code reads them through the Table views of `Statics` below.
 #
 # Setup is split in two:
@@ -141,12 +141,16 @@ cdef class GameCore:
     cdef readonly object setup      # SetupData it was built from (ids for to_dict)
     cdef public object engine_ref   # weakref to the Engine that runs this game (set by Engine), or None:
                                     # load_dict checks a fixture against it (legal action, pending question)
-    cdef const int32_t[:, ::1] cards
-    cdef const int32_t[:, ::1] units
-    cdef const int32_t[:, ::1] enemies
-    cdef const int32_t[:, ::1] tiles
-    cdef const int32_t[:, ::1] levels
-    cdef const int32_t[:, ::1] tactics
+    # The int32 content tables st.cards ... st.tactics point into (kept alive here).  Plain
+    # objects, not typed memoryviews: a memoryview attribute in this header would put Cython's
+    # memoryview support (~16,000 lines of C) into every module that cimports it, the handler
+    # groups included, a third of their translation and compile time (issue 12's rebuild gate).
+    cdef object cards
+    cdef object units
+    cdef object enemies
+    cdef object tiles
+    cdef object levels
+    cdef object tactics
     cdef object _garrisons      # arrays st.garrisons / st.city_levels point into
     cdef object _city_levels
     cdef _bind(self, tables, setup)     # take the tables' views and column indices
