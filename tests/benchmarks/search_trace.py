@@ -4,40 +4,42 @@ rate and mean score, and games per second, at several budgets, next to its base 
     python tests/benchmarks/search_trace.py --games 100 --budgets 2,8,32 --heroes arythea [--jobs 2]
 
 Each row plays games 0..n-1 of the run seeded --seed for every hero given; intervals are
-95%: mean +- 1.96 s / sqrt(n) for Fame and score, Wilson for the win rate.  A Solo Conquest
-win is a game that ended by its scenario condition (both cities conquered, 14.3) within
+95%: Student t for Fame and score, Wilson for the win rate (scipy, strength.py's functions).
+A Solo Conquest win is a game that ended by its scenario condition (both cities conquered, 14.3) within
 the round limit.  Speeds are wall-clock of this process (or --jobs workers) and include
 everything; build at -O3 (python setup.py build_ext --inplace) before measuring.
 """
 from __future__ import annotations
 
 import argparse
-import math
 import time
 
 import numpy as np
 
 from mksim.runner import GameConfig, run
 
+try:                                 # run as a script (tests/benchmarks on sys.path) or as a module
+    from strength import t_interval, wilson as wilson_ci
+except ImportError:                  # pragma: no cover
+    from tests.benchmarks.strength import t_interval, wilson as wilson_ci
+
 TERM_SCENARIO_WON = 1
 
 
 def mean_ci(x) -> str:
-    x = np.asarray(x, dtype=float)
+    """Mean and its 95% Student t interval (scipy, as strength.py)."""
     if len(x) < 2:
-        return f"{x.mean():.2f}"
-    return f"{x.mean():.2f} +- {1.96 * x.std(ddof=1) / math.sqrt(len(x)):.2f}"
+        return f"{np.mean(x):.2f}" if len(x) else "-"
+    m, lo, hi = t_interval(x)
+    return f"{m:.2f} [{lo:.2f}, {hi:.2f}]"
 
 
 def wilson(k: int, n: int) -> str:
+    """Win rate and its 95% Wilson interval (scipy, as strength.py)."""
     if n == 0:
         return "-"
-    z = 1.96
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return f"{100 * p:.1f}% [{100 * max(0, c - h):.1f}, {100 * min(1, c + h):.1f}]"
+    p, lo, hi = wilson_ci(k, n)
+    return f"{100 * p:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
 def row(spec, heroes, n, seed, jobs):
