@@ -26,7 +26,7 @@ from mksim._types cimport (
     PH_TACTICS, PH_TURN_START, PH_MOVE, PH_ACTION, PH_COMBAT_RANGED, PH_COMBAT_BLOCK,
     PH_COMBAT_DAMAGE, PH_COMBAT_ATTACK, PH_INTERACT, PH_REST, PH_END_TURN, PH_GAME_OVER,
     MAX_HEXES, MAX_UNITS, NIGHT, DAY, GOLD, BLACK, HEX_CONQUERED, HEX_BURNED, HEX_TOKENS_REVEALED,
-    CE_DEFEATED, CE_GONE, MELEE, RANGED, SIEGE, PHYSICAL, FIRE, ICE, COLDFIRE,
+    CE_DEFEATED, CE_GONE, MELEE, RANGED, SIEGE, PHYSICAL, FIRE, ICE, COLDFIRE, DECK_SPELL,
 )
 from mksim._state cimport Statics, GameCore
 from mksim._engine cimport (source_dice_allowed, interaction_site, interaction_city, can_recruit, recruit_price,
@@ -77,7 +77,7 @@ CONQUEST_DEFAULTS = dict(city_weight=3.0, siege_weight=3.0, siege_round=4.0, cit
 #: The interaction parameters (pick_interact; read only in Solo Conquest, like the conquest ones:
 #: First Reconnaissance measured worse with them, docs/policies.md): purchases valued by
 #: strength (buy_value) and planned on the turn's Influence (buy_plan); both 0 = the old choice.
-INTERACT_DEFAULTS = dict(buy_value=1.0, buy_plan=1.0, buy_card_cost=0.0)
+INTERACT_DEFAULTS = dict(buy_value=1.0, buy_plan=1.0, buy_card_cost=0.0, mana_check=1.0)
 #: Parameters of the named presets (``heuristic:preset=NAME``).
 PRESETS = {
     "balanced": dict(aggression=1.0, explore_weight=1.0, wound_weight=0.45, fight_threshold=0.2,
@@ -1203,6 +1203,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         self.p.buy_value = merged["buy_value"]
         self.p.buy_plan = merged["buy_plan"]
         self.p.buy_card_cost = merged["buy_card_cost"]
+        self.p.mana_check = merged["mana_check"]
         self.params = merged
         self._bound = None
         self.path_key = -1
@@ -1220,6 +1221,8 @@ cdef class HeuristicPolicy(RandomPolicy):
         tables = eng.tables
         if self._bound is tables:
             return
+        handlers = list(getattr(tables, "handlers", ()))
+        self.h_pay_mana = handlers.index("pay_mana_by_colour") if "pay_mana_by_colour" in handlers else -1
         ids = list(tables.tactic_ids)
         for k in range(16):
             self.tactic_rank[k] = 0
@@ -1840,7 +1843,8 @@ cdef class HeuristicPolicy(RandomPolicy):
                 have = attack_value(gs, st, <uint32_t>1 << s, ph)
                 if have < 0:
                     have = 0
-                pot = hand_potential(gs, es, &w, c.units_allowed, NULL)
+                pot = hand_potential(gs, es, &w, c.units_allowed, NULL) - \
+                    self.mana_overcount(gs, es, &w, 1, NULL)
                 if have + pot + 0.01 < armor:
                     continue
                 fame = tv(st.enemies.data, st.enemies.width, c.enemies[s].enemy, st.cols.enemy_fame)
@@ -1896,7 +1900,8 @@ cdef class HeuristicPolicy(RandomPolicy):
                     need = block_needed(gs, st, s, a)
                     el = attack_element(gs, st, s, a)
                     w_block(&w, el if el >= 0 else 0)
-                    pot = hand_potential(gs, es, &w, c.units_allowed, reserve)
+                    pot = hand_potential(gs, es, &w, c.units_allowed, reserve) - \
+                        self.mana_overcount(gs, es, &w, 1, reserve)
                     if pot + 0.01 < need:
                         continue
                     dmg = wounds_from(enemy_attack_value(gs, st, s, a), enemy_ability(gs, st, s, AB_BRUTAL) * AB_BRUTAL |
@@ -2685,6 +2690,8 @@ cdef class HeuristicPolicy(RandomPolicy):
             w_attack(&w, res, 1 if mode > 0 else 0, 1 if mode == 2 else 0)
             for i in range(pl.n_hand if pl.n_hand < H_MAX_RES else H_MAX_RES):
                 out[i] = card_best(gs, es, pl.hand[i], &w, 1 if mode == 0 else 0, 0)
+            if self.p.mana_check > 0 and conquest_mode(es):
+                self.mana_limit(gs, es, out, w.att[0][0] if mode == 0 else 0.0)
             for i in range(MAX_UNITS):
                 out[H_MAX_RES + H_RES_UNIT + i] = unit_best(gs, es, i, &w)
             for i in range(MAX_SKILLS):
@@ -2703,12 +2710,80 @@ cdef class HeuristicPolicy(RandomPolicy):
             w_block(&w, el)
             for i in range(pl.n_hand if pl.n_hand < H_MAX_RES else H_MAX_RES):
                 out[i] = card_best(gs, es, pl.hand[i], &w, 1, 0)
+            if self.p.mana_check > 0 and conquest_mode(es):
+                self.mana_limit(gs, es, out, w.blk[0])
             for i in range(MAX_UNITS):
                 out[H_MAX_RES + H_RES_UNIT + i] = unit_best(gs, es, i, &w)
             for i in range(MAX_SKILLS):
                 out[H_MAX_RES + H_RES_SKILL + i] = skill_best(gs, es, i, &w)
             self.rv_blk_ok[el] = 1
         return out
+
+    cdef bint basic_needs_mana(self, const EngineStatics* es, int card) noexcept nogil:
+        """Does the basic effect of ``card`` need a mana paid: a Spell (its basic effect is
+        powered by a mana of its colour, 7.x spells) or a card whose effect is bought with a
+        mana by colour (Pure Magic, Mana Bolt: ``pay_mana_by_colour``)?"""
+        cdef int row
+        cdef const int32_t* r
+        if card < 0 or card == es.wound:
+            return False
+        if es.card_deck[card * es.card_stride] == DECK_SPELL:
+            return True
+        row = es.card_basic[card * es.card_stride]
+        if self.h_pay_mana < 0 or row <= 0 or row >= es.effects.rows:
+            return False
+        r = es.effects.data + row * es.effects.width
+        return r[0] == OP_HANDLER and r[1] == self.h_pay_mana
+
+    cdef void mana_limit(self, const GameState* gs, const EngineStatics* es, double* out, double side) noexcept nogil:
+        """Solo Conquest fight plans: a hand card whose basic effect needs a mana
+        (basic_needs_mana) counts only as its sideways worth ``side`` (6.1.7) when that mana
+        cannot be paid -- a Spell's colour not payable, or more such cards than mana_budget
+        (a token, a crystal or the turn's one Source die each, 5.5.2): the ones worth most
+        keep their worth.  Without this the plan counted Pure Magic or a Spell as free and
+        took fights its hand could not win."""
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef int idx[H_MAX_RES]
+        cdef int i, j, t, n = 0, card, budget = mana_budget(gs)
+        for i in range(pl.n_hand if pl.n_hand < H_MAX_RES else H_MAX_RES):
+            card = pl.hand[i]
+            if out[i] <= side or not self.basic_needs_mana(es, card):
+                continue
+            if es.card_deck[card * es.card_stride] == DECK_SPELL and \
+                    not colour_payable(gs, es.card_colour[card * es.card_stride]):
+                out[i] = side
+                continue
+            j = n                                            # sorted by worth, largest first
+            idx[n] = i
+            n += 1
+            while j > 0 and out[idx[j - 1]] < out[idx[j]]:
+                t = idx[j - 1]; idx[j - 1] = idx[j]; idx[j] = t
+                j -= 1
+        for j in range(budget if budget > 0 else 0, n):
+            out[idx[j]] = side
+
+    cdef double mana_overcount(self, const GameState* gs, const EngineStatics* es, const Weights* w, int sideways_ok,
+                               const int* excluded) noexcept nogil:
+        """Solo Conquest: how much hand_potential under ``w`` overcounts the hand (minus
+        ``excluded``) by valuing the basic effects that need a mana which cannot be paid
+        (mana_limit) -- so that a block or an attack is not built with cards that cannot
+        give it (6.1.7: they would only go sideways)."""
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef double vals[H_MAX_RES]
+        cdef double basic[H_MAX_RES]
+        cdef double side = 0, over = 0
+        cdef int i, nh = pl.n_hand if pl.n_hand < H_MAX_RES else H_MAX_RES
+        if self.p.mana_check <= 0 or not conquest_mode(es):
+            return 0
+        if sideways_ok:
+            side = dmax(dmax(w.move, w.influence), dmax(w.att[0][0], w.blk[0]))
+        for i in range(nh):
+            basic[i] = 0 if (excluded != NULL and excluded[i]) else card_best(gs, es, pl.hand[i], w, sideways_ok, 0)
+            vals[i] = basic[i]
+        self.mana_limit(gs, es, vals, side)
+        for i in range(nh):
+            over += basic[i] - vals[i]
+        return over
 
     cdef double unknown_fight(self, const GameState* gs, const EngineStatics* es, int colour, int count,
                               int fortified, const int* excluded, int units_ok, double* p_win) noexcept nogil:

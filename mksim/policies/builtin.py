@@ -223,6 +223,11 @@ class HeuristicPolicy(_CPolicy):
         timing (the best item affordable now).
     buy_card_cost : float
         Solo Conquest only: worth given up per card played for a planned purchase.
+    mana_check : float
+        Solo Conquest only: 1 values a hand card whose basic effect needs a mana (a Spell,
+        Pure Magic, Mana Bolt) in the fight plans and combat as a sideways card when that
+        mana cannot be paid (more such cards than tokens, crystals and the Source die; a
+        Spell's colour not available); 0 counts them as free (the old plan).
     stream : int, default 0
         Policy stream (unused: the policy is deterministic).
     """
@@ -275,6 +280,7 @@ _INTERACT_HELP = {
     "buy_value": "Solo Conquest: Units / AAs / Spells bought valued by strength (0: by level, the old worth)",
     "buy_plan": "Solo Conquest: purchases planned on the turn's Influence (0: the best affordable now)",
     "buy_card_cost": "Solo Conquest: worth given up per card played for a planned purchase",
+    "mana_check": "Solo Conquest: fight plans count a card needing an unpayable mana as sideways (0: as free)",
 }
 
 #: Help lines of the Solo Conquest parameters (docs/policies.md, "The heuristic in Solo Conquest").
