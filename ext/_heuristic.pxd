@@ -157,7 +157,8 @@ cdef class HeuristicPolicy(RandomPolicy):
     cdef double* att_values(self, const GameState* gs, const EngineStatics* es, int res, int mode) noexcept nogil
     cdef double* blk_values(self, const GameState* gs, const EngineStatics* es, int el) noexcept nogil
     cdef bint basic_needs_mana(self, const EngineStatics* es, int card) noexcept nogil
-    cdef void mana_limit(self, const GameState* gs, const EngineStatics* es, double* out, double side) noexcept nogil
+    cdef void mana_limit(self, const GameState* gs, const EngineStatics* es, const Weights* w, double* out,
+                         double side) noexcept nogil
     cdef double mana_overcount(self, const GameState* gs, const EngineStatics* es, const Weights* w, int sideways_ok,
                                const int* excluded) noexcept nogil
     cdef double unknown_fight(self, const GameState* gs, const EngineStatics* es, int colour, int count,

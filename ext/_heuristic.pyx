@@ -29,7 +29,7 @@ from mksim._types cimport (
     CE_DEFEATED, CE_GONE, MELEE, RANGED, SIEGE, PHYSICAL, FIRE, ICE, COLDFIRE, DECK_SPELL,
 )
 from mksim._state cimport Statics, GameCore
-from mksim._engine cimport (source_dice_allowed, interaction_site, interaction_city, can_recruit, recruit_price,
+from mksim._engine cimport (row_args, source_dice_allowed, interaction_site, interaction_city, can_recruit, recruit_price,
     spell_price, heal_price, 
     OP_CHOICE, OP_ALL, OP_BY_TIME, OP_MOVE, OP_INFLUENCE, OP_ATTACK, OP_BLOCK, OP_HEAL, OP_DRAW,
     OP_GAIN_MANA, OP_GAIN_CRYSTAL, OP_FAME, OP_HANDLER,
@@ -2691,7 +2691,7 @@ cdef class HeuristicPolicy(RandomPolicy):
             for i in range(pl.n_hand if pl.n_hand < H_MAX_RES else H_MAX_RES):
                 out[i] = card_best(gs, es, pl.hand[i], &w, 1 if mode == 0 else 0, 0)
             if self.p.mana_check > 0 and conquest_mode(es):
-                self.mana_limit(gs, es, out, w.att[0][0] if mode == 0 else 0.0)
+                self.mana_limit(gs, es, &w, out, w.att[0][0] if mode == 0 else 0.0)
             for i in range(MAX_UNITS):
                 out[H_MAX_RES + H_RES_UNIT + i] = unit_best(gs, es, i, &w)
             for i in range(MAX_SKILLS):
@@ -2711,7 +2711,7 @@ cdef class HeuristicPolicy(RandomPolicy):
             for i in range(pl.n_hand if pl.n_hand < H_MAX_RES else H_MAX_RES):
                 out[i] = card_best(gs, es, pl.hand[i], &w, 1, 0)
             if self.p.mana_check > 0 and conquest_mode(es):
-                self.mana_limit(gs, es, out, w.blk[0])
+                self.mana_limit(gs, es, &w, out, w.blk[0])
             for i in range(MAX_UNITS):
                 out[H_MAX_RES + H_RES_UNIT + i] = unit_best(gs, es, i, &w)
             for i in range(MAX_SKILLS):
@@ -2735,7 +2735,8 @@ cdef class HeuristicPolicy(RandomPolicy):
         r = es.effects.data + row * es.effects.width
         return r[0] == OP_HANDLER and r[1] == self.h_pay_mana
 
-    cdef void mana_limit(self, const GameState* gs, const EngineStatics* es, double* out, double side) noexcept nogil:
+    cdef void mana_limit(self, const GameState* gs, const EngineStatics* es, const Weights* w, double* out,
+                         double side) noexcept nogil:
         """Solo Conquest fight plans: a hand card whose basic effect needs a mana
         (basic_needs_mana) counts only as its sideways worth ``side`` (6.1.7) when that mana
         cannot be paid -- a Spell's colour not payable, or more such cards than mana_budget
@@ -2744,7 +2745,10 @@ cdef class HeuristicPolicy(RandomPolicy):
         took fights its hand could not win."""
         cdef const Player* pl = &gs.players[gs.current]
         cdef int idx[H_MAX_RES]
-        cdef int i, j, t, n = 0, card, budget = mana_budget(gs)
+        cdef int i, j, t, n = 0, card, c, row, budget = mana_budget(gs)
+        cdef const int32_t* r
+        cdef const int32_t* a
+        cdef double v
         for i in range(pl.n_hand if pl.n_hand < H_MAX_RES else H_MAX_RES):
             card = pl.hand[i]
             if out[i] <= side or not self.basic_needs_mana(es, card):
@@ -2753,6 +2757,19 @@ cdef class HeuristicPolicy(RandomPolicy):
                     not colour_payable(gs, es.card_colour[card * es.card_stride]):
                 out[i] = side
                 continue
+            row = es.card_basic[card * es.card_stride]
+            r = es.effects.data + row * es.effects.width
+            if r[0] == OP_HANDLER and r[1] == self.h_pay_mana:
+                # the colour paid picks the effect (a[colour], _fx_advanced): the best one
+                # whose colour can be paid now
+                a = row_args(es, row)
+                v = side
+                for c in range(4):
+                    if colour_payable(gs, c):
+                        v = dmax(v, row_value(es, a[c], w, gs.time, 1))
+                out[i] = v
+                if v <= side:
+                    continue
             j = n                                            # sorted by worth, largest first
             idx[n] = i
             n += 1
@@ -2780,7 +2797,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         for i in range(nh):
             basic[i] = 0 if (excluded != NULL and excluded[i]) else card_best(gs, es, pl.hand[i], w, sideways_ok, 0)
             vals[i] = basic[i]
-        self.mana_limit(gs, es, vals, side)
+        self.mana_limit(gs, es, w, vals, side)
         for i in range(nh):
             over += basic[i] - vals[i]
         return over
