@@ -2739,16 +2739,29 @@ cdef class HeuristicPolicy(RandomPolicy):
                          double side) noexcept nogil:
         """Solo Conquest fight plans: a hand card whose basic effect needs a mana
         (basic_needs_mana) counts only as its sideways worth ``side`` (6.1.7) when that mana
-        cannot be paid -- a Spell's colour not payable, or more such cards than mana_budget
-        (a token, a crystal or the turn's one Source die each, 5.5.2): the ones worth most
-        keep their worth.  Without this the plan counted Pure Magic or a Spell as free and
-        took fights its hand could not win."""
+        cannot be paid -- a Spell's colour not payable, Pure Magic / Mana Bolt valued by the
+        option of a colour that can be paid (the colour paid picks the effect), and no more
+        such cards than the mana at hand (a token, a crystal or the turn's one usable Source
+        die each, 5.5.2): the ones worth most keep their worth.  Without this the plan
+        counted Pure Magic or a Spell as free and took fights its hand could not win."""
         cdef const Player* pl = &gs.players[gs.current]
         cdef int idx[H_MAX_RES]
-        cdef int i, j, t, n = 0, card, c, row, budget = mana_budget(gs)
+        cdef int i, j, t, n = 0, card, c, row, budget = 0
         cdef const int32_t* r
         cdef const int32_t* a
         cdef double v
+        # the mana at hand: tokens, crystals and the turn's Source die if one of the free dice
+        # gives a basic colour (5.5.2; gold by Day, 5.1.1) -- mana_budget also counts a die
+        # that cannot power these cards (black by Day)
+        for c in range(6):
+            budget += gs.turn.mana_tokens[c]
+        for c in range(4):
+            budget += pl.crystals[c]
+        if not mod_has(&gs.turn, MK_NO_SOURCE_DICE) and gs.turn.dice_used < source_dice_allowed(gs):
+            for c in range(gs.n_dice):
+                if not (gs.dice_taken >> c) & 1 and (gs.dice[c] < 4 or (gs.dice[c] == GOLD and gs.time == DAY)):
+                    budget += 1
+                    break
         for i in range(pl.n_hand if pl.n_hand < H_MAX_RES else H_MAX_RES):
             card = pl.hand[i]
             if out[i] <= side or not self.basic_needs_mana(es, card):
@@ -2776,7 +2789,7 @@ cdef class HeuristicPolicy(RandomPolicy):
             while j > 0 and out[idx[j - 1]] < out[idx[j]]:
                 t = idx[j - 1]; idx[j - 1] = idx[j]; idx[j] = t
                 j -= 1
-        for j in range(budget if budget > 0 else 0, n):
+        for j in range(budget, n):
             out[idx[j]] = side
 
     cdef double mana_overcount(self, const GameState* gs, const EngineStatics* es, const Weights* w, int sideways_ok,

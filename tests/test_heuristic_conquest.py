@@ -315,3 +315,50 @@ def test_20_2_wounds_priced_for_the_score_in_solo_conquest(game):
     b = parse_policy_spec("heuristic:conquest_wound=3,conquest_aggression=2")._core.plan_fight(
         st.engine, [ids.index("prowlers")])
     assert a == b
+
+
+# -- mana the plan can pay (mana_check; 5.5.2, 6.1.7) -----------------------------------------
+
+def mana_position(game, hand, crystals=0, dice=("black", "black", "black")):
+    """The fixture turn with ``hand``, ``crystals`` red crystals and the Source ``dice``
+    (black dice cannot be used by Day, 5.1.1)."""
+    st = city_position(game, hand=hand)
+    d = st.to_dict(format=1)
+    d["players"][0]["crystals"]["red"] = crystals
+    d["source"]["dice"] = list(dice)
+    return game.state_from_dict(d)
+
+
+def plan_kills(game, st, foes, **params):
+    pol = parse_policy_spec("heuristic" + (":" + ",".join(f"{k}={v}" for k, v in params.items()) if params else ""))
+    idx = [game.content.ids("enemies").index(f) for f in foes]
+    return pol._core.plan_fight(st.engine, idx, 0, 1)[1]
+
+
+def test_pure_magic_attacks_only_with_a_red_mana(game):
+    # Wolf Riders, Armor 4 (Swift: not blockable with this hand).  Pure Magic's Attack 4
+    # needs a red mana paid (its effect is chosen by the colour paid); March gives 1
+    # sideways (6.1.7).  No red mana: 2 points, no kill; a red crystal: 5, a kill.
+    hand = ["pure_magic", "march"]
+    assert plan_kills(game, mana_position(game, hand), ["wolf_riders"]) == 0
+    assert plan_kills(game, mana_position(game, hand, crystals=1), ["wolf_riders"]) == 1
+    assert plan_kills(game, mana_position(game, hand, dice=("red", "black", "black")), ["wolf_riders"]) == 1
+    # the old plan (mana_check=0) counted Pure Magic as free: 0.8 x 4 + 1 >= 4
+    assert plan_kills(game, mana_position(game, hand), ["wolf_riders"], mana_check=0) == 1
+
+
+def test_a_spell_needs_a_mana_of_its_colour(game):
+    # Fireball: Ranged Fire Attack 5 for a red mana (the Spell's basic effect is powered)
+    hand = ["fireball", "march"]
+    assert plan_kills(game, mana_position(game, hand), ["wolf_riders"]) == 0
+    assert plan_kills(game, mana_position(game, hand, dice=("blue", "white", "green")), ["wolf_riders"]) == 0
+    assert plan_kills(game, mana_position(game, hand, crystals=1), ["wolf_riders"]) == 1
+
+
+def test_one_mana_powers_one_card(game):
+    # two Wolf Riders, Pure Magic and Fireball: one red crystal pays for one of them (one
+    # kill), two crystals for both
+    hand = ["pure_magic", "fireball", "march"]
+    foes = ["wolf_riders", "wolf_riders"]
+    assert plan_kills(game, mana_position(game, hand, crystals=1), foes) == 1
+    assert plan_kills(game, mana_position(game, hand, crystals=2), foes) == 2
