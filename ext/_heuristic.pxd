@@ -67,6 +67,7 @@ cdef struct HParams:           # the documented parameters (see HeuristicPolicy 
                                # for the cheapest (the old timing)
     double buy_card_cost       # worth given up per card played for a planned purchase
     double mana_check          # Solo Conquest fights: cards needing an unpayable mana count sideways (0: off)
+    double block_pool          # Solo Conquest Block phase: the Block already played counts towards the attack (0: off)
 
 cdef struct Weights:           # what one point of each effect is worth now
     double move

@@ -50,7 +50,7 @@ from mksim._rules cimport move_cost, can_enter, provokes, ends_movement, is_ramp
     box_explorable, is_safe, RULES_STACK_EMPTY, MAX_EXPLORABLE
 from mksim._combat cimport (
     enemy_armor, enemy_n_attacks, attack_element, enemy_attack_value, attack_is_live, is_targetable,
-    can_target_in_ranged, block_needed, attack_value, fortification_level, enemy_ability,
+    can_target_in_ranged, block_needed, block_value, attack_value, fortification_level, enemy_ability,
     AB_FORTIFIED, AB_SWIFT, AB_BRUTAL, AB_POISON, AB_PARALYZE, AB_SUMMON, RES_PHYSICAL, RES_FIRE, RES_ICE,
 )
 from mksim._scoring cimport hero_armor, hand_limit
@@ -77,7 +77,7 @@ CONQUEST_DEFAULTS = dict(city_weight=3.0, siege_weight=3.0, siege_round=4.0, cit
 #: The interaction parameters (pick_interact; read only in Solo Conquest, like the conquest ones:
 #: First Reconnaissance measured worse with them, docs/policies.md): purchases valued by
 #: strength (buy_value) and planned on the turn's Influence (buy_plan); both 0 = the old choice.
-INTERACT_DEFAULTS = dict(buy_value=1.0, buy_plan=1.0, buy_card_cost=0.0, mana_check=1.0)
+INTERACT_DEFAULTS = dict(buy_value=1.0, buy_plan=1.0, buy_card_cost=0.0, mana_check=1.0, block_pool=1.0)
 #: Parameters of the named presets (``heuristic:preset=NAME``).
 PRESETS = {
     "balanced": dict(aggression=1.0, explore_weight=1.0, wound_weight=0.45, fight_threshold=0.2,
@@ -1204,6 +1204,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         self.p.buy_plan = merged["buy_plan"]
         self.p.buy_card_cost = merged["buy_card_cost"]
         self.p.mana_check = merged["mana_check"]
+        self.p.block_pool = merged["block_pool"]
         self.params = merged
         self._bound = None
         self.path_key = -1
@@ -1898,6 +1899,12 @@ cdef class HeuristicPolicy(RandomPolicy):
                     if not attack_is_live(gs, st, s, a):
                         continue
                     need = block_needed(gs, st, s, a)
+                    if self.p.block_pool > 0 and conquest_mode(es):
+                        # the Block already played counts towards this attack (11.6.4, 11.9.3):
+                        # a block begun is finished rather than left half built
+                        have = block_value(gs, st, s, a)
+                        if have > 0:
+                            need -= have
                     el = attack_element(gs, st, s, a)
                     w_block(&w, el if el >= 0 else 0)
                     pot = hand_potential(gs, es, &w, c.units_allowed, reserve) - \

@@ -228,6 +228,11 @@ class HeuristicPolicy(_CPolicy):
         Pure Magic, Mana Bolt) in the fight plans and combat as a sideways card when that
         mana cannot be paid (more such cards than tokens, crystals and the Source die; a
         Spell's colour not available); 0 counts them as free (the old plan).
+    block_pool : float
+        Solo Conquest only: 1 counts the Block already played against an attack when the
+        Block phase decides whether the hand can still stop it (a block begun is finished);
+        0 compares the hand with the whole attack each time (the old choice, which left
+        blocks half built).
     stream : int, default 0
         Policy stream (unused: the policy is deterministic).
     """
@@ -281,6 +286,7 @@ _INTERACT_HELP = {
     "buy_plan": "Solo Conquest: purchases planned on the turn's Influence (0: the best affordable now)",
     "buy_card_cost": "Solo Conquest: worth given up per card played for a planned purchase",
     "mana_check": "Solo Conquest: fight plans count a card needing an unpayable mana as sideways (0: as free)",
+    "block_pool": "Solo Conquest: the Block already played counts when finishing a block (0: the old choice)",
 }
 
 #: Help lines of the Solo Conquest parameters (docs/policies.md, "The heuristic in Solo Conquest").
