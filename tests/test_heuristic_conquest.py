@@ -362,3 +362,34 @@ def test_one_mana_powers_one_card(game):
     foes = ["wolf_riders", "wolf_riders"]
     assert plan_kills(game, mana_position(game, hand, crystals=1), foes) == 1
     assert plan_kills(game, mana_position(game, hand, crystals=2), foes) == 2
+
+
+def block_phase(game, block):
+    """Block phase against Swordsmen (Attack 6, Armor 5: the hand cannot defeat them, so no
+    card is kept for the Attack phase) with ``block`` physical Block already played."""
+    fx = {"format": 2, "phase": "combat_block",
+          "players": [{"position": 0, "hand": ["march", "stamina", "promise"]}],
+          "turn": {"action_taken": 1},
+          "combat": {"enemies": [{"enemy": "swordsmen"}], "block": [block, 0, 0, 0]}}
+    return game.state_from_dict(fx)
+
+
+@pytest.mark.parametrize("block_pool, played", [(1, True), (0, False)])
+def test_11_6_a_block_begun_is_finished(game, block_pool, played):
+    # 4 Block played, 2 more needed: the three cards sideways (6.1.7) finish it; the old
+    # check (block_pool=0) compared the 3 points of the hand with the whole Attack 6 and
+    # ended the phase with the block half built
+    st = block_phase(game, 4)
+    pol = parse_policy_spec(f"heuristic:block_pool={block_pool}")
+    pol.reset(SEED, 0)
+    words = st.action_to_string(int(pol.choose(st, st.legal_actions())))
+    assert words.startswith("play ") == played, words
+    assert (words == "end the Block phase") == (not played), words
+
+
+def test_11_6_no_block_begun_that_the_hand_cannot_finish(game):
+    # nothing played yet: 3 points cannot stop Attack 6, so no card is spent on it
+    st = block_phase(game, 0)
+    pol = parse_policy_spec("heuristic")
+    pol.reset(SEED, 0)
+    assert st.action_to_string(int(pol.choose(st, st.legal_actions()))) == "end the Block phase"
