@@ -68,6 +68,7 @@ cdef struct HParams:           # the documented parameters (see HeuristicPolicy 
     double buy_card_cost       # worth given up per card played for a planned purchase
     double mana_check          # Solo Conquest fights: cards needing an unpayable mana count sideways (0: off)
     double block_pool          # Solo Conquest Block phase: the Block already played counts towards the attack (0: off)
+    double attack_half         # Solo Conquest Attack phase: the half point of an odd resisted pool counts (0: off)
 
 cdef struct Weights:           # what one point of each effect is worth now
     double move
@@ -157,6 +158,7 @@ cdef class HeuristicPolicy(RandomPolicy):
     cdef void forget(self) noexcept nogil
     cdef double* att_values(self, const GameState* gs, const EngineStatics* es, int res, int mode) noexcept nogil
     cdef double* blk_values(self, const GameState* gs, const EngineStatics* es, int el) noexcept nogil
+    cdef int resisted_pool(self, const GameState* gs, const Statics* st, int slot) noexcept nogil
     cdef bint basic_needs_mana(self, const EngineStatics* es, int card) noexcept nogil
     cdef void mana_limit(self, const GameState* gs, const EngineStatics* es, const Weights* w, double* out,
                          double side) noexcept nogil

@@ -77,7 +77,7 @@ CONQUEST_DEFAULTS = dict(city_weight=3.0, siege_weight=3.0, siege_round=4.0, cit
 #: The interaction parameters (pick_interact; read only in Solo Conquest, like the conquest ones:
 #: First Reconnaissance measured worse with them, docs/policies.md): purchases valued by
 #: strength (buy_value) and planned on the turn's Influence (buy_plan); both 0 = the old choice.
-INTERACT_DEFAULTS = dict(buy_value=1.0, buy_plan=1.0, buy_card_cost=0.0, mana_check=1.0, block_pool=1.0)
+INTERACT_DEFAULTS = dict(buy_value=1.0, buy_plan=1.0, buy_card_cost=0.0, mana_check=1.0, block_pool=1.0, attack_half=1.0)
 #: Parameters of the named presets (``heuristic:preset=NAME``).
 PRESETS = {
     "balanced": dict(aggression=1.0, explore_weight=1.0, wound_weight=0.45, fight_threshold=0.2,
@@ -1205,6 +1205,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         self.p.buy_card_cost = merged["buy_card_cost"]
         self.p.mana_check = merged["mana_check"]
         self.p.block_pool = merged["block_pool"]
+        self.p.attack_half = merged["attack_half"]
         self.params = merged
         self._bound = None
         self.path_key = -1
@@ -1846,6 +1847,11 @@ cdef class HeuristicPolicy(RandomPolicy):
                     have = 0
                 pot = hand_potential(gs, es, &w, c.units_allowed, NULL) - \
                     self.mana_overcount(gs, es, &w, 1, NULL)
+                if self.p.attack_half > 0 and conquest_mode(es):
+                    # 11.9.2: the resisted points are added up and halved, rounding down; an
+                    # odd resisted pool holds half a point that the hand's halved points
+                    # (pot) complete
+                    pot += 0.5 * (self.resisted_pool(gs, st, s) & 1)
                 if have + pot + 0.01 < armor:
                     continue
                 fame = tv(st.enemies.data, st.enemies.width, c.enemies[s].enemy, st.cols.enemy_fame)
@@ -2725,6 +2731,22 @@ cdef class HeuristicPolicy(RandomPolicy):
                 out[H_MAX_RES + H_RES_SKILL + i] = skill_best(gs, es, i, &w)
             self.rv_blk_ok[el] = 1
         return out
+
+    cdef int resisted_pool(self, const GameState* gs, const Statics* st, int slot) noexcept nogil:
+        """The attack points played so far (all kinds) that enemy ``slot`` resists (11.9.2:
+        physical, fire, ice; Cold Fire only against both fire and ice)."""
+        cdef int res = tv(st.enemies.data, st.enemies.width, gs.combat.enemies[slot].enemy, st.cols.enemy_resistances)
+        cdef int k, total = 0
+        for k in range(3):
+            if res & RES_PHYSICAL:
+                total += gs.combat.attack[k][<int>PHYSICAL]
+            if res & RES_FIRE:
+                total += gs.combat.attack[k][<int>FIRE]
+            if res & RES_ICE:
+                total += gs.combat.attack[k][<int>ICE]
+            if (res & RES_FIRE) and (res & RES_ICE):
+                total += gs.combat.attack[k][<int>COLDFIRE]
+        return total
 
     cdef bint basic_needs_mana(self, const EngineStatics* es, int card) noexcept nogil:
         """Does the basic effect of ``card`` need a mana paid: a Spell (its basic effect is

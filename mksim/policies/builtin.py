@@ -233,6 +233,10 @@ class HeuristicPolicy(_CPolicy):
         Block phase decides whether the hand can still stop it (a block begun is finished);
         0 compares the hand with the whole attack each time (the old choice, which left
         blocks half built).
+    attack_half : float
+        Solo Conquest only: 1 counts the half point an odd pool of resisted attack points
+        holds (11.9.2: halved together, rounding down) when the Attack phase decides whether
+        the hand can still defeat an enemy; 0 drops it (the old check).
     stream : int, default 0
         Policy stream (unused: the policy is deterministic).
     """
@@ -287,6 +291,7 @@ _INTERACT_HELP = {
     "buy_card_cost": "Solo Conquest: worth given up per card played for a planned purchase",
     "mana_check": "Solo Conquest: fight plans count a card needing an unpayable mana as sideways (0: as free)",
     "block_pool": "Solo Conquest: the Block already played counts when finishing a block (0: the old choice)",
+    "attack_half": "Solo Conquest: an odd resisted attack pool's half point counts when finishing an attack (0: dropped)",
 }
 
 #: Help lines of the Solo Conquest parameters (docs/policies.md, "The heuristic in Solo Conquest").
