@@ -393,3 +393,37 @@ def test_11_6_no_block_begun_that_the_hand_cannot_finish(game):
     pol = parse_policy_spec("heuristic")
     pol.reset(SEED, 0)
     assert st.action_to_string(int(pol.choose(st, st.legal_actions()))) == "end the Block phase"
+
+
+def attack_phase(game, hand):
+    """Attack phase against Ironclads (Armor 3, resists physical) with 1 physical and 2 Ice
+    Attack played: 2 + 1 // 2 = 2 points count (11.9.2)."""
+    fx = {"format": 2, "phase": "combat_attack",
+          "players": [{"position": 0, "hand": list(hand)}],
+          "turn": {"action_taken": 1},
+          "combat": {"enemies": [{"enemy": "ironclads"}], "attack": [[1, 0, 2, 0], [0, 0, 0, 0], [0, 0, 0, 0]]}}
+    return game.state_from_dict(fx)
+
+
+@pytest.mark.parametrize("attack_half, played", [(1, True), (0, False)])
+def test_11_9_2_one_more_resisted_point_completes_the_attack(game, attack_half, played):
+    # Promise sideways adds 1 physical: 2 + (1 + 1) // 2 = 3 = Armor 3.  The old check
+    # (attack_half=0) added the card's half point to the 2 counted and gave up at 2.5
+    st = attack_phase(game, ["promise"])
+    pol = parse_policy_spec(f"heuristic:attack_half={attack_half}")
+    pol.reset(SEED, 0)
+    words = st.action_to_string(int(pol.choose(st, st.legal_actions())))
+    assert words.startswith("play Promise sideways") == played, words
+    if played:
+        st.apply(int(pol.choose(st, st.legal_actions())))
+        words = st.action_to_string(int(pol.choose(st, st.legal_actions())))
+        assert words.startswith("attack Ironclads"), words       # 3 points defeat it
+
+
+def test_11_9_2_the_half_point_alone_defeats_nothing(game):
+    # the odd pool's half point needs a card to complete it: with only a Wound in hand the
+    # 2 points stay short of Armor 3 and the phase ends
+    st = attack_phase(game, ["wound"])
+    pol = parse_policy_spec("heuristic")
+    pol.reset(SEED, 0)
+    assert st.action_to_string(int(pol.choose(st, st.legal_actions()))) == "end the Attack phase"
