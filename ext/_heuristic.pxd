@@ -66,6 +66,9 @@ cdef struct HParams:           # the documented parameters (see HeuristicPolicy 
                                # (plan_buys); 0: the best one affordable now, else cards played
                                # for the cheapest (the old timing)
     double buy_card_cost       # worth given up per card played for a planned purchase
+    double mana_check          # Solo Conquest fights: cards needing an unpayable mana count sideways (0: off)
+    double block_pool          # Solo Conquest Block phase: the Block already played counts towards the attack (0: off)
+    double attack_half         # Solo Conquest Attack phase: the half point of an odd resisted pool counts (0: off)
 
 cdef struct Weights:           # what one point of each effect is worth now
     double move
@@ -99,6 +102,7 @@ cdef class HeuristicPolicy(RandomPolicy):
     cdef int pile_type[6][24]          # enemy content indices of each colour's token mix (1.2.2) ...
     cdef int pile_copies[6][24]        # ... and their copies
     cdef int n_pile_type[6]
+    cdef int h_pay_mana                # handler id of pay_mana_by_colour (Pure Magic, Mana Bolt), -1 = none
     # fight_plan() values of each resource (hand index, H_MAX_RES + unit slot, or
     # H_MAX_RES + H_RES_SKILL + skill slot) for the
     # current decision: attack [resistances 0-7][0 melee phase / 1 ranged / 2 siege only],
@@ -154,6 +158,12 @@ cdef class HeuristicPolicy(RandomPolicy):
     cdef void forget(self) noexcept nogil
     cdef double* att_values(self, const GameState* gs, const EngineStatics* es, int res, int mode) noexcept nogil
     cdef double* blk_values(self, const GameState* gs, const EngineStatics* es, int el) noexcept nogil
+    cdef int resisted_pool(self, const GameState* gs, const Statics* st, int slot) noexcept nogil
+    cdef bint basic_needs_mana(self, const EngineStatics* es, int card) noexcept nogil
+    cdef void mana_limit(self, const GameState* gs, const EngineStatics* es, const Weights* w, double* out,
+                         double side) noexcept nogil
+    cdef double mana_overcount(self, const GameState* gs, const EngineStatics* es, const Weights* w, int sideways_ok,
+                               const int* excluded) noexcept nogil
     cdef double unknown_fight(self, const GameState* gs, const EngineStatics* es, int colour, int count,
                               int fortified, const int* excluded, int units_ok, double* p_win) noexcept nogil
     cdef int pick_challenge(self, Engine eng, const int32_t* actions, int n) noexcept nogil

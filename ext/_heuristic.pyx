@@ -26,10 +26,10 @@ from mksim._types cimport (
     PH_TACTICS, PH_TURN_START, PH_MOVE, PH_ACTION, PH_COMBAT_RANGED, PH_COMBAT_BLOCK,
     PH_COMBAT_DAMAGE, PH_COMBAT_ATTACK, PH_INTERACT, PH_REST, PH_END_TURN, PH_GAME_OVER,
     MAX_HEXES, MAX_UNITS, NIGHT, DAY, GOLD, BLACK, HEX_CONQUERED, HEX_BURNED, HEX_TOKENS_REVEALED,
-    CE_DEFEATED, CE_GONE, MELEE, RANGED, SIEGE, PHYSICAL, FIRE, ICE, COLDFIRE,
+    CE_DEFEATED, CE_GONE, MELEE, RANGED, SIEGE, PHYSICAL, FIRE, ICE, COLDFIRE, DECK_SPELL,
 )
 from mksim._state cimport Statics, GameCore
-from mksim._engine cimport (source_dice_allowed, interaction_site, interaction_city, can_recruit, recruit_price,
+from mksim._engine cimport (row_args, source_dice_allowed, interaction_site, interaction_city, can_recruit, recruit_price,
     spell_price, heal_price, 
     OP_CHOICE, OP_ALL, OP_BY_TIME, OP_MOVE, OP_INFLUENCE, OP_ATTACK, OP_BLOCK, OP_HEAL, OP_DRAW,
     OP_GAIN_MANA, OP_GAIN_CRYSTAL, OP_FAME, OP_HANDLER,
@@ -50,7 +50,7 @@ from mksim._rules cimport move_cost, can_enter, provokes, ends_movement, is_ramp
     box_explorable, is_safe, RULES_STACK_EMPTY, MAX_EXPLORABLE
 from mksim._combat cimport (
     enemy_armor, enemy_n_attacks, attack_element, enemy_attack_value, attack_is_live, is_targetable,
-    can_target_in_ranged, block_needed, attack_value, fortification_level, enemy_ability,
+    can_target_in_ranged, block_needed, block_value, attack_value, fortification_level, enemy_ability,
     AB_FORTIFIED, AB_SWIFT, AB_BRUTAL, AB_POISON, AB_PARALYZE, AB_SUMMON, RES_PHYSICAL, RES_FIRE, RES_ICE,
 )
 from mksim._scoring cimport hero_armor, hand_limit
@@ -77,7 +77,7 @@ CONQUEST_DEFAULTS = dict(city_weight=3.0, siege_weight=3.0, siege_round=4.0, cit
 #: The interaction parameters (pick_interact; read only in Solo Conquest, like the conquest ones:
 #: First Reconnaissance measured worse with them, docs/policies.md): purchases valued by
 #: strength (buy_value) and planned on the turn's Influence (buy_plan); both 0 = the old choice.
-INTERACT_DEFAULTS = dict(buy_value=1.0, buy_plan=1.0, buy_card_cost=0.0)
+INTERACT_DEFAULTS = dict(buy_value=1.0, buy_plan=1.0, buy_card_cost=0.0, mana_check=1.0, block_pool=1.0, attack_half=1.0)
 #: Parameters of the named presets (``heuristic:preset=NAME``).
 PRESETS = {
     "balanced": dict(aggression=1.0, explore_weight=1.0, wound_weight=0.45, fight_threshold=0.2,
@@ -1203,6 +1203,9 @@ cdef class HeuristicPolicy(RandomPolicy):
         self.p.buy_value = merged["buy_value"]
         self.p.buy_plan = merged["buy_plan"]
         self.p.buy_card_cost = merged["buy_card_cost"]
+        self.p.mana_check = merged["mana_check"]
+        self.p.block_pool = merged["block_pool"]
+        self.p.attack_half = merged["attack_half"]
         self.params = merged
         self._bound = None
         self.path_key = -1
@@ -1220,6 +1223,8 @@ cdef class HeuristicPolicy(RandomPolicy):
         tables = eng.tables
         if self._bound is tables:
             return
+        handlers = list(getattr(tables, "handlers", ()))
+        self.h_pay_mana = handlers.index("pay_mana_by_colour") if "pay_mana_by_colour" in handlers else -1
         ids = list(tables.tactic_ids)
         for k in range(16):
             self.tactic_rank[k] = 0
@@ -1840,7 +1845,13 @@ cdef class HeuristicPolicy(RandomPolicy):
                 have = attack_value(gs, st, <uint32_t>1 << s, ph)
                 if have < 0:
                     have = 0
-                pot = hand_potential(gs, es, &w, c.units_allowed, NULL)
+                pot = hand_potential(gs, es, &w, c.units_allowed, NULL) - \
+                    self.mana_overcount(gs, es, &w, 1, NULL)
+                if self.p.attack_half > 0 and conquest_mode(es):
+                    # 11.9.2: the resisted points are added up and halved, rounding down; an
+                    # odd resisted pool holds half a point that the hand's halved points
+                    # (pot) complete
+                    pot += 0.5 * (self.resisted_pool(gs, st, s) & 1)
                 if have + pot + 0.01 < armor:
                     continue
                 fame = tv(st.enemies.data, st.enemies.width, c.enemies[s].enemy, st.cols.enemy_fame)
@@ -1894,9 +1905,16 @@ cdef class HeuristicPolicy(RandomPolicy):
                     if not attack_is_live(gs, st, s, a):
                         continue
                     need = block_needed(gs, st, s, a)
+                    if self.p.block_pool > 0 and conquest_mode(es):
+                        # the Block already played counts towards this attack (11.6.4, 11.9.3):
+                        # a block begun is finished rather than left half built
+                        have = block_value(gs, st, s, a)
+                        if have > 0:
+                            need -= have
                     el = attack_element(gs, st, s, a)
                     w_block(&w, el if el >= 0 else 0)
-                    pot = hand_potential(gs, es, &w, c.units_allowed, reserve)
+                    pot = hand_potential(gs, es, &w, c.units_allowed, reserve) - \
+                        self.mana_overcount(gs, es, &w, 1, reserve)
                     if pot + 0.01 < need:
                         continue
                     dmg = wounds_from(enemy_attack_value(gs, st, s, a), enemy_ability(gs, st, s, AB_BRUTAL) * AB_BRUTAL |
@@ -2685,6 +2703,8 @@ cdef class HeuristicPolicy(RandomPolicy):
             w_attack(&w, res, 1 if mode > 0 else 0, 1 if mode == 2 else 0)
             for i in range(pl.n_hand if pl.n_hand < H_MAX_RES else H_MAX_RES):
                 out[i] = card_best(gs, es, pl.hand[i], &w, 1 if mode == 0 else 0, 0)
+            if self.p.mana_check > 0 and conquest_mode(es):
+                self.mana_limit(gs, es, &w, out, w.att[0][0] if mode == 0 else 0.0)
             for i in range(MAX_UNITS):
                 out[H_MAX_RES + H_RES_UNIT + i] = unit_best(gs, es, i, &w)
             for i in range(MAX_SKILLS):
@@ -2703,12 +2723,126 @@ cdef class HeuristicPolicy(RandomPolicy):
             w_block(&w, el)
             for i in range(pl.n_hand if pl.n_hand < H_MAX_RES else H_MAX_RES):
                 out[i] = card_best(gs, es, pl.hand[i], &w, 1, 0)
+            if self.p.mana_check > 0 and conquest_mode(es):
+                self.mana_limit(gs, es, &w, out, w.blk[0])
             for i in range(MAX_UNITS):
                 out[H_MAX_RES + H_RES_UNIT + i] = unit_best(gs, es, i, &w)
             for i in range(MAX_SKILLS):
                 out[H_MAX_RES + H_RES_SKILL + i] = skill_best(gs, es, i, &w)
             self.rv_blk_ok[el] = 1
         return out
+
+    cdef int resisted_pool(self, const GameState* gs, const Statics* st, int slot) noexcept nogil:
+        """The attack points played so far (all kinds) that enemy ``slot`` resists (11.9.2:
+        physical, fire, ice; Cold Fire only against both fire and ice)."""
+        cdef int res = tv(st.enemies.data, st.enemies.width, gs.combat.enemies[slot].enemy, st.cols.enemy_resistances)
+        cdef int k, total = 0
+        for k in range(3):
+            if res & RES_PHYSICAL:
+                total += gs.combat.attack[k][<int>PHYSICAL]
+            if res & RES_FIRE:
+                total += gs.combat.attack[k][<int>FIRE]
+            if res & RES_ICE:
+                total += gs.combat.attack[k][<int>ICE]
+            if (res & RES_FIRE) and (res & RES_ICE):
+                total += gs.combat.attack[k][<int>COLDFIRE]
+        return total
+
+    cdef bint basic_needs_mana(self, const EngineStatics* es, int card) noexcept nogil:
+        """Does the basic effect of ``card`` need a mana paid: a Spell (its basic effect is
+        powered by a mana of its colour, 7.x spells) or a card whose effect is bought with a
+        mana by colour (Pure Magic, Mana Bolt: ``pay_mana_by_colour``)?"""
+        cdef int row
+        cdef const int32_t* r
+        if card < 0 or card == es.wound:
+            return False
+        if es.card_deck[card * es.card_stride] == DECK_SPELL:
+            return True
+        row = es.card_basic[card * es.card_stride]
+        if self.h_pay_mana < 0 or row <= 0 or row >= es.effects.rows:
+            return False
+        r = es.effects.data + row * es.effects.width
+        return r[0] == OP_HANDLER and r[1] == self.h_pay_mana
+
+    cdef void mana_limit(self, const GameState* gs, const EngineStatics* es, const Weights* w, double* out,
+                         double side) noexcept nogil:
+        """Solo Conquest fight plans: a hand card whose basic effect needs a mana
+        (basic_needs_mana) counts only as its sideways worth ``side`` (6.1.7) when that mana
+        cannot be paid -- a Spell's colour not payable, Pure Magic / Mana Bolt valued by the
+        option of a colour that can be paid (the colour paid picks the effect), and no more
+        such cards than the mana at hand (a token, a crystal or the turn's one usable Source
+        die each, 5.5.2): the ones worth most keep their worth.  Without this the plan
+        counted Pure Magic or a Spell as free and took fights its hand could not win."""
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef int idx[H_MAX_RES]
+        cdef int i, j, t, n = 0, card, c, row, budget = 0
+        cdef const int32_t* r
+        cdef const int32_t* a
+        cdef double v
+        # the mana at hand: tokens, crystals and the turn's Source die if one of the free dice
+        # gives a basic colour (5.5.2; gold by Day, 5.1.1) -- mana_budget also counts a die
+        # that cannot power these cards (black by Day)
+        for c in range(6):
+            budget += gs.turn.mana_tokens[c]
+        for c in range(4):
+            budget += pl.crystals[c]
+        if not mod_has(&gs.turn, MK_NO_SOURCE_DICE) and gs.turn.dice_used < source_dice_allowed(gs):
+            for c in range(gs.n_dice):
+                if not (gs.dice_taken >> c) & 1 and (gs.dice[c] < 4 or (gs.dice[c] == GOLD and gs.time == DAY)):
+                    budget += 1
+                    break
+        for i in range(pl.n_hand if pl.n_hand < H_MAX_RES else H_MAX_RES):
+            card = pl.hand[i]
+            if out[i] <= side or not self.basic_needs_mana(es, card):
+                continue
+            if es.card_deck[card * es.card_stride] == DECK_SPELL and \
+                    not colour_payable(gs, es.card_colour[card * es.card_stride]):
+                out[i] = side
+                continue
+            row = es.card_basic[card * es.card_stride]
+            r = es.effects.data + row * es.effects.width
+            if r[0] == OP_HANDLER and r[1] == self.h_pay_mana:
+                # the colour paid picks the effect (a[colour], _fx_advanced): the best one
+                # whose colour can be paid now
+                a = row_args(es, row)
+                v = side
+                for c in range(4):
+                    if colour_payable(gs, c):
+                        v = dmax(v, row_value(es, a[c], w, gs.time, 1))
+                out[i] = v
+                if v <= side:
+                    continue
+            j = n                                            # sorted by worth, largest first
+            idx[n] = i
+            n += 1
+            while j > 0 and out[idx[j - 1]] < out[idx[j]]:
+                t = idx[j - 1]; idx[j - 1] = idx[j]; idx[j] = t
+                j -= 1
+        for j in range(budget, n):
+            out[idx[j]] = side
+
+    cdef double mana_overcount(self, const GameState* gs, const EngineStatics* es, const Weights* w, int sideways_ok,
+                               const int* excluded) noexcept nogil:
+        """Solo Conquest: how much hand_potential under ``w`` overcounts the hand (minus
+        ``excluded``) by valuing the basic effects that need a mana which cannot be paid
+        (mana_limit) -- so that a block or an attack is not built with cards that cannot
+        give it (6.1.7: they would only go sideways)."""
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef double vals[H_MAX_RES]
+        cdef double basic[H_MAX_RES]
+        cdef double side = 0, over = 0
+        cdef int i, nh = pl.n_hand if pl.n_hand < H_MAX_RES else H_MAX_RES
+        if self.p.mana_check <= 0 or not conquest_mode(es):
+            return 0
+        if sideways_ok:
+            side = dmax(dmax(w.move, w.influence), dmax(w.att[0][0], w.blk[0]))
+        for i in range(nh):
+            basic[i] = 0 if (excluded != NULL and excluded[i]) else card_best(gs, es, pl.hand[i], w, sideways_ok, 0)
+            vals[i] = basic[i]
+        self.mana_limit(gs, es, w, vals, side)
+        for i in range(nh):
+            over += basic[i] - vals[i]
+        return over
 
     cdef double unknown_fight(self, const GameState* gs, const EngineStatics* es, int colour, int count,
                               int fortified, const int* excluded, int units_ok, double* p_win) noexcept nogil:

@@ -315,3 +315,115 @@ def test_20_2_wounds_priced_for_the_score_in_solo_conquest(game):
     b = parse_policy_spec("heuristic:conquest_wound=3,conquest_aggression=2")._core.plan_fight(
         st.engine, [ids.index("prowlers")])
     assert a == b
+
+
+# -- mana the plan can pay (mana_check; 5.5.2, 6.1.7) -----------------------------------------
+
+def mana_position(game, hand, crystals=0, dice=("black", "black", "black")):
+    """The fixture turn with ``hand``, ``crystals`` red crystals and the Source ``dice``
+    (black dice cannot be used by Day, 5.1.1)."""
+    st = city_position(game, hand=hand)
+    d = st.to_dict(format=1)
+    d["players"][0]["crystals"]["red"] = crystals
+    d["source"]["dice"] = list(dice)
+    return game.state_from_dict(d)
+
+
+def plan_kills(game, st, foes, **params):
+    pol = parse_policy_spec("heuristic" + (":" + ",".join(f"{k}={v}" for k, v in params.items()) if params else ""))
+    idx = [game.content.ids("enemies").index(f) for f in foes]
+    return pol._core.plan_fight(st.engine, idx, 0, 1)[1]
+
+
+def test_pure_magic_attacks_only_with_a_red_mana(game):
+    # Wolf Riders, Armor 4 (Swift: not blockable with this hand).  Pure Magic's Attack 4
+    # needs a red mana paid (its effect is chosen by the colour paid); March gives 1
+    # sideways (6.1.7).  No red mana: 2 points, no kill; a red crystal: 5, a kill.
+    hand = ["pure_magic", "march"]
+    assert plan_kills(game, mana_position(game, hand), ["wolf_riders"]) == 0
+    assert plan_kills(game, mana_position(game, hand, crystals=1), ["wolf_riders"]) == 1
+    assert plan_kills(game, mana_position(game, hand, dice=("red", "black", "black")), ["wolf_riders"]) == 1
+    # the old plan (mana_check=0) counted Pure Magic as free: 0.8 x 4 + 1 >= 4
+    assert plan_kills(game, mana_position(game, hand), ["wolf_riders"], mana_check=0) == 1
+
+
+def test_a_spell_needs_a_mana_of_its_colour(game):
+    # Fireball: Ranged Fire Attack 5 for a red mana (the Spell's basic effect is powered)
+    hand = ["fireball", "march"]
+    assert plan_kills(game, mana_position(game, hand), ["wolf_riders"]) == 0
+    assert plan_kills(game, mana_position(game, hand, dice=("blue", "white", "green")), ["wolf_riders"]) == 0
+    assert plan_kills(game, mana_position(game, hand, crystals=1), ["wolf_riders"]) == 1
+
+
+def test_one_mana_powers_one_card(game):
+    # two Wolf Riders, Pure Magic and Fireball: one red crystal pays for one of them (one
+    # kill), two crystals for both
+    hand = ["pure_magic", "fireball", "march"]
+    foes = ["wolf_riders", "wolf_riders"]
+    assert plan_kills(game, mana_position(game, hand, crystals=1), foes) == 1
+    assert plan_kills(game, mana_position(game, hand, crystals=2), foes) == 2
+
+
+def block_phase(game, block):
+    """Block phase against Swordsmen (Attack 6, Armor 5: the hand cannot defeat them, so no
+    card is kept for the Attack phase) with ``block`` physical Block already played."""
+    fx = {"format": 2, "phase": "combat_block",
+          "players": [{"position": 0, "hand": ["march", "stamina", "promise"]}],
+          "turn": {"action_taken": 1},
+          "combat": {"enemies": [{"enemy": "swordsmen"}], "block": [block, 0, 0, 0]}}
+    return game.state_from_dict(fx)
+
+
+@pytest.mark.parametrize("block_pool, played", [(1, True), (0, False)])
+def test_11_6_a_block_begun_is_finished(game, block_pool, played):
+    # 4 Block played, 2 more needed: the three cards sideways (6.1.7) finish it; the old
+    # check (block_pool=0) compared the 3 points of the hand with the whole Attack 6 and
+    # ended the phase with the block half built
+    st = block_phase(game, 4)
+    pol = parse_policy_spec(f"heuristic:block_pool={block_pool}")
+    pol.reset(SEED, 0)
+    words = st.action_to_string(int(pol.choose(st, st.legal_actions())))
+    assert words.startswith("play ") == played, words
+    assert (words == "end the Block phase") == (not played), words
+
+
+def test_11_6_no_block_begun_that_the_hand_cannot_finish(game):
+    # nothing played yet: 3 points cannot stop Attack 6, so no card is spent on it
+    st = block_phase(game, 0)
+    pol = parse_policy_spec("heuristic")
+    pol.reset(SEED, 0)
+    assert st.action_to_string(int(pol.choose(st, st.legal_actions()))) == "end the Block phase"
+
+
+def attack_phase(game, hand):
+    """Attack phase against Ironclads (Armor 3, resists physical) with 1 physical and 2 Ice
+    Attack played: 2 + 1 // 2 = 2 points count (11.9.2)."""
+    fx = {"format": 2, "phase": "combat_attack",
+          "players": [{"position": 0, "hand": list(hand)}],
+          "turn": {"action_taken": 1},
+          "combat": {"enemies": [{"enemy": "ironclads"}], "attack": [[1, 0, 2, 0], [0, 0, 0, 0], [0, 0, 0, 0]]}}
+    return game.state_from_dict(fx)
+
+
+@pytest.mark.parametrize("attack_half, played", [(1, True), (0, False)])
+def test_11_9_2_one_more_resisted_point_completes_the_attack(game, attack_half, played):
+    # Promise sideways adds 1 physical: 2 + (1 + 1) // 2 = 3 = Armor 3.  The old check
+    # (attack_half=0) added the card's half point to the 2 counted and gave up at 2.5
+    st = attack_phase(game, ["promise"])
+    pol = parse_policy_spec(f"heuristic:attack_half={attack_half}")
+    pol.reset(SEED, 0)
+    words = st.action_to_string(int(pol.choose(st, st.legal_actions())))
+    assert words.startswith("play Promise sideways") == played, words
+    if played:
+        st.apply(int(pol.choose(st, st.legal_actions())))
+        words = st.action_to_string(int(pol.choose(st, st.legal_actions())))
+        assert words.startswith("attack Ironclads"), words       # 3 points defeat it
+
+
+def test_11_9_2_the_half_point_alone_defeats_nothing(game):
+    # the odd pool's half point needs a card to complete it: with only a Wound in hand the
+    # 2 points stay short of Armor 3 and the phase ends
+    st = attack_phase(game, ["wound"])
+    pol = parse_policy_spec("heuristic")
+    pol.reset(SEED, 0)
+    assert st.action_to_string(int(pol.choose(st, st.legal_actions()))) == "end the Attack phase"

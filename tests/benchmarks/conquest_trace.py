@@ -5,7 +5,8 @@ and what the player's turns were spent on.
                                               [--heroes arythea,tovak,...]
 
 For every round (at its end) the mean over games of: level, Units held, Fame, Deed cards
-owned (deck + hand + discard + play area), Wound cards owned, cities revealed, city
+owned (deck + hand + discard + play area), Wound cards owned, map tiles placed (the
+starting tile included), cities revealed, city
 defenders defeated by the player (its Shields on cities, 11.12.2), cities conquered.  Then
 how the player's turns were spent: a *rest* (4.5), an *idle* regular turn (no Move step,
 no exploration, no combat, no interaction), or a turn that did something, with the share of
@@ -30,26 +31,27 @@ DOING = {"move", "explore", "challenge", "enter_site", "interact", "attack", "bu
          "buy_spell", "buy_aa", "buy_healing"}
 
 
-def city_numbers(state) -> tuple[int, int, int]:
+def city_numbers(state) -> tuple[int, int, int, int]:
     d = state.to_dict()
     revealed = shields = conquered = 0
+    tiles = len(d["map"]["tiles"])
     for t in d["map"]["tiles"]:
         for h in t["hexes"]:
             if h["site"] == "city":
                 revealed += 1
                 shields += h["city_shields"][0]
                 conquered += HEX_FLAG_NAMES[0] in h["flags"]
-    return revealed, shields, conquered
+    return revealed, shields, conquered, tiles
 
 
 def snapshot(state, game) -> dict:
     v = state.view()
-    revealed, shields, conquered = city_numbers(state)
+    revealed, shields, conquered, tiles = city_numbers(state)
     owned = list(v.hand) + list(v.discard) + list(v.play_area)
     names = [v.name("card", c) for c in owned]
     wounds = sum(n == "wound" for n in names)
     return dict(level=v.level, units=len(v.units), fame=v.fame, cards=len(owned) + v.deck_size,
-                wounds_owned=wounds, revealed=revealed, shields=shields, conquered=conquered)
+                wounds_owned=wounds, tiles=tiles, revealed=revealed, shields=shields, conquered=conquered)
 
 
 def play(config, pol, seed, k, per_round, turns):
@@ -103,7 +105,7 @@ def main(argv=None) -> int:
         for k in range(args.games):
             st = play(config, pol, args.seed, k, per_round, turns)
             wins += outcome_numbers(st.core)[0] == 1      # termination scenario_won
-    keys = ("level", "units", "fame", "cards", "wounds_owned", "revealed", "shields", "conquered")
+    keys = ("level", "units", "fame", "cards", "wounds_owned", "tiles", "revealed", "shields", "conquered")
     print(f"policy {args.policy}, {args.games} games per hero, heroes {args.heroes}\n")
     print("| round | games | " + " | ".join(keys) + " | turns active / idle / rest |")
     print("|---" * (len(keys) + 3) + "|")

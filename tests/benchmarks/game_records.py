@@ -16,6 +16,12 @@ builds give identical records.  ``solo-072a1d1.json`` (072a1d1) differs from it 
 games, all in the ten Solo Conquest heuristic configurations (82-96 of 100 each: issue 9's
 ``conquest_aggression`` 1.5 and ``conquest_heal`` 25); every First Reconnaissance, random and
 eager record is identical, so after issue 9's change compare against solo-072a1d1.json.
+``solo-e55a74b.json`` (e55a74b) differs from solo-072a1d1.json in exactly 819 games, all in the
+ten Solo Conquest heuristic configurations (71-91 of 100 each: issue 9's ``mana_check`` -- a
+card needing a mana that cannot be paid counts sideways in the fight plans --, ``block_pool``
+-- a block begun is finished -- and ``attack_half`` -- an odd resisted attack pool's half
+point counts); every First Reconnaissance, random and eager record is identical, so after
+that change compare against solo-e55a74b.json.
 Against the older files, each difference has a named cause:
 ``solo-9eafa2f.json`` (9eafa2f) differs from it in exactly 1,608 games, all in the 20 heuristic
 configurations: issue 9's level-up skill choice (``skill_choice``; First Reconnaissance 58-76
