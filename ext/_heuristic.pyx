@@ -390,15 +390,24 @@ cdef double skill_pick_value(const EngineStatics* es, const HParams* p, int skil
 cdef int mana_budget(const GameState* gs) noexcept nogil:
     """How many cards could be powered now: mana tokens and crystals, plus one Source die
     while the turn's die is unused (5.5.2)."""
+    return mana_budget_of(gs, 0)
+
+
+cdef int mana_budget_of(const GameState* gs, bint basic_die) noexcept nogil:
+    """mana_budget; with ``basic_die`` the Source die counts only if a free die gives a basic
+    colour (gold by Day, 5.1.1; black by Day cannot pay a card's colour): mana_limit."""
     cdef const Player* pl = &gs.players[gs.current]
     cdef int b = 0, c
     for c in range(6):
         b += gs.turn.mana_tokens[c]
     for c in range(4):
         b += pl.crystals[c]
-    if not mod_has(&gs.turn, MK_NO_SOURCE_DICE) and gs.turn.dice_used < source_dice_allowed(gs) and \
-            gs.n_dice > 0 and gs.dice_taken != (1 << gs.n_dice) - 1:
-        b += 1
+    if mod_has(&gs.turn, MK_NO_SOURCE_DICE) or gs.turn.dice_used >= source_dice_allowed(gs):
+        return b
+    for c in range(gs.n_dice):
+        if not (gs.dice_taken >> c) & 1 and \
+                (not basic_die or gs.dice[c] < 4 or (gs.dice[c] == GOLD and gs.time == DAY)):
+            return b + 1
     return b
 
 
@@ -2775,22 +2784,13 @@ cdef class HeuristicPolicy(RandomPolicy):
         counted Pure Magic or a Spell as free and took fights its hand could not win."""
         cdef const Player* pl = &gs.players[gs.current]
         cdef int idx[H_MAX_RES]
-        cdef int i, j, t, n = 0, card, c, row, budget = 0
+        cdef int i, j, t, n = 0, card, c, row
         cdef const int32_t* r
         cdef const int32_t* a
         cdef double v
-        # the mana at hand: tokens, crystals and the turn's Source die if one of the free dice
-        # gives a basic colour (5.5.2; gold by Day, 5.1.1) -- mana_budget also counts a die
-        # that cannot power these cards (black by Day)
-        for c in range(6):
-            budget += gs.turn.mana_tokens[c]
-        for c in range(4):
-            budget += pl.crystals[c]
-        if not mod_has(&gs.turn, MK_NO_SOURCE_DICE) and gs.turn.dice_used < source_dice_allowed(gs):
-            for c in range(gs.n_dice):
-                if not (gs.dice_taken >> c) & 1 and (gs.dice[c] < 4 or (gs.dice[c] == GOLD and gs.time == DAY)):
-                    budget += 1
-                    break
+        # the mana at hand, the Source die only if a free die gives a basic colour (mana_budget
+        # alone also counts a die that cannot power these cards: black by Day)
+        cdef int budget = mana_budget_of(gs, 1)
         for i in range(pl.n_hand if pl.n_hand < H_MAX_RES else H_MAX_RES):
             card = pl.hand[i]
             if out[i] <= side or not self.basic_needs_mana(es, card):
