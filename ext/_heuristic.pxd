@@ -92,6 +92,10 @@ cdef struct Foe:               # one enemy as the planner sees it
     int res                    # RES_* bits
     int fortified              # 1: counts as fortified in the Ranged phase (11.10)
 
+cdef enum:
+    MAX_TRAIL = 64                 # spaces remembered per turn (HeuristicPolicy.trail)
+
+
 cdef class HeuristicPolicy(RandomPolicy):
     cdef HParams p
     cdef readonly object params        # the {name: value} the policy was built with
@@ -119,6 +123,10 @@ cdef class HeuristicPolicy(RandomPolicy):
     cdef int goal_key                  # turn the stored goal belongs to (round * 256 + turns_in_round)
     cdef int goal_hex                  # stored goal of this turn, -1 = none
     cdef int goal_kind
+    # the spaces the hero has stood on this turn (goal_key's turn): a goal is never one of them
+    # but the one it stands on, so zero-cost steps (Song of Wind, 9.6) cannot go back and forth
+    cdef int n_trail
+    cdef int trail[MAX_TRAIL]
     # caches of pick_move (valid while their key matches; they hold only what the player sees)
     cdef long long path_key            # dijkstra(): position, map, turn, limit and terrain modifiers
     cdef int path_dist[MAX_HEXES]
@@ -139,6 +147,7 @@ cdef class HeuristicPolicy(RandomPolicy):
     cdef void attack_reserve(self, Engine eng, int* reserve) noexcept nogil
     cdef int pick_damage(self, Engine eng, const int32_t* actions, int n) noexcept nogil
     cdef int pick_move(self, Engine eng, const int32_t* actions, int n) noexcept nogil
+    cdef bint on_trail(self, int h) noexcept nogil
     cdef double move_cost_penalty(self, int extra, double pot) noexcept nogil
     cdef void move_exclusion(self, const GameState* gs, const EngineStatics* es, int extra, int* excluded) noexcept nogil
     cdef int site_goal_kind(self, Engine eng, int site) noexcept nogil

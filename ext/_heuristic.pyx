@@ -68,6 +68,7 @@ cdef enum:
 
 cdef enum:
     INF = 1 << 20
+    HOP_SCALE = 1024           # dijkstra(): heap key = cost * HOP_SCALE + steps (steps < MAX_HEXES)
     MAX_HEAP = 6 * MAX_HEXES + 8
 
 #: The conquest-planning parameters (read only in Solo Conquest, see conquest_mode()); the
@@ -973,17 +974,23 @@ cdef int dijkstra(const GameState* gs, const Statics* st, int src, int* dist, in
     costs (_rules.move_cost: 9.2 Day / Night costs and the turn's modifiers, 9.6), up to
     ``limit``.  Steps that would provoke rampaging enemies (9.4.3, 11.1.2) are skipped; a
     space where movement ends (a fortified site, 9.5) gets a cost but is not passed
-    through.  Returns the number of spaces reached."""
+    through.  Of paths of equal cost the one of fewest steps is kept (the heap is keyed on
+    cost * HOP_SCALE + steps), so that each step along a path shortens what is left of it
+    even where steps cost 0 (Song of Wind, 9.6): a path of free steps with ties broken
+    otherwise can lead from A back through B and from B back through A.  Returns the number
+    of spaces reached."""
     cdef int heap_d[MAX_HEAP]
     cdef int heap_h[MAX_HEAP]
     cdef int cost[MAX_HEXES]
     cdef unsigned char near[MAX_HEXES]
     cdef unsigned char ramp[MAX_HEXES]
-    cdef int nh = 0, i, d, h, k, to, c, nd, j, p, reached = 0, td, th, nb
+    cdef int hops[MAX_HEXES]
+    cdef int nh = 0, i, d, h, k, to, c, nd, j, p, reached = 0, td, th, nb, key, nkey
     cdef int tcost[NUM_TERRAINS]
     terrain_costs(gs, tcost)                         # the turn's terrain modifiers, read once
     for i in range(gs.n_hexes):
         dist[i] = INF
+        hops[i] = 0
         prev[i] = -1
         cost[i] = -2
         near[i] = 0
@@ -1002,7 +1009,7 @@ cdef int dijkstra(const GameState* gs, const Statics* st, int src, int* dist, in
     heap_h[0] = src
     nh = 1
     while nh > 0:
-        d = heap_d[0]
+        key = heap_d[0]
         h = heap_h[0]
         nh -= 1
         heap_d[0] = heap_d[nh]
@@ -1019,8 +1026,9 @@ cdef int dijkstra(const GameState* gs, const Statics* st, int src, int* dist, in
             td = heap_d[i]; heap_d[i] = heap_d[j]; heap_d[j] = td
             th = heap_h[i]; heap_h[i] = heap_h[j]; heap_h[j] = th
             i = j
-        if d > dist[h]:
-            continue
+        if key > dist[h] * HOP_SCALE + hops[h]:
+            continue                                 # a stale heap entry
+        d = dist[h]
         reached += 1
         if h != src and ends_movement(gs, st, h, gs.current):
             continue
@@ -1032,7 +1040,7 @@ cdef int dijkstra(const GameState* gs, const Statics* st, int src, int* dist, in
             if c == -2:
                 c = move_cost_in(gs, st, to, tcost)
                 cost[to] = c
-            if c < 0 or d + c > limit or d + c >= dist[to]:
+            if c < 0 or d + c > limit or d + c > dist[to] or (d + c == dist[to] and hops[h] + 1 >= hops[to]):
                 continue
             if ramp[to]:                                     # 9.4.2 (can_enter without its re-checks)
                 continue
@@ -1043,10 +1051,11 @@ cdef int dijkstra(const GameState* gs, const Statics* st, int src, int* dist, in
             nd = d + c
             if nh < MAX_HEAP:
                 dist[to] = nd
+                hops[to] = hops[h] + 1
                 prev[to] = h
                 i = nh                                       # sift up
                 nh += 1
-                heap_d[i] = nd
+                heap_d[i] = nd * HOP_SCALE + hops[to]
                 heap_h[i] = to
                 while i > 0:
                     p = (i - 1) // 2
@@ -1222,6 +1231,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         self.goal_key = -1
         self.goal_hex = -1
         self.goal_kind = G_NONE
+        self.n_trail = 0
 
     def bind(self, Engine eng):
         """Per-content data: tactic preferences by id and the average token of each enemy
@@ -1290,6 +1300,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         self.goal_key = -1
         self.goal_hex = -1
         self.goal_kind = G_NONE
+        self.n_trail = 0
         self.path_key = -1
         self.expl_key = -1
         self.reset_caches()
@@ -1297,7 +1308,7 @@ cdef class HeuristicPolicy(RandomPolicy):
     def memory(self):
         """The memory kept between decisions (for tests): goal and cache keys."""
         return {"goal_key": self.goal_key, "goal_hex": self.goal_hex, "goal_kind": self.goal_kind,
-                "path_key": self.path_key, "expl_key": self.expl_key}
+                "path_key": self.path_key, "expl_key": self.expl_key, "n_trail": self.n_trail}
 
     def pile_average(self, int colour):
         """The average enemy of a token colour as the planner sees it (for tests)."""
@@ -2060,6 +2071,12 @@ cdef class HeuristicPolicy(RandomPolicy):
             self.goal_key = key
             self.goal_hex = -1
             self.goal_kind = G_NONE
+            self.n_trail = 0
+        if not self.on_trail(here):
+            if self.n_trail >= MAX_TRAIL:
+                return self.end_of_move(eng, actions, n, wounds)
+            self.trail[self.n_trail] = here
+            self.n_trail += 1
         w_zero(&w)
         w.move = 1
         pot = hand_potential(gs, es, &w, 1, NULL)
@@ -2101,6 +2118,8 @@ cdef class HeuristicPolicy(RandomPolicy):
                     d = dist[h]
                     if d >= INF or (rpass == 1 and d > mp + pot):
                         continue
+                    if h != here and self.on_trail(h):
+                        continue                         # stood there this turn (n_trail)
                     dist_pen = 0.0 if d <= mp + pot else 0.05 * (d - mp - pot) + 0.3
                     site = gs.hexes[h].site
                     # another hero stands there: no action (9.5.4), and the turn may not end
@@ -2262,6 +2281,14 @@ cdef class HeuristicPolicy(RandomPolicy):
             if i >= 0 and kind_of(actions[i]) != A_END_TURN:
                 return i
         return self.end_of_move(eng, actions, n, wounds)
+
+    cdef bint on_trail(self, int h) noexcept nogil:
+        """Whether the hero has stood on space ``h`` this turn (``trail``)."""
+        cdef int i
+        for i in range(self.n_trail):
+            if self.trail[i] == h:
+                return True
+        return False
 
     cdef double move_cost_penalty(self, int extra, double pot) noexcept nogil:
         """Cards spent on Move beyond the points already in the pool (about 2 per card);

@@ -30,7 +30,7 @@ from mksim._state cimport GameCore, Statics
 from mksim._engine cimport Engine, EngineStatics, MAX_ACTIONS
 from mksim._policies cimport RandomPolicy, POLICY_STREAM_BASE
 from mksim._determinize cimport determinize
-from mksim._heuristic cimport HeuristicPolicy
+from mksim._heuristic cimport HeuristicPolicy, MAX_TRAIL
 
 cdef enum:
     MAX_BRANCH = 32            # candidates one search can compare
@@ -242,6 +242,8 @@ cdef class SearchPolicy(RandomPolicy):
         cdef double total[MAX_BRANCH]
         cdef int i, k, K, p, best, fallback
         cdef int goal_key = 0, goal_hex = 0, goal_kind = 0, horizon = self.horizon
+        cdef int n_trail = 0
+        cdef int trail[MAX_TRAIL]
         cdef bint round_end = False
         cdef GameState* gs = &eng.core.gs
         cdef GameState* sg
@@ -278,6 +280,8 @@ cdef class SearchPolicy(RandomPolicy):
             total[i] = 0
         if self.base_has_memory:                 # the real game's goal, restored after the search
             goal_key, goal_hex, goal_kind = self.hbase.goal_key, self.hbase.goal_hex, self.hbase.goal_kind
+            n_trail = self.hbase.n_trail
+            memcpy(trail, self.hbase.trail, n_trail * sizeof(int))
         sg = &self.scratch.core.gs
         for i in range(n):
             for k in range(K):
@@ -298,6 +302,8 @@ cdef class SearchPolicy(RandomPolicy):
         self.forget()
         if self.base_has_memory:
             self.hbase.goal_key, self.hbase.goal_hex, self.hbase.goal_kind = goal_key, goal_hex, goal_kind
+            self.hbase.n_trail = n_trail
+            memcpy(self.hbase.trail, trail, n_trail * sizeof(int))
         best = fallback                          # ties keep the base policy's choice
         for i in range(n):
             if total[i] > total[best] + 1e-9:

@@ -518,3 +518,33 @@ def test_13_6_4_skill_worths_follow_use_and_frequency(game):
     plain = get_policy("heuristic")
     assert plain._core.skill_worth(st.engine, ids.index("arythea_hot_swordsmanship")) == 0
     assert plain._core.skill_worth(st.engine, ids.index("tovak_shield_mastery")) == w["tovak_shield_mastery"]
+
+
+def test_9_6_zero_cost_steps_do_not_go_back_and_forth():
+    """9.6: with powered Song of Wind played, plains cost 0, so a step back is free and the
+    turn has no end of its own.  The position (First Reconnaissance, seed 2026, game 394,
+    Arythea, as ``search:budget=16`` reached it) once made the heuristic step between the
+    Monastery and the next space for ever (the game hit the step limit); its goals now
+    exclude the spaces it has stood on this turn, so the turn ends in a few decisions."""
+    from pathlib import Path
+    d = json.loads((Path(__file__).parent / "positions" / "fr_arythea_zero_cost_moves.json").read_text())
+    game = Game("first-reconnaissance", "arythea")
+    st = game.state_from_dict(d)
+    pol = get_policy("heuristic")
+    pol.reset(2026, 394)
+    pol._core.bind(st.engine)
+    assert st.to_dict()["phase"] == "move"
+    costs = pol._core.path_costs(st.engine)
+    pos = st.to_dict()["players"][0]["position"]
+    assert sum(1 for h, c in costs.items() if c == 0 and h != pos) >= 3       # free steps around
+    stood = [pos]
+    for _ in range(40):
+        if st.to_dict()["phase"] != "move":
+            break
+        a = pol._core.choose_engine(st.engine)
+        st.apply(a)
+        now = st.to_dict()["players"][0]["position"]
+        if now != stood[-1]:
+            stood.append(now)
+    assert st.to_dict()["phase"] != "move"
+    assert len(stood) == len(set(stood)) and len(stood) <= 6, stood
