@@ -1867,7 +1867,7 @@ cdef class HeuristicPolicy(RandomPolicy):
                     have = 0
                 pot = hand_potential(gs, es, &w, c.units_allowed, NULL) - \
                     self.mana_overcount(gs, es, &w, 1, NULL)
-                if self.p.attack_half > 0 and conquest_mode(es):
+                if self.p.attack_half > 0:
                     # 11.9.2: the resisted points are added up and halved, rounding down; an
                     # odd resisted pool holds half a point that the hand's halved points
                     # (pot) complete
@@ -1925,7 +1925,7 @@ cdef class HeuristicPolicy(RandomPolicy):
                     if not attack_is_live(gs, st, s, a):
                         continue
                     need = block_needed(gs, st, s, a)
-                    if self.p.block_pool > 0 and conquest_mode(es):
+                    if self.p.block_pool > 0:
                         # the Block already played counts towards this attack (11.6.4, 11.9.3):
                         # a block begun is finished rather than left half built
                         have = block_value(gs, st, s, a)
@@ -2739,7 +2739,7 @@ cdef class HeuristicPolicy(RandomPolicy):
             w_attack(&w, res, 1 if mode > 0 else 0, 1 if mode == 2 else 0)
             for i in range(pl.n_hand if pl.n_hand < H_MAX_RES else H_MAX_RES):
                 out[i] = card_best(gs, es, pl.hand[i], &w, 1 if mode == 0 else 0, 0)
-            if self.p.mana_check > 0 and conquest_mode(es):
+            if self.p.mana_check > 0:
                 self.mana_limit(gs, es, &w, out, w.att[0][0] if mode == 0 else 0.0)
             for i in range(MAX_UNITS):
                 out[H_MAX_RES + H_RES_UNIT + i] = unit_best(gs, es, i, &w)
@@ -2759,7 +2759,7 @@ cdef class HeuristicPolicy(RandomPolicy):
             w_block(&w, el)
             for i in range(pl.n_hand if pl.n_hand < H_MAX_RES else H_MAX_RES):
                 out[i] = card_best(gs, es, pl.hand[i], &w, 1, 0)
-            if self.p.mana_check > 0 and conquest_mode(es):
+            if self.p.mana_check > 0:
                 self.mana_limit(gs, es, &w, out, w.blk[0])
             for i in range(MAX_UNITS):
                 out[H_MAX_RES + H_RES_UNIT + i] = unit_best(gs, es, i, &w)
@@ -2859,7 +2859,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         cdef double basic[H_MAX_RES]
         cdef double side = 0, over = 0
         cdef int i, nh = pl.n_hand if pl.n_hand < H_MAX_RES else H_MAX_RES
-        if self.p.mana_check <= 0 or not conquest_mode(es):
+        if self.p.mana_check <= 0:
             return 0
         if sideways_ok:
             side = dmax(dmax(w.move, w.influence), dmax(w.att[0][0], w.blk[0]))

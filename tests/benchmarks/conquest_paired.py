@@ -1,10 +1,12 @@
-"""Paired comparison of two policies in Solo Conquest on shared seeds: the same game index
+"""Paired comparison of two policies in Solo Conquest (or, with ``--scenario``, First
+Reconnaissance) on shared seeds: the same game index
 is the same game (map, decks, tokens) for both, so the per-game score difference has a
 small variance.
 
     python tests/benchmarks/conquest_paired.py --base heuristic:mana_check=0 --new heuristic
                                                [--games 1000] [--seed 2026] [--first 0]
                                                [--heroes arythea,tovak,...] [--jobs 1]
+                                               [--scenario solo-conquest]
 
 Prints per hero and over all heroes: mean score (20.5) of each policy, the mean paired
 difference new - base with a 95% t interval (scipy), Fame difference, and the wins (both
@@ -33,18 +35,17 @@ def t_interval(x: np.ndarray) -> tuple[float, float, float]:
     return m, m - h, m + h
 
 
-def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float, float]:
+def wilson(k: int, n: int) -> tuple[float, float, float]:
+    """Proportion k/n and its 95% Wilson score interval (scipy)."""
     if n == 0:
         return 0.0, 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return p, max(0.0, c - h), min(1.0, c + h)
+    ci = stats.binomtest(int(k), int(n)).proportion_ci(confidence_level=0.95, method="wilson")
+    return k / n, float(ci.low), float(ci.high)
 
 
-def records(spec: str, hero: str, games: int, seed: int, first: int, jobs: int) -> np.ndarray:
-    res = run(GameConfig("solo-conquest", hero), first + games, seed, jobs=jobs, policy=spec)
+def records(spec: str, hero: str, games: int, seed: int, first: int, jobs: int,
+            scenario: str = "solo-conquest") -> np.ndarray:
+    res = run(GameConfig(scenario, hero), first + games, seed, jobs=jobs, policy=spec)
     rec = res.records[first:]
     if res.n_stopped:
         raise SystemExit(f"error: {res.n_stopped} games of {spec} / {hero} stopped: {res.top_errors(3)}")
@@ -71,17 +72,19 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--heroes", default=HEROES)
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--scenario", default="solo-conquest",
+                    help="solo-conquest (default) or first-reconnaissance (its score is Fame + achievements too)")
     args = ap.parse_args(argv)
     t0 = time.time()
-    print(f"Solo Conquest, seed {args.seed}, games {args.first}-{args.first + args.games - 1} per hero\n"
+    print(f"{args.scenario}, seed {args.seed}, games {args.first}-{args.first + args.games - 1} per hero\n"
           f"base {args.base}, new {args.new}\n")
     print("| hero | n | score base | score new | new - base [95% t] | Fame new - base | wins base [Wilson] "
           "| wins new [Wilson] |")
     print("|---|---|---|---|---|---|---|---|")
     all_a, all_b = [], []
     for hero in args.heroes.split(","):
-        a = records(args.base, hero, args.games, args.seed, args.first, args.jobs)
-        b = records(args.new, hero, args.games, args.seed, args.first, args.jobs)
+        a = records(args.base, hero, args.games, args.seed, args.first, args.jobs, args.scenario)
+        b = records(args.new, hero, args.games, args.seed, args.first, args.jobs, args.scenario)
         print(line(hero, a, b), flush=True)
         all_a.append(a)
         all_b.append(b)
