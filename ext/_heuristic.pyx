@@ -75,9 +75,11 @@ cdef enum:
 #: same in every preset so that the presets keep their First Reconnaissance character.
 CONQUEST_DEFAULTS = dict(city_weight=3.0, siege_weight=3.0, siege_round=4.0, city_explore=0.0, conquest_heal=25.0,
                          conquest_recruit=2.0, approach_weight=1.0, conquest_wound=1.0, conquest_aggression=1.5)
-#: The interaction parameters (pick_interact; read only in Solo Conquest, like the conquest ones:
-#: First Reconnaissance measured worse with them, docs/policies.md): purchases valued by
-#: strength (buy_value) and planned on the turn's Influence (buy_plan); both 0 = the old choice.
+#: The interaction parameters (pick_interact; buy_value, buy_plan and buy_card_cost are read
+#: only in Solo Conquest, like the conquest ones: First Reconnaissance measured worse with them,
+#: docs/policies.md): purchases valued by strength (buy_value) and planned on the turn's
+#: Influence (buy_plan); both 0 = the old choice.  The three fight fixes (mana_check,
+#: block_pool, attack_half) act in every scenario: they are rules the old plan got wrong.
 INTERACT_DEFAULTS = dict(buy_value=1.0, buy_plan=1.0, buy_card_cost=0.0, mana_check=1.0, block_pool=1.0, attack_half=1.0)
 #: Parameters of the named presets (``heuristic:preset=NAME``).
 PRESETS = {
@@ -2850,7 +2852,7 @@ cdef class HeuristicPolicy(RandomPolicy):
 
     cdef double mana_overcount(self, const GameState* gs, const EngineStatics* es, const Weights* w, int sideways_ok,
                                const int* excluded) noexcept nogil:
-        """Solo Conquest: how much hand_potential under ``w`` overcounts the hand (minus
+        """How much hand_potential under ``w`` overcounts the hand (minus
         ``excluded``) by valuing the basic effects that need a mana which cannot be paid
         (mana_limit) -- so that a block or an attack is not built with cards that cannot
         give it (6.1.7: they would only go sideways)."""

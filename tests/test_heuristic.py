@@ -13,7 +13,7 @@ from mksim import effects as fx
 from mksim import _heuristic
 from mksim._checks import violations
 from mksim.game import Game
-from mksim.policies import get_policy, list_policies
+from mksim.policies import get_policy, list_policies, parse_policy_spec
 from mksim.runner import GameConfig, run
 
 
@@ -548,3 +548,20 @@ def test_9_6_zero_cost_steps_do_not_go_back_and_forth():
             stood.append(now)
     assert st.to_dict()["phase"] != "move"
     assert len(stood) == len(set(stood)) and len(stood) <= 6, stood
+
+
+@pytest.mark.parametrize("scenario", ["first-reconnaissance", "solo-conquest"])
+def test_6_1_7_fight_plans_count_unpayable_mana_in_every_scenario(scenario):
+    """5.5.2, 6.1.7: Pure Magic's Attack 4 needs a red mana; with none (black dice by Day, no
+    crystal, no token) it is only a sideways 1, so Pure Magic and March (2 points) cannot
+    defeat Wolf Riders (Armor 4) -- in First Reconnaissance as in Solo Conquest
+    (``mana_check``; 0 plays the old plan that counted the card as free)."""
+    game = Game(scenario, "arythea")
+    st = at_move(game, hand=["pure_magic", "march"], crystals={"red": 0, "blue": 0, "green": 0, "white": 0})
+    d = st.to_dict(format=1)
+    d["source"]["dice"] = ["black"] * len(d["source"]["dice"])
+    st = game.state_from_dict(d)
+    wolves = [list(game.tables.enemy_ids).index("wolf_riders")]
+    kills = {p: parse_policy_spec("heuristic" + p)._core.plan_fight(st.engine, wolves, 0, 1)[1]
+             for p in ("", ":mana_check=0")}
+    assert kills == {"": 0, ":mana_check=0": 1}

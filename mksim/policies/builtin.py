@@ -224,17 +224,17 @@ class HeuristicPolicy(_CPolicy):
     buy_card_cost : float
         Solo Conquest only: worth given up per card played for a planned purchase.
     mana_check : float
-        Solo Conquest only: 1 values a hand card whose basic effect needs a mana (a Spell,
+        Every scenario: 1 values a hand card whose basic effect needs a mana (a Spell,
         Pure Magic, Mana Bolt) in the fight plans and combat as a sideways card when that
         mana cannot be paid (more such cards than tokens, crystals and the Source die; a
         Spell's colour not available); 0 counts them as free (the old plan).
     block_pool : float
-        Solo Conquest only: 1 counts the Block already played against an attack when the
+        Every scenario: 1 counts the Block already played against an attack when the
         Block phase decides whether the hand can still stop it (a block begun is finished);
         0 compares the hand with the whole attack each time (the old choice, which left
         blocks half built).
     attack_half : float
-        Solo Conquest only: 1 counts the half point an odd pool of resisted attack points
+        Every scenario: 1 counts the half point an odd pool of resisted attack points
         holds (11.9.2: halved together, rounding down) when the Attack phase decides whether
         the hand can still defeat an enemy; 0 drops it (the old check).
     stream : int, default 0
@@ -289,9 +289,9 @@ _INTERACT_HELP = {
     "buy_value": "Solo Conquest: Units / AAs / Spells bought valued by strength (0: by level, the old worth)",
     "buy_plan": "Solo Conquest: purchases planned on the turn's Influence (0: the best affordable now)",
     "buy_card_cost": "Solo Conquest: worth given up per card played for a planned purchase",
-    "mana_check": "Solo Conquest: fight plans count a card needing an unpayable mana as sideways (0: as free)",
-    "block_pool": "Solo Conquest: the Block already played counts when finishing a block (0: the old choice)",
-    "attack_half": "Solo Conquest: an odd resisted attack pool's half point counts when finishing an attack (0: dropped)",
+    "mana_check": "fight plans count a card needing an unpayable mana as sideways (0: as free)",
+    "block_pool": "the Block already played counts when finishing a block (0: the old choice)",
+    "attack_half": "an odd resisted attack pool's half point counts when finishing an attack (0: dropped)",
 }
 
 #: Help lines of the Solo Conquest parameters (docs/policies.md, "The heuristic in Solo Conquest").
