@@ -22,6 +22,12 @@ card needing a mana that cannot be paid counts sideways in the fight plans --, `
 -- a block begun is finished -- and ``attack_half`` -- an odd resisted attack pool's half
 point counts); every First Reconnaissance, random and eager record is identical, so after
 that change compare against solo-e55a74b.json.
+``solo-4035713.json`` (4035713) differs from solo-e55a74b.json in exactly 737 games, all in the 20
+heuristic configurations: First Reconnaissance 53-77 of 100 each (issue 9's three fight fixes
+now act there too) and Solo Conquest 5-13 of 100 each (the movement planner's paths of equal
+cost keep the fewest steps, and a turn's goals exclude the spaces already stood on, so
+zero-cost steps cannot go back and forth); every random and eager record is identical, so
+after that change compare against solo-4035713.json.
 Against the older files, each difference has a named cause:
 ``solo-9eafa2f.json`` (9eafa2f) differs from it in exactly 1,608 games, all in the 20 heuristic
 configurations: issue 9's level-up skill choice (``skill_choice``; First Reconnaissance 58-76
