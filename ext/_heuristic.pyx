@@ -987,7 +987,7 @@ cdef int dijkstra(const GameState* gs, const Statics* st, int src, int* dist, in
     cdef unsigned char near[MAX_HEXES]
     cdef unsigned char ramp[MAX_HEXES]
     cdef int hops[MAX_HEXES]
-    cdef int nh = 0, i, d, h, k, to, c, nd, j, p, reached = 0, td, th, nb, key, nkey
+    cdef int nh = 0, i, d, h, k, to, c, nd, j, p, reached = 0, td, th, nb, key
     cdef int tcost[NUM_TERRAINS]
     terrain_costs(gs, tcost)                         # the turn's terrain modifiers, read once
     for i in range(gs.n_hexes):

@@ -9,8 +9,9 @@ small variance.
                                                [--scenario solo-conquest]
 
 Prints per hero and over all heroes: mean score (20.5) of each policy, the mean paired
-difference new - base with a 95% t interval (scipy), Fame difference, and the wins (both
-cities conquered, termination ``scenario_won``) of each with 95% Wilson intervals.  Games
+difference new - base with a 95% t interval (scipy), Fame difference, and the wins
+(termination ``scenario_won``: both cities conquered in Solo Conquest, the city revealed in
+First Reconnaissance) of each with 95% Wilson intervals.  Games
 ``first .. first + games - 1`` of the run seeded ``seed`` are played per hero.
 """
 from __future__ import annotations
@@ -23,6 +24,7 @@ import numpy as np
 from scipy import stats
 
 from mksim.runner import GameConfig, run
+from mksim.stats import proportion_ci
 
 HEROES = "arythea,tovak,goldyx,norowas,wolfhawk"
 
@@ -36,11 +38,9 @@ def t_interval(x: np.ndarray) -> tuple[float, float, float]:
 
 
 def wilson(k: int, n: int) -> tuple[float, float, float]:
-    """Proportion k/n and its 95% Wilson score interval (scipy)."""
-    if n == 0:
-        return 0.0, 0.0, 1.0
-    ci = stats.binomtest(int(k), int(n)).proportion_ci(confidence_level=0.95, method="wilson")
-    return k / n, float(ci.low), float(ci.high)
+    """Proportion k/n and its 95% Wilson score interval (``mksim.stats.proportion_ci``)."""
+    e = proportion_ci(k, n)
+    return (0.0, 0.0, 1.0) if n == 0 else (e.value, e.low, e.high)
 
 
 def records(spec: str, hero: str, games: int, seed: int, first: int, jobs: int,
