@@ -69,6 +69,7 @@ cdef struct HParams:           # the documented parameters (see HeuristicPolicy 
     double mana_check          # Solo Conquest fights: cards needing an unpayable mana count sideways (0: off)
     double block_pool          # Solo Conquest Block phase: the Block already played counts towards the attack (0: off)
     double attack_half         # Solo Conquest Attack phase: the half point of an odd resisted pool counts (0: off)
+    double unit_heal           # x unit_worth of a wounded Unit healed (12.3.3; 0: Units are never healed)
 
 cdef struct Weights:           # what one point of each effect is worth now
     double move
@@ -139,6 +140,9 @@ cdef class HeuristicPolicy(RandomPolicy):
     cdef int pick_choice(self, Engine eng, const int32_t* actions, int n) noexcept nogil
     cdef int pick_colour(self, Engine eng, const int32_t* actions, int n) noexcept nogil
     cdef int pick_tactic(self, Engine eng, const int32_t* actions, int n) noexcept nogil
+    cdef double heal_plan(self, Engine eng, int points, int wounds, int* best_mask, int* used) noexcept nogil
+    cdef int pick_heal(self, Engine eng, const int32_t* actions, int n) noexcept nogil
+    cdef bint unit_heal_reachable(self, Engine eng) noexcept nogil
     cdef int pick_turn_start(self, Engine eng, const int32_t* actions, int n) noexcept nogil
     cdef int pick_rest(self, Engine eng, const int32_t* actions, int n) noexcept nogil
     cdef int pick_end_turn(self, Engine eng, const int32_t* actions, int n) noexcept nogil

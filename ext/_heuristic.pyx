@@ -30,7 +30,7 @@ from mksim._types cimport (
 )
 from mksim._state cimport Statics, GameCore
 from mksim._engine cimport (row_args, source_dice_allowed, interaction_site, interaction_city, can_recruit, recruit_price,
-    spell_price, heal_price, 
+    spell_price, heal_price, unit_level,
     OP_CHOICE, OP_ALL, OP_BY_TIME, OP_MOVE, OP_INFLUENCE, OP_ATTACK, OP_BLOCK, OP_HEAL, OP_DRAW,
     OP_GAIN_MANA, OP_GAIN_CRYSTAL, OP_FAME, OP_HANDLER,
     Engine, EngineStatics, ACTION_SHIFT, ARG_MASK, ASK_DONE, PAY_NONE, PAY_CRYSTAL, PAY_DIE, SKILL_TURN_SHIFT,
@@ -80,7 +80,10 @@ CONQUEST_DEFAULTS = dict(city_weight=3.0, siege_weight=3.0, siege_round=4.0, cit
 #: docs/policies.md): purchases valued by strength (buy_value) and planned on the turn's
 #: Influence (buy_plan); both 0 = the old choice.  The three fight fixes (mana_check,
 #: block_pool, attack_half) act in every scenario: they are rules the old plan got wrong.
-INTERACT_DEFAULTS = dict(buy_value=1.0, buy_plan=1.0, buy_card_cost=0.0, mana_check=1.0, block_pool=1.0, attack_half=1.0)
+#: unit_heal (every scenario) values a wounded Unit healed (12.3.3) at unit_worth x unit_heal;
+#: 0 = never heal a Unit (the old play: wounded Units idled for the rest of the game, 12.2.2).
+INTERACT_DEFAULTS = dict(buy_value=1.0, buy_plan=1.0, buy_card_cost=0.0, mana_check=1.0, block_pool=1.0, attack_half=1.0,
+                         unit_heal=1.0)
 #: Parameters of the named presets (``heuristic:preset=NAME``).
 PRESETS = {
     "balanced": dict(aggression=1.0, explore_weight=1.0, wound_weight=0.45, fight_threshold=0.2,
@@ -1160,6 +1163,17 @@ cdef int count_wounds(const GameState* gs, const EngineStatics* es) noexcept nog
     return n
 
 
+cdef int unit_heal_points(const GameState* gs, const EngineStatics* es) noexcept nogil:
+    """Healing points that would heal every wounded Unit of the acting player: its level per
+    Wound (12.3.3; Poison gives two, 11.7.9)."""
+    cdef const Player* pl = &gs.players[gs.current]
+    cdef int i, t = 0
+    for i in range(MAX_UNITS):
+        if pl.units[i].card >= 0 and pl.units[i].wounds > 0:
+            t += unit_level(es, pl.units[i].card) * pl.units[i].wounds
+    return t
+
+
 cdef int best_play(const GameState* gs, const EngineStatics* es, const int32_t* actions, int n,
                    const Weights* w, double keep_weight, double min_value) noexcept nogil:
     """Index of the card / sideways / Unit play worth most under ``w`` (minus
@@ -1226,6 +1240,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         self.p.mana_check = merged["mana_check"]
         self.p.block_pool = merged["block_pool"]
         self.p.attack_half = merged["attack_half"]
+        self.p.unit_heal = merged["unit_heal"]
         self.params = merged
         self._bound = None
         self.path_key = -1
@@ -1478,11 +1493,11 @@ cdef class HeuristicPolicy(RandomPolicy):
             w_attack(w, 0, 0, 0)
         elif gs.phase == PH_INTERACT:
             w.influence = 1
-            w.heal = 0.8 if count_wounds(gs, &eng.es) > 0 else 0
+            w.heal = 0.8 if count_wounds(gs, &eng.es) > 0 or self.unit_heal_reachable(eng) else 0
         else:
             w.move = 1
             w.influence = 0.3
-            w.heal = 0.9 if count_wounds(gs, &eng.es) > 0 else 0
+            w.heal = 0.9 if count_wounds(gs, &eng.es) > 0 or self.unit_heal_reachable(eng) else 0
             w.draw = 0.4
             for k in range(3):
                 for e in range(4):
@@ -1610,6 +1625,77 @@ cdef class HeuristicPolicy(RandomPolicy):
                 best = i
         return best
 
+    cdef double heal_plan(self, Engine eng, int points, int wounds, int* best_mask, int* used) noexcept nogil:
+        """Worth of ``points`` Healing points (12.3.3) spent at best on ``wounds`` Wounds in hand
+        (``heal_w`` each, a point each) and on the acting player's wounded Units (its level
+        per Wound -- Poison gives two, 11.7.9 -- worth ``unit_worth`` x ``unit_heal`` once no
+        Wound is left on it: a wounded Unit cannot be activated, 12.2.2, until healed): of
+        every set of wounded Units the points heal, the one worth most with the points left
+        on hand Wounds.  ``best_mask``: that set (bit per Unit slot); ``used``: the points it
+        spends."""
+        cdef GameState* gs = &eng.core.gs
+        cdef const EngineStatics* es = &eng.es
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef int k, mask, cost, left, units = 0
+        cdef int slot_cost[MAX_UNITS]
+        cdef double slot_val[MAX_UNITS]
+        cdef double v, bv = 0.0
+        best_mask[0] = 0
+        used[0] = points if points < wounds else wounds
+        bv = self.heal_w(es) * used[0]
+        if self.p.unit_heal <= 0:
+            return bv
+        for k in range(MAX_UNITS):
+            if pl.units[k].card >= 0 and pl.units[k].wounds > 0:
+                slot_cost[k] = unit_level(es, pl.units[k].card) * pl.units[k].wounds
+                if slot_cost[k] <= points:
+                    slot_val[k] = self.unit_worth(es, &eng.core.st, pl.units[k].card, gs.time) * self.p.unit_heal
+                    units |= 1 << k
+        if units == 0:
+            return bv
+        for mask in range(1, 1 << MAX_UNITS):
+            if mask & ~units:
+                continue
+            cost = 0
+            v = 0
+            for k in range(MAX_UNITS):
+                if (mask >> k) & 1:
+                    cost += slot_cost[k]
+                    v += slot_val[k]
+            if cost > points:
+                continue
+            left = points - cost
+            if left > wounds:
+                left = wounds
+            v += self.heal_w(es) * left
+            if v > bv:
+                bv = v
+                best_mask[0] = mask
+                used[0] = cost + left
+        return bv
+
+    cdef int pick_heal(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
+        """12.3.3: spend the turn's Healing points as heal_plan() plans them: the legal heal
+        of its Unit worth most first, then the Wounds in hand; -1 when no heal is legal."""
+        cdef GameState* gs = &eng.core.gs
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef int hw = find_kind(actions, n, A_HEAL_WOUND), i, k, mask = 0, used = 0, best = -1
+        cdef double v, bv = -1.0
+        if self.p.unit_heal <= 0 or find_kind(actions, n, A_HEAL_UNIT) < 0:
+            return hw
+        self.heal_plan(eng, gs.turn.healing, count_wounds(gs, &eng.es) if hw >= 0 else 0, &mask, &used)
+        if mask == 0:
+            return hw
+        for i in range(n):
+            if kind_of(actions[i]) == A_HEAL_UNIT:
+                k = arg_of(actions[i])
+                if 0 <= k < MAX_UNITS and (mask >> k) & 1:
+                    v = self.unit_worth(&eng.es, &eng.core.st, pl.units[k].card, gs.time)
+                    if v > bv:
+                        bv = v
+                        best = i
+        return best if best >= 0 else hw
+
     cdef int pick_turn_start(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
         """4.2-4.5: a regular turn; rest when Wounds clog the hand; announce the End of the
         Round only with an empty deck and nothing but Wounds in hand."""
@@ -1642,7 +1728,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         cdef int i, idx, best = -1
         cdef double v, bv = 1e9
         if gs.turn.healing > 0:
-            i = find_kind(actions, n, A_HEAL_WOUND)
+            i = self.pick_heal(eng, actions, n)
             if i >= 0:
                 return i
         for i in range(n):
@@ -1728,11 +1814,11 @@ cdef class HeuristicPolicy(RandomPolicy):
         cdef const EngineStatics* es = &eng.es
         cdef const Player* pl = &gs.players[gs.current]
         cdef int i, k, slot, u, best = -1, wounds = count_wounds(gs, es), cheapest = INF, c, free_slots = 0, site
-        cdef int need_more = 0
+        cdef int need_more = 0, hmask = 0, hused = 0
         cdef double v, bv = 0
         cdef Weights w
         if self.p.buy_plan > 0 and conquest_mode(es):
-            i = find_kind(actions, n, A_HEAL_WOUND)            # Healing points bought (12.3.2)
+            i = self.pick_heal(eng, actions, n)               # Healing points bought (12.3.2)
             if i >= 0:
                 return i
             w_zero(&w)
@@ -1750,6 +1836,9 @@ cdef class HeuristicPolicy(RandomPolicy):
                     return i
             i = find_kind(actions, n, A_END_INTERACT)
             return i if i >= 0 else 0
+        i = self.pick_heal(eng, actions, n)                  # Healing points bought: a Unit first
+        if i >= 0 and kind_of(actions[i]) == A_HEAL_UNIT:
+            return i
         for i in range(MAX_UNITS):
             if pl.units[i].card < 0 and i < pl.command_tokens:
                 free_slots += 1
@@ -1783,6 +1872,15 @@ cdef class HeuristicPolicy(RandomPolicy):
                 if v > bv:
                     bv = v
                     best = i
+            elif k == A_BUY_HEALING and self.p.unit_heal > 0 and conquest_mode(es):
+                # no Wound in hand: Healing for a wounded Unit (12.3.3), worth the Units the
+                # points affordable now would heal
+                c = heal_price(es, interaction_site(gs, es, gs.current))
+                if c > 0:
+                    v = self.heal_plan(eng, gs.turn.healing + <int>(gs.turn.influence / c), 0, &hmask, &hused)
+                    if hused > gs.turn.healing and v > bv:
+                        bv = v
+                        best = i
             elif k == A_HEAL_WOUND:
                 v = self.heal_w(es) + 0.1
                 if v > bv:
@@ -2063,7 +2161,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         if here < 0:
             i = find_kind(actions, n, A_END_TURN)
             return i if i >= 0 else 0
-        i = find_kind(actions, n, A_HEAL_WOUND)               # 12.3.3: Healing points throw Wounds away
+        i = self.pick_heal(eng, actions, n)                  # 12.3.3: Healing points heal Wounds and Units
         if i >= 0:
             return i
         wounds = count_wounds(gs, es)
@@ -2345,6 +2443,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         cdef const Player* pl = &gs.players[gs.current]
         cdef const Hex* hx = &gs.hexes[h]
         cdef int nf = 0, kills = 0, wt = 0, free_slots = 0, i, u, cheapest = INF, c, fortified, units_ok
+        cdef int hmask = 0, hused = 0
         cdef double v, infl, pw = 0
         cdef Weights w
         if site == es.sites.city and conquest_mode(es):
@@ -2398,11 +2497,12 @@ cdef class HeuristicPolicy(RandomPolicy):
             self.move_exclusion(gs, es, d - mp, excluded)
             infl = hand_potential(gs, es, &w, 0, excluded) + rep_modifier(gs, es)
             v = 0
-            if wounds > 0:                                   # 10.5: Healing 3 (village) / 2 (monastery)
+            if wounds > 0 or (self.p.unit_heal > 0 and conquest_mode(es) and unit_heal_points(gs, es) > 0):
+                # 10.5: Healing 3 (village) / 2 (monastery) Influence a point, for the Wounds
+                # in hand and the wounded Units (heal_plan, 12.3.3)
                 c = es.units.heal_village if site == es.sites.village else es.units.heal_monastery
                 if c > 0 and infl >= c:
-                    i = <int>(infl / c)
-                    v = self.heal_w(es) * (i if i < wounds else wounds)
+                    v = self.heal_plan(eng, <int>(infl / c), wounds, &hmask, &hused)
             for i in range(MAX_UNITS):
                 if pl.units[i].card < 0 and i < pl.command_tokens:
                     free_slots += 1
@@ -2528,6 +2628,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         cdef int o_unit[MAX_BUY_OPTS]
         cdef double o_val[MAX_BUY_OPTS]
         cdef int no = 0, k, i, j, a, u, c, card, free_slots = 0, hp, hact, pts, total, bi = -1, bj = -1, bh = 0, nh = 0, m
+        cdef int hneed, hmask = 0, hused = 0
         cdef double v, bv = 0, t, got
         cdef double hinf[64]
         cdef Weights w
@@ -2606,7 +2707,8 @@ cdef class HeuristicPolicy(RandomPolicy):
                 o_cost[no] = c; o_act[no] = a; o_unit[no] = 0
                 o_val[no] = self.card_worth(gs, es, card)
                 no += 1
-        hp = heal_price(es, site) if wounds > 0 else -1
+        hneed = wounds + (unit_heal_points(gs, es) if self.p.unit_heal > 0 else 0)
+        hp = heal_price(es, site) if hneed > 0 else -1
         hact = find_kind(actions, n, A_BUY_HEALING)
         for i in range(-1, no):
             for j in range(i + 1 if i >= 0 else no, no + 1):   # i = -1: no item; j = no: no second
@@ -2616,10 +2718,12 @@ cdef class HeuristicPolicy(RandomPolicy):
                 v = (o_val[i] if i >= 0 else 0) + (o_val[j] if j < no else 0)
                 pts = 0
                 if hp > 0:
+                    # the Healing it buys, with the points bought already (12.3.3: heal_plan)
                     pts = <int>((budget - total) / hp)
-                    if pts > wounds:
-                        pts = wounds
-                    v += pts * self.heal_w(es)
+                    if pts > hneed:
+                        pts = hneed
+                    v += self.heal_plan(eng, pts + gs.turn.healing, wounds, &hmask, &hused)
+                    pts = hused - gs.turn.healing if hused > gs.turn.healing else 0
                     total += pts * hp
                 if total > infl:                             # the cards to play for it
                     got = infl
@@ -2953,7 +3057,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         cdef int i
         w_zero(&w)
         w.move = 1
-        w.heal = 0.9 if wounds > 0 else 0
+        w.heal = 0.9 if wounds > 0 or self.unit_heal_reachable(eng) else 0
         i = best_play(gs, &eng.es, actions, n, &w, keep, 0.4)
         if i >= 0:
             return i
@@ -2970,7 +3074,7 @@ cdef class HeuristicPolicy(RandomPolicy):
             i = self.step_off(eng, actions, n)
             if i >= 0:
                 return i
-        if wounds > 0:
+        if wounds > 0 or self.unit_heal_reachable(eng):
             w_zero(&w)
             w.heal = 1
             i = best_play(gs, &eng.es, actions, n, &w, 0.3, 0.5)
@@ -2978,6 +3082,27 @@ cdef class HeuristicPolicy(RandomPolicy):
                 return i
         i = find_kind(actions, n, A_END_TURN)
         return i if i >= 0 else 0
+
+    cdef bint unit_heal_reachable(self, Engine eng) noexcept nogil:
+        """A wounded Unit whose level (12.3.3) the turn's Healing points and the hand's Healing
+        could pay (with ``unit_heal`` > 0): then Healing cards are worth playing at the end
+        of the move even with no Wound in hand."""
+        cdef GameState* gs = &eng.core.gs
+        cdef const Player* pl = &gs.players[gs.current]
+        cdef Weights w
+        cdef int k, lo = INF
+        if self.p.unit_heal <= 0:
+            return False
+        for k in range(MAX_UNITS):
+            if pl.units[k].card >= 0 and pl.units[k].wounds > 0 and unit_level(&eng.es, pl.units[k].card) < lo:
+                lo = unit_level(&eng.es, pl.units[k].card)
+        if lo == INF:
+            return False
+        if gs.turn.healing >= lo:
+            return True
+        w_zero(&w)
+        w.heal = 1
+        return gs.turn.healing + hand_potential(gs, &eng.es, &w, 1, NULL) >= lo
 
     cdef int step_off(self, Engine eng, const int32_t* actions, int n) noexcept nogil:
         """On another hero's space at the end of the move (9.7.1): the cheapest legal step to

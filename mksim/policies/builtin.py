@@ -237,6 +237,13 @@ class HeuristicPolicy(_CPolicy):
         Every scenario: 1 counts the half point an odd pool of resisted attack points
         holds (11.9.2: halved together, rounding down) when the Attack phase decides whether
         the hand can still defeat an enemy; 0 drops it (the old check).
+    unit_heal : float
+        Every scenario: a wounded Unit healed (12.3.3: Healing points equal to its level
+        per Wound) is worth ``unit_worth`` times this; the turn's Healing points go to the
+        Wounds in hand and the wounded Units as they are worth most, Healing cards are
+        played at the end of the move for a Unit too, and in Solo Conquest villages and
+        monasteries are visited and Healing bought for the Units as well.  0: Units are
+        never healed (the old play; a wounded Unit cannot be activated, 12.2.2).
     stream : int, default 0
         Policy stream (unused: the policy is deterministic).
     """
@@ -292,6 +299,7 @@ _INTERACT_HELP = {
     "mana_check": "fight plans count a card needing an unpayable mana as sideways (0: as free)",
     "block_pool": "the Block already played counts when finishing a block (0: the old choice)",
     "attack_half": "an odd resisted attack pool's half point counts when finishing an attack (0: dropped)",
+    "unit_heal": "x worth of a wounded Unit healed with Healing points (12.3.3; 0: Units are never healed)",
 }
 
 #: Help lines of the Solo Conquest parameters (docs/policies.md, "The heuristic in Solo Conquest").
