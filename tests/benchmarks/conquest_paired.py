@@ -7,12 +7,17 @@ small variance.
                                                [--games 1000] [--seed 2026] [--first 0]
                                                [--heroes arythea,tovak,...] [--jobs 1]
                                                [--scenario solo-conquest]
+                                               [--save-new FILE.npz] [--base-records FILE.npz]
 
 Prints per hero and over all heroes: mean score (20.5) of each policy, the mean paired
 difference new - base with a 95% t interval (scipy), Fame difference, and the wins
 (termination ``scenario_won``: both cities conquered in Solo Conquest, the city revealed in
 First Reconnaissance) of each with 95% Wilson intervals.  Games
 ``first .. first + games - 1`` of the run seeded ``seed`` are played per hero.
+
+Across two builds (a change with no parameter to switch it off): ``--save-new`` writes the
+new policy's per-game records to a file in one checkout; ``--base-records`` in the other reads
+them as the base (same seed, games and heroes, checked) instead of playing ``--base``.
 """
 from __future__ import annotations
 
@@ -65,7 +70,7 @@ def line(label: str, a: np.ndarray, b: np.ndarray) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--base", required=True, help="policy spec of the baseline")
+    ap.add_argument("--base", default="heuristic", help="policy spec of the baseline")
     ap.add_argument("--new", required=True, help="policy spec compared against it")
     ap.add_argument("--games", type=int, default=1000, help="games per hero")
     ap.add_argument("--first", type=int, default=0, help="first game index")
@@ -74,8 +79,24 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--scenario", default="solo-conquest",
                     help="solo-conquest (default) or first-reconnaissance (its score is Fame + achievements too)")
+    ap.add_argument("--save-new", default=None, help="write the new policy's records here (.npz)")
+    ap.add_argument("--base-records", default=None,
+                    help="read the base records from this file (written by --save-new in another build)")
     args = ap.parse_args(argv)
     t0 = time.time()
+    saved = None
+    key = np.array([args.scenario, args.seed, args.first, args.games, args.heroes], dtype=object).astype(str)
+    if args.base_records:
+        try:
+            saved = np.load(args.base_records, allow_pickle=False)
+        except (OSError, ValueError) as exc:
+            print(f"error: --base-records {args.base_records}: {exc}", file=sys.stderr)
+            return 2
+        if list(saved["key"]) != list(key):
+            print(f"error: --base-records {args.base_records} holds {list(saved['key'])}, "
+                  f"this run is {list(key)}", file=sys.stderr)
+            return 2
+        args.base = f"{saved['spec']} (saved in {args.base_records})"
     print(f"{args.scenario}, seed {args.seed}, games {args.first}-{args.first + args.games - 1} per hero\n"
           f"base {args.base}, new {args.new}\n")
     print("| hero | n | score base | score new | new - base [95% t] | Fame new - base | wins base [Wilson] "
@@ -83,12 +104,16 @@ def main(argv=None) -> int:
     print("|---|---|---|---|---|---|---|---|")
     all_a, all_b = [], []
     for hero in args.heroes.split(","):
-        a = records(args.base, hero, args.games, args.seed, args.first, args.jobs, args.scenario)
+        a = saved[hero] if saved is not None else \
+            records(args.base, hero, args.games, args.seed, args.first, args.jobs, args.scenario)
         b = records(args.new, hero, args.games, args.seed, args.first, args.jobs, args.scenario)
         print(line(hero, a, b), flush=True)
         all_a.append(a)
         all_b.append(b)
     print(line("all", np.concatenate(all_a), np.concatenate(all_b)))
+    if args.save_new:
+        np.savez(args.save_new, key=key, spec=np.array(args.new),
+                 **{h: b for h, b in zip(args.heroes.split(","), all_b)})
     print(f"\n({time.time() - t0:.0f} s)")
     return 0
 
