@@ -281,14 +281,19 @@ cdef int unit_ability_row(const EngineStatics* es, int unit, int ability) noexce
 
 
 cdef double unit_best(const GameState* gs, const EngineStatics* es, int slot, const Weights* w) noexcept nogil:
-    """The best ability of a ready, unwounded Unit under ``w`` (7.3)."""
+    """The best ability of a ready, unwounded Unit under ``w`` (7.3) whose mana, if it needs
+    one (7.3.3), could be paid now (colour_payable: Catapults' Fire Siege 5 needs a red)."""
     cdef const Player* pl = &gs.players[gs.current]
-    cdef int u = pl.units[slot].card, k, na
+    cdef int u = pl.units[slot].card, k, na, first, mana
     cdef double best = 0, v
     if u < 0 or not pl.units[slot].ready or pl.units[slot].wounds > 0:
         return 0
     na = es.units.table[u * es.units.stride + es.units.n_abilities]
+    first = es.units.table[u * es.units.stride + es.units.first_ability]
     for k in range(na):
+        mana = es.units.ability[(first + k) * es.units.ability_stride + 1]
+        if 0 <= mana <= 3 and not colour_payable(gs, mana):          # black (night): not checked
+            continue
         v = row_value(es, unit_ability_row(es, u, k), w, gs.time, 0)
         if v > best:
             best = v

@@ -59,3 +59,23 @@ def test_10_5_solo_conquest_buys_healing_at_the_village_for_a_wounded_unit():
         d["players"][0]["units"] = [{"unit": "utem_guardsmen", "wounds": 1}]
         d, _ = play_turn(game.state_from_dict(d), parse_policy_spec(spec))
         assert [(u["unit"], u["wounds"]) for u in d["players"][0]["units"]] == [("utem_guardsmen", wounds)], spec
+
+
+# -- a Unit's ability that needs a mana counts only when the mana can be paid (7.3.3) --------
+
+@pytest.mark.parametrize("red_crystals, kills", [(0, 0), (1, 1)])
+def test_7_3_3_unit_ability_needing_an_unpayable_mana_is_not_planned_with(red_crystals, kills):
+    # Catapults: Siege 3, or Fire Siege 5 for a red mana (7.3.3).  Illusionists (Armor 3,
+    # physical resistance, 11.9) behind walls take only Siege in the Ranged phase (11.5.3):
+    # the physical 3 is halved to 1 (11.9.2), the fire 5 defeats them.  The Source die is
+    # used already this turn (5.4), so a red mana is there only as a crystal; the plan used
+    # to count Fire Siege 5 either way (and the fight then activated the Siege 3 for nothing)
+    game = Game("solo-conquest", "tovak")
+    fx = {"format": 2, "phase": "move",
+          "players": [{"position": 0, "hand": ["wound", "wound"], "units": [{"unit": "catapults"}],
+                       "crystals": {"red": red_crystals}}],
+          "turn": {"dice_used": 1}}
+    st = game.state_from_dict(fx)
+    ids = list(game.tables.enemy_ids)
+    _, got, _ = parse_policy_spec("heuristic")._core.plan_fight(st.engine, [ids.index("illusionists")], 1)
+    assert got == kills
