@@ -28,6 +28,12 @@ now act there too) and Solo Conquest 5-13 of 100 each (the movement planner's pa
 cost keep the fewest steps, and a turn's goals exclude the spaces already stood on, so
 zero-cost steps cannot go back and forth); every random and eager record is identical, so
 after that change compare against solo-4035713.json.
+``solo-354f74c.json`` (354f74c) differs from solo-4035713.json in exactly 1,312 games, all in
+the 20 heuristic configurations: First Reconnaissance 34-54 of 100 each and Solo Conquest 79-96
+of 100 each (issue 9's ``unit_heal`` -- Healing points heal wounded Units, 12.3.3; in Solo
+Conquest Healing is also bought for them -- and a Unit ability needing a mana that cannot be
+paid no longer counts in the plans, 7.3.3); every random and eager record is identical, so
+after that change compare against solo-354f74c.json.
 Against the older files, each difference has a named cause:
 ``solo-9eafa2f.json`` (9eafa2f) differs from it in exactly 1,608 games, all in the 20 heuristic
 configurations: issue 9's level-up skill choice (``skill_choice``; First Reconnaissance 58-76
