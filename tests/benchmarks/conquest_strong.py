@@ -9,8 +9,9 @@ plays: level 8 with its Fame and 4 Command tokens, 13.6.2; four ready Units -- A
 Guardians, Amotep Freezers, Catapults, Utem Swordsmen; two crystals of each colour) and the
 policy plays on to the end.  With ``--as-played`` the position is left as it is (the
 baseline).  Prints the wins (both cities, 17.3.4) with a 95% Wilson interval (scipy), the
-games with a city assault (a move into a city space, 11.1.3), the assaults, the Units ready
-at each assault (histogram), city Shields (11.12.2) and cities conquered per game.  It
+games with a city assault (a move into a city space, 11.1.3), the assaults, the Units that
+could be activated at each assault (ready and unwounded, 7.3.1 / 12.2.2; histogram), city
+Shields (11.12.2) and cities conquered per game.  It
 separates the two parts of the Solo Conquest bar: the build-up a policy does not reach, and
 what it does with a hero strong enough for the cities.
 """
@@ -71,7 +72,7 @@ def main(argv=None) -> int:
             if said.startswith("move") and "(City)" in said:
                 assaults += 1
                 got = 1
-                ready_at.append(sum(bool(u["ready"]) for u in st.to_dict()["players"][0]["units"]))
+                ready_at.append(sum(bool(u["ready"]) and u["wounds"] == 0 for u in st.to_dict()["players"][0]["units"]))
         games_with += got
         wins += st.result().termination == "scenario_won"
         for t in st.to_dict()["map"]["tiles"]:
@@ -84,7 +85,7 @@ def main(argv=None) -> int:
     print(f"Solo Conquest, {args.hero}, {args.policy}, seed {args.seed}, games 0-{n - 1}, "
           f"{'as played' if args.as_played else f'strong hero from round {args.round}'}")
     print(f"wins {wins} of {n} (Wilson 95% [{ci.low:.3f}, {ci.high:.3f}]); games with a city assault "
-          f"{games_with}; assaults {assaults}; Units ready at an assault (0, 1, 2, ...): "
+          f"{games_with}; assaults {assaults}; Units ready and unwounded at an assault (0, 1, 2, ...): "
           f"{np.bincount(ready_at).tolist() if ready_at else []}; city Shields {shields / n:.2f} and "
           f"cities conquered {conquered / n:.2f} a game")
     return 0
