@@ -8,7 +8,7 @@ import pytest
 from mksim.game import Game
 from mksim.policies import parse_policy_spec
 
-from tests.test_heuristic_conquest import SEED, at_village, play_turn
+from test_heuristic_conquest import SEED, at_village, play_turn
 
 
 def healing_position(scenario, hand, healing, unit="utem_guardsmen"):
