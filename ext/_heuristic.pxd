@@ -70,6 +70,7 @@ cdef struct HParams:           # the documented parameters (see HeuristicPolicy 
     double block_pool          # Solo Conquest Block phase: the Block already played counts towards the attack (0: off)
     double attack_half         # Solo Conquest Attack phase: the half point of an odd resisted pool counts (0: off)
     double unit_heal           # x unit_worth of a wounded Unit healed (12.3.3; 0: Units are never healed)
+    double knockout_guard      # 1: a Unit takes a blow that would knock the hero out (11.7.8; 0: off)
 
 cdef struct Weights:           # what one point of each effect is worth now
     double move

@@ -82,8 +82,9 @@ CONQUEST_DEFAULTS = dict(city_weight=3.0, siege_weight=3.0, siege_round=4.0, cit
 #: block_pool, attack_half) act in every scenario: they are rules the old plan got wrong.
 #: unit_heal (every scenario) values a wounded Unit healed (12.3.3) at unit_worth x unit_heal;
 #: 0 = never heal a Unit (the old play: wounded Units idled for the rest of the game, 12.2.2).
+#: knockout_guard (every scenario): a Unit takes a blow that would knock the hero out (11.7.8).
 INTERACT_DEFAULTS = dict(buy_value=1.0, buy_plan=1.0, buy_card_cost=0.0, mana_check=1.0, block_pool=1.0, attack_half=1.0,
-                         unit_heal=1.0)
+                         unit_heal=1.0, knockout_guard=1.0)
 #: Parameters of the named presets (``heuristic:preset=NAME``).
 PRESETS = {
     "balanced": dict(aggression=1.0, explore_weight=1.0, wound_weight=0.45, fight_threshold=0.2,
@@ -1246,6 +1247,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         self.p.block_pool = merged["block_pool"]
         self.p.attack_half = merged["attack_half"]
         self.p.unit_heal = merged["unit_heal"]
+        self.p.knockout_guard = merged["knockout_guard"]
         self.params = merged
         self._bound = None
         self.path_key = -1
@@ -2115,7 +2117,7 @@ cdef class HeuristicPolicy(RandomPolicy):
         cdef GameState* gs = &eng.core.gs
         cdef const Statics* st = &eng.core.st
         cdef const Player* pl = &gs.players[gs.current]
-        cdef int i, slot, u, armor, best = -1, ba = 0, harm = hero_armor(gs, st, gs.current)
+        cdef int i, slot, u, armor, best = -1, ba = 0, harm = hero_armor(gs, st, gs.current), k
         if gs.combat.dmg_slot < 0:
             i = find_kind(actions, n, A_DAMAGE_START)
             if i >= 0:
@@ -2137,6 +2139,16 @@ cdef class HeuristicPolicy(RandomPolicy):
         if best >= 0 and conquest_mode(&eng.es) and gs.combat.dmg_left >= harm and \
                 not enemy_ability(gs, st, gs.combat.dmg_slot, AB_PARALYZE):
             return best                                      # as fight_plan plans it (soak_damage)
+        if best >= 0 and self.p.knockout_guard > 0 and not pl.knocked_out:
+            # 11.7.8: Wounds to hand that reach the Hand limit this combat knock the hero out
+            # (every non-Wound card discarded); a Paralyze attack's Wound discards them too
+            # (11.7.10).  A Unit takes such a blow instead (wounded, or destroyed by Paralyze,
+            # 12.2) while the hand still holds a card to lose
+            k = wounds_from(gs.combat.dmg_left, 0, harm)       # dmg_left has Brutal's doubling (11.7.2)
+            if k > 0 and count_wounds(gs, &eng.es) < pl.n_hand and \
+                    (enemy_ability(gs, st, gs.combat.dmg_slot, AB_PARALYZE) or
+                     pl.wounds_this_combat + k >= hand_limit(gs, st, gs.current)):
+                return best
         i = find_kind(actions, n, A_DAMAGE_HERO)
         return i if i >= 0 else 0
 

@@ -79,3 +79,40 @@ def test_7_3_3_unit_ability_needing_an_unpayable_mana_is_not_planned_with(red_cr
     ids = list(game.tables.enemy_ids)
     _, got, _ = parse_policy_spec("heuristic")._core.plan_fight(st.engine, [ids.index("illusionists")], 1)
     assert got == kills
+
+
+# -- a Unit takes the blow that would knock the hero out (11.7.8, ``knockout_guard``) ---------
+
+def damage_phase(wounds_this_combat):
+    """First Reconnaissance, the Assign Damage phase against unblocked Golems (Attack 2):
+    Tovak at level 1 (Armor 2, Hand limit 5) with four cards in hand and Peasants (Armor 3)."""
+    game = Game("first-reconnaissance", "tovak")
+    fx = {"format": 2, "phase": "combat_damage",
+          "players": [{"position": 0, "hand": ["march", "rage", "stamina", "promise"],
+                       "units": [{"unit": "peasants"}], "wounds_this_combat": wounds_this_combat}],
+          "turn": {"action_taken": 1},
+          "combat": {"enemies": [{"enemy": "golems"}]}}
+    return game.state_from_dict(fx)
+
+
+def assigned_to(st, spec):
+    pol = parse_policy_spec(spec)
+    pol.reset(SEED, 0)
+    for _ in range(4):
+        words = st.action_to_string(int(a := pol.choose(st, st.legal_actions())))
+        if words.startswith("assign the damage"):
+            return words
+        st.apply(int(a))
+    raise AssertionError("no damage assigned")
+
+
+@pytest.mark.parametrize("wounds_this_combat, spec, target", [
+    (4, "heuristic", "Peasants"),                        # 4 + 1 Wound = the Hand limit 5
+    (4, "heuristic:knockout_guard=0", "the hero"),       # the old rule: 2 damage, Armor 2
+    (3, "heuristic", "the hero"),                        # 3 + 1 < 5: no knock-out
+])
+def test_11_7_8_a_unit_takes_the_blow_that_would_knock_the_hero_out(wounds_this_combat, spec, target):
+    # Golems' 2 damage is one Wound on the hero (11.7.7).  With four Wounds taken this combat
+    # it would reach the Hand limit and knock the hero out, discarding the four cards
+    # (11.7.8); the Peasants take it instead (wounded, 12.2)
+    assert assigned_to(damage_phase(wounds_this_combat), spec) == f"assign the damage to {target}"

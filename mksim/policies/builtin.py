@@ -244,6 +244,11 @@ class HeuristicPolicy(_CPolicy):
         played at the end of the move for a Unit too, and in Solo Conquest villages and
         monasteries are visited and Healing bought for the Units as well.  0: Units are
         never healed (the old play; a wounded Unit cannot be activated, 12.2.2).
+    knockout_guard : float
+        Every scenario: 1 lets a Unit take an attack's damage whenever the hero's Wounds
+        from it would knock the hero out (11.7.8: the Wounds to hand this combat reach the
+        Hand limit, or a Paralyze attack, 11.7.10) while the hand holds a non-Wound card;
+        0: only the old rule (a Unit takes damage its Armor absorbs well).
     stream : int, default 0
         Policy stream (unused: the policy is deterministic).
     """
@@ -300,6 +305,7 @@ _INTERACT_HELP = {
     "block_pool": "the Block already played counts when finishing a block (0: the old choice)",
     "attack_half": "an odd resisted attack pool's half point counts when finishing an attack (0: dropped)",
     "unit_heal": "x worth of a wounded Unit healed with Healing points (12.3.3; 0: Units are never healed)",
+    "knockout_guard": "a Unit takes a blow that would knock the hero out (11.7.8, 11.7.10; 0: off)",
 }
 
 #: Help lines of the Solo Conquest parameters (docs/policies.md, "The heuristic in Solo Conquest").
