@@ -34,6 +34,10 @@ of 100 each (issue 9's ``unit_heal`` -- Healing points heal wounded Units, 12.3.
 Conquest Healing is also bought for them -- and a Unit ability needing a mana that cannot be
 paid no longer counts in the plans, 7.3.3); every random and eager record is identical, so
 after that change compare against solo-354f74c.json.
+``solo-ecf3ba6.json`` (ecf3ba6) differs from solo-354f74c.json in exactly 136 games, all in the
+20 heuristic configurations (First Reconnaissance 1-12 of 100 each, Solo Conquest 1-15: issue
+9's ``knockout_guard`` -- a Unit takes a blow that would knock the hero out, 11.7.8); every
+random and eager record is identical, so after that change compare against solo-ecf3ba6.json.
 Against the older files, each difference has a named cause:
 ``solo-9eafa2f.json`` (9eafa2f) differs from it in exactly 1,608 games, all in the 20 heuristic
 configurations: issue 9's level-up skill choice (``skill_choice``; First Reconnaissance 58-76
